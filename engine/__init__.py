@@ -1,0 +1,50 @@
+"""boardroom engines: pure, deterministic rules for each game.
+
+Every game implements the :class:`Game` protocol (see ``shared/DESIGN.md``)::
+
+    game = get_game("smartphone-inc")
+    state = game.setup(players=["ann", "bob"], seed=42, options={})
+    game.pending(state)                  # {seat: prompt}
+    state = game.apply(state, "ann", action)
+
+Nothing here does I/O, reads a clock or uses the global ``random`` module.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from engine.errors import IllegalAction
+
+__all__ = ["IllegalAction", "Game", "get_game", "game_names"]
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class Game(Protocol):
+    name: str
+
+    def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State: ...
+    def pending(self, state: State) -> dict[str, dict[str, Any]]: ...
+    def legal_actions(self, state: State, seat: str) -> list[Action]: ...
+    def apply(self, state: State, seat: str, action: Action) -> State: ...
+    def view(self, state: State, seat: str | None) -> dict[str, Any]: ...
+    def events(self, state: State) -> list[str]: ...
+    def is_over(self, state: State) -> bool: ...
+    def result(self, state: State) -> dict[str, Any]: ...
+    def dump(self, state: State) -> str: ...
+    def load(self, text: str) -> State: ...
+
+
+def game_names() -> list[str]:
+    return ["smartphone-inc"]
+
+
+def get_game(name: str) -> Game:
+    """Return the game module registered under ``name``."""
+    if name == "smartphone-inc":
+        from engine import smartphone_inc
+
+        return smartphone_inc.GAME
+    raise KeyError(f"unknown game {name!r}; known: {', '.join(game_names())}")

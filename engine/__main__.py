@@ -1,0 +1,34 @@
+"""``python -m engine simulate --game smartphone-inc --players N --games K --seed S``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.simulate import simulate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play games with automated players and print a JSON summary")
+    sim.add_argument("--game", default="smartphone-inc")
+    sim.add_argument("--players", type=int, default=0, help="seats per game (0: cycle through 1-5)")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--options", default="{}", help="engine options as JSON")
+    sim.add_argument("--ai", choices=["random", "greedy"], default="random")
+    sim.add_argument("--steve", action="store_true", help="the last seat is Steve (2+ seats)")
+    args = parser.parse_args(argv)
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as exc:
+        parser.error(f"--options is not JSON: {exc}")
+    summary = simulate(args.game, args.players, args.games, args.seed, options, args.ai, args.steve)
+    print(json.dumps(summary))
+    return 1 if summary["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

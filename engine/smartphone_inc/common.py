@@ -1,0 +1,120 @@
+"""Small helpers shared by the phase modules: players, Offices, costs, the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.smartphone_inc.data import REGIONS, RETAILERS, TECHS, tech_effect
+
+State = dict[str, Any]
+
+
+def say(state: State, text: str) -> None:
+    state["log"].append(text)
+
+
+def name(state: State, seat: str) -> str:
+    p = state["players"][seat]
+    return f"{seat} ({p['colour']})"
+
+
+def is_steve(state: State, seat: str) -> bool:
+    return bool(state["players"][seat]["steve"])
+
+
+def has_effect(state: State, seat: str, effect: str) -> bool:
+    """True if ``seat`` has researched the Technology whose side in play gives ``effect``."""
+    p = state["players"][seat]
+    if p["steve"]:
+        return False  # Steve uses no Technology bonuses (SI-STEVE-11)
+    for tech in p["techs"]:
+        if tech_effect(tech, state["techs"][tech]["side"]) == effect:
+            return True
+    return False
+
+
+def owns_tech_effect(state: State, seat: str, effect: str) -> bool:
+    return has_effect(state, seat, effect)
+
+
+def tech_cost(state: State, seat: str, tech: str) -> int:
+    """Progress markers ``seat`` needs for ``tech`` now (SI-RES-06, SI-TECH-07)."""
+    cost = TECHS[tech]["cost"]
+    if state["techs"][tech]["patent"] is None:
+        cost += 1
+    if has_effect(state, seat, "research_discount"):
+        cost -= 1
+    return max(cost, 1)
+
+
+def region_capacity(state: State, rid: str) -> int:
+    ret = state["regions"][rid]["retailer"]
+    if ret is not None:
+        return len(RETAILERS[ret["id"]]["sides"][ret["side"]]["vp"])
+    return len(REGIONS[rid]["spaces"])
+
+
+def offices_in(state: State, seat: str, rid: str) -> int:
+    return state["regions"][rid]["offices"].count(seat)
+
+
+def office_regions(state: State, seat: str) -> list[str]:
+    return [r for r in state["regions"] if seat in state["regions"][r]["offices"]]
+
+
+def offices_used(state: State, seat: str) -> int:
+    on_map = sum(state["regions"][r]["offices"].count(seat) for r in state["regions"])
+    return on_map + len(state["players"][seat]["techs"])
+
+
+def can_found_office(state: State, seat: str, rid: str) -> str | None:
+    """Why ``seat`` cannot put an Office in ``rid`` (None if it can)."""
+    reg = state["regions"][rid]
+    if seat in reg["offices"]:
+        return f"you already have an Office in {REGIONS[rid]['name']}"
+    if len(reg["offices"]) >= region_capacity(state, rid):
+        return f"{REGIONS[rid]['name']} has no empty Office space"
+    if offices_used(state, seat) >= state["office_markers"]:
+        return "you have no Office markers left"
+    return None
+
+
+def linked_to_office(state: State, seat: str, rid: str) -> bool:
+    return any(seat in state["regions"][r]["offices"] for r in REGIONS[rid]["links"])
+
+
+def add_goods(state: State, seat: str, n: int) -> int:
+    """Move up to ``n`` Goods from supply to Available Goods; return how many moved."""
+    p = state["players"][seat]
+    n = max(0, min(n, p["supply"]))
+    p["supply"] -= n
+    p["goods"] += n
+    return n
+
+
+def require(cond: bool, message: str) -> None:
+    if not cond:
+        raise IllegalAction(message)
+
+
+def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{what} must be a whole number")
+    if lo is not None and value < lo:
+        raise IllegalAction(f"{what} must be at least {lo}")
+    if hi is not None and value > hi:
+        raise IllegalAction(f"{what} must be at most {hi}")
+    return value
+
+
+def region_id(value: Any) -> str:
+    if not isinstance(value, str) or value not in REGIONS:
+        raise IllegalAction(f"unknown region {value!r}")
+    return value
+
+
+def tech_id(value: Any) -> str:
+    if not isinstance(value, str) or value not in TECHS:
+        raise IllegalAction(f"unknown Technology {value!r}")
+    return value

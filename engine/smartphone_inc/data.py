@@ -1,0 +1,121 @@
+"""Component data of Smartphone Inc., loaded from ``data/*.json`` and validated at import.
+
+Every item carries ``source: rulebook | reconstructed``; see DATA.md for what was
+reconstructed and why.  Modules read the constants below, never the files.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+PHASES = (
+    "planning",
+    "prices",
+    "production",
+    "improve",
+    "research",
+    "logistics",
+    "selling",
+    "vp",
+)
+PHASE_TITLES = {
+    "planning": "Planning",
+    "prices": "Set Prices",
+    "production": "Production",
+    "improve": "Improve Production",
+    "research": "Research Technology",
+    "logistics": "Logistics",
+    "selling": "Selling Goods",
+    "vp": "Receive VP",
+}
+ROUNDS = 5
+START_PRICE = 5
+GOODS_MARKERS = 20  # per colour; 2 stay on the Price Block and the VP Scoreboard
+GOODS_SUPPLY = GOODS_MARKERS - 2
+OFFICE_MARKERS = 18
+SIZE_RANK = {"S": 1, "M": 2, "L": 3}
+
+
+def _load(name: str) -> dict[str, Any]:
+    text = resources.files("engine.smartphone_inc").joinpath("data", name).read_text("utf-8")
+    return json.loads(text)
+
+
+_map = _load("map.json")
+_tech = _load("technologies.json")
+_ret = _load("retailers.json")
+_imp = _load("improvements.json")
+_comp = _load("companies.json")
+STEVE_PAD: dict[str, Any] = _load("steve.json")
+
+REGIONS: dict[str, dict[str, Any]] = {r["id"]: r for r in _map["regions"]}
+REGION_ORDER: list[str] = [r["id"] for r in _map["regions"]]
+ALPHABETICAL: list[str] = list(_map["alphabetical"])
+TECHS: dict[str, dict[str, Any]] = {t["id"]: t for t in _tech["technologies"]}
+TECH_ORDER: list[str] = [t["id"] for t in _tech["technologies"]]
+RETAILERS: dict[str, dict[str, Any]] = {r["id"]: r for r in _ret["retailers"]}
+IMPROVEMENTS: dict[str, list[str | None]] = {
+    i["id"]: i["cells"] for i in _imp["improvements"] + _imp["starting"]
+}
+DECK: list[str] = [i["id"] for i in _imp["improvements"]]
+STARTING: dict[str, str] = {i["colour"]: i["id"] for i in _imp["starting"]}
+COLOURS: list[str] = [c["id"] for c in _comp["colours"]]
+HOME: dict[str, str] = {c["id"]: c["home"] for c in _comp["colours"]}
+
+# Retailer placement per number of companies (rulebook, "Placement of Retailers"):
+# the fixed regions, plus every medium region without a starting Office (SI-SET-07..10).
+RETAILER_FIXED: dict[int, list[str]] = {
+    1: ["china", "canada", "caribbean"],
+    2: ["china", "canada", "caribbean"],
+    3: ["europe", "rsa"],
+    4: ["canada"],
+    5: [],
+}
+
+
+def tech_effect(tech: str, side: int) -> str:
+    return TECHS[tech]["sides"][side]["effect"]
+
+
+def _validate() -> None:
+    problems: list[str] = []
+    if len(REGIONS) != 12:
+        problems.append("the map must have 12 regions")
+    if sorted(ALPHABETICAL) != sorted(REGIONS):
+        problems.append("alphabetical order must list every region")
+    for rid, r in REGIONS.items():
+        for link in r["links"]:
+            if link not in REGIONS or rid not in REGIONS[link]["links"]:
+                problems.append(f"link {rid}-{link} is not symmetric")
+        if r["source"] not in ("rulebook", "reconstructed"):
+            problems.append(f"{rid}: bad source")
+        for b in r["buyers"]:
+            if "tech" in b and b["tech"] not in TECHS:
+                problems.append(f"{rid}: unknown tech buyer {b}")
+    homes = sorted(HOME.values())
+    mediums = sorted(r for r, d in REGIONS.items() if d["size"] == "M")
+    if homes != mediums:
+        problems.append("home regions must be the medium regions")
+    if len(DECK) != 27:
+        problems.append("there must be 27 Improvements")
+    if len(STARTING) != 5:
+        problems.append("there must be 5 starting Improvements")
+    if len(RETAILERS) != 7:
+        problems.append("there must be 7 Retailers")
+    if len(TECHS) != 6:
+        problems.append("there must be 6 Technologies")
+    for n, fixed in RETAILER_FIXED.items():
+        if n == 1:
+            continue  # solo: as for 2 players, while medium Retailers last (DATA.md)
+        need = [REGIONS[r]["size"] for r in fixed] + ["M"] * (5 - n)
+        for size in "SML":
+            have = sum(1 for x in RETAILERS.values() if x["size"] == size)
+            if need.count(size) > have:
+                problems.append(f"{n} players need {need.count(size)} {size} Retailers")
+    if problems:
+        raise RuntimeError("invalid Smartphone Inc. data: " + "; ".join(problems))
+
+
+_validate()

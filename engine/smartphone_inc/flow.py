@@ -1,0 +1,282 @@
+"""The round: 8 phases in order (SI-SET-01), turns in Priority order, and who is pending.
+
+``run`` advances the state through everything that needs no decision (automatic
+phases, Steve's turns, forced moves) and stops where a company must decide.
+``pending`` reads the same state and says who that is and what they decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.smartphone_inc import (
+    improve,
+    logistics,
+    planning,
+    prices,
+    production,
+    research,
+    retailers,
+    scoring,
+    selling,
+    steve,
+    technologies,
+)
+from engine.smartphone_inc.common import State, is_steve, region_id, require, say
+from engine.smartphone_inc.data import PHASE_TITLES, REGIONS, ROUNDS
+from engine.smartphone_inc.priority import priority_order
+
+TURN_PHASES = ("improve", "research", "logistics", "selling")
+STAGES: dict[str, tuple[str, ...]] = {
+    "improve": ("improvement",),
+    "research": ("research",),
+    "logistics": ("logistics", "wifi", "nfc"),
+    "selling": ("sell",),
+}
+NEXT = {
+    "prices": "production",
+    "production": "improve",
+    "improve": "research",
+    "research": "logistics",
+    "logistics": "selling",
+    "selling": "vp",
+}
+
+
+def announce(state: State) -> None:
+    say(state, f"Round {state['round']}: Phase {list(PHASE_TITLES).index(state['phase']) + 1}, {PHASE_TITLES[state['phase']]}.")
+
+
+def start_round(state: State) -> None:
+    state["phase"] = "planning"
+    state["turn"] = None
+    announce(state)
+    if state["steve"] is not None:
+        steve.begin_round(state)
+
+
+def enter(state: State, phase: str) -> None:
+    state["phase"] = phase
+    announce(state)
+    if phase in TURN_PHASES:
+        order = priority_order(state)  # SI-PRIO-04: re-checked at each phase
+        state["turn"] = {"order": order, "i": 0, "stage": 0}
+        say(state, "Priority: " + ", ".join(order) + ".")
+    else:
+        state["turn"] = None
+
+
+# --- prompts ---------------------------------------------------------------------------
+
+
+def stage_prompt(state: State, seat: str, stage: str) -> dict[str, Any] | None:
+    if stage == "improvement":
+        return improve.prompt(state, seat)
+    if stage == "research":
+        return research.prompt(state, seat)
+    if stage == "logistics":
+        return logistics.prompt(state, seat)
+    if stage == "wifi":
+        return logistics.wifi_prompt(state, seat)
+    if stage == "nfc":
+        return logistics.nfc_prompt(state, seat)
+    if stage == "sell":
+        return selling.prompt(state, seat)
+    raise RuntimeError(stage)
+
+
+def queue_prompt(state: State, item: dict[str, Any]) -> dict[str, Any] | None:
+    seat = item["seat"]
+    if item["kind"] == "retailer_bonus":
+        return retailers.prompt(state, seat, item)
+    if item["kind"] == "gamepad_office":
+        choices = technologies.small_region_choices(state, seat)
+        if not choices:
+            return None
+        p: dict[str, Any] = {"type": "gamepad_office", "regions": choices}
+        if len(choices) == 1:
+            p["forced"] = {"type": "gamepad_office", "region": choices[0]}
+        return p
+    raise RuntimeError(item["kind"])
+
+
+def current(state: State) -> tuple[str, dict[str, Any]] | None:
+    """The seat that must decide in a turn phase and its prompt (None if nobody)."""
+    if state["queue"]:
+        item = state["queue"][0]
+        p = queue_prompt(state, item)
+        return (item["seat"], p) if p is not None else None
+    t = state["turn"]
+    if state["phase"] not in TURN_PHASES or t is None or t["i"] >= len(t["order"]):
+        return None
+    seat = t["order"][t["i"]]
+    stages = STAGES[state["phase"]]
+    if is_steve(state, seat) or t["stage"] >= len(stages):
+        return None
+    p = stage_prompt(state, seat, stages[t["stage"]])
+    return (seat, p) if p is not None else None
+
+
+def pending(state: State) -> dict[str, dict[str, Any]]:
+    if state["phase"] == "planning":
+        return {s: planning.prompt(state, s) for s in planning.unsealed(state)}
+    cur = current(state)
+    return {cur[0]: cur[1]} if cur else {}
+
+
+def _fresh(state: State) -> bool:
+    t = state["turn"]
+    return t is None or (t["i"] == 0 and t["stage"] == 0)
+
+
+# --- acting ----------------------------------------------------------------------------
+
+
+def stage_auto(state: State, seat: str, stage: str) -> None:
+    """What happens when a stage has nothing to decide."""
+    if stage == "improvement":
+        improve.take_token(state, seat)
+    elif stage == "research":
+        research.complete(state, seat)
+
+
+def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> None:
+    if stage == "improvement":
+        improve.act(state, seat, action)
+    elif stage == "research":
+        research.act(state, seat, action)
+    elif stage == "logistics":
+        logistics.act(state, seat, action)
+    elif stage == "wifi":
+        logistics.wifi_act(state, seat, action)
+    elif stage == "nfc":
+        logistics.nfc_act(state, seat, action)
+    elif stage == "sell":
+        selling.act(state, seat, action)
+
+
+def queue_act(state: State, item: dict[str, Any], action: dict[str, Any]) -> None:
+    seat = item["seat"]
+    if item["kind"] == "retailer_bonus":
+        retailers.act(state, seat, item, action)
+    elif item["kind"] == "gamepad_office":
+        rid = region_id(action.get("region"))
+        require(rid in technologies.small_region_choices(state, seat), f"you cannot place the Gamepad Office in {REGIONS[rid]['name']}")
+        logistics.found_office(state, seat, rid)
+
+
+def steve_turn(state: State, seat: str) -> None:
+    phase = state["phase"]
+    if phase == "improve":
+        steve.improve(state, seat)
+    elif phase == "research":
+        steve.research(state, seat, research.markers(state, seat))
+    elif phase == "logistics":
+        steve.logistics(state, seat, logistics.markers(state, seat))
+    elif phase == "selling":
+        steve.sell(state, seat)
+
+
+def end_turn_phase(state: State) -> None:
+    phase = state["phase"]
+    if phase == "selling":
+        selling.discard_unsold(state)
+    enter(state, NEXT[phase])
+
+
+def act(state: State, seat: str, action: dict[str, Any]) -> None:
+    """Apply one decision of ``seat`` (already known to be pending) to ``state`` in place."""
+    kind = action.get("type")
+    if state["phase"] == "planning":
+        require(kind == "plan", "it is the Planning phase: send your plan")
+        planning.seal(state, seat, action)
+        return
+    cur = current(state)
+    if cur is None or cur[0] != seat:
+        raise IllegalAction("it is not your turn")
+    want = cur[1]["type"]
+    require(kind == want, f"you are asked for a {want!r} decision, not {kind!r}")
+    if state["queue"]:
+        item = state["queue"].pop(0)
+        try:
+            queue_act(state, item, action)
+        except IllegalAction:
+            state["queue"].insert(0, item)
+            raise
+        return
+    t = state["turn"]
+    stage = STAGES[state["phase"]][t["stage"]]
+    stage_act(state, seat, stage, action)
+    t["stage"] += 1
+
+
+def run(state: State, until: str | None = None) -> None:
+    """Advance until a decision is needed (or, for tests, until phase ``until`` begins)."""
+    while True:
+        phase = state["phase"]
+        if phase == "over" or (until is not None and phase == until and _fresh(state)):
+            return
+        if phase == "planning":
+            if planning.unsealed(state):
+                return
+            planning.reveal(state)
+            enter(state, "prices")
+            continue
+        if phase == "prices":
+            prices.set_prices(state)
+            enter(state, "production")
+            continue
+        if phase == "production":
+            production.produce(state)
+            enter(state, "improve")
+            continue
+        if phase == "vp":
+            scoring.receive_vp(state)
+            if state["round"] >= ROUNDS:  # SI-END-01
+                scoring.end_game(state)
+                return
+            scoring.reset_round(state)
+            start_round(state)
+            continue
+        # a turn phase
+        if state["queue"]:
+            item = state["queue"][0]
+            p = queue_prompt(state, item)
+            if p is None:
+                state["queue"].pop(0)
+                continue
+            if "forced" in p:
+                state["queue"].pop(0)
+                queue_act(state, item, p["forced"])
+                continue
+            return
+        t = state["turn"]
+        if t["i"] >= len(t["order"]):
+            end_turn_phase(state)
+            continue
+        seat = t["order"][t["i"]]
+        stages = STAGES[phase]
+        if is_steve(state, seat):
+            steve_turn(state, seat)
+            t["i"] += 1
+            continue
+        if t["stage"] >= len(stages):
+            if phase == "research":
+                research.complete(state, seat)  # markers from a Retailer bonus (SI-RET-06)
+                if state["queue"]:
+                    continue
+            t["i"] += 1
+            t["stage"] = 0
+            continue
+        stage = stages[t["stage"]]
+        p = stage_prompt(state, seat, stage)
+        if p is None:
+            stage_auto(state, seat, stage)
+            t["stage"] += 1
+            continue
+        if "forced" in p:
+            stage_act(state, seat, stage, p["forced"])
+            t["stage"] += 1
+            continue
+        return

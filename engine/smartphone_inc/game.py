@@ -1,0 +1,220 @@
+"""The Smartphone Inc. engine behind the common protocol (see engine/__init__.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from itertools import product
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.smartphone_inc import flow, pads, preparation, research, selling
+from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
+from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
+from engine.smartphone_inc.priority import priority_order
+
+LIMIT = 300
+
+
+class SmartphoneInc:
+    name = "smartphone-inc"
+
+    # --- protocol ---------------------------------------------------------------------
+    def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
+        state = preparation.setup(players, seed, options)
+        if all(is_steve(state, s) for s in state["seats"]):
+            raise IllegalAction("Steve needs at least one human company to play against")
+        flow.start_round(state)
+        flow.run(state)
+        return state
+
+    def pending(self, state: State) -> dict[str, dict[str, Any]]:
+        return flow.pending(state)
+
+    def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
+        if not isinstance(action, dict):
+            raise IllegalAction("an action is a JSON object with a 'type'")
+        if not isinstance(seat, str) or seat not in state["players"]:
+            raise IllegalAction(f"{seat!r} has no seat in this game")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        if seat not in flow.pending(state):
+            if is_steve(state, seat):
+                raise IllegalAction("Steve decides by his own rules")
+            raise IllegalAction("you have nothing to decide right now")
+        new = copy.deepcopy(state)
+        new["log"] = []
+        flow.act(new, seat, action)
+        new["version"] += 1
+        flow.run(new)
+        return new
+
+    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
+        prompt = flow.pending(state).get(seat)
+        if prompt is None:
+            return []
+        return enumerate_actions(state, seat, prompt)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return make_view(state, seat)
+
+    def events(self, state: State) -> list[str]:
+        return list(state["log"])
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["result"] is None:
+            raise IllegalAction("the game is not over yet")
+        return copy.deepcopy(state["result"])
+
+    def dump(self, state: State) -> str:
+        return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+    def load(self, text: str) -> State:
+        state = json.loads(text)
+        if state.get("game") != self.name or state.get("schema") != preparation.SCHEMA:
+            raise ValueError("not a Smartphone Inc. state of this version")
+        return state
+
+
+# --- legal actions ---------------------------------------------------------------------
+
+
+def _spreads(needed: dict[str, int], total: int, exact: bool) -> list[dict[str, int]]:
+    keys = list(needed)
+    out = []
+    for combo in product(*(range(min(needed[k], total) + 1) for k in keys)):
+        s = sum(combo)
+        if s > total or (exact and s != total):
+            continue
+        out.append({k: n for k, n in zip(keys, combo, strict=True) if n})
+        if len(out) >= LIMIT:
+            break
+    # best first: spending more markers
+    out.sort(key=lambda d: -sum(d.values()))
+    return out
+
+
+def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    kind = prompt["type"]
+    if kind == "plan":
+        owned = prompt["improvements"]
+        plans = pads.arrangements() + pads.sample_plans(owned, prompt["has_4g"], 40, salt=state["version"])
+        return [{"type": "plan", "plan": p} for p in plans]
+    if kind == "improvement":
+        return [{"type": "improvement", "id": i} for i in prompt["block"]]
+    if kind == "research":
+        return [{"type": "research", "place": d} for d in _spreads(prompt["needed"], prompt["markers"], False)]
+    if kind == "logistics":
+        return [
+            {"type": "logistics", "place": [[r, n] for r, n in d.items()]}
+            for d in _spreads(prompt["needed"], prompt["markers"], False)
+        ]
+    if kind == "wifi":
+        return [{"type": "wifi", "region": r} for r in prompt["regions"]] + [{"type": "wifi", "region": None}]
+    if kind == "nfc":
+        return [{"type": "nfc", "sell": n} for n in range(prompt["max"], -1, -1)]
+    if kind == "sell":
+        main, extra = prompt["regions"], prompt["extra"]
+        out = []
+        for alloc in selling.allocations(state, seat):
+            out.append(
+                {
+                    "type": "sell",
+                    "regions": {r: n for r, n in alloc.items() if r in main},
+                    "extra": {r: n for r, n in alloc.items() if r in extra and r not in main},
+                }
+            )
+        return out
+    if kind == "gamepad_office":
+        return [{"type": "gamepad_office", "region": r} for r in prompt["regions"]]
+    if kind == "retailer_bonus":
+        return retailer_actions(state, seat, prompt)
+    return []
+
+
+def retailer_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[dict[str, Any]]:
+    bonus = prompt["bonus"]
+    out: list[dict[str, Any]] = []
+    k = bonus["kind"]
+    if k == "goods":
+        out.append({"type": "retailer_bonus", "use": True})
+    elif k == "progress":
+        needed = {t: research.needed(state, seat, t) for t in prompt["techs"]}
+        for d in _spreads(needed, bonus["n"], False):
+            if d:
+                out.append({"type": "retailer_bonus", "use": True, "place": d})
+    elif k == "price":
+        price = state["players"][seat]["price"]
+        out.append({"type": "retailer_bonus", "use": True, "delta": 1})
+        if price > 1:
+            out.append({"type": "retailer_bonus", "use": True, "delta": -1})
+    elif k == "second_office":
+        out += [{"type": "retailer_bonus", "use": True, "region": r} for r in prompt["regions"]]
+    elif k == "move_office":
+        out += [{"type": "retailer_bonus", "use": True, "from": a, "to": b} for a, b in prompt["moves"]]
+    out.append({"type": "retailer_bonus", "use": False})
+    return out
+
+
+# --- views -------------------------------------------------------------------------------
+
+
+def make_view(state: State, seat: str | None) -> dict[str, Any]:
+    """What ``seat`` may see (None: the public table). Hidden: sealed plans of others
+    before the reveal, the order of the Improvement pile, the PRNG and the seed."""
+    if seat is not None and seat not in state["players"]:
+        raise IllegalAction(f"{seat!r} has no seat in this game")
+    planning = state["phase"] == "planning"
+    players = {}
+    for s in state["seats"]:
+        p = copy.deepcopy(state["players"][s])
+        sealed = p["plan"] is not None
+        if planning and s != seat:
+            p["plan"] = None
+        p["sealed"] = sealed or p["steve"]
+        p["offices"] = [r for r, reg in state["regions"].items() for o in reg["offices"] if o == s]
+        p["costs"] = {t: tech_cost(state, s, t) for t in TECH_ORDER if t not in p["techs"]}
+        players[s] = p
+    pend = flow.pending(state)
+    view: dict[str, Any] = {
+        "game": "smartphone-inc",
+        "version": state["version"],
+        "round": state["round"],
+        "rounds": 5,
+        "phase": state["phase"],
+        "phase_title": PHASE_TITLES.get(state["phase"], "Game over"),
+        "phase_number": PHASES.index(state["phase"]) + 1 if state["phase"] in PHASES else None,
+        "over": state["phase"] == "over",
+        "seats": list(state["seats"]),
+        "players": players,
+        "priority": priority_order(state),
+        "regions": copy.deepcopy(state["regions"]),
+        "techs": copy.deepcopy(state["techs"]),
+        "block": list(state["block"]),
+        "pile_count": len(state["pile"]),
+        "turn": copy.deepcopy(state["turn"]),
+        "steve": copy.deepcopy(state["steve"]),
+        "options": {k: v for k, v in state["options"].items()},
+        "pending": sorted(pend),
+        "result": copy.deepcopy(state["result"]),
+        "you": seat,
+    }
+    if seat is not None:
+        me = players[seat]
+        view["prompt"] = pend.get(seat)
+        if me["plan"] is not None and not me["steve"]:
+            try:
+                view["my_plan_outcome"] = pads.evaluate(
+                    me["plan"], state["players"][seat]["improvements"], has_effect(state, seat, "improvements_off_edge")
+                )
+            except IllegalAction:
+                view["my_plan_outcome"] = None
+    return view
+
+
+GAME = SmartphoneInc()
+
+__all__ = ["GAME", "SmartphoneInc"]

@@ -1,0 +1,150 @@
+"""Phase 6. Logistics (SI-LOG-01..07), with the Phase-6 bonuses of Wi-Fi and NFC."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.smartphone_inc.common import (
+    State,
+    as_int,
+    can_found_office,
+    has_effect,
+    is_steve,
+    linked_to_office,
+    region_capacity,
+    region_id,
+    require,
+    say,
+)
+from engine.smartphone_inc.data import REGIONS, RETAILERS
+
+
+def markers(state: State, seat: str) -> int:
+    """SI-LOG-01 (+ SI-TECH-11: Li-Ion counts Price symbols as Logistics)."""
+    a = state["players"][seat]["outcome"]["active"]
+    n = a["logistics"]
+    if has_effect(state, seat, "price_as_logistics"):
+        n += a["up"] + a["down"]
+    return n
+
+
+def found_office(state: State, seat: str, rid: str, *, bonus: bool = True) -> None:
+    """Place an Office on the leftmost empty space (SI-LOG-04, SI-RET-02)."""
+    reg = state["regions"][rid]
+    reg["offices"].append(seat)
+    state["players"][seat]["logistics"].pop(rid, None)
+    where = "on the Retailer in " if reg["retailer"] else "in "
+    say(state, f"{seat} opens an Office {where}{REGIONS[rid]['name']}.")
+    ret = reg["retailer"]
+    if ret is not None and bonus and not is_steve(state, seat):
+        kind = RETAILERS[ret["id"]]["sides"][ret["side"]]["bonus"]["kind"]
+        if kind != "none":  # SI-RET-03
+            state["queue"].append({"seat": seat, "kind": "retailer_bonus", "region": rid})
+
+
+def reachable(state: State, seat: str) -> list[str]:
+    """Regions where ``seat`` may place Progress markers now (SI-LOG-02, -05, -06)."""
+    return [
+        r
+        for r in REGIONS
+        if linked_to_office(state, seat, r) and can_found_office(state, seat, r) is None
+    ]
+
+
+def needed(state: State, seat: str, rid: str) -> int:
+    return REGIONS[rid]["cost"] - state["players"][seat]["logistics"].get(rid, 0)
+
+
+def prompt(state: State, seat: str) -> dict[str, Any] | None:
+    n = markers(state, seat)
+    options = reachable(state, seat)
+    if n == 0 or not options:
+        return None
+    return {"type": "logistics", "markers": n, "needed": {r: needed(state, seat, r) for r in options}}
+
+
+def act(state: State, seat: str, action: dict[str, Any]) -> None:
+    """Place markers region by region, in the order given; an Office founded on the way
+    extends the reach of the markers placed after it. Unused markers are lost (SI-LOG-03)."""
+    place = action.get("place")
+    require(isinstance(place, list), "place must be a list of [region, markers] pairs")
+    total = markers(state, seat)
+    spent = 0
+    p = state["players"][seat]
+    for item in place:
+        require(isinstance(item, list | tuple) and len(item) == 2, "each placement is [region, markers]")
+        rid = region_id(item[0])
+        n = as_int(item[1], f"markers in {item[0]}", 1)
+        label = REGIONS[rid]["name"]
+        why = can_found_office(state, seat, rid)
+        require(why is None, f"cannot expand into {label}: {why}")
+        require(linked_to_office(state, seat, rid), f"{label} is not linked to a region where you have an Office")
+        need = needed(state, seat, rid)
+        require(n <= need, f"{label} needs only {need} more Progress marker(s)")
+        spent += n
+        require(spent <= total, f"you have only {total} Logistics Progress marker(s)")
+        p["logistics"][rid] = p["logistics"].get(rid, 0) + n
+        if p["logistics"][rid] >= REGIONS[rid]["cost"]:
+            found_office(state, seat, rid)
+        else:
+            say(state, f"{seat} places {n} Progress marker(s) towards {label} ({p['logistics'][rid]}/{REGIONS[rid]['cost']}).")
+    if spent < total:
+        say(state, f"{seat} loses {total - spent} unused Logistics marker(s).")
+
+
+# --- Wi-Fi (SI-TECH-05) and the second-Office Retailer bonus (SI-RET-08) -------------
+
+
+def second_office_choices(state: State, seat: str) -> list[str]:
+    """Regions where ``seat`` has exactly one Office, no Retailer, and an empty space."""
+    return [
+        r
+        for r, reg in state["regions"].items()
+        if reg["retailer"] is None
+        and reg["offices"].count(seat) == 1
+        and len(reg["offices"]) < region_capacity(state, r)
+    ]
+
+
+def add_second_office(state: State, seat: str, rid: str, source: str) -> None:
+    require(rid in second_office_choices(state, seat), f"you cannot add a second Office in {REGIONS[rid]['name']}")
+    state["regions"][rid]["offices"].append(seat)
+    say(state, f"{seat} adds a second Office in {REGIONS[rid]['name']} ({source}).")
+
+
+def wifi_prompt(state: State, seat: str) -> dict[str, Any] | None:
+    if not has_effect(state, seat, "second_office"):
+        return None
+    choices = second_office_choices(state, seat)
+    if not choices:
+        return None
+    return {"type": "wifi", "regions": choices}
+
+
+def wifi_act(state: State, seat: str, action: dict[str, Any]) -> None:
+    rid = action.get("region")
+    if rid is None:
+        say(state, f"{seat} adds no Wi-Fi Office.")
+        return
+    add_second_office(state, seat, region_id(rid), "Wi-Fi")
+
+
+# --- NFC (SI-TECH-09) ---------------------------------------------------------------
+
+
+def nfc_prompt(state: State, seat: str) -> dict[str, Any] | None:
+    p = state["players"][seat]
+    if not has_effect(state, seat, "sell_3") or p["goods"] == 0:
+        return None
+    return {"type": "nfc", "max": min(3, p["goods"]), "price": p["price"]}
+
+
+def nfc_act(state: State, seat: str, action: dict[str, Any]) -> None:
+    p = state["players"][seat]
+    n = as_int(action.get("sell"), "sell", 0, min(3, p["goods"]))
+    if n:
+        p["goods"] -= n
+        p["supply"] += n
+        p["vp"] += n * p["price"]
+        p["nfc_sold"] += n
+        say(state, f"{seat} sells {n} Goods through NFC at {p['price']}: +{n * p['price']} VP.")

@@ -1,0 +1,63 @@
+"""Phase 1. Planning (SI-PLAN-01..12): secret simultaneous decisions, revealed together.
+
+The Pad geometry lives in :mod:`engine.smartphone_inc.pads`; this module collects the
+sealed decisions, keeps them hidden until every company has planned, then reveals
+them and records each company's *outcome* (active symbols, covered cells, face-down
+Improvements) which the later phases read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.smartphone_inc import pads, steve
+from engine.smartphone_inc.common import State, has_effect, is_steve, require, say
+
+SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")
+
+
+def unsealed(state: State) -> list[str]:
+    return [s for s in state["seats"] if not is_steve(state, s) and state["players"][s]["plan"] is None]
+
+
+def prompt(state: State, seat: str) -> dict[str, Any]:
+    p = state["players"][seat]
+    return {
+        "type": "plan",
+        "improvements": list(p["improvements"]),
+        "has_4g": has_effect(state, seat, "improvements_off_edge"),
+    }
+
+
+def seal(state: State, seat: str, action: dict[str, Any]) -> None:
+    require(state["players"][seat]["plan"] is None, "your plan is already sealed")
+    p = state["players"][seat]
+    plan = pads.validate_plan(
+        action.get("plan"), p["improvements"], has_effect(state, seat, "improvements_off_edge")
+    )
+    p["plan"] = plan
+    done = len(state["seats"]) - len(unsealed(state)) - (1 if state["steve"] else 0)
+    humans = len(state["seats"]) - (1 if state["steve"] else 0)
+    say(state, f"{seat} sealed a plan ({done}/{humans}).")
+
+
+def reveal(state: State) -> None:
+    """All decisions are shown together (SI-PLAN-01)."""
+    for seat in state["seats"]:
+        p = state["players"][seat]
+        if is_steve(state, seat):
+            p["outcome"] = steve.plan_outcome(state)
+            continue
+        ev = pads.evaluate(p["plan"], p["improvements"], has_effect(state, seat, "improvements_off_edge"))
+        p["outcome"] = {
+            "active": {k: ev["active"].get(k, 0) for k in SYMBOLS},
+            "covered": ev["covered"],
+            "face_down": list(ev["face_down"]),
+        }
+        o = p["outcome"]
+        say(
+            state,
+            f"{seat} reveals: {o['covered']} covered, "
+            + ", ".join(f"{k} {v}" for k, v in o["active"].items() if v)
+            + (f", {len(o['face_down'])} face down" if o["face_down"] else ""),
+        )

@@ -1,0 +1,153 @@
+"""Preparing for the Game and Player Preparation (SI-SET-01..12, SI-STEVE-02)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.rng import Rng, seed_state
+from engine.smartphone_inc.data import (
+    COLOURS,
+    DECK,
+    GOODS_SUPPLY,
+    HOME,
+    OFFICE_MARKERS,
+    REGIONS,
+    RETAILER_FIXED,
+    RETAILERS,
+    STARTING,
+    TECH_ORDER,
+)
+
+SCHEMA = 1
+KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size"}
+
+
+def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
+    options = dict(options or {})
+    unknown = set(options) - KNOWN_OPTIONS
+    if unknown:
+        raise IllegalAction(f"unknown option(s): {', '.join(sorted(unknown))}")
+    automata = options.get("automata", [])
+    if not isinstance(automata, list) or any(a not in seats for a in automata):
+        raise IllegalAction("automata must list seats of this game")
+    if len(automata) > 1:
+        raise IllegalAction("only one seat can be Steve")
+    if automata and len(seats) - len(automata) > 4:
+        raise IllegalAction("Steve plays in games of 1 to 4 players")
+    sides = options.get("tech_sides", "up")
+    if isinstance(sides, dict):
+        if set(sides) - set(TECH_ORDER) or any(v not in (0, 1) for v in sides.values()):
+            raise IllegalAction("tech_sides maps Technologies to side 0 or 1")
+        sides = {t: int(sides.get(t, 0)) for t in TECH_ORDER}
+    elif sides not in ("up", "random"):
+        raise IllegalAction("tech_sides is 'up', 'random' or a map of Technology to side")
+    colours = options.get("colours")
+    if colours is not None:
+        if (
+            not isinstance(colours, dict)
+            or sorted(colours) != sorted(seats)
+            or len(set(colours.values())) != len(seats)
+            or any(c not in COLOURS for c in colours.values())
+        ):
+            raise IllegalAction("colours gives every seat a different colour")
+    block = options.get("block_size", 5)
+    if block not in (3, 5):
+        raise IllegalAction("block_size is 5 (big board) or 3 (2-3 player board rule)")
+    return {
+        "automata": list(automata),
+        "tech_sides": sides,
+        "colours": colours,
+        "block_size": block,
+    }
+
+
+def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    if not isinstance(players, list) or not 1 <= len(players) <= 5:
+        raise IllegalAction("Smartphone Inc. is for 1 to 5 companies")
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise IllegalAction("seats must be distinct non-empty strings")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise IllegalAction("seed must be an integer")
+    opts = normalize_options(players, options)
+    rng = Rng(seed_state(seed))
+
+    colours = opts["colours"] or {s: COLOURS[i] for i, s in enumerate(players)}
+    state: dict[str, Any] = {
+        "schema": SCHEMA,
+        "game": "smartphone-inc",
+        "seed": seed,
+        "version": 0,
+        "options": opts,
+        "seats": list(players),
+        "round": 1,
+        "phase": "planning",
+        "office_markers": OFFICE_MARKERS,
+        "players": {},
+        "regions": {r: {"offices": [], "retailer": None, "sold": [None] * len(REGIONS[r]["buyers"])} for r in REGIONS},
+        "techs": {},
+        "block": [],
+        "pile": [],
+        "turn": None,
+        "queue": [],
+        "steve": None,
+        "log": [],
+        "result": None,
+    }
+    for seat in players:
+        colour = colours[seat]
+        steve = seat in opts["automata"]
+        state["players"][seat] = {
+            "colour": colour,
+            "start": COLOURS.index(colour),
+            "steve": steve,
+            "vp": 0,
+            "price": 5,
+            "goods": 0,
+            "supply": GOODS_SUPPLY,
+            "tokens": 0,
+            "improvements": [] if steve else [STARTING[colour]],
+            "techs": [],
+            "patents": [],
+            "research": {},
+            "logistics": {},
+            "plan": None,
+            "outcome": None,
+            "nfc_sold": 0,
+        }
+        state["regions"][HOME[colour]]["offices"].append(seat)  # SI-SET-02
+        if steve:  # SI-STEVE-02
+            state["steve"] = {"seat": seat, "marker": None, "delayed": STARTING[colour], "slots": {}, "bonus": 0}
+
+    # Technologies and Patents (SI-SET-06)
+    sides = opts["tech_sides"]
+    for tech in TECH_ORDER:
+        if sides == "up":
+            side = 0
+        elif sides == "random":
+            side = rng.below(2)
+        else:
+            side = sides[tech]
+        state["techs"][tech] = {"side": side, "patent": None}
+
+    # Retailers (SI-SET-07..11): shuffled, random side, matching sizes
+    occupied = {HOME[colours[s]] for s in players}
+    n = len(players)
+    targets = list(RETAILER_FIXED[n]) + sorted(
+        r for r in REGIONS if REGIONS[r]["size"] == "M" and r not in occupied
+    )
+    pool = rng.shuffle(sorted(RETAILERS))
+    for rid in targets:
+        size = REGIONS[rid]["size"]
+        match = next((x for x in pool if RETAILERS[x]["size"] == size), None)
+        if match is None:
+            continue  # solo: medium Retailers run out (DATA.md)
+        pool.remove(match)
+        state["regions"][rid]["retailer"] = {"id": match, "side": rng.below(2)}
+
+    # Improvements (SI-SET-05)
+    deck = rng.shuffle(list(DECK))
+    size = opts["block_size"]
+    state["block"], state["pile"] = deck[:size], deck[size:]
+    state["rng"] = rng.state
+    return state

@@ -1,0 +1,94 @@
+"""Phase 5. Research Technology and Patents (SI-RES-01..08)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.smartphone_inc import technologies
+from engine.smartphone_inc.common import (
+    State,
+    as_int,
+    is_steve,
+    require,
+    say,
+    tech_cost,
+    tech_id,
+)
+from engine.smartphone_inc.data import TECH_ORDER, TECHS
+
+
+def markers(state: State, seat: str) -> int:
+    """SI-RES-01: one Progress marker per active Research symbol (+1 for Steve, SI-STEVE-03)."""
+    p = state["players"][seat]
+    n = p["outcome"]["active"]["research"]
+    if is_steve(state, seat):
+        n += state["steve"]["bonus"]
+    return n
+
+
+def needed(state: State, seat: str, tech: str) -> int:
+    return max(0, tech_cost(state, seat, tech) - state["players"][seat]["research"].get(tech, 0))
+
+
+def open_techs(state: State, seat: str) -> list[str]:
+    """Technologies ``seat`` may still put markers on (SI-RES-08: never twice)."""
+    p = state["players"][seat]
+    return [t for t in TECH_ORDER if t not in p["techs"] and needed(state, seat, t) > 0]
+
+
+def prompt(state: State, seat: str) -> dict[str, Any] | None:
+    n = markers(state, seat)
+    options = open_techs(state, seat)
+    if n == 0 or not options:
+        return None
+    return {
+        "type": "research",
+        "markers": n,
+        "needed": {t: needed(state, seat, t) for t in options},
+    }
+
+
+def validate_place(state: State, seat: str, place: Any, total: int) -> dict[str, int]:
+    require(isinstance(place, dict), "place must map Technologies to numbers of Progress markers")
+    out: dict[str, int] = {}
+    for key, value in place.items():
+        tech = tech_id(key)
+        n = as_int(value, f"markers on {key}", 0)
+        if n == 0:
+            continue
+        require(tech not in state["players"][seat]["techs"], f"you already have {TECHS[tech]['name']}")
+        need = needed(state, seat, tech)
+        require(n <= need, f"{TECHS[tech]['name']} needs only {need} more Progress marker(s)")
+        out[tech] = n
+    require(sum(out.values()) <= total, f"you have only {total} Progress marker(s)")
+    return out
+
+
+def act(state: State, seat: str, action: dict[str, Any]) -> None:
+    """SI-RES-02: place markers as wished; the unspent ones are lost."""
+    total = markers(state, seat)
+    place = validate_place(state, seat, action.get("place"), total)
+    p = state["players"][seat]
+    for tech, n in place.items():
+        p["research"][tech] = p["research"].get(tech, 0) + n
+    spent = sum(place.values())
+    if place:
+        say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in place.items()) + ".")
+    if spent < total:
+        say(state, f"{seat} loses {total - spent} unspent Progress marker(s).")
+    complete(state, seat)
+
+
+def complete(state: State, seat: str) -> None:
+    """SI-RES-03/07: a Technology whose markers reach its cost is researched, on the
+    owner's own turn (also after another company's Patent made it cheaper)."""
+    progress = True
+    while progress:
+        progress = False
+        p = state["players"][seat]
+        for tech in TECH_ORDER:
+            if tech in p["techs"] or tech not in p["research"]:
+                continue
+            if p["research"][tech] >= tech_cost(state, seat, tech):
+                technologies.gain(state, seat, tech)
+                progress = True

@@ -1,0 +1,90 @@
+"""Phase 8. Receive VP, the next-round reset, and the end of the game
+(SI-VP-01..02, SI-END-01..03)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.smartphone_inc import control, improve
+from engine.smartphone_inc.common import State, say
+from engine.smartphone_inc.data import REGIONS, RETAILERS, ROUNDS, START_PRICE, TECHS
+
+
+def receive_vp(state: State) -> None:
+    gains = {s: 0 for s in state["seats"]}
+    for rid in REGIONS:
+        for seat, vp in control.control_vp(state, rid).items():
+            gains[seat] += vp
+            say(state, f"{seat} controls {REGIONS[rid]['name']}: +{vp} VP.")
+    for seat in state["seats"]:
+        p = state["players"][seat]
+        sold = sum(state["regions"][r]["sold"].count(seat) for r in REGIONS)
+        gains[seat] += sold * p["price"]
+        p["vp"] += gains[seat]
+        say(state, f"{seat} sold {sold} Goods at {p['price']}: {gains[seat]} VP this phase, {p['vp']} in all.")
+
+
+def reset_round(state: State) -> None:
+    """SI-VP-02: Goods leave the board, the Block is renewed, prices return to 5."""
+    for rid, reg in state["regions"].items():
+        for seat in reg["sold"]:
+            if seat is not None:
+                state["players"][seat]["supply"] += 1
+        reg["sold"] = [None] * len(REGIONS[rid]["buyers"])
+    improve.refill(state)
+    for seat in state["seats"]:
+        p = state["players"][seat]
+        p["price"] = START_PRICE
+        p["plan"] = None
+        p["outcome"] = None
+    state["round"] += 1
+
+
+def retailer_vp(state: State, seat: str) -> int:
+    total = 0
+    for reg in state["regions"].values():
+        ret = reg["retailer"]
+        if ret is None:
+            continue
+        vps = RETAILERS[ret["id"]]["sides"][ret["side"]]["vp"]
+        for i, s in enumerate(reg["offices"]):
+            if s == seat and i < len(vps):
+                total += vps[i]
+    return total
+
+
+def final_scores(state: State) -> dict[str, Any]:
+    """SI-END-02/03: VP + Patents + Retailers; ties: most Technologies, then Patents."""
+    rows = []
+    for seat in state["seats"]:
+        p = state["players"][seat]
+        patents = sum(TECHS[t]["patent_vp"] for t in p["patents"])
+        retail = retailer_vp(state, seat)
+        rows.append(
+            {
+                "seat": seat,
+                "colour": p["colour"],
+                "vp": p["vp"] + patents + retail,
+                "scored": p["vp"],
+                "patent_vp": patents,
+                "retailer_vp": retail,
+                "technologies": len(p["techs"]),
+                "patents": len(p["patents"]),
+            }
+        )
+
+    def key(r: dict[str, Any]) -> tuple[int, int, int]:
+        return (r["vp"], r["technologies"], r["patents"])
+
+    rows.sort(key=key, reverse=True)
+    for r in rows:
+        r["rank"] = 1 + sum(1 for o in rows if key(o) > key(r))
+    winners = [r["seat"] for r in rows if r["rank"] == 1]
+    return {"scores": rows, "winners": winners, "rounds": ROUNDS}
+
+
+def end_game(state: State) -> None:
+    state["phase"] = "over"
+    state["result"] = final_scores(state)
+    w = state["result"]["winners"]
+    say(state, "Game over. " + (" and ".join(w) + (" share the victory." if len(w) > 1 else " wins.")))

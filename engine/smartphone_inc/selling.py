@@ -1,0 +1,156 @@
+"""Phase 7. Selling Goods (SI-SELL-01..07, SI-TECH-14, SI-RET-01).
+
+A Goods is placed on the leftmost free Buyer of a region who is willing to buy it;
+a willing Buyer cannot be skipped. A company must sell as many Goods as it can
+(DATA.md: decisions); when there is more than one way to do so, it chooses how
+many go to each region.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+from engine.smartphone_inc.common import (
+    State,
+    as_int,
+    has_effect,
+    region_id,
+    require,
+    say,
+)
+from engine.smartphone_inc.data import REGIONS, TECHS
+
+
+def willing(state: State, seat: str, buyer: dict[str, Any]) -> bool:
+    """SI-SELL-03/04 (and the mixed Buyers of the 2-3 player board: either demand)."""
+    p = state["players"][seat]
+    ok = False
+    if "price" in buyer:
+        ok = p["price"] <= buyer["price"]
+    if "tech" in buyer:
+        ok = ok or buyer["tech"] in p["techs"]
+    return ok
+
+
+def free_willing(state: State, seat: str, rid: str) -> list[int]:
+    """Indexes of free Buyers in ``rid`` willing to buy from ``seat``, left to right."""
+    reg = state["regions"][rid]
+    if reg["retailer"] is not None:
+        return []  # SI-RET-01
+    return [
+        i
+        for i, b in enumerate(REGIONS[rid]["buyers"])
+        if reg["sold"][i] is None and willing(state, seat, b)
+    ]
+
+
+def capacities(state: State, seat: str) -> tuple[dict[str, int], dict[str, int]]:
+    """(regions with an Office -> Buyers available, regions without -> 1 via 4G)."""
+    main: dict[str, int] = {}
+    extra: dict[str, int] = {}
+    four_g = has_effect(state, seat, "sell_without_office")
+    for rid, reg in state["regions"].items():
+        n = len(free_willing(state, seat, rid))
+        if n == 0:
+            continue
+        if seat in reg["offices"]:
+            main[rid] = n
+        elif four_g:  # SI-TECH-14
+            extra[rid] = 1
+    return main, extra
+
+
+def max_sale(state: State, seat: str) -> int:
+    main, extra = capacities(state, seat)
+    return min(state["players"][seat]["goods"], sum(main.values()) + sum(extra.values()))
+
+
+def allocations(state: State, seat: str, limit: int = 200) -> list[dict[str, int]]:
+    """Ways to sell the maximum (bounded, deterministic order)."""
+    main, extra = capacities(state, seat)
+    caps = {**main, **extra}
+    target = max_sale(state, seat)
+    regions = sorted(caps)
+    out: list[dict[str, int]] = []
+    if target == 0:
+        return [{}]
+    for combo in product(*(range(caps[r] + 1) for r in regions)):
+        if sum(combo) == target:
+            out.append({r: n for r, n in zip(regions, combo, strict=True) if n})
+            if len(out) >= limit:
+                break
+    return out
+
+
+def prompt(state: State, seat: str) -> dict[str, Any] | None:
+    target = max_sale(state, seat)
+    if target == 0:
+        return None
+    main, extra = capacities(state, seat)
+    prompt_: dict[str, Any] = {
+        "type": "sell",
+        "goods": state["players"][seat]["goods"],
+        "sell": target,
+        "regions": main,
+        "extra": extra,
+    }
+    if sum(main.values()) + sum(extra.values()) <= target:
+        prompt_["forced"] = {"type": "sell", "regions": dict(main), "extra": dict(extra)}
+    return prompt_
+
+
+def place(state: State, seat: str, rid: str, n: int) -> int:
+    """Put ``n`` Goods on the leftmost willing free Buyers of ``rid``; return how many."""
+    idx = free_willing(state, seat, rid)[:n]
+    for i in idx:
+        state["regions"][rid]["sold"][i] = seat
+    state["players"][seat]["goods"] -= len(idx)
+    return len(idx)
+
+
+def act(state: State, seat: str, action: dict[str, Any]) -> None:
+    main, extra = capacities(state, seat)
+    regions = action.get("regions", {})
+    more = action.get("extra", {})
+    require(isinstance(regions, dict) and isinstance(more, dict), "regions and extra map regions to numbers of Goods")
+    plan: list[tuple[str, int]] = []
+    for key, value in regions.items():
+        rid = region_id(key)
+        n = as_int(value, f"Goods for {key}", 0)
+        require(rid in main or n == 0, f"you cannot sell in {REGIONS[rid]['name']}")
+        require(n <= main.get(rid, 0), f"only {main.get(rid, 0)} Buyer(s) in {REGIONS[rid]['name']} will buy from you")
+        if n:
+            plan.append((rid, n))
+    for key, value in more.items():
+        rid = region_id(key)
+        n = as_int(value, f"4G Goods for {key}", 0, 1)
+        require(rid in extra or n == 0, f"4G cannot sell in {REGIONS[rid]['name']}")
+        if n:
+            plan.append((rid, n))
+    total = sum(n for _, n in plan)
+    target = max_sale(state, seat)
+    require(total == target, f"you must sell {target} Goods (you can sell that many); this sells {total}")
+    for rid, n in plan:
+        placed = place(state, seat, rid, n)
+        say(state, f"{seat} sells {placed} Goods in {REGIONS[rid]['name']}.")
+    left = state["players"][seat]["goods"]
+    if left:
+        say(state, f"{seat} cannot sell {left} Goods.")
+
+
+def discard_unsold(state: State) -> None:
+    """SI-SELL-07: unsold Goods are lost, except with Wi-Fi (SI-TECH-06)."""
+    for seat in state["seats"]:
+        p = state["players"][seat]
+        if p["goods"] and not has_effect(state, seat, "keep_unsold"):
+            p["supply"] += p["goods"]
+            p["goods"] = 0
+
+
+def sold_by(state: State, seat: str, rid: str) -> int:
+    return state["regions"][rid]["sold"].count(seat)
+
+
+def tech_names(techs: list[str]) -> str:
+    return ", ".join(TECHS[t]["name"] for t in techs)
