@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.smartphone_inc import flow, steve
@@ -64,3 +65,14 @@ def pass_turns(state: dict[str, Any], until_phase: str) -> dict[str, Any]:
         if guard > 500:
             raise AssertionError("too many actions")
     return state
+
+
+def act_here(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
+    """Apply one decision and stop there (no automatic phases after it), to look at its
+    immediate effect."""
+    if seat not in GAME.pending(state):
+        raise AssertionError(f"{seat} is not pending")
+    new = copy.deepcopy(state)
+    new["log"] = []
+    flow.act(new, seat, action)
+    return new
