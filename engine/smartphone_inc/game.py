@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from itertools import product
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.jsonstate import clone, dumps
 from engine.smartphone_inc import flow, pads, preparation, research, selling
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
@@ -42,7 +42,7 @@ class SmartphoneInc:
             if is_steve(state, seat):
                 raise IllegalAction("Steve decides by his own rules")
             raise IllegalAction("you have nothing to decide right now")
-        new = copy.deepcopy(state)
+        new = clone(state)
         new["log"] = []
         flow.act(new, seat, action)
         new["version"] += 1
@@ -67,10 +67,10 @@ class SmartphoneInc:
     def result(self, state: State) -> dict[str, Any]:
         if state["result"] is None:
             raise IllegalAction("the game is not over yet")
-        return copy.deepcopy(state["result"])
+        return clone(state["result"])
 
     def dump(self, state: State) -> str:
-        return json.dumps(state, sort_keys=True, separators=(",", ":"))
+        return dumps(state)
 
     def load(self, text: str) -> State:
         state = json.loads(text)
@@ -170,7 +170,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     planning = state["phase"] == "planning"
     players = {}
     for s in state["seats"]:
-        p = copy.deepcopy(state["players"][s])
+        p = clone(state["players"][s])
         sealed = p["plan"] is not None
         if planning and s != seat:
             p["plan"] = None
@@ -191,15 +191,15 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "seats": list(state["seats"]),
         "players": players,
         "priority": priority_order(state),
-        "regions": copy.deepcopy(state["regions"]),
-        "techs": copy.deepcopy(state["techs"]),
+        "regions": clone(state["regions"]),
+        "techs": clone(state["techs"]),
         "block": list(state["block"]),
         "pile_count": len(state["pile"]),
-        "turn": copy.deepcopy(state["turn"]),
-        "steve": copy.deepcopy(state["steve"]),
+        "turn": clone(state["turn"]),
+        "steve": clone(state["steve"]),
         "options": {k: v for k, v in state["options"].items()},
         "pending": sorted(pend),
-        "result": copy.deepcopy(state["result"]),
+        "result": clone(state["result"]),
         "you": seat,
     }
     if seat is not None:

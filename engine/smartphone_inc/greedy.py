@@ -21,14 +21,21 @@ def _capacity(state: State, seat: str, price: int) -> int:
     return n
 
 
-def plan_score(state: State, seat: str, outcome: dict[str, Any]) -> float:
-    a = outcome["active"]
+def plan_scorer(state: State, seat: str) -> Any:
+    """A function scoring a plan outcome for ``seat`` now (expected sales + growth)."""
     p = state["players"][seat]
-    price = max(1, 5 - a["down"] + a["up"])
-    goods = a["prod"] + outcome["covered"] + outcome["face_down"] + p["tokens"] + p["goods"]
-    sold = min(goods, _capacity(state, seat, price))
+    capacity = {price: _capacity(state, seat, price) for price in range(1, 12)}
     later = 5 - state["round"]
-    return sold * price + later * (1.6 * a["research"] + 2.2 * a["logistics"] + 2.5 * min(a["improve"], 1))
+    base_goods = p["tokens"] + p["goods"]
+
+    def score(outcome: dict[str, Any]) -> float:
+        a = outcome["active"]
+        price = min(11, max(1, 5 - a["down"] + a["up"]))
+        goods = a["prod"] + outcome["covered"] + outcome["face_down"] + base_goods
+        sold = min(goods, capacity[price])
+        return sold * price + later * (1.6 * a["research"] + 2.2 * a["logistics"] + 2.5 * min(a["improve"], 1))
+
+    return score
 
 
 def greedy_action(state: State, seat: str) -> dict[str, Any]:
@@ -37,9 +44,10 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
         raise ValueError(f"{seat} has nothing to decide")
     kind = prompt["type"]
     if kind == "plan":
-        options = pads.distinct_outcomes(prompt["improvements"], has_effect(state, seat, "improvements_off_edge"))
-        best = max(options, key=lambda o: plan_score(state, seat, o))
-        return {"type": "plan", "plan": best["plan"]}
+        owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")
+        options = pads.distinct_outcomes(owned, four_g, with_plans=False)
+        best = max(options, key=plan_scorer(state, seat))
+        return {"type": "plan", "plan": pads.outcome_plan(owned, four_g, best["ref"])}
     from engine.smartphone_inc.game import enumerate_actions
 
     actions = enumerate_actions(state, seat, prompt)

@@ -1,0 +1,71 @@
+"""Time ``pads.distinct_outcomes`` (Smartphone Inc. Phase 1 Planning) with 0, 3 and 6 Improvements.
+
+Run: ``.venv/bin/python benchmarks/bench_plans.py [--runs N]``.
+
+"cold" is the first call for a (has_4g, number of Improvements): it builds the
+cached pattern tables. "warm" is the median of the following calls. "refs" is
+``with_plans=False`` (outcomes without plan dicts, see ``outcome_plan``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.smartphone_inc import pads  # noqa: E402
+
+OWNED = {
+    0: [],
+    3: ["S-green", "I03", "I12"],
+    6: ["S-green", "I03", "I12", "I20", "I24", "I07"],
+}
+
+
+def _time(fn: Any) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def run(runs: int = 7) -> list[dict[str, Any]]:
+    rows = []
+    for has_4g in (False, True):
+        for n, owned in OWNED.items():
+            cold = _time(lambda o=owned, g=has_4g: pads.distinct_outcomes(o, g))
+            warm = statistics.median(
+                _time(lambda o=owned, g=has_4g: pads.distinct_outcomes(o, g)) for _ in range(runs)
+            )
+            refs = statistics.median(
+                _time(lambda o=owned, g=has_4g: pads.distinct_outcomes(o, g, with_plans=False))
+                for _ in range(runs)
+            )
+            count = len(pads.distinct_outcomes(owned, has_4g, with_plans=False))
+            rows.append(
+                {"has_4g": has_4g, "improvements": n, "outcomes": count, "cold_ms": cold * 1000,
+                 "warm_ms": warm * 1000, "refs_ms": refs * 1000}
+            )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="warm runs per figure (median)")
+    args = parser.parse_args(argv)
+    print(f"distinct_outcomes, median of {args.runs} warm runs")
+    print(f"{'4G':>5} {'impr':>4} {'outcomes':>9} {'cold ms':>9} {'warm ms':>9} {'refs ms':>9}")
+    for r in run(args.runs):
+        print(
+            f"{'yes' if r['has_4g'] else 'no':>5} {r['improvements']:>4} {r['outcomes']:>9} "
+            f"{r['cold_ms']:>9.1f} {r['warm_ms']:>9.1f} {r['refs_ms']:>9.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

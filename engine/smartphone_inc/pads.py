@@ -1,0 +1,1067 @@
+"""Phase 1 Planning: the geometry of the two Pads and the Improvements on them.
+
+Rulebook sections: "Phase 1. Planning", "Using Improvements", the 4G Technology
+and the FAQ (checklist ids SI-PLAN-02..10, SI-PROD-02, SI-TECH-13).
+
+Grid
+----
+All positions are integer grid cells ``(x, y)``; ``x`` grows to the right,
+``y`` grows downwards. The *bottom* Pad is fixed and unrotated: its cells are
+``x = 0..2`` (columns) and ``y = 0..1`` (rows), row 0 on top, exactly as the
+side is printed in ``data/pads.json``. Any decision can be turned on the table
+so that its bottom Pad lies like that, so this loses nothing.
+
+Plan notation (a JSON-able dict)
+--------------------------------
+::
+
+    {
+      "bottom": {"pad": "A", "side": 0},
+      "top": {"side": 1, "rot": 0, "x": 1, "y": 1},
+      "improvements": [
+        {"id": "I07", "x": 0, "y": 0, "rot": 0, "layer": "over"}
+      ]
+    }
+
+* ``bottom.pad`` is ``"A"`` (filled diamond) or ``"B"`` (outlined diamond);
+  the top Pad is always the other one. ``side`` is 0 or 1 (either side up,
+  SI-PLAN-02).
+* ``top`` may also carry ``"pad"``; it must then name the other Pad and is
+  dropped from the canonical form.
+* ``top.rot`` is the number of quarter turns clockwise (0..3). The Pads are
+  always parallel or perpendicular (SI-PLAN-03): the grid cannot express
+  anything else. ``top.x``/``top.y`` is the grid position of the top-left cell
+  of the rotated Pad's bounding box (3 wide x 2 high when ``rot`` is even,
+  2 wide x 3 high when odd).
+* The top Pad must cover 1 to 4 cells of the bottom Pad (SI-PLAN-04, FAQ).
+* ``improvements`` lists the Improvements placed face up, lowest first.
+  An Improvement is a domino of two cells ``cells[0]``/``cells[1]``
+  (``improvement_cells``). With ``(x, y)`` and ``rot``:
+
+  ====  ======================  ======================
+  rot   cells[0]                cells[1]
+  ====  ======================  ======================
+  0     (x, y)                  (x + 1, y)
+  1     (x, y)                  (x, y + 1)
+  2     (x + 1, y)              (x, y)
+  3     (x, y + 1)              (x, y)
+  ====  ======================  ======================
+
+  ``layer`` is ``"under"`` (on the bottom Pad, beneath the top Pad: both
+  cells on bottom-Pad cells; it may be partly or wholly hidden by the top
+  Pad, SI-PLAN-09 and FAQ) or ``"over"`` (on top of both Pads: each cell on
+  a cell of either Pad, SI-PLAN-06). ``layer`` defaults to ``"over"`` when
+  omitted. With 4G one cell of an ``"over"`` Improvement may lie off the
+  Pads (at least one cell stays on a Pad, SI-TECH-13).
+* Improvements may overlap, but none may fully cover another one, i.e. no
+  two Improvements may occupy the same two grid cells, whatever their
+  layers (SI-PLAN-08). Two Improvements that together hide a third are
+  allowed: the rule forbids *one* Improvement fully covering another.
+* Every owned Improvement that is not listed is face down in front of the
+  player and produces 1 Goods in Phase 3 (SI-PLAN-10). An id may appear
+  once and must be owned.
+
+The canonical form returned by :func:`validate_plan` has every key, plain
+ints, and the "under" Improvements before the "over" ones (each group in the
+given order), which is the true stacking order.
+
+What is visible
+---------------
+At each grid position the top-most item shows: "over" Improvements (later
+above earlier) > top Pad > "under" Improvements (later above earlier) >
+bottom Pad. Visible symbols are active, covered ones inactive, empty cells
+(``None``) are open (SI-PLAN-05, SI-PLAN-07). ``covered`` counts the cells
+of the bottom Pad under the top Pad (1..4); cells hidden only by
+Improvements do not count (SI-PROD-02).
+
+One-line notation (``format_plan`` / ``parse_plan``)
+----------------------------------------------------
+::
+
+    A0/B1 r0 @1,1 | S-green 0,1 r0 under | I07 0,0 r0 over
+
+``<bottom pad><side>/<top pad><side> r<top rot> @<top x>,<top y>``, then for
+each Improvement, lowest first, `` | <id> <x>,<y> r<rot> <layer>``. Spaces
+around ``|`` are optional; pad letters and the layer are case-insensitive;
+the layer may be omitted (``over``).
+
+Enumerations
+------------
+:func:`all_arrangements` lists the 480 raw Pad arrangements: 2 bottom Pads x
+2 bottom sides x 2 top sides x 60 top placements. The 60: with the top Pad
+horizontal (rot 0 or 2) its 3x2 box overlaps the bottom at 5 x-offsets x 3
+y-offsets = 15 positions, one of which covers all 6 cells, leaving 14 per
+rotation (28); vertical (rot 1 or 3) its 2x3 box overlaps at 4 x 4 = 16
+positions, all covering 1 to 4 cells (32). No side is symmetric under a half
+turn, so all four rotations differ. :func:`arrangements` keeps the first of
+each distinct effect (active counts, covered).
+
+:func:`distinct_outcomes` enumerates, for every arrangement, these
+Improvement placements, never overlapping one another:
+
+* "over" on two adjacent visible Pad cells (both halves show, both cells
+  below are hidden);
+* with 4G, "over" with one cell on a Pad and one off the Pads (both halves
+  show, one Pad cell is hidden);
+* "under" with one cell on an uncovered bottom-Pad cell and the other under
+  the top Pad (the half of the player's choice shows; one cell is hidden).
+
+It leaves out overlapping Improvements and Improvements wholly hidden under
+the top Pad (such an Improvement has exactly the effect of lying face down
+minus its Goods). With one Improvement this is every other reachable
+outcome (the tests compare it with a brute force over all positions). An outcome is
+(active counts, covered, number face down). With 6 Improvements there are
+about 25,000 outcomes (65,000 with 4G); ``with_plans=False`` skips building
+their plan dicts and :func:`outcome_plan` builds the one plan chosen.
+
+:func:`sample_plans` draws legal plans from every kind of placement,
+overlapping ones included, from a PRNG seeded with its ``salt``.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+import zlib
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine import rng as _rng
+from engine.errors import IllegalAction
+
+__all__ = [
+    "PAD_IDS",
+    "SYMBOLS",
+    "LAYERS",
+    "IMPROVEMENT_IDS",
+    "STARTING_IMPROVEMENT_IDS",
+    "pad_cells",
+    "improvement_cells",
+    "improvement_positions",
+    "top_pad_positions",
+    "validate_plan",
+    "evaluate",
+    "all_arrangements",
+    "arrangements",
+    "distinct_outcomes",
+    "outcome_plan",
+    "sample_plans",
+    "format_plan",
+    "parse_plan",
+]
+
+Pos = tuple[int, int]
+Plan = dict[str, Any]
+
+SYMBOLS: tuple[str, ...] = ("down", "up", "prod", "improve", "research", "logistics")
+LAYERS: tuple[str, ...] = ("under", "over")
+
+# Coordinates a plan may use at all; anything farther is refused before any geometry.
+COORD_MIN, COORD_MAX = -6, 6
+MAX_LISTED = 64
+
+_DATA = Path(__file__).resolve().parent / "data"
+
+
+# --------------------------------------------------------------------------- data
+
+
+def _load_json(name: str) -> Any:
+    with open(_DATA / name, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _check_symbol(sym: Any, where: str) -> str | None:
+    if sym is not None and sym not in SYMBOLS:
+        raise ValueError(f"{where}: unknown symbol {sym!r}")
+    return sym
+
+
+def _load_pads() -> dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]]:
+    pads: dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]] = {}
+    for pad in _load_json("pads.json")["pads"]:
+        sides = pad["sides"]
+        if len(sides) != 2:
+            raise ValueError(f"pads.json: Pad {pad['id']} must have 2 sides")
+        rows_of_sides = []
+        for side in sides:
+            if len(side) != 2 or any(len(row) != 3 for row in side):
+                raise ValueError(f"pads.json: Pad {pad['id']} sides must be 2 rows x 3 columns")
+            rows_of_sides.append(
+                tuple(tuple(_check_symbol(s, f"pads.json {pad['id']}") for s in row) for row in side)
+            )
+        pads[pad["id"]] = tuple(rows_of_sides)
+    if sorted(pads) != ["A", "B"]:
+        raise ValueError("pads.json must define Pads A and B")
+    return pads
+
+
+def _load_improvements() -> dict[str, tuple[str | None, str | None]]:
+    raw = _load_json("improvements.json")
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for item in list(raw["improvements"]) + list(raw["starting"]):
+        cells = item["cells"]
+        if len(cells) != 2 or item["id"] in out:
+            raise ValueError(f"improvements.json: bad Improvement {item['id']!r}")
+        out[item["id"]] = (
+            _check_symbol(cells[0], f"improvements.json {item['id']}"),
+            _check_symbol(cells[1], f"improvements.json {item['id']}"),
+        )
+    return out
+
+
+_PADS = _load_pads()
+_IMPROVEMENTS = _load_improvements()
+
+PAD_IDS: tuple[str, ...] = ("A", "B")
+IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if not i.startswith("S-"))
+STARTING_IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if i.startswith("S-"))
+_IDS_FOLDED = {i.casefold(): i for i in _IMPROVEMENTS}
+
+
+def _other(pad: str) -> str:
+    return "B" if pad == "A" else "A"
+
+
+def pad_cells(pad: str, side: int) -> tuple[tuple[str | None, ...], ...]:
+    """The printed side of a Pad: 2 rows of 3 symbols (``None`` = open cell)."""
+    if pad not in _PADS or side not in (0, 1):
+        raise IllegalAction(f"There is no Pad {pad!r} side {side!r}.")
+    return _PADS[pad][side]
+
+
+def improvement_cells(imp_id: str) -> tuple[str | None, str | None]:
+    """The two halves ``(cells[0], cells[1])`` of an Improvement ("I01".."I27", "S-green"...)."""
+    if not isinstance(imp_id, str) or imp_id not in _IMPROVEMENTS:
+        raise IllegalAction(f"There is no Improvement {imp_id!r}.")
+    return _IMPROVEMENTS[imp_id]
+
+
+# ----------------------------------------------------------------------- geometry
+
+_BOTTOM: tuple[Pos, ...] = tuple((x, y) for y in range(2) for x in range(3))
+_BOTTOM_SET = frozenset(_BOTTOM)
+
+
+def _rot_offset(col: int, row: int, rot: int) -> Pos:
+    """Where printed cell (col, row) of a 3x2 side lands after ``rot`` quarter turns clockwise."""
+    if rot == 0:
+        return col, row
+    if rot == 1:
+        return 1 - row, col
+    if rot == 2:
+        return 2 - col, 1 - row
+    return row, 2 - col
+
+
+# _ROT[rot] = offsets of the printed cells in row-major order (index = row * 3 + col)
+_ROT: tuple[tuple[Pos, ...], ...] = tuple(
+    tuple(_rot_offset(c, r, rot) for r in range(2) for c in range(3)) for rot in range(4)
+)
+
+
+def top_pad_positions(rot: int, x: int, y: int) -> tuple[Pos, ...]:
+    """Grid positions of the top Pad's printed cells (row-major order of the printed side)."""
+    return tuple((x + dx, y + dy) for dx, dy in _ROT[rot])
+
+
+def _top_symbols(pad: str, side: int, rot: int, x: int, y: int) -> dict[Pos, str | None]:
+    rows = _PADS[pad][side]
+    flat = [rows[r][c] for r in range(2) for c in range(3)]
+    return dict(zip(top_pad_positions(rot, x, y), flat, strict=True))
+
+
+def _bottom_symbols(pad: str, side: int) -> dict[Pos, str | None]:
+    rows = _PADS[pad][side]
+    return {(x, y): rows[y][x] for (x, y) in _BOTTOM}
+
+
+def improvement_positions(x: int, y: int, rot: int) -> tuple[Pos, Pos]:
+    """Grid positions of ``(cells[0], cells[1])`` of an Improvement at (x, y) with ``rot``."""
+    if rot == 0:
+        return (x, y), (x + 1, y)
+    if rot == 1:
+        return (x, y), (x, y + 1)
+    if rot == 2:
+        return (x + 1, y), (x, y)
+    return (x, y + 1), (x, y)
+
+
+@cache
+def _placement_for(p0: Pos, p1: Pos) -> tuple[int, int, int]:
+    """(x, y, rot) that puts cells[0] at p0 and cells[1] at p1 (adjacent positions)."""
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    if (dx, dy) == (1, 0):
+        return p0[0], p0[1], 0
+    if (dx, dy) == (0, 1):
+        return p0[0], p0[1], 1
+    if (dx, dy) == (-1, 0):
+        return p1[0], p1[1], 2
+    if (dx, dy) == (0, -1):
+        return p1[0], p1[1], 3
+    raise ValueError(f"{p0} and {p1} are not adjacent")
+
+
+def _neighbours(p: Pos) -> tuple[Pos, ...]:
+    x, y = p
+    return (x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)
+
+
+# --------------------------------------------------------------------- validation
+
+
+def _fail(message: str) -> IllegalAction:
+    return IllegalAction(message)
+
+
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(f"{what} must be a whole number from {lo} to {hi}, not {_short(value)}.")
+    if not lo <= value <= hi:
+        raise _fail(f"{what} must be from {lo} to {hi}, not {value}.")
+    return int(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _keys(obj: Any, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+    if not isinstance(obj, dict):
+        raise _fail(f"{what} must be an object with {', '.join(required)}.")
+    for key in obj:
+        if key not in required and key not in optional:
+            raise _fail(f"{what} has an unknown field {_short(key)}.")
+    for key in required:
+        if key not in obj:
+            raise _fail(f"{what} is missing {key!r}.")
+    return obj
+
+
+def _structure(plan: Any) -> Plan:
+    """Check types, keys and ranges (not geometry, not ownership); return a canonical copy."""
+    plan = _keys(plan, "The plan", ("bottom", "top"), ("improvements",))
+    bottom = _keys(plan["bottom"], "The bottom Pad", ("pad", "side"))
+    pad = bottom["pad"]
+    if not isinstance(pad, str) or pad not in PAD_IDS:
+        raise _fail(f"The bottom Pad must be 'A' or 'B', not {_short(pad)}.")
+    bside = _int(bottom["side"], "The bottom Pad's side", 0, 1)
+    top = _keys(plan["top"], "The top Pad", ("side", "rot", "x", "y"), ("pad",))
+    if "pad" in top and top["pad"] != _other(pad):
+        raise _fail(f"The top Pad must be Pad {_other(pad)} (the bottom one is {pad}).")
+    tside = _int(top["side"], "The top Pad's side", 0, 1)
+    trot = _int(top["rot"], "The top Pad's rotation", 0, 3)
+    tx = _int(top["x"], "The top Pad's x", COORD_MIN, COORD_MAX)
+    ty = _int(top["y"], "The top Pad's y", COORD_MIN, COORD_MAX)
+    imps = plan.get("improvements", [])
+    if not isinstance(imps, list):
+        raise _fail("The Improvements must be a list.")
+    if len(imps) > MAX_LISTED:
+        raise _fail(f"Too many Improvements listed ({len(imps)}).")
+    under: list[dict[str, Any]] = []
+    over: list[dict[str, Any]] = []
+    for n, item in enumerate(imps, 1):
+        item = _keys(item, f"Improvement #{n}", ("id", "x", "y", "rot"), ("layer",))
+        imp_id = item["id"]
+        if not isinstance(imp_id, str) or imp_id not in _IMPROVEMENTS:
+            raise _fail(f"Improvement #{n}: there is no Improvement {_short(imp_id)}.")
+        ix = _int(item["x"], f"{imp_id}'s x", COORD_MIN, COORD_MAX)
+        iy = _int(item["y"], f"{imp_id}'s y", COORD_MIN, COORD_MAX)
+        irot = _int(item["rot"], f"{imp_id}'s rotation", 0, 3)
+        layer = item.get("layer", "over")
+        if not isinstance(layer, str) or layer not in LAYERS:
+            raise _fail(f"{imp_id}'s layer must be 'under' or 'over', not {_short(layer)}.")
+        entry = {"id": imp_id, "x": ix, "y": iy, "rot": irot, "layer": layer}
+        (under if layer == "under" else over).append(entry)
+    return {
+        "bottom": {"pad": pad, "side": bside},
+        "top": {"side": tside, "rot": trot, "x": tx, "y": ty},
+        "improvements": under + over,
+    }
+
+
+def _owned_list(owned: Any) -> list[str]:
+    if isinstance(owned, (str, bytes)) or not isinstance(owned, (list, tuple, set, frozenset)):
+        raise TypeError("owned must be a list of Improvement ids")
+    out = []
+    for imp_id in owned:
+        if not isinstance(imp_id, str):
+            raise TypeError(f"owned Improvement ids must be strings, not {imp_id!r}")
+        out.append(imp_id)
+    return out
+
+
+def validate_plan(plan: Any, owned: list[str], has_4g: bool) -> Plan:
+    """Check a decision against the Planning rules; return its canonical copy.
+
+    Raises :class:`IllegalAction` with a player-facing message for anything
+    malformed or illegal. ``plan`` is never modified.
+    """
+    owned_ids = _owned_list(owned)
+    canon = _structure(plan)
+    top = canon["top"]
+    top_cells = frozenset(top_pad_positions(top["rot"], top["x"], top["y"]))
+    covered = len(top_cells & _BOTTOM_SET)
+    if not 1 <= covered <= 4:
+        detail = "the Pads must overlap" if covered == 0 else "it may not hide the whole bottom Pad"
+        raise _fail(
+            f"The top Pad must cover 1 to 4 cells of the bottom Pad; it covers {covered} ({detail})."
+        )
+    pads_cells = top_cells | _BOTTOM_SET
+    seen: dict[str, int] = {}
+    footprints: list[tuple[frozenset[Pos], str]] = []
+    owned_set = set(owned_ids)
+    for item in canon["improvements"]:
+        imp_id = item["id"]
+        if imp_id in seen:
+            raise _fail(f"{imp_id} is listed twice; each Improvement can be placed once.")
+        seen[imp_id] = 1
+        if imp_id not in owned_set:
+            raise _fail(f"You do not own Improvement {imp_id}.")
+        p0, p1 = improvement_positions(item["x"], item["y"], item["rot"])
+        if item["layer"] == "under":
+            off = [p for p in (p0, p1) if p not in _BOTTOM_SET]
+            if off:
+                raise _fail(
+                    f"{imp_id} lies under the top Pad, so both its cells must be on the bottom Pad "
+                    f"(cell {off[0][0]},{off[0][1]} is not)."
+                )
+        else:
+            off = [p for p in (p0, p1) if p not in pads_cells]
+            if len(off) == 2:
+                raise _fail(f"{imp_id} must be placed on your Pads (it lies entirely off them).")
+            if off and not has_4g:
+                raise _fail(
+                    f"{imp_id} may not extend beyond the edge of your Pads (cell {off[0][0]},{off[0][1]}); "
+                    "only 4G allows that."
+                )
+        foot = frozenset((p0, p1))
+        for earlier_foot, earlier_id in footprints:
+            if foot == earlier_foot:
+                raise _fail(
+                    f"{imp_id} would fully cover {earlier_id}; Improvements may overlap "
+                    "but one may never fully cover another."
+                )
+        footprints.append((foot, imp_id))
+    return canon
+
+
+# --------------------------------------------------------------------- evaluation
+
+
+def _layers(canon: Plan) -> list[tuple[Pos, str | None, str, str]]:
+    """(position, symbol, item, layer) from the lowest to the highest."""
+    out: list[tuple[Pos, str | None, str, str]] = []
+    b = canon["bottom"]
+    t = canon["top"]
+    top_pad = _other(b["pad"])
+    for pos, sym in _bottom_symbols(b["pad"], b["side"]).items():
+        out.append((pos, sym, f"{b['pad']}{b['side']}", "bottom"))
+    imps = canon["improvements"]
+    for layer in LAYERS:
+        if layer == "over":
+            for pos, sym in _top_symbols(top_pad, t["side"], t["rot"], t["x"], t["y"]).items():
+                out.append((pos, sym, f"{top_pad}{t['side']}", "top"))
+        for item in imps:
+            if item["layer"] != layer:
+                continue
+            cells = _IMPROVEMENTS[item["id"]]
+            for pos, sym in zip(improvement_positions(item["x"], item["y"], item["rot"]), cells, strict=True):
+                out.append((pos, sym, item["id"], layer))
+    return out
+
+
+def evaluate(plan: Any, owned: list[str], has_4g: bool) -> dict[str, Any]:
+    """Validate ``plan`` and describe its effect.
+
+    Returns ``{"active": {symbol: count for the 6 symbols}, "covered": 1..4,
+    "face_down": [owned ids not placed, sorted], "grid": [{"x", "y", "symbol",
+    "item", "layer"} for every visible position, row by row]}``. ``item`` is
+    "A0".."B1" for a Pad side or an Improvement id; ``layer`` is "bottom",
+    "top", "under" or "over"; ``symbol`` is ``None`` for an open cell.
+    """
+    canon = validate_plan(plan, owned, has_4g)
+    visible: dict[Pos, tuple[str | None, str, str]] = {}
+    for pos, sym, item, layer in _layers(canon):
+        visible[pos] = (sym, item, layer)
+    active = dict.fromkeys(SYMBOLS, 0)
+    grid = []
+    for pos in sorted(visible, key=lambda p: (p[1], p[0])):
+        sym, item, layer = visible[pos]
+        if sym is not None:
+            active[sym] += 1
+        grid.append({"x": pos[0], "y": pos[1], "symbol": sym, "item": item, "layer": layer})
+    t = canon["top"]
+    covered = len(frozenset(top_pad_positions(t["rot"], t["x"], t["y"])) & _BOTTOM_SET)
+    placed = {item["id"] for item in canon["improvements"]}
+    face_down = sorted(i for i in set(_owned_list(owned)) if i not in placed)
+    return {"active": active, "covered": covered, "face_down": face_down, "grid": grid}
+
+
+# ------------------------------------------------------------------- arrangements
+
+# The 60 top-Pad placements (rot, x, y, covered) in a stable order: rot, then y, then x.
+_PLACEMENTS: tuple[tuple[int, int, int, int], ...] = tuple(
+    (rot, x, y, cov)
+    for rot in range(4)
+    for y in range(-3, 3)
+    for x in range(-3, 4)
+    if 1 <= (cov := len(frozenset(top_pad_positions(rot, x, y)) & _BOTTOM_SET)) <= 4
+)
+
+# The 480 arrangements (bottom pad, bottom side, top side, placement index), stable order.
+_ARRANGEMENTS: tuple[tuple[str, int, int, int], ...] = tuple(
+    (pad, bside, tside, k)
+    for pad in PAD_IDS
+    for bside in (0, 1)
+    for tside in (0, 1)
+    for k in range(len(_PLACEMENTS))
+)
+
+
+def _arrangement_plan(index: int) -> Plan:
+    pad, bside, tside, k = _ARRANGEMENTS[index]
+    rot, x, y, _cov = _PLACEMENTS[k]
+    return {
+        "bottom": {"pad": pad, "side": bside},
+        "top": {"side": tside, "rot": rot, "x": x, "y": y},
+        "improvements": [],
+    }
+
+
+@cache
+def _arrangement_surface(index: int) -> tuple[tuple[Pos, ...], tuple[str | None, ...]]:
+    """Visible Pad positions (row-major) and their symbols for an arrangement."""
+    pad, bside, tside, k = _ARRANGEMENTS[index]
+    rot, x, y, _cov = _PLACEMENTS[k]
+    vis: dict[Pos, str | None] = _bottom_symbols(pad, bside)
+    vis.update(_top_symbols(_other(pad), tside, rot, x, y))
+    order = tuple(sorted(vis, key=lambda p: (p[1], p[0])))
+    return order, tuple(vis[p] for p in order)
+
+
+def all_arrangements() -> list[Plan]:
+    """All 480 raw Pad arrangements without Improvements (see the module docstring)."""
+    return [_arrangement_plan(i) for i in range(len(_ARRANGEMENTS))]
+
+
+# An outcome is packed into one int whose order is the sort order of the results:
+# covered (bits 42..), then number face down (bits 36..41), then the active counts,
+# 6 bits each, SYMBOLS[0] most significant.
+_BITS = 6
+_WEIGHT = {s: 1 << (_BITS * (len(SYMBOLS) - 1 - i)) for i, s in enumerate(SYMBOLS)}
+_COUNT_BITS = _BITS * len(SYMBOLS)
+_DIGIT = (1 << _BITS) - 1
+_COUNT_MASK = (1 << _COUNT_BITS) - 1
+_NFD_SHIFT = _COUNT_BITS
+_COV_SHIFT = _COUNT_BITS + 6
+
+
+def _code(sym: str | None) -> int:
+    return 0 if sym is None else _WEIGHT[sym]
+
+
+def _decode(counts: int) -> dict[str, int]:
+    return {s: (counts // _WEIGHT[s]) & _DIGIT for s in SYMBOLS}
+
+
+@lru_cache(maxsize=1)
+def _distinct_arrangement_indexes() -> tuple[int, ...]:
+    seen: set[tuple[int, int]] = set()
+    keep = []
+    for i, (_pad, _bs, _ts, k) in enumerate(_ARRANGEMENTS):
+        _order, syms = _arrangement_surface(i)
+        key = (sum(_code(s) for s in syms), _PLACEMENTS[k][3])
+        if key not in seen:
+            seen.add(key)
+            keep.append(i)
+    return tuple(keep)
+
+
+def arrangements() -> list[Plan]:
+    """One plan per distinct effect (active counts, covered) of the bare Pads, first in stable order."""
+    return [_arrangement_plan(i) for i in _distinct_arrangement_indexes()]
+
+
+# -------------------------------------------------------------- distinct outcomes
+#
+# Per top-Pad placement ("shape", the same for the 8 arrangements that share it)
+# the *slots* are the ways one Improvement can lie without overlapping another:
+#   ("pair", p, q)  over, on two adjacent visible cells; hides p and q; shows both halves
+#   ("edge", p, o)  over, 4G: p visible, o off the Pads; hides p; shows both halves
+#   ("half", p, q)  under: p an uncovered bottom cell, q a bottom cell under the top Pad;
+#                   hides p; shows one half (the player picks which by rotating it)
+# A *pattern* is (mask of hidden visible cells, f = slots showing both halves,
+# h = slots showing one half) with a packing (list of slots) achieving it.
+
+_Slot = tuple[str, Pos, Pos]
+_Skeleton = tuple[
+    tuple[str, int, int, int, int, int],
+    tuple[tuple[int, int, int], ...],
+    tuple[tuple[tuple[int, int, int], tuple[int, int, int]], ...],
+]
+_TableGroup = tuple[list[int], list[int], list[_Skeleton | None]]
+
+
+@cache
+def _shape_slots(k: int, has_4g: bool) -> tuple[tuple[Pos, ...], tuple[tuple[int, int, int, _Slot], ...]]:
+    rot, x, y, _cov = _PLACEMENTS[k]
+    top = frozenset(top_pad_positions(rot, x, y))
+    surface = tuple(sorted(top | _BOTTOM_SET, key=lambda p: (p[1], p[0])))
+    index = {p: i for i, p in enumerate(surface)}
+    hidden_bottom = _BOTTOM_SET & top
+    resources: dict[tuple[str, Pos], int] = {}
+
+    def bit(kind: str, p: Pos) -> int:
+        return 1 << resources.setdefault((kind, p), len(resources))
+
+    def private(o: Pos) -> bool:
+        return sum(1 for r in _neighbours(o) if r in index) == 1
+
+    slots: list[tuple[int, int, int, _Slot]] = []
+    for p in surface:
+        outside = [q for q in _neighbours(p) if q not in index]
+        # An off-edge cell that touches no other visible cell can never be wanted by
+        # another Improvement: when p has one, it is the only off-edge slot p needs.
+        mine = [q for q in outside if private(q)]
+        for q in _neighbours(p):
+            if q in index:
+                if index[q] > index[p]:
+                    slots.append((bit("s", p) | bit("s", q), (1 << index[p]) | (1 << index[q]), 1, ("pair", p, q)))
+            elif has_4g and (q == mine[0] if mine else True):
+                slots.append((bit("s", p) | bit("o", q), 1 << index[p], 1, ("edge", p, q)))
+            if p in _BOTTOM_SET and p not in top and q in hidden_bottom:
+                slots.append((bit("s", p) | bit("h", q), 1 << index[p], 0, ("half", p, q)))
+    return surface, tuple(slots)
+
+
+def _shape_patterns(k: int, has_4g: bool, nmax: int) -> dict[int, int]:
+    """For one shape: {hidden mask: bitset of the (f, h) with a packing of at most nmax slots}.
+
+    Bit ``f * 16 + h`` of the bitset is set when some packing hides exactly the
+    mask with ``f`` slots showing both halves and ``h`` showing one half.
+    """
+    _surface, slots = _shape_slots(k, has_4g)
+    n = len(slots)
+    # resources that slots j.. can still use: other bits no longer matter for the future
+    future = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        future[j] = future[j + 1] | slots[j][0]
+    fh: dict[int, int] = {0: 1}
+    seen: set[tuple[int, int, int, int, int]] = set()
+    stack: list[tuple[int, int, int, int, int]] = [(0, 0, 0, 0, 0)]
+    while stack:
+        j, used, hm, f, h = stack.pop()
+        if f + h >= nmax:
+            continue
+        for i in range(j, n):
+            res, hid, full, _slot = slots[i]
+            if res & used:
+                continue
+            nused, nhm, nf, nh = used | res, hm | hid, f + full, h + 1 - full
+            fh[nhm] = fh.get(nhm, 0) | (1 << (nf * 16 + nh))
+            state = (i + 1, nused & future[i + 1], nhm, nf, nh)
+            if state not in seen:
+                seen.add(state)
+                stack.append((i + 1, nused, nhm, nf, nh))
+    return fh
+
+
+def _find_packing(k: int, has_4g: bool, hm: int, f: int, h: int) -> tuple[_Slot, ...]:
+    """A packing of shape ``k`` hiding exactly ``hm`` with ``f`` full and ``h`` half slots."""
+    _surface, slots = _shape_slots(k, has_4g)
+    usable = [s for s in slots if not s[1] & ~hm]
+
+    def search(rest: int, used: int, f: int, h: int) -> tuple[_Slot, ...] | None:
+        if not rest:
+            return () if f == 0 and h == 0 else None
+        low = rest & -rest
+        for res, hid, full, slot in usable:
+            if not hid & low or hid & ~rest or res & used or (f if full else h) == 0:
+                continue
+            tail = search(rest & ~hid, used | res, f - full, h - 1 + full)
+            if tail is not None:
+                return (slot, *tail)
+        return None
+
+    found = search(hm, 0, f, h)
+    if found is None:
+        raise ValueError(f"no packing for shape {k} mask {hm} ({f}, {h})")
+    return found
+
+
+@cache
+def _outcome_table(has_4g: bool, nmax: int) -> dict[tuple[int, int], _TableGroup]:
+    """{(f, h): ([covered and remaining active counts, packed], [arrangement << 16 | hidden mask],
+    [plan skeletons, filled in when first needed])}: one row per distinct (outcome, f, h)."""
+    patterns = [_shape_patterns(k, has_4g, nmax) for k in range(len(_PLACEMENTS))]
+    best: dict[int, int] = {}  # key -> bitset of (f, h) already recorded
+    table: dict[tuple[int, int], _TableGroup] = {}
+    for a, (_pad, _bs, _ts, k) in enumerate(_ARRANGEMENTS):
+        fh = patterns[k]
+        _order, syms = _arrangement_surface(a)
+        codes = [_code(s) for s in syms]
+        base = sum(codes)
+        lo = [0] * 64
+        for m in range(1, 64):
+            low = m & -m
+            b = low.bit_length() - 1
+            lo[m] = lo[m ^ low] + (codes[b] if b < len(codes) else 0)
+        hi = [0] * 64
+        for m in range(1, 64):
+            low = m & -m
+            b = low.bit_length() - 1 + 6
+            hi[m] = hi[m ^ low] + (codes[b] if b < len(codes) else 0)
+        cov = _PLACEMENTS[k][3] << _COV_SHIFT
+        for hm, bits in fh.items():
+            key = cov + base - lo[hm & 63] - hi[hm >> 6]
+            old = best.get(key, 0)
+            new = bits & ~old
+            if not new:
+                continue
+            best[key] = old | bits
+            while new:
+                low = new & -new
+                new ^= low
+                b = low.bit_length() - 1
+                group = table.setdefault((b >> 4, b & 15), ([], [], []))
+                group[0].append(key)
+                group[1].append((a << 16) | hm)
+    for group in table.values():
+        group[2].extend([None] * len(group[0]))
+    return table
+
+
+def _assignments(owned: list[str]) -> dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]]:
+    """DP over the Improvements: {(f, h): [(shown counts, roles)]}, deduplicated by counts.
+
+    Role per Improvement: -1 face down, 2 both halves shown, 0/1 only cells[0]/cells[1] shown.
+    """
+    states: dict[tuple[int, int, int], tuple[int, ...]] = {(0, 0, 0): ()}
+    for imp_id in owned:
+        c0, c1 = (_code(s) for s in _IMPROVEMENTS[imp_id])
+        nxt: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        for (f, h, shown), roles in states.items():
+            for key, role in (
+                ((f, h, shown), -1),
+                ((f + 1, h, shown + c0 + c1), 2),
+                ((f, h + 1, shown + c0), 0),
+                ((f, h + 1, shown + c1), 1),
+            ):
+                if key not in nxt:
+                    nxt[key] = (*roles, role)
+        states = nxt
+    out: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
+    for (f, h, shown), roles in states.items():
+        out.setdefault((f, h), []).append((shown, roles))
+    return out
+
+
+_HEADS: tuple[tuple[str, int, int, int, int, int], ...] = tuple(
+    (pad, bside, tside, *_PLACEMENTS[k][:3]) for pad, bside, tside, k in _ARRANGEMENTS
+)
+
+
+def _skeleton(has_4g: bool, a: int, hm: int, f: int, h: int) -> _Skeleton:
+    """The Pads of arrangement ``a`` and the (x, y, rot) of each slot of a packing.
+
+    Full slots give one spot; half slots give (spot showing cells[0], spot showing cells[1]).
+    """
+    pack = _find_packing(_ARRANGEMENTS[a][3], has_4g, hm, f, h)
+    full = tuple(_placement_for(p, q) for kind, p, q in pack if kind != "half")
+    half = tuple((_placement_for(p, q), _placement_for(q, p)) for kind, p, q in pack if kind == "half")
+    return _HEADS[a], full, half
+
+
+def _build_plan(skel: _Skeleton, full_ids: tuple[str, ...], half_ids: tuple[tuple[str, int], ...]) -> Plan:
+    (pad, bside, tside, rot, x, y), full, half = skel
+    imps: list[dict[str, Any]] = [
+        {"id": imp_id, "x": spot[shown][0], "y": spot[shown][1], "rot": spot[shown][2], "layer": "under"}
+        for (imp_id, shown), spot in zip(half_ids, half, strict=True)
+    ]
+    imps.extend(
+        {"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"}
+        for imp_id, (sx, sy, sr) in zip(full_ids, full, strict=True)
+    )
+    return {
+        "bottom": {"pad": pad, "side": bside},
+        "top": {"side": tside, "rot": rot, "x": x, "y": y},
+        "improvements": imps,
+    }
+
+
+class _Join:
+    """The outcomes of one (owned, has_4g): packed outcome key -> packed witness."""
+
+    def __init__(self, owned: Any, has_4g: Any) -> None:
+        ids = sorted(set(_owned_list(owned)))
+        for imp_id in ids:
+            improvement_cells(imp_id)
+        self.ids = ids
+        self.has_4g = has_4g = bool(has_4g)
+        self.n = n = len(ids)
+        self.table = table = _outcome_table(has_4g, n)
+        self.assign = _assignments(ids)
+        self.groups = sorted(table)
+
+    def found(self) -> dict[int, int]:
+        """{packed outcome: packed witness (group, assignment, table row)} for every outcome."""
+        table, assign, groups, n = self.table, self.assign, self.groups, self.n
+        found: dict[int, int] = {}
+        # later updates win, so walk everything backwards: the first (f, h) group,
+        # the first assignment and the first arrangement in stable order provide the plan
+        for gi in range(len(groups) - 1, -1, -1):
+            f, h = groups[gi]
+            options = assign.get((f, h))
+            if not options:
+                continue
+            keys = table[(f, h)][0]
+            nfd = (n - f - h) << _NFD_SHIFT
+            for oi in range(len(options) - 1, -1, -1):
+                offset = options[oi][0] + nfd
+                base = ((gi << 12) | oi) << 24
+                found.update(zip(map(offset.__add__, keys), range(base, base + len(keys)), strict=True))
+        return found
+
+    def _split(self, gi: int, oi: int) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+        """(ids showing both halves, (id, half shown) of the others placed) of one assignment."""
+        roles = self.assign[self.groups[gi]][oi][1]
+        return (
+            tuple(i for i, r in zip(self.ids, roles, strict=True) if r == 2),
+            tuple((i, r) for i, r in zip(self.ids, roles, strict=True) if r in (0, 1)),
+        )
+
+    def _skeleton(self, gi: int, ki: int) -> _Skeleton:
+        f, h = self.groups[gi]
+        group = self.table[(f, h)]
+        skel = group[2][ki]
+        if skel is None:
+            where = group[1][ki]
+            skel = group[2][ki] = _skeleton(self.has_4g, where >> 16, where & 0xFFFF, f, h)
+        return skel
+
+    def plan(self, ref: int) -> Plan:
+        gi, oi, ki = ref >> 36, (ref >> 24) & 4095, ref & ((1 << 24) - 1)
+        if not (0 <= gi < len(self.groups)):
+            raise IllegalAction(f"There is no outcome {ref!r} for these Improvements.")
+        f, h = self.groups[gi]
+        if not (0 <= oi < len(self.assign.get((f, h), [])) and 0 <= ki < len(self.table[(f, h)][1])):
+            raise IllegalAction(f"There is no outcome {ref!r} for these Improvements.")
+        return _build_plan(self._skeleton(gi, ki), *self._split(gi, oi))
+
+    def outcomes(self, with_plans: bool) -> list[dict[str, Any]]:
+        out = []
+        actives: dict[int, dict[str, int]] = {}
+        splits: dict[int, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {}
+        found = self.found()
+        low24 = (1 << 24) - 1
+        for key in sorted(found):
+            counts = key & _COUNT_MASK
+            active = actives.get(counts)
+            if active is None:
+                active = actives[counts] = _decode(counts)
+            ref = found[key]
+            item: dict[str, Any] = {
+                "active": active.copy(),
+                "covered": key >> _COV_SHIFT,
+                "face_down": (key >> _NFD_SHIFT) & 63,
+            }
+            if not with_plans:
+                item["ref"] = ref
+                out.append(item)
+                continue
+            split = splits.get(ref >> 24)
+            if split is None:
+                split = splits[ref >> 24] = self._split(ref >> 36, (ref >> 24) & 4095)
+            skel = self._skeleton(ref >> 36, ref & low24)
+            (pad, bside, tside, rot, x, y), full, half = skel
+            imps: list[dict[str, Any]] = []
+            for (imp_id, shown), spot in zip(split[1], half, strict=True):
+                sx, sy, sr = spot[shown]
+                imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
+            for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
+                imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
+            item["plan"] = {
+                "bottom": {"pad": pad, "side": bside},
+                "top": {"side": tside, "rot": rot, "x": x, "y": y},
+                "improvements": imps,
+            }
+            out.append(item)
+        return out
+
+
+def distinct_outcomes(owned: list[str], has_4g: bool, *, with_plans: bool = True) -> list[dict[str, Any]]:
+    """Every distinct outcome a seat can reach, with a plan achieving each.
+
+    Each item is ``{"active": {symbol: count}, "covered": n, "face_down": n,
+    "plan": plan}``; outcomes are distinct by (active counts, covered, number
+    face down) and sorted by covered, then number face down, then the counts
+    in ``SYMBOLS`` order. Duplicate ids in ``owned`` count once. The
+    placements considered are listed in the module docstring.
+
+    Building tens of thousands of plan dicts dominates the time with many
+    Improvements; ``with_plans=False`` replaces ``"plan"`` with an int
+    ``"ref"`` that :func:`outcome_plan` turns into the plan later (for the
+    same ``owned`` and ``has_4g``).
+
+    Dynamic programming: the hidden-cell patterns of each of the 60 top-Pad
+    placements and the (arrangement, pattern) table deduplicated by effect
+    are computed once per (has_4g, number of Improvements) and cached; each
+    call runs a DP over the owned Improvements (deduplicated by the halves
+    they show) and joins the two on (Improvements showing both halves,
+    Improvements showing one half).
+    """
+    join = _Join(owned, has_4g)
+    # Tens of thousands of small dicts: the cyclic garbage collector would rescan the
+    # large cached tables many times while they are built, doubling the time.
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return join.outcomes(bool(with_plans))
+    finally:
+        if paused:
+            gc.enable()
+
+
+def outcome_plan(owned: list[str], has_4g: bool, ref: int) -> Plan:
+    """The plan of the outcome ``ref`` from ``distinct_outcomes(owned, has_4g, with_plans=False)``."""
+    if isinstance(ref, bool) or not isinstance(ref, int) or ref < 0:
+        raise IllegalAction(f"There is no outcome {ref!r} for these Improvements.")
+    return _Join(owned, has_4g).plan(ref)
+
+
+# ------------------------------------------------------------------------ samples
+
+
+@cache
+def _placements_on(a: int, has_4g: bool) -> tuple[tuple[int, int, int, str], ...]:
+    """Every (x, y, rot, layer) at which an Improvement may lie in arrangement ``a``."""
+    pad, _bs, _ts, k = _ARRANGEMENTS[a]
+    rot, tx, ty, _cov = _PLACEMENTS[k]
+    on_pads = frozenset(top_pad_positions(rot, tx, ty)) | _BOTTOM_SET
+    xs = [p[0] for p in on_pads]
+    ys = [p[1] for p in on_pads]
+    out = []
+    for y in range(min(ys) - 2, max(ys) + 2):
+        for x in range(min(xs) - 2, max(xs) + 2):
+            for r in range(4):
+                cells = improvement_positions(x, y, r)
+                inside = sum(1 for p in cells if p in on_pads)
+                if all(p in _BOTTOM_SET for p in cells):
+                    out.append((x, y, r, "under"))
+                if inside == 2 or (has_4g and inside == 1):
+                    out.append((x, y, r, "over"))
+    return tuple(out)
+
+
+def sample_plans(owned: list[str], has_4g: bool, limit: int, salt: int = 0) -> list[Plan]:
+    """A deterministic sample of up to ``limit`` distinct legal plans using Improvements.
+
+    Same arguments, same plans: chance comes from :mod:`engine.rng` seeded
+    with ``salt`` and the owned ids (never the global ``random``). Placements
+    may overlap (never fully covering one another), lie under the top Pad, or
+    (with 4G) off the Pads. Every plan is canonical (``validate_plan`` output).
+    """
+    ids = sorted(set(_owned_list(owned)))
+    for imp_id in ids:
+        improvement_cells(imp_id)
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError("limit must be an int")
+    if isinstance(salt, bool) or not isinstance(salt, int):
+        raise TypeError("salt must be an int")
+    has_4g = bool(has_4g)
+    limit = max(0, min(limit, 10_000))
+    seed = zlib.crc32(("|".join(ids) + f"|{int(has_4g)}").encode()) ^ (salt & ((1 << 64) - 1))
+    rnd = _rng.Rng(_rng.seed_state(seed))
+    out: list[Plan] = []
+    seen: set[str] = set()
+    for _attempt in range(limit * 20 + 20):
+        if len(out) >= limit:
+            break
+        a = rnd.below(len(_ARRANGEMENTS))
+        plan = _arrangement_plan(a)
+        spots = _placements_on(a, has_4g)
+        chosen = rnd.shuffle(ids)[: rnd.below(len(ids)) + 1] if ids else []
+        items = []
+        for imp_id in chosen:
+            x, y, r, layer = spots[rnd.below(len(spots))]
+            items.append({"id": imp_id, "x": x, "y": y, "rot": r, "layer": layer})
+        plan["improvements"] = items
+        try:
+            canon = validate_plan(plan, ids, has_4g)
+        except IllegalAction:
+            continue
+        text = format_plan(canon)
+        if text not in seen:
+            seen.add(text)
+            out.append(canon)
+    return out
+
+
+# ----------------------------------------------------------------- text notation
+
+
+def format_plan(plan: Any) -> str:
+    """One line: ``A0/B1 r0 @1,1 | I07 0,0 r0 over`` (see the module docstring).
+
+    Checks the plan's structure (not its geometry) and raises
+    :class:`IllegalAction` when it is malformed.
+    """
+    canon = _structure(plan)
+    b, t = canon["bottom"], canon["top"]
+    parts = [f"{b['pad']}{b['side']}/{_other(b['pad'])}{t['side']} r{t['rot']} @{t['x']},{t['y']}"]
+    for item in canon["improvements"]:
+        parts.append(f"{item['id']} {item['x']},{item['y']} r{item['rot']} {item['layer']}")
+    return " | ".join(parts)
+
+
+_HEAD = re.compile(r"([AB])([01])\s*/\s*([AB])([01])\s+r([0-3])\s+@\s*(-?\d{1,2})\s*,\s*(-?\d{1,2})", re.I)
+_ITEM = re.compile(r"(\S+)\s+(-?\d{1,2})\s*,\s*(-?\d{1,2})\s+r([0-3])(?:\s+(over|under))?", re.I)
+
+
+def parse_plan(text: Any) -> Plan:
+    """Read the one-line notation back into a canonical-shaped plan dict.
+
+    Checks the syntax and the structure, not the geometry or ownership: call
+    :func:`validate_plan` on the result. Raises :class:`IllegalAction`.
+    """
+    if not isinstance(text, str):
+        raise _fail("A plan must be written as text, e.g. 'A0/B1 r0 @1,1 | I07 0,0 r0 over'.")
+    if len(text) > 2000:
+        raise _fail("That plan is too long.")
+    parts = [p.strip() for p in text.strip().split("|")]
+    head = _HEAD.fullmatch(parts[0])
+    if head is None:
+        raise _fail(
+            f"Cannot read the Pads in {_short(parts[0])}; write them like 'A0/B1 r0 @1,1' "
+            "(bottom Pad and side / top Pad and side, rotation, top-left position)."
+        )
+    bpad, bside, tpad, tside, trot, tx, ty = head.groups()
+    bpad, tpad = bpad.upper(), tpad.upper()
+    if tpad == bpad:
+        raise _fail(f"The two Pads must be A and B, not {bpad} and {tpad}.")
+    improvements = []
+    for part in parts[1:]:
+        m = _ITEM.fullmatch(part)
+        if m is None:
+            raise _fail(f"Cannot read the Improvement {_short(part)}; write it like 'I07 0,0 r0 over'.")
+        imp_id, x, y, rot, layer = m.groups()
+        improvements.append(
+            {
+                "id": _IDS_FOLDED.get(imp_id.casefold(), imp_id),
+                "x": int(x),
+                "y": int(y),
+                "rot": int(rot),
+                "layer": (layer or "over").lower(),
+            }
+        )
+    plan = {
+        "bottom": {"pad": bpad, "side": int(bside)},
+        "top": {"side": int(tside), "rot": int(trot), "x": int(tx), "y": int(ty)},
+        "improvements": improvements,
+    }
+    return _structure(plan)
