@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from fakegame import GAME, FakeClock, lobby, new_app
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.app import App, AppError, Conflict, Forbidden, NotFound, ReplayMismatch, replay_export
 from bot.storage import Storage, Tx
@@ -458,3 +460,91 @@ def test_nothing_acknowledged_is_lost(tmp_path: Path) -> None:
             await s.close()
 
     asyncio.run(check())
+
+
+# --- the real engine through the app -----------------------------------------------------
+
+
+async def test_smartphone_inc_with_humans_steve_and_a_bot(storage: Storage, clock: FakeClock) -> None:
+    from engine.ai import choose
+
+    app = App(storage, clock=clock)
+    info = await app.create_game("smartphone-inc", channel_id=9, host_id=1, host_name="Ann")
+    await app.join(info.id, 2, "Bob")
+    await app.add_ai(info.id, 1, "steve")
+    await app.add_ai(info.id, 1, "bot")
+    out = await app.start(info.id, 1, seed=21)
+    gid = info.id
+    assert out.phase == "planning" and out.secret_started
+    assert sorted(out.secret_seats) == ["ann", "bob"] and sorted(out.mentions) == [1, 2]
+    users = {"ann": 1, "bob": 2}
+    secret_phases = 0
+    for _ in range(2000):
+        if out.over:
+            break
+        seat = sorted(out.pending)[0]
+        state = await app.state(gid)
+        action = choose("smartphone-inc", state, seat, "random")
+        # the prompt's version: a double click of the same action is "already done"
+        version = (await app.view(gid, seat))["version"]
+        out = await app.act(gid, users[seat], seat, action, version)
+        assert out.status == "applied", out.message
+        again = await app.act(gid, users[seat], seat, action, version)
+        assert again.status == "already"
+        secret_phases += out.secret_started
+        assert out.public_view is not None and set(out.public_view) >= {"round", "phase", "version", "over"}
+    assert out.over and out.result is not None
+    assert secret_phases >= 4  # a planning phase each round
+    info = await app.info(gid)
+    assert info.status == "finished"
+    data = await app.export(gid)
+    assert {a["seat"] for a in data["actions"]} >= {"ann", "bob", "bot1"}
+    assert "steve" not in {a["seat"] for a in data["actions"]}  # the engine plays Steve
+    assert replay_export(data) == info.result
+
+
+# --- property: whatever the clicks, each action counts once and the log is the record ---
+
+
+CLICKS = st.lists(
+    st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(-3, 1)), min_size=1, max_size=40
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(clicks=CLICKS)
+def test_random_clicks_never_apply_twice(tmp_path: Path, clicks: list[tuple[int, int, int]]) -> None:
+    async def run() -> None:
+        db = tmp_path / f"h{abs(hash(tuple(clicks)))}.db"
+        s = await Storage.open(db)
+        try:
+            app = await new_app(s, snapshot_every=4)
+            info = await lobby(app, humans=3, bots=1, channel=hash(db) % 10_000)
+            await app.start(info.id, 1, seed=len(clicks))
+            applied = 0
+            for user, choice, offset in clicks:
+                info = await app.info(info.id)
+                if info.status != "active":
+                    break
+                prompt = await app.prompt(info.id, info.seat_of(user).seat)
+                kind = (prompt or {}).get("kind", "pick")
+                action = {"pick": choice % 3 + 1} if kind == "pick" else {"take": choice % 3}
+                outs = await asyncio.gather(
+                    app.act(info.id, user, None, action, info.version + offset),
+                    app.act(info.id, user, None, action, info.version + offset),
+                )
+                statuses = sorted(o.status for o in outs)
+                assert statuses.count("applied") <= 1
+                if "applied" in statuses:
+                    assert statuses == ["already", "applied"]
+                applied += statuses.count("applied")
+            async with s.read() as q:
+                rows = await q.actions(info.id)
+            assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+            assert sum(r.actor == "player" for r in rows) == applied
+            fresh = await new_app(s)
+            assert await fresh.state(info.id) == await app.state(info.id)
+        finally:
+            await s.close()
+
+    asyncio.run(run())

@@ -123,6 +123,18 @@ async def test_a_failing_migration_changes_nothing(tmp_path: Path) -> None:
         await conn.close()
 
 
+async def test_a_migration_may_not_commit_by_itself(tmp_path: Path) -> None:
+    n = len(migration_files()) + 1
+    d = _with_extra(tmp_path, {f"{n:04d}_commits.sql": "CREATE TABLE t (x);\nCOMMIT;\n"})
+    conn = await connect(tmp_path / "c.db")
+    try:
+        with pytest.raises(MigrationError, match="controls transactions"):
+            await migrate(conn, d)
+        assert await schema_version(conn) == n - 1  # the earlier files were applied
+    finally:
+        await conn.close()
+
+
 async def test_badly_numbered_migrations_are_refused(tmp_path: Path) -> None:
     d = _with_extra(tmp_path, {"0009_gap.sql": "SELECT 1;"})
     with pytest.raises(MigrationError, match="numbered"):

@@ -24,6 +24,7 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
     p = state["players"][seat]
     return {
         "type": "plan",
+        "secret": True,  # a simultaneous hidden decision: ask in private
         "improvements": list(p["improvements"]),
         "has_4g": has_effect(state, seat, "improvements_off_edge"),
     }

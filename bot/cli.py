@@ -1,0 +1,183 @@
+"""The ``boardroom`` command.
+
+::
+
+    boardroom migrate --db PATH          apply missing migrations (refuses a newer database)
+    boardroom export --db PATH GAME_ID   print a game as JSON (for replay or a bug report)
+    boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
+    boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...)
+    boardroom demo --game smartphone-inc --players N --seed S [--db PATH] [--out DIR] [--pace S]
+
+Exit codes: 0 ok, 1 failure, 2 usage or configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import Config, ConfigError
+
+log = logging.getLogger("boardroom")
+
+
+def _fail(message: str, code: int = 1) -> int:
+    print(f"boardroom: {message}", file=sys.stderr)
+    return code
+
+
+async def _migrate(db: str) -> tuple[int, list[int]]:
+    from bot.storage import connect, migrate, schema_version
+
+    conn = await connect(db)
+    try:
+        applied = await migrate(conn)
+        return await schema_version(conn), applied
+    finally:
+        await conn.close()
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from bot.storage import StorageError
+
+    try:
+        version, applied = asyncio.run(_migrate(args.db))
+    except StorageError as exc:
+        return _fail(str(exc))
+    except (sqlite3.Error, OSError) as exc:
+        return _fail(f"cannot open {args.db}: {exc}")
+    done = ", ".join(f"{v:04d}" for v in applied) if applied else "nothing to do"
+    print(f"{args.db}: schema version {version} (applied: {done})")
+    return 0
+
+
+async def _export(db: str, game_id: int) -> dict[str, Any]:
+    from bot.app import App
+    from bot.storage import Storage
+
+    storage = await Storage.open(db)
+    try:
+        return await App(storage).export(game_id)
+    finally:
+        await storage.close()
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from bot.app import AppError
+    from bot.storage import StorageError
+
+    try:
+        data = asyncio.run(_export(args.db, args.game_id))
+    except (AppError, StorageError) as exc:
+        return _fail(str(exc))
+    except (sqlite3.Error, OSError) as exc:
+        return _fail(f"cannot open {args.db}: {exc}")
+    print(json.dumps(data, sort_keys=True, indent=1 if args.pretty else None))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from bot.app import AppError, replay_export
+    from engine import IllegalAction
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, json.JSONDecodeError) as exc:
+        return _fail(f"cannot read {args.file}: {exc}", 2)
+    try:
+        result = replay_export(data)
+    except (AppError, IllegalAction, KeyError, TypeError) as exc:
+        return _fail(f"replay failed: {exc}")
+    print(json.dumps(result, sort_keys=True, separators=(",", ":")))
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        return _fail(str(exc), 2)
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    from bot.discord_bot import create_bot  # lazily: discord is imported only here
+
+    client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id)
+    log.info("starting boardroom with database %s", config.db_path)
+    try:
+        client.run(config.token, log_handler=None)
+    except Exception as exc:  # never echo the token: report the type and a safe message
+        text = str(exc).replace(config.token, "<token>")
+        return _fail(f"the bot stopped: {type(exc).__name__}: {text}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from bot.app import AppError
+    from bot.demo import run_demo
+
+    if not 1 <= args.players <= 5:
+        return _fail("--players must be between 1 and 5", 2)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(
+            run_demo(
+                game=args.game, players=args.players, seed=args.seed, db=args.db,
+                out=args.out, pace=args.pace, ai=args.ai,
+            )
+        )
+    except AppError as exc:
+        return _fail(f"demo failed: {exc}")
+    except Exception as exc:
+        log.exception("demo failed")
+        return _fail(f"demo failed: {exc}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="boardroom", description="Asynchronous board games on Discord")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("migrate", help="apply missing database migrations")
+    p.add_argument("--db", required=True, help="SQLite database path")
+    p.set_defaults(fn=cmd_migrate)
+
+    p = sub.add_parser("export", help="print a stored game as JSON")
+    p.add_argument("--db", required=True)
+    p.add_argument("game_id", type=int)
+    p.add_argument("--pretty", action="store_true")
+    p.set_defaults(fn=cmd_export)
+
+    p = sub.add_parser("replay", help="replay an exported game; print the result JSON")
+    p.add_argument("file", help="export JSON file, or - for stdin")
+    p.set_defaults(fn=cmd_replay)
+
+    p = sub.add_parser("run", help="run the Discord bot (reads DISCORD_TOKEN, BOARDROOM_DB)")
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("demo", help="play a whole game with AI seats (resumable)")
+    p.add_argument("--game", default="smartphone-inc")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--db", default="demo.db")
+    p.add_argument("--out", default=None, help="directory for the public picture of each phase")
+    p.add_argument("--pace", type=float, default=0.0, help="seconds to wait between actions")
+    p.add_argument("--ai", choices=["bot", "random"], default="bot", help="bot = greedy rule bot")
+    p.set_defaults(fn=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.fn(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""Reminders: pure policy functions plus an APScheduler 3.x wrapper.
+
+Policy (pure, no clock, no I/O)::
+
+    first_nudge_due(settings, since_at, quiet)   -> when to nudge a seat that became pending
+    next_nudge_due(settings, sent_at, quiet)     -> when to nudge again after a nudge was sent
+    takeover_due(settings, since_at)             -> when the AI takes the seat over, or None
+    quiet_until(now, quiet)                      -> end of the quiet window containing now, or None
+    decide(kind, due_at, now, quiet)             -> Decision: "send" now or "wait" until a time
+
+Quiet hours are the player's (all games): a local "HH:MM"-"HH:MM" window in an
+IANA time zone; it may wrap midnight. A nudge never goes out inside it: its due
+time moves to the end of the window. A takeover is a deadline and ignores quiet
+hours (it notifies the channel, not the player's DMs).
+
+Scheduler (:class:`ReminderScheduler`): one APScheduler date job per reminder
+row, rebuilt from the database at start-up with ``replace_existing=True``.
+Overdue policy: a reminder that became due while the bot was down fires once,
+at start-up (the job runs at ``max(due_at, now)``; the next repeat is counted
+from the moment it was actually sent, so missed intervals never pile up).
+``sent_at`` is written only after the injected ``send`` callback returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+if TYPE_CHECKING:
+    from bot.app import App, Outcome
+
+log = logging.getLogger(__name__)
+
+HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Per-game reminder settings (hours are real hours)."""
+
+    remind_after_hours: float = 12.0
+    repeat_hours: float = 12.0
+    takeover: bool = False
+    takeover_after_hours: float = 48.0
+
+    def validate(self) -> None:
+        for name in ("remind_after_hours", "repeat_hours", "takeover_after_hours"):
+            value = getattr(self, name)
+            if not (0 < value <= 24 * 60):
+                raise ValueError(f"{name.replace('_', ' ')} must be between 0 and 1440 hours")
+
+
+def parse_hhmm(text: str) -> int:
+    """"22:30" -> minutes after midnight (1350). Raises ValueError on bad input."""
+    try:
+        hh, mm = text.strip().split(":")
+        h, m = int(hh), int(mm)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time like 22:30") from None
+    if not (0 <= h <= 23 and 0 <= m <= 59):
+        raise ValueError(f"{text!r} is not a time like 22:30")
+    return h * 60 + m
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {name!r} (use a name like Europe/Paris)") from None
+
+
+@dataclass(frozen=True)
+class QuietHours:
+    start: str  # local "HH:MM", inclusive
+    end: str  # local "HH:MM", exclusive
+    tz: str = "UTC"
+
+    def validate(self) -> None:
+        if parse_hhmm(self.start) == parse_hhmm(self.end):
+            raise ValueError("quiet hours must not start and end at the same time")
+        zone(self.tz)
+
+
+def quiet_until(now: float, quiet: QuietHours | None) -> float | None:
+    """If ``now`` is inside the quiet window, the epoch time it ends; else None."""
+    if quiet is None:
+        return None
+    start, end = parse_hhmm(quiet.start), parse_hhmm(quiet.end)
+    if start == end:
+        return None
+    tz = zone(quiet.tz)
+    local = datetime.fromtimestamp(now, tz)
+    minute = local.hour * 60 + local.minute
+    if start < end:
+        inside = start <= minute < end
+    else:  # wraps midnight
+        inside = minute >= start or minute < end
+    if not inside:
+        return None
+    day = local.date()
+    if start > end and minute >= start:  # the window ends tomorrow
+        day = day + timedelta(days=1)
+    end_local = datetime(day.year, day.month, day.day, end // 60, end % 60, tzinfo=tz)
+    return max(end_local.timestamp(), now)
+
+
+def outside_quiet(at: float, quiet: QuietHours | None) -> float:
+    """``at``, or the end of the quiet window ``at`` falls in."""
+    until = quiet_until(at, quiet)
+    return at if until is None else until
+
+
+def first_nudge_due(settings: Settings, since_at: float, quiet: QuietHours | None) -> float:
+    return outside_quiet(since_at + settings.remind_after_hours * HOUR, quiet)
+
+
+def next_nudge_due(settings: Settings, sent_at: float, quiet: QuietHours | None) -> float:
+    return outside_quiet(sent_at + settings.repeat_hours * HOUR, quiet)
+
+
+def takeover_due(settings: Settings, since_at: float) -> float | None:
+    return since_at + settings.takeover_after_hours * HOUR if settings.takeover else None
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Literal["send", "wait"]
+    at: float  # when to send (now) or when to look again
+
+
+def decide(
+    kind: str, due_at: float, now: float, quiet: QuietHours | None
+) -> Decision:
+    """What to do when a reminder row is looked at ``now``."""
+    if now < due_at:
+        return Decision("wait", due_at)
+    if kind == "nudge":
+        until = quiet_until(now, quiet)
+        if until is not None:
+            return Decision("wait", until)
+    return Decision("send", now)
+
+
+# --- the scheduler -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Nudge:
+    """What the send callback receives. kind "nudge": remind ``user_id``;
+    kind "takeover": the AI took the seat over, ``outcome`` says what to post."""
+
+    kind: Literal["nudge", "takeover"]
+    game_id: int
+    seat: str
+    user_id: int | None
+    since_at: float
+    count: int  # nudges sent before this one
+    channel_id: int | None
+    outcome: Outcome | None = None
+
+
+SendCallback = Callable[[Nudge], Awaitable[Any]]
+
+
+class ReminderScheduler:
+    """Keeps one APScheduler job per reminder row of the app's database.
+
+    ``start()`` must run inside the event loop (discord.py: in ``setup_hook``).
+    ``fire(game_id, seat, kind)`` is what a job runs; tests call it directly, or
+    ``run_due()`` to fire everything due by the (fake) clock.
+    """
+
+    def __init__(
+        self,
+        app: App,
+        send: SendCallback,
+        *,
+        clock: Callable[[], float] | None = None,
+        scheduler: Any | None = None,
+    ) -> None:
+        self.app = app
+        self.send = send
+        self.clock = clock or app.clock or time.time
+        if scheduler is None:
+            from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+            scheduler = AsyncIOScheduler(timezone=UTC)
+        self.scheduler = scheduler
+        self._fire_lock = asyncio.Lock()
+        self._due: dict[str, float] = {}  # job id -> run time of the job we scheduled
+        app.listeners.append(self.sync_game)
+
+    @staticmethod
+    def job_id(game_id: int, seat: str, kind: str) -> str:
+        return f"reminder:{game_id}:{seat}:{kind}"
+
+    async def start(self) -> int:
+        """Start the scheduler and rebuild every job from the database."""
+        if not self.scheduler.running:
+            self.scheduler.start()
+        return await self.rebuild()
+
+    def shutdown(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        if self.sync_game in self.app.listeners:
+            self.app.listeners.remove(self.sync_game)
+
+    async def rebuild(self) -> int:
+        """(Re)create jobs for all reminder rows of live games; returns how many."""
+        rows = await self.app.storage.all_reminders()
+        wanted = {self.job_id(r.game_id, r.seat, r.kind) for r in rows}
+        for job in self.scheduler.get_jobs():
+            if job.id.startswith("reminder:") and job.id not in wanted:
+                job.remove()
+        self._due.clear()
+        for r in rows:
+            self._schedule(r.game_id, r.seat, r.kind, r.due_at)
+        return len(rows)
+
+    async def sync_game(self, game_id: int) -> None:
+        """Make the jobs of one game match its reminder rows (App listener)."""
+        rows = await self.app.storage.reminders_of(game_id)
+        wanted = {self.job_id(r.game_id, r.seat, r.kind) for r in rows}
+        prefix = f"reminder:{game_id}:"
+        for job_id in [j for j in self._due if j.startswith(prefix) and j not in wanted]:
+            del self._due[job_id]
+            if self.scheduler.get_job(job_id) is not None:
+                self.scheduler.remove_job(job_id)
+        for r in rows:
+            if self._due.get(self.job_id(r.game_id, r.seat, r.kind)) != r.due_at:
+                self._schedule(r.game_id, r.seat, r.kind, r.due_at)
+
+    def _schedule(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
+        job_id = self.job_id(game_id, seat, kind)
+        self._due[job_id] = due_at
+        run_at = max(due_at, self.clock())  # overdue: fire once, now
+        self.scheduler.add_job(
+            self.fire,
+            "date",
+            run_date=datetime.fromtimestamp(run_at, UTC),
+            args=[game_id, seat, kind],
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=None,  # never drop a late reminder
+            coalesce=True,
+        )
+
+    async def run_due(self) -> list[Nudge]:
+        """Fire every reminder due by ``clock()`` (tests, and a manual catch-up)."""
+        now = self.clock()
+        sent: list[Nudge] = []
+        for r in await self.app.storage.all_reminders():
+            if r.due_at <= now:
+                n = await self.fire(r.game_id, r.seat, r.kind)
+                if n is not None:
+                    sent.append(n)
+        return sent
+
+    async def fire(self, game_id: int, seat: str, kind: str) -> Nudge | None:
+        """Look at one reminder row now: send, reschedule, or drop it."""
+        self._due.pop(self.job_id(game_id, seat, kind), None)  # this job is used up
+        async with self._fire_lock:
+            try:
+                return await self._fire(game_id, seat, kind)
+            except Exception:
+                log.exception("reminder %s/%s/%s failed", game_id, seat, kind)
+                # Leave the row unsent; look again later rather than never.
+                self._schedule(game_id, seat, kind, self.clock() + 5 * 60)
+                return None
+
+    async def _fire(self, game_id: int, seat: str, kind: str) -> Nudge | None:
+        storage = self.app.storage
+        row = await storage.reminder(game_id, seat, kind)
+        if row is None:
+            return None  # the seat acted meanwhile
+        game = await storage.game_row(game_id)
+        if game is None or game.status != "active":
+            return None  # paused/finished: resume() recreates the rows
+        now = self.clock()
+        holder = await storage.seat(game_id, seat)
+        if holder is None:
+            return None
+        quiet = await storage.quiet_hours(holder.user_id) if holder.user_id else None
+        decision = decide(kind, row.due_at, now, quiet)
+        if decision.action == "wait":
+            await storage.reschedule_reminder(game_id, seat, kind, decision.at)
+            self._schedule(game_id, seat, kind, decision.at)
+            return None
+        waiting = await storage.waiting_of(game_id)
+        since = next((w.since_at for w in waiting if w.seat == seat), row.due_at)
+        place = game.thread_id or game.channel_id
+        if kind == "takeover":
+            outcome = await self.app.take_over(game_id, seat)
+            nudge = Nudge("takeover", game_id, seat, holder.user_id, since, row.count, place, outcome)
+            await self.send(nudge)
+            return nudge
+        nudge = Nudge("nudge", game_id, seat, holder.user_id, since, row.count, place)
+        await self.send(nudge)  # raises -> not marked sent, retried later
+        settings = await storage.settings(game_id)
+        sent_at = self.clock()
+        next_due = next_nudge_due(settings, sent_at, quiet)
+        if await storage.mark_reminder_sent(game_id, seat, kind, sent_at, next_due):
+            self._schedule(game_id, seat, kind, next_due)
+        return nudge

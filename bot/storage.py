@@ -1,0 +1,667 @@
+"""SQLite storage through aiosqlite: migrations, one connection, explicit transactions.
+
+::
+
+    storage = await Storage.open("boardroom.db")     # WAL, synchronous=NORMAL, foreign_keys=ON,
+                                                     # busy timeout, then applies migrations
+    async with storage.transaction() as tx:          # asyncio.Lock + BEGIN IMMEDIATE ... COMMIT
+        await tx.append_action(game_id, seq, seat, action, actor, at)
+    async with storage.read() as q:                  # same lock, no transaction
+        row = await q.game_row(game_id)
+    await storage.close()                            # always (an open connection hangs exit)
+
+All access goes through one lock: with a single shared connection, a reader in
+another coroutine would otherwise see a writer's uncommitted rows.
+
+Migrations are ``migrations/NNNN_name.sql``; each missing one is applied in its
+own transaction together with its ``schema_version`` row. A database whose
+version is newer than the newest file is refused (:class:`SchemaTooNew`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.reminders import QuietHours, Settings
+
+MIGRATION_RE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+# The runner wraps each file in its own transaction; a file must not manage one itself.
+TX_CONTROL_RE = re.compile(
+    r"^\s*(COMMIT\b|ROLLBACK\b|END\s+TRANSACTION\b|BEGIN\s*;"
+    r"|BEGIN\s+(TRANSACTION|IMMEDIATE|DEFERRED|EXCLUSIVE)\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+LIVE = ("lobby", "active", "paused")
+
+
+class StorageError(RuntimeError):
+    pass
+
+
+class SchemaTooNew(StorageError):
+    """The database was written by a newer boardroom: refuse to touch it."""
+
+
+class MigrationError(StorageError):
+    pass
+
+
+def default_migrations_dir() -> Path:
+    env = os.environ.get("BOARDROOM_MIGRATIONS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "migrations"
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    path: Path
+
+
+def migration_files(directory: Path | None = None) -> list[Migration]:
+    directory = directory or default_migrations_dir()
+    if not directory.is_dir():
+        raise MigrationError(f"migrations directory {directory} not found")
+    found: list[Migration] = []
+    for path in sorted(directory.iterdir()):
+        m = MIGRATION_RE.match(path.name)
+        if m:
+            found.append(Migration(int(m.group(1)), m.group(2), path))
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise MigrationError(f"migrations in {directory} must be numbered 0001, 0002, ...: {versions}")
+    return found
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    async with conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
+    ) as cur:
+        if await cur.fetchone() is None:
+            return 0
+    async with conn.execute("SELECT coalesce(max(version), 0) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    directory: Path | None = None,
+    *,
+    target: int | None = None,
+    clock: Callable[[], float] = time.time,
+) -> list[int]:
+    """Apply the missing migrations (up to ``target``); return the versions applied."""
+    files = migration_files(directory)
+    newest = files[-1].version if files else 0
+    current = await schema_version(conn)
+    if current > newest:
+        raise SchemaTooNew(
+            f"the database is at schema version {current} but this boardroom knows only "
+            f"up to {newest}; upgrade boardroom (or use a backup) instead of downgrading"
+        )
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+    )
+    applied: list[int] = []
+    for m in files:
+        if m.version <= current or (target is not None and m.version > target):
+            continue
+        sql = m.path.read_text(encoding="utf-8")
+        if TX_CONTROL_RE.search(sql):
+            raise MigrationError(
+                f"migration {m.path.name} controls transactions itself; the runner does that"
+            )
+        try:
+            await conn.executescript("BEGIN IMMEDIATE;\n" + sql)
+            await conn.execute(
+                "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                (m.version, m.name, clock()),
+            )
+            await conn.execute("COMMIT")
+        except Exception as exc:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise MigrationError(f"migration {m.path.name} failed: {exc}") from exc
+        applied.append(m.version)
+    return applied
+
+
+# --- rows ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int | None
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    status: str
+    version: int
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def place_id(self) -> int:
+        """Where the game is played: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    game_id: int
+    seat: str
+    position: int
+    user_id: int | None
+    ai_kind: str | None
+    display_name: str
+    ai_takeover: bool
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    actor: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class WaitingRow:
+    game_id: int
+    seat: str
+    since_version: int
+    since_at: float
+
+
+@dataclass(frozen=True)
+class ReminderRow:
+    game_id: int
+    seat: str
+    kind: str
+    due_at: float
+    sent_at: float | None
+    count: int
+
+
+@dataclass(frozen=True)
+class MessageRef:
+    game_id: int
+    kind: str
+    channel_id: int
+    message_id: int
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+_GAME_COLS = (
+    "id, game, options, seed, guild_id, channel_id, thread_id, host_id, status, version,"
+    " result, created_at, updated_at"
+)
+
+
+def _game(row: Iterable[Any] | None) -> GameRow | None:
+    if row is None:
+        return None
+    r = list(row)
+    r[2] = json.loads(r[2])
+    r[10] = json.loads(r[10]) if r[10] is not None else None
+    return GameRow(*r)
+
+
+def _seat(row: Iterable[Any]) -> SeatRow:
+    r = list(row)
+    r[6] = bool(r[6])
+    return SeatRow(*r)
+
+
+class Tx:
+    """SQL on the shared connection; obtained from Storage.read()/transaction()."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        async with self.conn.execute(sql, args) as cur:  # closed: no statement left pending
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        async with self.conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    # games
+    async def insert_game(
+        self,
+        game: str,
+        options: dict[str, Any],
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        thread_id: int | None,
+        host_id: int,
+        at: float,
+    ) -> int:
+        cur = await self.conn.execute(
+            "INSERT INTO games (game, options, guild_id, channel_id, thread_id, host_id,"
+            " status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (game, dumps(options), guild_id, channel_id, thread_id, host_id, at, at),
+        )
+        game_id = cur.lastrowid
+        if game_id is None:
+            raise StorageError("INSERT INTO games returned no id")
+        await self.conn.execute("INSERT INTO game_settings (game_id) VALUES (?)", (game_id,))
+        return int(game_id)
+
+    async def game_row(self, game_id: int) -> GameRow | None:
+        return _game(await self._one(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)))
+
+    async def live_game_at(self, place_id: int) -> GameRow | None:
+        return _game(
+            await self._one(
+                f"SELECT {_GAME_COLS} FROM games WHERE coalesce(thread_id, channel_id) = ?"
+                " AND status IN ('lobby', 'active', 'paused')",
+                (place_id,),
+            )
+        )
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ",".join("?" * len(statuses))
+        rows = await self._all(
+            f"SELECT {_GAME_COLS} FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        )
+        return [g for g in map(_game, rows) if g is not None]
+
+    async def games_of_user(self, user_id: int) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {_GAME_COLS} FROM games WHERE status IN ('lobby', 'active', 'paused')"
+            " AND id IN (SELECT game_id FROM seats WHERE user_id = ?) ORDER BY id",
+            (user_id,),
+        )
+        return [g for g in map(_game, rows) if g is not None]
+
+    async def update_game(self, game_id: int, at: float, **fields: Any) -> None:
+        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id"}
+        if not fields or set(fields) - allowed:
+            raise ValueError(f"bad game fields {sorted(fields)}")
+        values = [dumps(v) if k in ("options", "result") and v is not None else v for k, v in fields.items()]
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        await self.conn.execute(
+            f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, at, game_id)
+        )
+
+    # seats
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, position, user_id, ai_kind, display_name, ai_takeover"
+            " FROM seats WHERE game_id = ? ORDER BY position",
+            (game_id,),
+        )
+        return [_seat(r) for r in rows]
+
+    async def seat(self, game_id: int, seat: str) -> SeatRow | None:
+        row = await self._one(
+            "SELECT game_id, seat, position, user_id, ai_kind, display_name, ai_takeover"
+            " FROM seats WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return _seat(row) if row else None
+
+    async def insert_seat(
+        self, game_id: int, seat: str, position: int, user_id: int | None,
+        ai_kind: str | None, display_name: str,
+    ) -> None:
+        await self.conn.execute(
+            "INSERT INTO seats (game_id, seat, position, user_id, ai_kind, display_name)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seat, position, user_id, ai_kind, display_name),
+        )
+
+    async def delete_seat(self, game_id: int, seat: str) -> None:
+        await self.conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+        # close the gap in positions (two steps: UNIQUE(game_id, position))
+        rows = await self._all(
+            "SELECT seat FROM seats WHERE game_id = ? ORDER BY position", (game_id,)
+        )
+        await self.conn.execute(
+            "UPDATE seats SET position = -position - 1 WHERE game_id = ?", (game_id,)
+        )
+        for pos, (name,) in enumerate(rows):
+            await self.conn.execute(
+                "UPDATE seats SET position = ? WHERE game_id = ? AND seat = ?", (pos, game_id, name)
+            )
+
+    async def set_takeover(self, game_id: int, seat: str, on: bool) -> None:
+        await self.conn.execute(
+            "UPDATE seats SET ai_takeover = ? WHERE game_id = ? AND seat = ?",
+            (int(on), game_id, seat),
+        )
+
+    # action log
+    async def append_action(
+        self, game_id: int, seq: int, seat: str, action: Any, actor: str, at: float
+    ) -> None:
+        await self.conn.execute(
+            "INSERT INTO actions (game_id, seq, seat, action, actor, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seq, seat, dumps(action), actor, at),
+        )
+
+    async def actions(self, game_id: int, after: int = 0, upto: int | None = None) -> list[ActionRow]:
+        rows = await self._all(
+            "SELECT game_id, seq, seat, action, actor, created_at FROM actions"
+            " WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            (game_id, after, upto if upto is not None else 2**62),
+        )
+        return [ActionRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+
+    # snapshots
+    async def put_snapshot(self, game_id: int, version: int, state: str, at: float) -> None:
+        await self.conn.execute(
+            "INSERT OR REPLACE INTO snapshots (game_id, version, state, created_at)"
+            " VALUES (?, ?, ?, ?)",
+            (game_id, version, state, at),
+        )
+
+    async def latest_snapshot(self, game_id: int, upto: int) -> tuple[int, str] | None:
+        row = await self._one(
+            "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ?"
+            " ORDER BY version DESC LIMIT 1",
+            (game_id, upto),
+        )
+        return (int(row[0]), str(row[1])) if row else None
+
+    async def prune_snapshots(self, game_id: int, keep: int) -> None:
+        await self.conn.execute(
+            "DELETE FROM snapshots WHERE game_id = ? AND version NOT IN"
+            " (SELECT version FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT ?)",
+            (game_id, game_id, keep),
+        )
+
+    # messages
+    async def put_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int, at: float
+    ) -> None:
+        await self.conn.execute(
+            "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id,"
+            " updated_at = excluded.updated_at",
+            (game_id, kind, channel_id, message_id, at),
+        )
+
+    async def message(self, game_id: int, kind: str) -> MessageRef | None:
+        row = await self._one(
+            "SELECT game_id, kind, channel_id, message_id FROM messages"
+            " WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        )
+        return MessageRef(*row) if row else None
+
+    async def game_of_message(self, message_id: int) -> int | None:
+        row = await self._one("SELECT game_id FROM messages WHERE message_id = ?", (message_id,))
+        return int(row[0]) if row else None
+
+    # waiting seats and reminders
+    async def waiting_of(self, game_id: int) -> list[WaitingRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, since_version, since_at FROM waiting WHERE game_id = ?"
+            " ORDER BY seat",
+            (game_id,),
+        )
+        return [WaitingRow(*r) for r in rows]
+
+    async def put_waiting(self, game_id: int, seat: str, since_version: int, since_at: float) -> None:
+        # REPLACE deletes the old row, so its reminders go too (ON DELETE CASCADE)
+        await self.conn.execute("DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self.conn.execute(
+            "INSERT INTO waiting (game_id, seat, since_version, since_at) VALUES (?, ?, ?, ?)",
+            (game_id, seat, since_version, since_at),
+        )
+
+    async def delete_waiting(self, game_id: int, seat: str | None = None) -> None:
+        if seat is None:
+            await self.conn.execute("DELETE FROM waiting WHERE game_id = ?", (game_id,))
+        else:
+            await self.conn.execute(
+                "DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+
+    async def put_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO reminders (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
+            (game_id, seat, kind, due_at),
+        )
+
+    async def delete_reminders(self, game_id: int, kind: str | None = None) -> None:
+        if kind is None:
+            await self.conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+        else:
+            await self.conn.execute(
+                "DELETE FROM reminders WHERE game_id = ? AND kind = ?", (game_id, kind)
+            )
+
+    async def reminder(self, game_id: int, seat: str, kind: str) -> ReminderRow | None:
+        row = await self._one(
+            "SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders"
+            " WHERE game_id = ? AND seat = ? AND kind = ?",
+            (game_id, seat, kind),
+        )
+        return ReminderRow(*row) if row else None
+
+    async def reminders_of(self, game_id: int) -> list[ReminderRow]:
+        rows = await self._all(
+            "SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders"
+            " WHERE game_id = ? ORDER BY due_at",
+            (game_id,),
+        )
+        return [ReminderRow(*r) for r in rows]
+
+    async def all_reminders(self) -> list[ReminderRow]:
+        """Reminder rows of active games, soonest first."""
+        rows = await self._all(
+            "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+            " JOIN games g ON g.id = r.game_id WHERE g.status = 'active' ORDER BY r.due_at"
+        )
+        return [ReminderRow(*r) for r in rows]
+
+    async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
+        await self.conn.execute(
+            "UPDATE reminders SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ?",
+            (due_at, game_id, seat, kind),
+        )
+
+    async def mark_reminder_sent(
+        self, game_id: int, seat: str, kind: str, sent_at: float, next_due: float
+    ) -> bool:
+        cur = await self.conn.execute(
+            "UPDATE reminders SET sent_at = ?, count = count + 1, due_at = ?"
+            " WHERE game_id = ? AND seat = ? AND kind = ?",
+            (sent_at, next_due, game_id, seat, kind),
+        )
+        return cur.rowcount > 0
+
+    # settings
+    async def settings(self, game_id: int) -> Settings:
+        row = await self._one(
+            "SELECT remind_after_hours, repeat_hours, takeover, takeover_after_hours"
+            " FROM game_settings WHERE game_id = ?",
+            (game_id,),
+        )
+        if row is None:
+            return Settings()
+        return Settings(float(row[0]), float(row[1]), bool(row[2]), float(row[3]))
+
+    async def put_settings(self, game_id: int, s: Settings) -> None:
+        await self.conn.execute(
+            "INSERT INTO game_settings (game_id, remind_after_hours, repeat_hours, takeover,"
+            " takeover_after_hours) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " remind_after_hours = excluded.remind_after_hours,"
+            " repeat_hours = excluded.repeat_hours, takeover = excluded.takeover,"
+            " takeover_after_hours = excluded.takeover_after_hours",
+            (game_id, s.remind_after_hours, s.repeat_hours, int(s.takeover), s.takeover_after_hours),
+        )
+
+    async def quiet_hours(self, user_id: int | None) -> QuietHours | None:
+        if user_id is None:
+            return None
+        row = await self._one(
+            "SELECT quiet_start, quiet_end, tz FROM user_settings WHERE user_id = ?", (user_id,)
+        )
+        if row is None or row[0] is None or row[1] is None:
+            return None
+        return QuietHours(row[0], row[1], row[2])
+
+    async def put_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
+        start, end, tz = (quiet.start, quiet.end, quiet.tz) if quiet else (None, None, "UTC")
+        await self.conn.execute(
+            "INSERT INTO user_settings (user_id, quiet_start, quiet_end, tz) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start,"
+            " quiet_end = excluded.quiet_end, tz = excluded.tz",
+            (user_id, start, end, tz),
+        )
+
+
+class Storage:
+    """One long-lived aiosqlite connection; every access under one asyncio.Lock."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+        self._tx = Tx(conn)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        migrations_dir: Path | None = None,
+        busy_timeout_ms: int = 5000,
+        run_migrations: bool = True,
+        clock: Callable[[], float] = time.time,
+    ) -> Storage:
+        conn = await connect(path, busy_timeout_ms=busy_timeout_ms)
+        try:
+            if run_migrations:
+                await migrate(conn, migrations_dir, clock=clock)
+            else:
+                files = migration_files(migrations_dir)
+                have = await schema_version(conn)
+                if have != (files[-1].version if files else 0):
+                    raise StorageError(f"database at schema {have}; run `boardroom migrate`")
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, str(path))
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self.conn.close()
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        async with self._lock:
+            yield self._tx
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction: BEGIN IMMEDIATE, COMMIT on success, ROLLBACK on error."""
+        async with self._lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._tx
+                await self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+                raise
+
+    # one-call reads/writes (each takes the lock itself)
+    async def game_row(self, game_id: int) -> GameRow | None:
+        async with self.read() as q:
+            return await q.game_row(game_id)
+
+    async def seat(self, game_id: int, seat: str) -> SeatRow | None:
+        async with self.read() as q:
+            return await q.seat(game_id, seat)
+
+    async def settings(self, game_id: int) -> Settings:
+        async with self.read() as q:
+            return await q.settings(game_id)
+
+    async def quiet_hours(self, user_id: int | None) -> QuietHours | None:
+        async with self.read() as q:
+            return await q.quiet_hours(user_id)
+
+    async def waiting_of(self, game_id: int) -> list[WaitingRow]:
+        async with self.read() as q:
+            return await q.waiting_of(game_id)
+
+    async def reminder(self, game_id: int, seat: str, kind: str) -> ReminderRow | None:
+        async with self.read() as q:
+            return await q.reminder(game_id, seat, kind)
+
+    async def reminders_of(self, game_id: int) -> list[ReminderRow]:
+        async with self.read() as q:
+            return await q.reminders_of(game_id)
+
+    async def all_reminders(self) -> list[ReminderRow]:
+        async with self.read() as q:
+            return await q.all_reminders()
+
+    async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
+        async with self.transaction() as tx:
+            await tx.reschedule_reminder(game_id, seat, kind, due_at)
+
+    async def mark_reminder_sent(
+        self, game_id: int, seat: str, kind: str, sent_at: float, next_due: float
+    ) -> bool:
+        async with self.transaction() as tx:
+            return await tx.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
+
+
+async def connect(path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> aiosqlite.Connection:
+    """Open a connection in autocommit mode with the pragmas every connection needs."""
+    text = str(path)
+    if text != ":memory:" and not text.startswith("file:"):
+        parent = Path(text).expanduser().resolve().parent
+        if not parent.is_dir():
+            raise StorageError(f"cannot create the database {text}: {parent} is not a directory")
+    conn = await aiosqlite.connect(text, isolation_level=None)
+    try:
+        for pragma in (
+            "journal_mode = WAL",
+            "synchronous = NORMAL",
+            "foreign_keys = ON",
+            f"busy_timeout = {int(busy_timeout_ms)}",
+        ):
+            async with conn.execute(f"PRAGMA {pragma}") as cur:
+                await cur.fetchall()
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
