@@ -94,6 +94,7 @@ class FakeInteraction:
     followups: list[dict[str, Any]] = field(default_factory=list)
     original: dict[str, Any] | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    webhook_used: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def callback_type(self) -> int | None:
@@ -681,6 +682,7 @@ class FakeDiscord:
         ix = self._ix_by_token(token)
         if ix is None:
             return _error(404, 10015, "Unknown Webhook")
+        ix.webhook_used.set()
         data = rec.json or {}
         ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
         if ix.original is not None and ix.original["flags"] & (1 << 7) and not ix.followups:
@@ -704,6 +706,7 @@ class FakeDiscord:
         ix = self._ix_by_token(token)
         if ix is None:
             return None
+        ix.webhook_used.set()
         if mid == "@original":
             return ix.original
         for m in ix.messages():
@@ -781,6 +784,15 @@ class FakeDiscord:
                     f"bot did not answer interaction {payload.get('data')} in {timeout}s; "
                     f"unknown routes: {self.unknown}"
                 ) from None
+            if ix.callback_type in (5, 6):
+                # deferred: the real answer is a follow-up or an edit of the original
+                try:
+                    await asyncio.wait_for(ix.webhook_used.wait(), timeout)
+                except TimeoutError:
+                    raise AssertionError(
+                        f"bot deferred interaction {payload.get('data')} but never followed up"
+                    ) from None
+                await asyncio.sleep(0)
         return ix
 
     @staticmethod

@@ -101,7 +101,7 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
     kind = prompt["type"]
     if kind == "plan":
         owned = prompt["improvements"]
-        plans = pads.arrangements() + pads.sample_plans(owned, prompt["has_4g"], 40, salt=state["version"])
+        plans = pads.arrangements() + pads.sample_plans(owned, prompt["has_4g"], 16, salt=state["version"])
         return [{"type": "plan", "plan": p} for p in plans]
     if kind == "improvement":
         return [{"type": "improvement", "id": i} for i in prompt["block"]]

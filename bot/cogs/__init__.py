@@ -1,0 +1,85 @@
+"""The cogs, one per area: ``lobby``, ``play``, ``admin``, ``help``.
+
+Each extension module has ``async def setup(bot)``. Slash commands are plain
+module-level functions turned into fresh ``app_commands.Command`` objects per
+bot (so two bots in one process, as in the restart tests, share nothing); the
+``/game`` subcommands from several cogs go into the bot's one ``game_group``.
+
+This module holds the few helpers the cogs share.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import Denied, UserError
+
+if TYPE_CHECKING:
+    from bot.app import App, GameInfo
+    from bot.discord_bot import BoardroomBot
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> BoardroomBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def app_of(interaction: discord.Interaction[Any]) -> App:
+    return bot_of(interaction).app
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server (or Administrator) in the guild the interaction comes from."""
+    if interaction.guild_id is None:
+        return False
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def place_of(interaction: discord.Interaction[Any]) -> tuple[int, int | None]:
+    """(channel id, thread id or None) of where the interaction happened."""
+    ch = interaction.channel
+    if isinstance(ch, discord.Thread) and ch.parent_id:
+        return ch.parent_id, ch.id
+    return int(interaction.channel_id or 0), None
+
+
+async def game_here(interaction: discord.Interaction[Any]) -> GameInfo:
+    """The live game of this channel or thread (UserError if none)."""
+    if interaction.guild_id is None:
+        raise UserError("Use this in the channel of a game.")
+    info = await app_of(interaction).game_in_channel(int(interaction.channel_id or 0))
+    if info is None:
+        raise UserError("There is no game in this channel. Start one with `/game new`.")
+    return info
+
+
+def seat_owner(info: GameInfo, seat: str, user_id: int) -> None:
+    """Only the seated player acts for their seat."""
+    s = info.seat_named(seat)
+    if s is None:
+        raise Denied("That seat is not in this game any more.")
+    if s.user_id != user_id:
+        raise Denied(f"These controls belong to {s.display_name}; only they can use them.")
+
+
+def make_command(name: str, description: str, callback: Any) -> app_commands.Command[Any, ..., Any]:
+    """A fresh Command from a module-level (decorated) function."""
+    return app_commands.Command(name=name, description=description, callback=callback)
+
+
+async def game_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """The user's live games, for commands that take a game id."""
+    games = await app_of(interaction).games_of_user(interaction.user.id)
+    out = []
+    for g in games:
+        label = f"#{g.id} {g.game} ({g.status})"
+        if current.strip().lstrip("#") in str(g.id) or current.lower() in label.lower():
+            out.append(app_commands.Choice(name=label[:100], value=str(g.id)))
+    return out[:25]

@@ -1,0 +1,142 @@
+"""Admin: ``/game settings``, ``/game pause``, ``/game resume``, ``/game abandon``, ``/game reclaim``.
+
+Only the host or a member with Manage Server changes settings, pauses or
+abandons a game (the app checks it with ``is_admin`` from Discord's
+permissions). Quiet hours are each player's own, for all their games.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text, views
+from bot.cogs import app_of, game_here, is_admin, make_command
+from bot.errors import Denied, UserError
+
+if TYPE_CHECKING:
+    from bot.discord_bot import BoardroomBot
+
+log = logging.getLogger("boardroom.admin")
+
+
+@app_commands.describe(
+    remind_hours="Hours before the first reminder to a player who holds the game up",
+    repeat_hours="Hours between further reminders",
+    takeover="Let the AI play for a player who does not move in time",
+    takeover_hours="Hours before the AI takes over",
+    quiet_start="Your quiet hours start, e.g. 22:00 (no reminders then; all your games)",
+    quiet_end="Your quiet hours end, e.g. 07:30",
+    timezone="Your time zone for quiet hours, e.g. Europe/Paris",
+    clear_quiet="Remove your quiet hours",
+)
+async def game_settings(
+    interaction: discord.Interaction[Any],
+    remind_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
+    repeat_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
+    takeover: bool | None = None,
+    takeover_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
+    quiet_start: str | None = None,
+    quiet_end: str | None = None,
+    timezone: str | None = None,
+    clear_quiet: bool = False,
+) -> None:
+    app = app_of(interaction)
+    info = await game_here(interaction)
+    notes: list[str] = []
+    game_changes = {
+        "remind_after_hours": remind_hours,
+        "repeat_hours": repeat_hours,
+        "takeover": takeover,
+        "takeover_after_hours": takeover_hours,
+    }
+    if any(v is not None for v in game_changes.values()):
+        if not info.can_manage(interaction.user.id, is_admin(interaction)):
+            raise Denied("Only the host or a member with Manage Server can change the game's settings.")
+        info = await app.update_settings(info.id, interaction.user.id, is_admin=is_admin(interaction), **game_changes)
+        notes.append("Game settings saved.")
+    if clear_quiet:
+        await app.set_quiet_hours(interaction.user.id, None, None)
+        notes.append("Your quiet hours are removed.")
+    elif quiet_start or quiet_end:
+        if not (quiet_start and quiet_end):
+            raise UserError("Give both quiet_start and quiet_end (like 22:00 and 07:30).")
+        await app.set_quiet_hours(interaction.user.id, quiet_start, quiet_end, timezone or "UTC")
+        notes.append(f"Your quiet hours: {quiet_start}–{quiet_end} ({timezone or 'UTC'}), for all your games.")
+    st = info.settings
+    lines = notes + [
+        f"**Game #{info.id} settings**",
+        f"First reminder after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}.",
+        f"AI takeover: {'on, after ' + text.hours(st.takeover_after_hours) if st.takeover else 'off'}.",
+    ]
+    await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+async def game_pause(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    info = await app_of(interaction).pause(info.id, interaction.user.id, is_admin=is_admin(interaction))
+    await interaction.response.send_message(
+        f"⏸️ Game #{info.id} is paused by {interaction.user.mention}; no reminders until `/game resume`."
+    )
+
+
+async def game_resume(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    await interaction.response.defer(thinking=True)
+    out = await app_of(interaction).resume(info.id, interaction.user.id, is_admin=is_admin(interaction))
+    await interaction.followup.send(f"▶️ Game #{info.id} goes on.")
+    play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    await play.publish(out)
+
+
+async def game_abandon(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    if not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can abandon the game.")
+    await interaction.response.send_message(
+        f"Abandon game #{info.id} for everyone? This cannot be undone.",
+        view=views.abandon_view(info.id),
+        ephemeral=True,
+    )
+
+
+async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    out = await app_of(interaction).reclaim(info.id, interaction.user.id)
+    await interaction.response.send_message(f"{interaction.user.mention} plays their seat again.")
+    play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    await play.publish(out)
+
+
+class Admin(commands.Cog):
+    def __init__(self, bot: BoardroomBot) -> None:
+        self.bot = bot
+
+    async def on_abandon_confirmed(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        info = await self.bot.app.abandon(gid, interaction.user.id, is_admin=is_admin(interaction))
+        await interaction.response.edit_message(content=f"Game #{gid} is abandoned.", view=None)
+        await self.bot.get_partial_messageable(info.place_id).send(
+            f"🛑 Game #{gid} was abandoned by {interaction.user.mention}. Start a new one with `/game new`."
+        )
+        lobby = self.bot.get_cog("Lobby")
+        await lobby.refresh_lobby(info)  # type: ignore[union-attr]
+        log.info("game %s abandoned by %s", gid, interaction.user.id)
+
+
+async def setup(bot: BoardroomBot) -> None:
+    await bot.add_cog(Admin(bot))
+    group = bot.game_group
+    group.add_command(make_command("settings", "Reminders, AI takeover, your quiet hours", game_settings))
+    group.add_command(make_command("pause", "Pause the game (host or Manage Server)", game_pause))
+    group.add_command(make_command("resume", "Resume a paused game (host or Manage Server)", game_resume))
+    group.add_command(make_command("abandon", "End the game for everyone (host or Manage Server)", game_abandon))
+    group.add_command(make_command("reclaim", "Play your seat again after an AI takeover", game_reclaim))
+
+
+async def teardown(bot: BoardroomBot) -> None:
+    for name in ("settings", "pause", "resume", "abandon", "reclaim"):
+        bot.game_group.remove_command(name)

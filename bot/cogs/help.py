@@ -1,0 +1,62 @@
+"""Help: ``/help`` and ``/rules [topic]`` (the current phase's rules by default)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text
+from bot.cogs import app_of, make_command
+
+if TYPE_CHECKING:
+    from bot.discord_bot import BoardroomBot
+
+
+async def _current(interaction: discord.Interaction[Any]) -> tuple[str, str | None]:
+    """(game name, phase) of the game in this channel, else Smartphone Inc. without a phase."""
+    if interaction.guild_id is None:
+        return "smartphone-inc", None
+    info = await app_of(interaction).game_in_channel(int(interaction.channel_id or 0))
+    if info is None:
+        return "smartphone-inc", None
+    if info.status not in ("active", "paused"):
+        return info.game, None
+    view = await app_of(interaction).view(info.id, None)
+    return info.game, view.get("phase")
+
+
+async def _topic_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    game, _phase = await _current(interaction)
+    return [
+        app_commands.Choice(name=t, value=t) for t in text.rules_topics(game) if current.lower() in t
+    ][:25]
+
+
+@app_commands.describe(topic="A rules topic; without one, the current phase of the game here")
+@app_commands.autocomplete(topic=_topic_autocomplete)
+async def rules_command(interaction: discord.Interaction[Any], topic: str | None = None) -> None:
+    game, phase = await _current(interaction)
+    await interaction.response.send_message(text.clip(text.rules_text(game, topic, phase), 2000), ephemeral=True)
+
+
+async def help_command(interaction: discord.Interaction[Any]) -> None:
+    await interaction.response.send_message(text.HELP, ephemeral=True)
+
+
+class Help(commands.Cog):
+    def __init__(self, bot: BoardroomBot) -> None:
+        self.bot = bot
+
+
+async def setup(bot: BoardroomBot) -> None:
+    await bot.add_cog(Help(bot))
+    bot.tree.add_command(make_command("rules", "The rules in short (the current phase by default)", rules_command))
+    bot.tree.add_command(make_command("help", "How to play with this bot", help_command))
+
+
+async def teardown(bot: BoardroomBot) -> None:
+    bot.tree.remove_command("rules")
+    bot.tree.remove_command("help")

@@ -1,0 +1,214 @@
+"""Lobby: ``/game new``, ``/game join``, ``/game leave``, ``/game start`` and the lobby buttons."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import text, views
+from bot.cogs import app_of, display_name, game_here, is_admin, make_command, place_of
+from bot.errors import UserError
+
+if TYPE_CHECKING:
+    from bot.app import GameInfo
+    from bot.discord_bot import BoardroomBot
+
+log = logging.getLogger("boardroom.lobby")
+
+GAME_TITLES = {
+    "smartphone-inc": "Smartphone Inc.",
+    "mobile-markets": "Mobile Markets",
+    "age-of-automaton": "Age of Automaton",
+}
+
+
+def game_title(name: str) -> str:
+    return GAME_TITLES.get(name, name)
+
+
+def lobby_embed(info: GameInfo) -> discord.Embed:
+    """The lobby card: who sits where, options, what to do."""
+    status = {"lobby": "open for players", "active": "started", "abandoned": "abandoned"}.get(info.status, info.status)
+    embed = discord.Embed(title=f"{game_title(info.game)} — game #{info.id} ({status})")
+    lines = []
+    for s in sorted(info.seats, key=lambda s: s.position):
+        who = f"<@{s.user_id}>" if s.user_id else f"🤖 {s.display_name}"
+        tag = " (host)" if s.user_id == info.host_id else ""
+        lines.append(f"{s.position + 1}. {who}{tag}")
+    embed.description = "\n".join(lines) or "_nobody yet_"
+    if info.options:
+        embed.add_field(name="Options", value=text.clip(text.compact_json(info.options), 1000), inline=False)
+    if info.status == "lobby":
+        embed.set_footer(text="Join with the button or /game join. The host (or Manage Server) adds AI and starts.")
+    return embed
+
+
+def _engine_names() -> list[str]:
+    from engine import game_names
+
+    return list(game_names())
+
+
+async def _game_name_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=game_title(n), value=n)
+        for n in _engine_names()
+        if current.lower() in n or current.lower() in game_title(n).lower()
+    ][:25]
+
+
+# ----------------------------------------------------------------------- commands
+
+
+@app_commands.describe(
+    game="Which game (start typing)",
+    options="Game options, e.g. tech_sides=random block_size=3",
+)
+@app_commands.autocomplete(game=_game_name_autocomplete)
+async def game_new(interaction: discord.Interaction[Any], game: str, options: str | None = None) -> None:
+    await _cog(interaction).new(interaction, game, options)
+
+
+async def game_join(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    await _cog(interaction).join(interaction, info.id, edit_in_place=False)
+
+
+async def game_leave(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    await _cog(interaction).leave(interaction, info.id, edit_in_place=False)
+
+
+@app_commands.describe(seed="A fixed random seed (for replays and tests)")
+async def game_start(interaction: discord.Interaction[Any], seed: int | None = None) -> None:
+    info = await game_here(interaction)
+    await _cog(interaction).start(interaction, info.id, edit_in_place=False, seed=seed)
+
+
+def _cog(interaction: discord.Interaction[Any]) -> Lobby:
+    return interaction.client.get_cog("Lobby")  # type: ignore[attr-defined,return-value]
+
+
+# ---------------------------------------------------------------------------- cog
+
+
+class Lobby(commands.Cog):
+    def __init__(self, bot: BoardroomBot) -> None:
+        self.bot = bot
+
+    async def new(self, interaction: discord.Interaction[Any], game: str, options: str | None) -> None:
+        if game not in _engine_names():
+            raise UserError(f"Unknown game {game!r}. Games: " + ", ".join(_engine_names()))
+        try:
+            opts = text.parse_options(options)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        channel_id, thread_id = place_of(interaction)
+        info = await app_of(interaction).create_game(
+            game,
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            host_id=interaction.user.id,
+            host_name=display_name(interaction.user),
+            options=opts,
+            join=True,
+        )
+        resp = await interaction.response.send_message(
+            embed=lobby_embed(info), view=views.lobby_view(info.id)
+        )
+        msg = resp.resource if isinstance(resp.resource, discord.InteractionMessage) else None
+        if msg is None:
+            msg = await interaction.original_response()
+        await app_of(interaction).remember_message(info.id, "lobby", msg.channel.id, msg.id)
+        log.info("game %s created in %s by %s", info.id, channel_id, interaction.user.id)
+
+    async def refresh_lobby(self, info: GameInfo) -> None:
+        """Edit the remembered lobby card to match ``info``."""
+        ref = await self.bot.app.message(info.id, "lobby")
+        if ref is None:
+            return
+        msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
+        try:
+            await msg.edit(embed=lobby_embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby"))
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not edit the lobby card (%s)", info.id, exc.status)
+
+    async def _answer(
+        self, interaction: discord.Interaction[Any], info: GameInfo, note: str, edit_in_place: bool
+    ) -> None:
+        if edit_in_place:  # a lobby button: the card is the message clicked
+            await interaction.response.edit_message(
+                embed=lobby_embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby")
+            )
+            if note:
+                await interaction.followup.send(note, ephemeral=True)
+        else:
+            await interaction.response.send_message(note or "Done.", ephemeral=True)
+            await self.refresh_lobby(info)
+
+    async def join(self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool) -> None:
+        info = await self.bot.app.join(gid, interaction.user.id, display_name(interaction.user))
+        await self._answer(interaction, info, "" if edit_in_place else f"You joined game #{gid}.", edit_in_place)
+
+    async def leave(self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool) -> None:
+        info = await self.bot.app.leave(gid, interaction.user.id)
+        note = "You left the game." + (" It had nobody left, so it is closed." if info.status == "abandoned" else "")
+        await self._answer(interaction, info, "" if edit_in_place and info.status == "lobby" else note, edit_in_place)
+
+    async def start(
+        self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool, seed: int | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=not edit_in_place, thinking=not edit_in_place)
+        out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
+        info = await self.bot.app.info(gid)
+        if edit_in_place:
+            await interaction.edit_original_response(embed=lobby_embed(info), view=views.lobby_view(gid, open_=False))
+        else:
+            await self.refresh_lobby(info)
+            await interaction.followup.send(f"Game #{gid} started.", ephemeral=True)
+        play = self.bot.get_cog("Play")
+        await play.publish(out)  # type: ignore[union-attr]
+
+    async def on_lobby_button(self, interaction: discord.Interaction[Any], gid: int, op: str) -> None:
+        if op == "join":
+            await self.join(interaction, gid, edit_in_place=True)
+        elif op == "leave":
+            await self.leave(interaction, gid, edit_in_place=True)
+        elif op == "ai":
+            info = await self.bot.app.info(gid)
+            if not info.can_manage(interaction.user.id, is_admin(interaction)):
+                raise UserError("Only the host or a server manager can add AI players.")
+            await interaction.response.send_message(
+                "Which AI player do you add?", view=views.add_ai_view(gid), ephemeral=True
+            )
+        elif op == "start":
+            await self.start(interaction, gid, edit_in_place=True)
+        else:
+            raise UserError("That button is from an older version; use the slash commands.")
+
+    async def on_add_ai(self, interaction: discord.Interaction[Any], gid: int, kind: str) -> None:
+        info = await self.bot.app.add_ai(gid, interaction.user.id, kind, is_admin=is_admin(interaction))
+        added = info.seats[-1].display_name if info.seats else kind
+        await interaction.response.edit_message(content=f"Added {added}.", view=None)
+        await self.refresh_lobby(info)
+
+
+async def setup(bot: BoardroomBot) -> None:
+    await bot.add_cog(Lobby(bot))
+    group = bot.game_group
+    group.add_command(make_command("new", "Open a lobby for a new game in this channel", game_new))
+    group.add_command(make_command("join", "Join the game in this channel", game_join))
+    group.add_command(make_command("leave", "Leave the game lobby in this channel", game_leave))
+    group.add_command(make_command("start", "Start the game in this channel (host)", game_start))
+
+
+async def teardown(bot: BoardroomBot) -> None:
+    for name in ("new", "join", "leave", "start"):
+        bot.game_group.remove_command(name)

@@ -1,0 +1,635 @@
+"""Play: posting what happened, secret planning, turn prompts, ``/plan``, status, history, export.
+
+What is posted after an action (:meth:`Play.publish`), from the app's Outcome:
+
+* during Planning a sealed plan only edits the "Plans sealed n/N" message;
+* when the phase changes: one message in the game's channel or thread with the
+  board picture (and the reveal picture when Planning just ended), the log
+  lines, and the mentions of whoever must act next (one message, not one per
+  player) with a button that opens their decision privately;
+* when Planning starts: every human gets a DM with their private picture and
+  the planner; players whose DMs are closed (error 50007) are asked in that same
+  channel message to use ``/plan``, which opens the same planner ephemerally.
+
+Nothing here posts or logs a plan before the reveal: a plan lives only in the
+planner message of its owner (DM or ephemeral) and in the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import planner, text, views
+from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
+from bot.errors import UserError
+
+if TYPE_CHECKING:
+    from bot.app import GameInfo, Outcome
+    from bot.discord_bot import BoardroomBot
+    from bot.reminders import Nudge
+
+log = logging.getLogger("boardroom.play")
+
+FOOTER_PREFIX = "plan code: "
+CLOSED_DMS = 50007
+
+
+def draft_of(message: discord.Message | None) -> planner.Draft:
+    """The half-built plan kept in a planner message's embed footer."""
+    if message is None or not message.embeds:
+        return planner.Draft()
+    footer = message.embeds[0].footer.text or ""
+    if not footer.startswith(FOOTER_PREFIX):
+        return planner.Draft()
+    return planner.Draft.decode(footer[len(FOOTER_PREFIX) :])
+
+
+def sealed_counts(view: dict[str, Any]) -> tuple[int, int, list[str]]:
+    """(sealed, total, seats still planning) among the companies that plan (not Steve)."""
+    players = view.get("players") or {}
+    planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
+    sealed = [s for s in planners if players.get(s, {}).get("sealed")]
+    return len(sealed), len(planners), [s for s in planners if s not in sealed]
+
+
+def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> list[tuple[dict[str, Any], list[str]]]:
+    """Replay an export: for each phase of round ``round_no``, the public view right after
+    it ended (or the current view for a phase still running) and its log lines. Pure."""
+    from engine import get_game
+
+    if export.get("seed") is None:
+        return []
+    game = game or get_game(export["game"])
+    seats = [s["seat"] for s in sorted(export["seats"], key=lambda s: s["position"])]
+    state = game.setup(seats, int(export["seed"]), dict(export["options"]))
+    out: list[tuple[dict[str, Any], list[str]]] = []
+    lines: list[str] = list(game.events(state))
+    view = game.view(state, None)
+    stage = (view.get("round"), view.get("phase"))
+    for row in sorted(export["actions"], key=lambda r: r["seq"]):
+        state = game.apply(state, row["seat"], row["action"])
+        lines.extend(game.events(state))
+        view = game.view(state, None)
+        new_stage = (view.get("round"), view.get("phase"))
+        if new_stage != stage:
+            if stage[0] == round_no:
+                out.append((view, lines))
+            lines = []
+            if isinstance(stage[0], int) and stage[0] > round_no:
+                return out
+            stage = new_stage
+    if stage[0] == round_no:
+        out.append((view, lines))
+    return out
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: BoardroomBot) -> None:
+        self.bot = bot
+
+    @property
+    def app(self) -> Any:
+        return self.bot.app
+
+    def channel(self, info: GameInfo) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(info.place_id)
+
+    # ----------------------------------------------------------------- publishing
+    async def publish(self, out: Outcome) -> None:
+        """Post what an applied Outcome means, in the game's channel and in DMs."""
+        if not out.ok:
+            return
+        info = await self.app.info(out.game_id)
+        view = out.public_view or await self.app.view(info.id, None)
+        planning_now = view.get("phase") == "planning" and not out.over
+        planned = any((a.action or {}).get("type") == "plan" for a in out.applied)
+        if planning_now and not out.phase_changed:
+            await self.update_sealed(info, view)  # a plan was sealed: only the counter moves
+            if out.secret_seats:  # e.g. a player took their seat back from the AI
+                closed = await self.send_secret_prompts(info, out.secret_seats)
+                if closed:
+                    await self.channel(info).send(
+                        " ".join(f"<@{u}>" for u in closed)
+                        + ": I cannot send you direct messages. Use `/plan` in this channel."
+                    )
+            return
+        files: list[discord.File] = []
+        if planned and out.phase_changed:
+            await self.update_sealed(info, view, revealed=True)
+            reveal = await self.bot.picture(
+                "reveal.png", "draw_reveal" if hasattr(self.bot.renderer, "draw_reveal") else "draw", info.game, view
+            )
+            if reveal is not None:
+                files.append(reveal)
+        elif out.phase_changed or out.over:
+            board = await self.bot.picture("board.png", "draw", info.game, view)
+            if board is not None:
+                files.append(board)
+
+        closed: list[int] = []
+        if out.secret_seats:
+            closed = await self.send_secret_prompts(info, out.secret_seats)
+
+        content = self.post_text(info, out, view, closed)
+        embeds = [self.result_embed(info, out.result)] if out.over and out.result else []
+        ui = None
+        if out.pending and not out.over:
+            label = "Open my planner" if planning_now else "Take your turn"
+            ui = views.open_view(info.id, label)
+        if not content and not files and not embeds:
+            return
+        channel = self.channel(info)
+        await channel.send(
+            content=text.clip(content, 2000) or None, files=files, embeds=embeds, view=ui or discord.utils.MISSING
+        )
+        if planning_now and out.phase_changed:
+            sealed, total, waiting = sealed_counts(view)
+            msg = await channel.send(text.sealed_text(sealed, total, self.names(info, waiting)))
+            await self.app.remember_message(info.id, "sealed", msg.channel.id, msg.id)
+
+    def names(self, info: GameInfo, seats: list[str]) -> list[str]:
+        out = []
+        for s in seats:
+            si = info.seat_named(s)
+            out.append(si.display_name if si else s)
+        return out
+
+    def post_text(self, info: GameInfo, out: Outcome, view: dict[str, Any], closed: list[int]) -> str:
+        head = f"**Round {view.get('round')} · {view.get('phase_title') or text.phase_title(view.get('phase'))}**"
+        if out.over:
+            head = "**Game over**"
+        parts = [head]
+        events = [e for e in out.events if e]
+        if events:
+            parts.append(text.log_block(events, limit=1200))
+        if out.mentions and not out.over:
+            pings = " ".join(f"<@{u}>" for u in out.mentions)
+            seats = {uid: s for s, uid in out.pending.items()}
+            if view.get("phase") == "planning":
+                parts.append(f"{pings}: plan your decision in secret — check your DMs, or use `/plan` here.")
+            else:
+                what = []
+                for uid in out.mentions:
+                    seat = seats.get(uid)
+                    prompt = out.new_prompts.get(seat) if seat else None
+                    what.append(f"<@{uid}>: {text.describe_prompt(prompt)}")
+                parts.append("Your move — " + "; ".join(what) + ".")
+        elif out.pending and not out.over:
+            parts.append("Waiting for " + ", ".join(self.names(info, list(out.pending))) + ".")
+        if closed:
+            parts.append(
+                " ".join(f"<@{u}>" for u in closed)
+                + ": I cannot send you direct messages. Use `/plan` in this channel: only you will see your planner."
+            )
+        return "\n".join(parts)
+
+    def result_embed(self, info: GameInfo, result: dict[str, Any]) -> discord.Embed:
+        embed = discord.Embed(title=f"Final scores — game #{info.id}")
+        lines = []
+        for r in result.get("scores", []):
+            si = info.seat_named(r.get("seat", ""))
+            name = si.display_name if si else r.get("seat")
+            lines.append(
+                f"{r.get('rank', '?')}. **{name}** {r.get('vp', 0)} VP "
+                f"(scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
+                f"{r.get('technologies', 0)} Technologies)"
+            )
+        embed.description = "\n".join(lines) or text.compact_json(result)[:4000]
+        winners = result.get("winners") or []
+        if winners:
+            embed.set_footer(text="Winner: " + ", ".join(self.names(info, winners)))
+        return embed
+
+    async def update_sealed(self, info: GameInfo, view: dict[str, Any], *, revealed: bool = False) -> None:
+        ref = await self.app.message(info.id, "sealed")
+        if ref is None:
+            return
+        sealed, total, waiting = sealed_counts(view)
+        content = (
+            f"🔓 All {total} plans sealed — revealed below."
+            if revealed
+            else text.sealed_text(sealed, total, self.names(info, waiting))
+        )
+        msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
+        try:
+            await msg.edit(content=content)
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not edit the sealed counter (%s)", info.id, exc.status)
+
+    async def send_secret_prompts(self, info: GameInfo, seats: list[str]) -> list[int]:
+        """DM each seat its private picture and planner; returns the user ids whose DMs are closed."""
+        closed: list[int] = []
+        for seat in seats:
+            s = info.seat_named(seat)
+            if s is None or s.user_id is None:
+                continue
+            try:
+                await self.dm_planner(info, seat, s.user_id)
+            except discord.Forbidden as exc:
+                if exc.code != CLOSED_DMS:
+                    log.warning("game %s: DM to seat %s refused (%s)", info.id, seat, exc.code)
+                closed.append(s.user_id)
+            except discord.HTTPException as exc:
+                log.warning("game %s: DM to seat %s failed (%s)", info.id, seat, exc.status)
+                closed.append(s.user_id)
+        return closed
+
+    async def dm_user(self, user_id: int) -> discord.DMChannel:
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        return user.dm_channel or await user.create_dm()
+
+    async def dm_planner(self, info: GameInfo, seat: str, user_id: int, note: str = "") -> None:
+        embed, files, ui = await self.planner_message(info.id, seat, planner.Draft(), note=note)
+        dm = await self.dm_user(user_id)
+        await dm.send(embed=embed, files=files, view=ui)
+
+    # -------------------------------------------------------------------- planner
+    async def planner_message(
+        self, gid: int, seat: str, draft: planner.Draft, *, note: str = ""
+    ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+        info = await self.app.info(gid)
+        prompt = await self.app.prompt(gid, seat)
+        seat_view = await self.app.view(gid, seat)
+        ctx = planner.PlanContext.from_prompt(prompt)
+        choices = planner.step_choices(draft, ctx)
+        plan = draft.plan()
+        good = plan is not None and planner.problem(draft, ctx) is None
+        embed = discord.Embed(
+            title=f"Your plan — round {seat_view.get('round')} (game #{gid})",
+            description=text.clip((note + "\n\n" if note else "") + planner.describe_draft(draft, ctx), 4000),
+            colour=discord.Colour.dark_teal(),
+        )
+        embed.set_footer(text=FOOTER_PREFIX + draft.encode())
+        if good:
+            pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, plan)
+        else:
+            pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
+        files = [pic] if pic is not None else []
+        if pic is not None:
+            embed.set_image(url=f"attachment://{pic.filename}")
+        ui = views.planner_view(
+            gid,
+            seat,
+            info.version,
+            choices,
+            planner.STEP_TITLES.get(draft.step, "Choose"),
+            can_seal=good,
+            can_back=draft.step != "bottom",
+        )
+        return embed, files, ui
+
+    async def on_planner(
+        self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int, op: str, value: str
+    ) -> None:
+        info = await self.app.info(gid)
+        seat_owner(info, seat, interaction.user.id)
+        prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
+        if not prompt or prompt.get("type") != "plan":
+            await interaction.response.edit_message(
+                content="Nothing to plan now: your plan is sealed or Planning is over.", view=None
+            )
+            return
+        ctx = planner.PlanContext.from_prompt(prompt)
+        draft = draft_of(interaction.message)
+        note = ""
+        if op == "select":
+            draft = planner.choose(draft, ctx, value)
+        elif op == "back":
+            draft = planner.back(draft)
+        elif op == "reset":
+            draft = planner.Draft()
+        elif op == "outcomes":
+            draft = planner.goto(draft, "price")
+        elif op == "review":
+            draft = planner.goto(draft, "review")
+        elif op == "seal":
+            await self.seal(interaction, info, seat, ver, draft, ctx)
+            return
+        await interaction.response.defer()
+        embed, files, ui = await self.planner_message(gid, seat, draft, note=note)
+        await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
+
+    async def seal(
+        self,
+        interaction: discord.Interaction[Any],
+        info: GameInfo,
+        seat: str,
+        ver: int,
+        draft: planner.Draft,
+        ctx: planner.PlanContext,
+    ) -> None:
+        why = planner.problem(draft, ctx)
+        plan = draft.plan()
+        if why is not None or plan is None:
+            raise UserError(f"This plan cannot be sealed yet: {why}.")
+        await interaction.response.defer()
+        out = await self.app.act(info.id, interaction.user.id, seat, {"type": "plan", "plan": plan}, ver)
+        if out.status == "applied":
+            log.info("game %s: seat %s sealed a plan", info.id, seat)  # never the plan itself
+            embed = discord.Embed(
+                title=f"Plan sealed 🔒 — round {out.round if out.round is not None else '?'} (game #{info.id})",
+                description=planner.describe_draft(dataclasses.replace(draft, step="sealed"), ctx),
+                colour=discord.Colour.green(),
+            )
+            await interaction.edit_original_response(embed=embed, view=None)
+            await self.publish(out)
+        elif out.status == "already":
+            await interaction.edit_original_response(content="Already sealed.", view=None)
+        elif out.status == "stale" and out.prompt and out.prompt.get("type") == "plan":
+            embed, files, ui = await self.planner_message(info.id, seat, draft, note=f"⚠️ {out.message}")
+            await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
+        else:
+            await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
+
+    # --------------------------------------------------------------- turn actions
+    async def action_message(
+        self, gid: int, seat: str, path: planner.ActionPath, *, note: str = ""
+    ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+        info = await self.app.info(gid)
+        prompt = await self.app.prompt(gid, seat)
+        actions = await self.app.legal_actions(gid, seat)
+        step = planner.action_step(actions, path)
+        lines = [f"**{text.describe_prompt(prompt)}**"]
+        if note:
+            lines.insert(0, note)
+        if step.action is not None:
+            lines.append(f"You chose: **{text.describe_action(step.action)}**. Confirm it, or go back.")
+        else:
+            lines.append(step.title)
+        embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
+        ui = views.action_view(
+            gid, seat, info.version, path.encode(), step.choices, step.title or "Choose", done=step.action is not None
+        )
+        return embed, [], ui
+
+    async def on_action(
+        self,
+        interaction: discord.Interaction[Any],
+        gid: int,
+        seat: str,
+        ver: int,
+        code: str,
+        op: str,
+        value: str,
+    ) -> None:
+        info = await self.app.info(gid)
+        seat_owner(info, seat, interaction.user.id)
+        path = planner.ActionPath.decode(code)
+        if info.version != ver:
+            prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
+            if not prompt:
+                await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None)
+                return
+            embed, _files, ui = await self.action_message(gid, seat, planner.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
+            await interaction.response.edit_message(embed=embed, view=ui)
+            return
+        if op == "select":
+            path = path.then(value)
+        elif op == "back":
+            path = path.back()
+        elif op == "confirm":
+            actions = await self.app.legal_actions(gid, seat)
+            step = planner.action_step(actions, path)
+            if step.action is None:
+                raise UserError("Finish choosing first.")
+            await interaction.response.defer()
+            out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
+            if out.status == "applied":
+                await interaction.edit_original_response(
+                    content=f"Done: {text.describe_action(step.action)}.", embed=None, view=None
+                )
+                await self.publish(out)
+            elif out.status == "already":
+                await interaction.edit_original_response(content="Already done.", embed=None, view=None)
+            else:
+                await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
+            return
+        embed, _files, ui = await self.action_message(gid, seat, path)
+        await interaction.response.edit_message(embed=embed, view=ui)
+
+    # -------------------------------------------------------------- open decision
+    async def open_decision(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        """The "Take your turn" button and ``/plan``: the caller's decision, privately."""
+        info = await self.app.info(gid)
+        me = info.seat_of(interaction.user.id)
+        if me is None:
+            raise UserError("You have no seat in this game.")
+        if info.status != "active":
+            raise UserError(f"The game is {info.status}.")
+        prompt = await self.app.prompt(gid, me.seat)
+        if not prompt:
+            pending = await self.app.holdups(gid)
+            who = ", ".join(h.display_name for h in pending) or "nobody"
+            raise UserError(f"You have nothing to decide right now (waiting for {who}).")
+        await interaction.response.defer(ephemeral=True, thinking=True)  # pictures may take a moment
+        if prompt.get("type") == "plan":
+            embed, files, ui = await self.planner_message(gid, me.seat, planner.Draft())
+        else:
+            embed, files, ui = await self.action_message(gid, me.seat, planner.ActionPath())
+        await interaction.followup.send(embed=embed, files=files, view=ui, ephemeral=True)
+
+    # ------------------------------------------------------------------ reminders
+    async def send_reminder(self, nudge: Nudge) -> None:
+        """The reminder scheduler's send callback: DM, or a channel mention if DMs are closed."""
+        await self.bot.wait_until_ready()
+        info = await self.app.info(nudge.game_id)
+        channel = self.bot.get_partial_messageable(nudge.channel_id or info.place_id)
+        if nudge.kind == "takeover":
+            s = info.seat_named(nudge.seat)
+            name = s.display_name if s else nudge.seat
+            await channel.send(
+                f"⏱️ {name} has not moved for a long time: the AI plays their seat from now on "
+                "(they can take it back with `/game reclaim`)."
+            )
+            if nudge.outcome is not None:
+                await self.publish(nudge.outcome)
+            return
+        if nudge.user_id is None:
+            return
+        prompt = await self.app.prompt(nudge.game_id, nudge.seat)
+        what = text.describe_prompt(prompt)
+        note = f"⏰ Reminder: game #{info.id} in <#{info.place_id}> is waiting for you since <t:{int(nudge.since_at)}:R>: {what}."
+        try:
+            if prompt and prompt.get("type") == "plan":
+                await self.dm_planner(info, nudge.seat, nudge.user_id, note=note)
+            else:
+                dm = await self.dm_user(nudge.user_id)
+                await dm.send(note, view=views.open_view(info.id))
+        except discord.Forbidden:
+            await channel.send(
+                f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here.",
+                view=views.open_view(info.id, "Open my decision"),
+            )
+
+
+# --------------------------------------------------------------------- commands
+
+
+@app_commands.describe(game="The game (only needed outside the game's channel)")
+@app_commands.autocomplete(game=game_autocomplete)
+async def plan_command(interaction: discord.Interaction[Any], game: str | None = None) -> None:
+    app = app_of(interaction)
+    gid: int | None = None
+    if game:
+        try:
+            gid = int(game.lstrip("#"))
+        except ValueError:
+            raise UserError("Pick a game from the list.") from None
+    elif interaction.guild_id is not None:
+        here = await app.game_in_channel(int(interaction.channel_id or 0))
+        gid = here.id if here else None
+    if gid is None:
+        mine = [g for g in await app.games_of_user(interaction.user.id) if g.status == "active"]
+        waiting = []
+        for g in mine:
+            s = g.seat_of(interaction.user.id)
+            if s is not None and await app.prompt(g.id, s.seat):
+                waiting.append(g)
+        if len(waiting) == 1:
+            gid = waiting[0].id
+        elif not waiting:
+            raise UserError("You have nothing to decide in any game right now.")
+        else:
+            raise UserError("You play several games: pick one with the `game` option.")
+    await _play(interaction).open_decision(interaction, gid)
+
+
+async def game_status(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    play = _play(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    embed, files = await play_status(play, info)
+    await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+
+async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[discord.File]]:
+    app = play.app
+    embed = discord.Embed(title=f"Game #{info.id} — {info.game} ({info.status})")
+    files: list[discord.File] = []
+    if info.status in ("lobby",):
+        embed.description = "In the lobby: " + ", ".join(s.display_name for s in info.seats)
+        return embed, files
+    view = await app.view(info.id, None)
+    lines = [f"Round **{view.get('round')}**/{view.get('rounds', '?')} · phase **{view.get('phase_title')}**"]
+    holdups = await app.holdups(info.id)
+    reminders = await app.storage.reminders_of(info.id)
+    due = {(r.seat, r.kind): r.due_at for r in reminders}
+    players = view.get("players") or {}
+    for s in sorted(info.seats, key=lambda s: s.position):
+        p = players.get(s.seat, {})
+        bits = [f"**{s.display_name}**", f"{p.get('vp', 0)} VP", f"price {p.get('price', '?')}"]
+        if view.get("phase") == "planning" and not p.get("steve"):
+            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
+        if s.ai_takeover:
+            bits.append("(AI plays this seat)")
+        h = next((h for h in holdups if h.seat == s.seat), None)
+        if h is not None:
+            wait = f"⏳ to move since <t:{int(h.since_at)}:R>"
+            if (s.seat, "nudge") in due:
+                wait += f", reminder <t:{int(due[(s.seat, 'nudge')])}:R>"
+            if (s.seat, "takeover") in due:
+                wait += f", AI takes over <t:{int(due[(s.seat, 'takeover')])}:R>"
+            bits.append(wait)
+        lines.append(" · ".join(bits))
+    st = info.settings
+    lines.append(
+        f"Reminders after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}; "
+        + (f"AI takeover after {text.hours(st.takeover_after_hours)}." if st.takeover else "no AI takeover.")
+    )
+    embed.description = "\n".join(lines)
+    pic = await play.bot.picture("board.png", "draw", info.game, view)
+    if pic is not None:
+        files.append(pic)
+        embed.set_image(url="attachment://board.png")
+    return embed, files
+
+
+@app_commands.describe(round="Which round (1-5)")
+async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
+    info = await game_here(interaction)
+    play = _play(interaction)
+    await interaction.response.defer(thinking=True)
+    export = redact_unrevealed(await play.app.export(info.id))
+    views_ = await asyncio.to_thread(history_views, export, int(round))
+    if not views_:
+        await interaction.followup.send(f"Round {round} has not been played yet.")
+        return
+    files: list[discord.File] = []
+    lines: list[str] = []
+    for i, (v, log_lines) in enumerate(views_[:10]):
+        pic = await play.bot.picture(f"round{round}-{i + 1}-{v.get('phase')}.png", "draw", info.game, v)
+        if pic is not None:
+            files.append(pic)
+        lines.extend(log_lines)
+    content = f"**Round {round}** of game #{info.id}\n" + text.log_block(lines, 1700)
+    await interaction.followup.send(content=text.clip(content, 2000), files=files)
+
+
+async def game_export(interaction: discord.Interaction[Any]) -> None:
+    info = await game_here(interaction)
+    data = await app_of(interaction).export(info.id)
+    if info.status in ("active", "paused"):
+        # The log of a running game holds the sealed plans of a Planning not revealed yet.
+        data = redact_unrevealed(data)
+    payload = json.dumps(data, indent=1, sort_keys=True).encode()
+    await interaction.response.send_message(
+        f"Game #{info.id} as JSON (seed and action log; replay it with `boardroom replay`).",
+        file=discord.File(io.BytesIO(payload), filename=f"boardroom-game-{info.id}.json"),
+        ephemeral=True,
+    )
+
+
+def redact_unrevealed(data: dict[str, Any]) -> dict[str, Any]:
+    """Drop the trailing plan actions of a round still in Planning (not revealed yet)."""
+    actions = list(data.get("actions") or [])
+    cut = len(actions)
+    while cut > 0 and (actions[cut - 1].get("action") or {}).get("type") == "plan":
+        cut -= 1
+    if cut == len(actions):
+        return data
+    out = dict(data)
+    out["actions"] = actions[:cut]
+    out["note"] = f"{len(actions) - cut} sealed plan(s) of the current Planning are left out until the reveal."
+    return out
+
+
+async def _history_round_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    info = await app_of(interaction).game_in_channel(int(interaction.channel_id or 0))
+    rounds = 5
+    if info is not None and info.status != "lobby":
+        view = await app_of(interaction).view(info.id, None)
+        rounds = int(view.get("round") or 5)
+    return [app_commands.Choice(name=f"Round {n}", value=n) for n in range(1, rounds + 1) if current in str(n)]
+
+
+game_history = app_commands.autocomplete(round=_history_round_autocomplete)(game_history)
+
+
+def _play(interaction: discord.Interaction[Any]) -> Play:
+    return interaction.client.get_cog("Play")  # type: ignore[attr-defined,return-value]
+
+
+async def setup(bot: BoardroomBot) -> None:
+    await bot.add_cog(Play(bot))
+    bot.tree.add_command(make_command("plan", "Open your decision privately (the planner in Planning)", plan_command))
+    group = bot.game_group
+    group.add_command(make_command("status", "Phase, whose move, sealed plans, deadlines", game_status))
+    group.add_command(make_command("history", "The pictures and log of one round", game_history))
+    group.add_command(make_command("export", "The game record as JSON", game_export))
+
+
+async def teardown(bot: BoardroomBot) -> None:
+    bot.tree.remove_command("plan")
+    for name in ("status", "history", "export"):
+        bot.game_group.remove_command(name)

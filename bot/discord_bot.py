@@ -1,0 +1,199 @@
+"""The discord.py client: ``create_bot(db_path=...)`` returns it unstarted.
+
+::
+
+    bot = create_bot(db_path="boardroom.db")
+    await bot.start(token)          # or bot.run(token); boardroom run does this
+
+``setup_hook`` (runs once, inside the event loop, before the gateway connects):
+opens the database (:class:`bot.storage.Storage`), builds the
+:class:`bot.app.App`, loads the extensions (one cog per area), registers the
+persistent components (:data:`bot.views.DYNAMIC_ITEMS`), installs the one error
+handler, starts the reminder scheduler (jobs rebuilt from the database: none
+lost across a restart), and syncs the slash commands. ``close`` stops the
+scheduler and closes the database (an open aiosqlite connection would hang the
+process at exit).
+
+Test overrides (keyword arguments of :func:`create_bot`): ``clock``,
+``seed_source``, ``ai_choose``, ``games`` (engines by name), ``renderer`` (a
+module with ``draw``/``draw_plan``, or ``None`` for no pictures),
+``sync_commands``, ``sync_guild_id``, ``guild_ready_timeout``, ``scheduler``
+(an APScheduler instance), ``intents``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+
+log = logging.getLogger("boardroom.bot")
+
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help")
+
+_UNSET: Any = object()
+
+
+def default_renderer() -> Any | None:
+    """The ``render`` package if it is installed and has ``draw`` (pictures are optional)."""
+    try:
+        import render  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    if not hasattr(render, "draw"):
+        return None
+    return render
+
+
+class BoardroomBot(commands.Bot):
+    """The bot. Attributes set in ``setup_hook``: ``storage``, ``app``, ``reminders``."""
+
+    def __init__(
+        self,
+        db_path: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] | None = None,
+        ai_choose: Any = None,
+        games: dict[str, Any] | None = None,
+        renderer: Any = _UNSET,
+        sync_commands: bool = True,
+        sync_guild_id: int | None = None,
+        scheduler: Any = None,
+        intents: discord.Intents | None = None,
+        **discord_kwargs: Any,
+    ) -> None:
+        intents = intents or discord.Intents.default()
+        discord_kwargs.setdefault("chunk_guilds_at_startup", False)
+        discord_kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **discord_kwargs)
+        self.db_path = db_path
+        self.clock = clock
+        self._app_kwargs: dict[str, Any] = {"clock": clock}
+        if seed_source is not None:
+            self._app_kwargs["seed_source"] = seed_source
+        if ai_choose is not None:
+            self._app_kwargs["ai_choose"] = ai_choose
+        if games is not None:
+            self._app_kwargs["games"] = games
+        self.renderer = default_renderer() if renderer is _UNSET else renderer
+        self.sync_commands = sync_commands
+        self.sync_guild_id = sync_guild_id
+        self._scheduler = scheduler
+        self.storage: Any = None
+        self.app: Any = None
+        self.reminders: Any = None
+        self.game_group = app_commands.Group(name="game", description="Create, join and run board games", guild_only=True)
+        self._token_filter: errors.RedactFilter | None = None
+        errors.hide_secret_payloads()
+        self.ready_event = asyncio.Event()
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    async def login(self, token: str) -> None:
+        # The token never appears in a log line, whatever logs it.
+        self._token_filter = errors.redact_token_everywhere(token)
+        try:
+            await super().login(token)
+        except discord.LoginFailure:
+            raise discord.LoginFailure("Improper token has been passed (the token is not shown).") from None
+
+    async def setup_hook(self) -> None:
+        from bot.app import App
+        from bot.reminders import ReminderScheduler
+        from bot.storage import Storage
+        from bot.views import DYNAMIC_ITEMS
+
+        self.storage = await Storage.open(self.db_path)
+        self.app = App(self.storage, **self._app_kwargs)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        self.tree.add_command(self.game_group)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        errors.install(self.tree)
+        play = self.get_cog("Play")
+        self.reminders = ReminderScheduler(
+            self.app, play.send_reminder, clock=self.clock, scheduler=self._scheduler  # type: ignore[union-attr]
+        )
+        jobs = await self.reminders.start()
+        log.info("reminder scheduler started with %d job(s)", jobs)
+        if self.sync_commands:
+            await self._sync()
+        self.loop.create_task(self._after_ready(), name="boardroom-after-ready")
+
+    async def _sync(self) -> None:
+        try:
+            if self.sync_guild_id:
+                guild = discord.Object(id=self.sync_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+            else:
+                synced = await self.tree.sync()
+            log.info("synced %d application command(s)", len(synced))
+        except discord.HTTPException as exc:
+            log.warning("could not sync application commands: %s", exc.status)
+
+    async def _after_ready(self) -> None:
+        """Once connected: let AI seats catch up after downtime and post what they did."""
+        await self.wait_until_ready()
+        self.ready_event.set()
+        try:
+            outcomes = await self.app.advance_all()
+        except Exception:
+            log.exception("could not advance games at start-up")
+            return
+        play = self.get_cog("Play")
+        for out in outcomes:
+            try:
+                await play.publish(out)  # type: ignore[union-attr]
+            except Exception:
+                log.exception("could not post the catch-up of game %s", out.game_id)
+
+    async def close(self) -> None:
+        try:
+            if self.reminders is not None:
+                self.reminders.shutdown()
+        finally:
+            try:
+                await super().close()
+            finally:
+                if self.storage is not None:
+                    storage, self.storage = self.storage, None
+                    await storage.close()
+
+    # -- pictures --------------------------------------------------------------------
+
+    async def picture(self, filename: str, fn_name: str, *args: Any) -> discord.File | None:
+        """``renderer.<fn_name>(*args)`` as a PNG file, drawn in a worker thread; None if
+        there is no renderer or it fails (the game goes on without the picture)."""
+        renderer = self.renderer
+        fn = getattr(renderer, fn_name, None) if renderer is not None else None
+        if fn is None:
+            return None
+
+        def draw() -> bytes:
+            image = fn(*args)
+            buf = io.BytesIO()
+            image.save(buf, format="PNG", optimize=False)
+            return buf.getvalue()
+
+        try:
+            data = await asyncio.to_thread(draw)
+        except Exception:
+            log.exception("drawing %s failed", filename)
+            return None
+        return discord.File(io.BytesIO(data), filename=filename)
+
+
+def create_bot(db_path: str = "boardroom.db", **test_overrides: Any) -> BoardroomBot:
+    """The bot, unstarted. ``boardroom run`` calls this and then ``bot.start(token)``."""
+    return BoardroomBot(str(db_path), **test_overrides)

@@ -1,0 +1,713 @@
+"""Discord-free planner logic: build a decision step by step, or pick a whole turn action.
+
+Two builders, both pure and both serialisable into a short text, so the state of
+a half-built decision lives *in the message the player is looking at* (embed
+footer) and survives a bot restart without any table:
+
+* :class:`Draft` + :func:`step_choices` / :func:`choose`: a Smartphone Inc. plan
+  (Phase 1), built as bottom Pad and side -> top Pad side -> rotation -> offset ->
+  Improvements (which, rotation, layer and position), or picked whole from
+  the list of distinct outcomes (:func:`outcome_choices`). Validity and effects
+  come from ``engine.smartphone_inc.pads`` (``validate_plan``, ``evaluate``,
+  ``arrangements``, ``distinct_outcomes``), so the planner never offers an
+  option the engine would refuse.
+* :class:`ActionPath` + :func:`action_step`: any other decision, from the
+  engine's ``legal_actions`` list. A short list is one select; a bigger one is
+  walked field by field (first the field where the remaining actions differ),
+  so research splits, logistics placements and sales are built in a few clicks.
+
+A choice is a :class:`Choice` (value, label, description): the views turn them
+into select options (Discord allows 25 per select, so lists are paged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from bot import text
+from engine import IllegalAction
+
+PAGE = 23  # options per select page (2 slots left for "previous"/"more")
+ROTATIONS = (0, 1, 2, 3)  # quarter turns clockwise (pads.py)
+LAYERS = ("over", "under")
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class PlanContext:
+    """What the planning seat owns (from the engine's plan prompt)."""
+
+    owned: tuple[str, ...] = ()
+    has_4g: bool = False
+
+    @classmethod
+    def from_prompt(cls, prompt: dict[str, Any] | None) -> PlanContext:
+        prompt = prompt or {}
+        return cls(tuple(prompt.get("improvements") or ()), bool(prompt.get("has_4g")))
+
+
+def _pads() -> Any:
+    from engine.smartphone_inc import pads
+
+    return pads
+
+
+# ----------------------------------------------------------------------------- draft
+
+
+@dataclass(frozen=True)
+class Placed:
+    id: str
+    x: int
+    y: int
+    rot: int
+    layer: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "x": self.x, "y": self.y, "rot": self.rot, "layer": self.layer}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A plan being built. ``step`` says which select to show next."""
+
+    bottom: str | None = None  # pad id, "A"/"B"
+    bottom_side: int | None = None
+    top_side: int | None = None
+    rot: int | None = None
+    x: int | None = None
+    y: int | None = None
+    improvements: tuple[Placed, ...] = ()
+    step: str = "bottom"
+    pick: str | None = None  # Improvement being placed
+    pick_rot: int | None = None
+    pick_layer: str | None = None
+    price: int | None = None  # outcome filters
+    goods: int | None = None
+    page: int = 0
+
+    # -- plan --------------------------------------------------------------------
+    @property
+    def top(self) -> str | None:
+        if self.bottom is None:
+            return None
+        return "B" if self.bottom == "A" else "A"
+
+    def pads_complete(self) -> bool:
+        return None not in (self.bottom, self.bottom_side, self.top_side, self.rot, self.x, self.y)
+
+    def plan(self) -> dict[str, Any] | None:
+        """The engine plan, or None while the Pads are not all set."""
+        if not self.pads_complete():
+            return None
+        return {
+            "bottom": {"pad": self.bottom, "side": self.bottom_side},
+            "top": {"side": self.top_side, "rot": self.rot, "x": self.x, "y": self.y},
+            "improvements": [p.as_dict() for p in self.improvements],
+        }
+
+    # -- text form (kept in the message) ------------------------------------------
+    def encode(self) -> str:
+        parts = []
+        if self.bottom is not None and self.bottom_side is not None:
+            parts.append(f"b{self.bottom}{self.bottom_side}")
+        if self.top_side is not None:
+            parts.append(f"t{self.top_side}")
+        if self.rot is not None:
+            parts.append(f"r{self.rot}")
+        if self.x is not None and self.y is not None:
+            parts.append(f"p{self.x},{self.y}")
+        for p in self.improvements:
+            parts.append(f"i{p.id},{p.x},{p.y},{p.rot},{p.layer[0]}")
+        parts.append(f"s{self.step}")
+        if self.pick:
+            parts.append(f"k{self.pick}")
+        if self.pick_rot is not None:
+            parts.append(f"q{self.pick_rot}")
+        if self.pick_layer:
+            parts.append(f"l{self.pick_layer[0]}")
+        if self.price is not None:
+            parts.append(f"v{self.price}")
+        if self.goods is not None:
+            parts.append(f"w{self.goods}")
+        if self.page:
+            parts.append(f"g{self.page}")
+        return " ".join(parts)
+
+    @classmethod
+    def decode(cls, code: str | None) -> Draft:
+        """Inverse of :meth:`encode`; anything unreadable gives a fresh draft."""
+        if not code:
+            return cls()
+        kw: dict[str, Any] = {}
+        imps: list[Placed] = []
+        try:
+            for part in code.split():
+                tag, rest = part[0], part[1:]
+                if tag == "b":
+                    kw["bottom"], kw["bottom_side"] = rest[0], int(rest[1:])
+                elif tag == "t":
+                    kw["top_side"] = int(rest)
+                elif tag == "r":
+                    kw["rot"] = int(rest)
+                elif tag == "p":
+                    x, y = rest.split(",")
+                    kw["x"], kw["y"] = int(x), int(y)
+                elif tag == "i":
+                    iid, x, y, rot, layer = rest.split(",")
+                    imps.append(Placed(iid, int(x), int(y), int(rot), "over" if layer == "o" else "under"))
+                elif tag == "s":
+                    kw["step"] = rest
+                elif tag == "k":
+                    kw["pick"] = rest
+                elif tag == "q":
+                    kw["pick_rot"] = int(rest)
+                elif tag == "l":
+                    kw["pick_layer"] = "over" if rest == "o" else "under"
+                elif tag == "v":
+                    kw["price"] = int(rest)
+                elif tag == "w":
+                    kw["goods"] = int(rest)
+                elif tag == "g":
+                    kw["page"] = int(rest)
+        except (ValueError, IndexError):
+            return cls()
+        if kw.get("bottom") not in (None, "A", "B"):
+            return cls()
+        return cls(improvements=tuple(imps), **kw)
+
+    @classmethod
+    def from_plan(cls, plan: dict[str, Any], step: str = "review") -> Draft:
+        b, t = plan["bottom"], plan["top"]
+        return cls(
+            bottom=b["pad"],
+            bottom_side=int(b["side"]),
+            top_side=int(t["side"]),
+            rot=int(t["rot"]),
+            x=int(t["x"]),
+            y=int(t["y"]),
+            improvements=tuple(
+                Placed(i["id"], int(i["x"]), int(i["y"]), int(i["rot"]), i.get("layer", "over"))
+                for i in plan.get("improvements") or []
+            ),
+            step=step,
+        )
+
+
+STEPS = (
+    "bottom", "top", "rot", "pos", "review", "imp", "imp_rot", "imp_layer", "imp_pos", "price", "goods", "outcome",
+)
+STEP_TITLES = {
+    "bottom": "1. Which Pad goes at the bottom, and which side up?",
+    "top": "2. Which side of the other Pad faces up?",
+    "rot": "3. How is the top Pad turned?",
+    "pos": "4. Where does the top Pad lie? (it must cover 1 to 4 cells)",
+    "review": "Your arrangement: add Improvements, change something, or seal it.",
+    "imp": "Which Improvement do you place on the Pads?",
+    "imp_rot": "How is the Improvement turned?",
+    "imp_layer": "Does the Improvement lie on top, or under the top Pad?",
+    "imp_pos": "Where does the Improvement lie?",
+    "price": "Pick from the outcomes: which price do you want?",
+    "goods": "How many Goods do you want to produce?",
+    "outcome": "Pick one of the distinct outcomes:",
+}
+
+
+# ------------------------------------------------------------------------ geometry
+
+
+def _safe_validate(plan: dict[str, Any], ctx: PlanContext) -> bool:
+    try:
+        _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g)
+    except (IllegalAction, ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _arrangements() -> tuple[tuple[str, int, int, int, int, int], ...]:
+    """Every legal Pad arrangement as (bottom pad, bottom side, top side, rot, x, y)."""
+    out = []
+    for a in _pads().all_arrangements():
+        plan = a.get("plan", a) if isinstance(a, dict) else a
+        b, t = plan["bottom"], plan["top"]
+        out.append((b["pad"], int(b["side"]), int(t["side"]), int(t["rot"]), int(t["x"]), int(t["y"])))
+    return tuple(out)
+
+
+def covered_cells(d: Draft) -> int | None:
+    plan = d.plan()
+    if plan is None:
+        return None
+    try:
+        return int(_pads().evaluate(plan, [], False)["covered"])
+    except (IllegalAction, ValueError, KeyError, TypeError):
+        return None
+
+
+def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
+    """``pads.evaluate`` of the draft, or None if it is not (yet) a legal plan."""
+    plan = d.plan()
+    if plan is None:
+        return None
+    try:
+        plan = _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g) or plan
+        return dict(_pads().evaluate(plan, list(ctx.owned), ctx.has_4g))
+    except (IllegalAction, ValueError, KeyError, TypeError):
+        return None
+
+
+def problem(d: Draft, ctx: PlanContext) -> str | None:
+    """Why the draft cannot be sealed (None if it can)."""
+    plan = d.plan()
+    if plan is None:
+        return "finish laying the Pads first"
+    try:
+        _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g)
+    except (IllegalAction, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+def _imp_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
+    """Every legal placement of ``imp`` added to the draft (brute force over validate_plan)."""
+    base = d.plan()
+    if base is None:
+        return []
+    xs = [0, 3] + ([d.x, d.x + 3] if d.x is not None else [])
+    ys = [0, 2] + ([d.y, d.y + 3] if d.y is not None else [])
+    lo_x, hi_x = min(xs) - 2, max(xs) + 1
+    lo_y, hi_y = min(ys) - 2, max(ys) + 1
+    out = []
+    for rot in ROTATIONS:
+        for layer in LAYERS:
+            for y in range(lo_y, hi_y + 1):
+                for x in range(lo_x, hi_x + 1):
+                    p = Placed(imp, x, y, rot, layer)
+                    plan = dict(base)
+                    plan["improvements"] = base["improvements"] + [p.as_dict()]
+                    if _safe_validate(plan, ctx):
+                        out.append(p)
+    return out
+
+
+# -------------------------------------------------------------------------- choices
+
+
+def _page(items: list[Choice], page: int) -> list[Choice]:
+    """A page of at most 25 options, with "more"/"back" entries when needed."""
+    if len(items) <= 25:
+        return items
+    pages = (len(items) + PAGE - 1) // PAGE
+    page = max(0, min(page, pages - 1))
+    chunk = items[page * PAGE : (page + 1) * PAGE]
+    if page > 0:
+        chunk = [Choice("@prev", f"◀ previous options (page {page}/{pages})")] + chunk
+    if page < pages - 1:
+        chunk = chunk + [Choice("@next", f"more options ▶ (page {page + 2}/{pages})")]
+    return chunk
+
+
+def _dir(dx: int, dy: int) -> str:
+    bits = []
+    if dx:
+        bits.append(f"{abs(dx)} {'right' if dx > 0 else 'left'}")
+    if dy:
+        bits.append(f"{abs(dy)} {'down' if dy > 0 else 'up'}")
+    return ", ".join(bits) or "aligned"
+
+
+def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
+    """The options of the select for the draft's current step (already paged)."""
+    arr = _arrangements()
+    items: list[Choice] = []
+    if d.step == "bottom":
+        for pad in ("A", "B"):
+            for side in (0, 1):
+                items.append(
+                    Choice(
+                        f"{pad}{side}",
+                        f"Pad {pad} side {side + 1} at the bottom",
+                        text.clip(pad_cells_text(pad, side), 100),
+                    )
+                )
+    elif d.step == "top":
+        other = d.top or "B"
+        for side in (0, 1):
+            if any(a[0] == d.bottom and a[1] == d.bottom_side and a[2] == side for a in arr):
+                items.append(
+                    Choice(str(side), f"Pad {other} side {side + 1} on top", text.clip(pad_cells_text(other, side), 100))
+                )
+    elif d.step == "rot":
+        for rot in ROTATIONS:
+            if any(a[:4] == (d.bottom, d.bottom_side, d.top_side, rot) for a in arr):
+                kind = "parallel" if rot % 2 == 0 else "perpendicular"
+                items.append(Choice(str(rot), f"Turned {rot * 90}°", kind))
+    elif d.step == "pos":
+        for a in arr:
+            if a[:4] == (d.bottom, d.bottom_side, d.top_side, d.rot):
+                cov = covered_cells(replace(d, x=a[4], y=a[5], improvements=()))
+                items.append(
+                    Choice(
+                        f"{a[4]},{a[5]}",
+                        f"Offset x {a[4]:+d}, y {a[5]:+d} ({_dir(a[4], a[5])})",
+                        f"covers {cov} cell(s)" if cov is not None else "",
+                    )
+                )
+    elif d.step == "review":
+        items.append(Choice("@imp", "Place an Improvement on the Pads"))
+        for p in d.improvements:
+            items.append(Choice(f"-{p.id}", f"Take {p.id} off the Pads (it lies face down)"))
+        items.append(Choice("@pads", "Change the Pads (keeps nothing)"))
+        items.append(Choice("@outcomes", "Pick from the list of distinct outcomes instead"))
+    elif d.step == "imp":
+        placed = {p.id for p in d.improvements}
+        for imp in ctx.owned:
+            if imp not in placed:
+                items.append(Choice(imp, text.clip(text.improvement_label(imp), 100)))
+    elif d.step == "imp_rot":
+        cands = _imp_candidates(d, ctx, d.pick or "")
+        for rot in ROTATIONS:
+            if any(c.rot == rot for c in cands):
+                items.append(Choice(str(rot), f"Turned {rot * 90}°", "horizontal" if rot % 2 == 0 else "vertical"))
+    elif d.step == "imp_layer":
+        cands = _imp_candidates(d, ctx, d.pick or "")
+        for layer in LAYERS:
+            if any(c.rot == d.pick_rot and c.layer == layer for c in cands):
+                label = "On top of everything" if layer == "over" else "Under the top Pad (on the bottom Pad)"
+                items.append(Choice(layer, label))
+    elif d.step == "imp_pos":
+        for c in _imp_candidates(d, ctx, d.pick or ""):
+            if c.rot == d.pick_rot and c.layer == d.pick_layer:
+                trial = replace(d, improvements=d.improvements + (c,))
+                ev = evaluate(trial, ctx)
+                items.append(
+                    Choice(
+                        f"{c.x},{c.y}",
+                        f"At x {c.x}, y {c.y}",
+                        text.clip(_plain(text.outcome_summary(ev)), 100) if ev else "",
+                    )
+                )
+    elif d.step == "price":
+        prices = sorted({o[0]["price"] for o in outcomes(ctx)})
+        for price in prices:
+            n = sum(1 for o in outcomes(ctx) if o[0]["price"] == price)
+            items.append(Choice(str(price), f"Price {price}", f"{n} distinct outcome(s)"))
+    elif d.step == "goods":
+        counts: dict[int, int] = {}
+        for o in outcomes(ctx):
+            if o[0]["price"] == d.price:
+                counts[o[0]["goods"]] = counts.get(o[0]["goods"], 0) + 1
+        for goods in sorted(counts, reverse=True):
+            items.append(Choice(str(goods), f"{goods} Goods", f"{counts[goods]} distinct outcome(s)"))
+    elif d.step == "outcome":
+        for i, (summary, _plan) in enumerate(outcomes(ctx)):
+            if summary["price"] == d.price and summary["goods"] == d.goods:
+                items.append(Choice(str(i), text.clip(summary["label"], 100), text.clip(summary["detail"], 100)))
+    return _page(items, d.page)
+
+
+def _plain(s: str) -> str:
+    return s.replace("**", "")
+
+
+def choose(d: Draft, ctx: PlanContext, value: str) -> Draft:
+    """The draft after the player picked ``value`` in the current step's select."""
+    if value == "@next":
+        return replace(d, page=d.page + 1)
+    if value == "@prev":
+        return replace(d, page=max(0, d.page - 1))
+    d = replace(d, page=0)
+    if d.step == "bottom":
+        return Draft(bottom=value[0], bottom_side=int(value[1:]), step="top")
+    if d.step == "top":
+        return replace(d, top_side=int(value), rot=None, x=None, y=None, improvements=(), step="rot")
+    if d.step == "rot":
+        return replace(d, rot=int(value), x=None, y=None, improvements=(), step="pos")
+    if d.step == "pos":
+        x, y = value.split(",")
+        new = replace(d, x=int(x), y=int(y), improvements=())
+        return replace(new, step="review")
+    if d.step == "review":
+        if value == "@imp":
+            return replace(d, step="imp")
+        if value == "@pads":
+            return Draft()
+        if value == "@outcomes":
+            return replace(d, step="price")
+        if value.startswith("-"):
+            return replace(d, improvements=tuple(p for p in d.improvements if p.id != value[1:]))
+    if d.step == "imp":
+        return replace(d, pick=value, pick_rot=None, pick_layer=None, step="imp_rot")
+    if d.step == "imp_rot":
+        return replace(d, pick_rot=int(value), step="imp_layer")
+    if d.step == "imp_layer":
+        return replace(d, pick_layer=value, step="imp_pos")
+    if d.step == "imp_pos":
+        x, y = value.split(",")
+        p = Placed(d.pick or "", int(x), int(y), d.pick_rot or 0, d.pick_layer or "over")
+        return replace(
+            d, improvements=d.improvements + (p,), pick=None, pick_rot=None, pick_layer=None, step="review"
+        )
+    if d.step == "price":
+        return replace(d, price=int(value), goods=None, step="goods")
+    if d.step == "goods":
+        return replace(d, goods=int(value), step="outcome")
+    if d.step == "outcome":
+        _summary, plan = outcomes(ctx)[int(value)]
+        return Draft.from_plan(plan)
+    raise IllegalAction("that choice is out of date; open the planner again")
+
+
+def back(d: Draft) -> Draft:
+    """One step back (the Back button)."""
+    prev = {
+        "top": "bottom",
+        "rot": "top",
+        "pos": "rot",
+        "review": "pos",
+        "imp": "review",
+        "imp_rot": "imp",
+        "imp_layer": "imp_rot",
+        "imp_pos": "imp_layer",
+        "price": "review" if d.pads_complete() else "bottom",
+        "goods": "price",
+        "outcome": "goods",
+    }.get(d.step, "bottom")
+    return replace(d, step=prev, page=0)
+
+
+def goto(d: Draft, step: str) -> Draft:
+    if step not in STEPS:
+        raise IllegalAction("unknown planner step")
+    if step in ("review", "imp") and not d.pads_complete():
+        step = "bottom"
+    return replace(d, step=step, page=0)
+
+
+# ------------------------------------------------------------------------ outcomes
+
+
+def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return list(_outcomes(ctx.owned, ctx.has_4g))
+
+
+@lru_cache(maxsize=64)
+def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
+    """(summary, plan) for every distinct outcome, best first within a price."""
+    raw = _pads().distinct_outcomes(list(owned), has_4g)
+    out = []
+    seen: set[tuple[int, ...]] = set()
+    for item in raw:
+        if isinstance(item, dict) and "plan" in item:
+            plan = item["plan"]
+            ev = item.get("outcome") or item.get("evaluation") or item.get("result")
+        elif isinstance(item, list | tuple) and len(item) == 2:
+            a, b = item
+            ev, plan = (a, b) if "bottom" in b else (b, a)
+        else:
+            continue
+        if ev is None or "active" not in ev:
+            ev = _pads().evaluate(plan, list(owned), has_4g)
+        summary = _summary(ev)
+        if summary["key"] in seen:
+            continue  # the same effect as one listed already
+        seen.add(summary["key"])
+        out.append((summary, plan))
+    out.sort(key=lambda o: (o[0]["price"], -o[0]["goods"], o[0]["rank"]))
+    return tuple(out)
+
+
+def _summary(ev: dict[str, Any]) -> dict[str, Any]:
+    a = dict(ev.get("active") or {})
+    covered = int(ev.get("covered") or 0)
+    fd = ev.get("face_down") or 0
+    down = fd if isinstance(fd, int) else len(fd)
+    price = 5 - a.get("down", 0) + a.get("up", 0)
+    goods = a.get("prod", 0) + covered + down
+    label = (
+        f"Price {price} · {goods} Goods · "
+        + ("Improve · " if a.get("improve") else "")
+        + f"Research {a.get('research', 0)} · Logistics {a.get('logistics', 0)}"
+    )
+    detail = f"{a.get('prod', 0)} prod + {covered} covered" + (f" + {down} face down" if down else "")
+    symbols = a.get("down", 0) + a.get("up", 0)
+    if symbols:
+        detail += f"; {symbols} price symbol(s)"
+    key = (price, goods, a.get("improve", 0), a.get("research", 0), a.get("logistics", 0), symbols)
+    rank = (-min(a.get("improve", 0), 1), -(a.get("research", 0) + a.get("logistics", 0)), -a.get("research", 0))
+    return {"price": price, "goods": goods, "label": label, "detail": detail, "key": key, "rank": rank}
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def pad_cells_text(pad: str, side: int) -> str:
+    """A Pad side in one line: "prod research ▲price / logistics improve ·"."""
+    try:
+        grid = _pads().pad_cells(pad, side)
+    except Exception:  # noqa: BLE001 - a missing table only loses a description
+        return ""
+    return " / ".join(" ".join(text.SYMBOL_SHORT.get(c, "·") if c else "·" for c in row) for row in grid)
+
+
+def describe_draft(d: Draft, ctx: PlanContext) -> str:
+    """The planner text: what is set so far, what it does, what to do next."""
+    lines = []
+    if d.bottom is not None:
+        lines.append(f"Bottom: Pad {d.bottom} side {(d.bottom_side or 0) + 1}")
+    if d.top_side is not None:
+        top = f"Top: Pad {d.top} side {d.top_side + 1}"
+        if d.rot is not None:
+            top += f", turned {d.rot * 90}°"
+        if d.x is not None:
+            top += f", offset x {d.x:+d} y {d.y:+d}"
+        lines.append(top)
+    for p in d.improvements:
+        where = "on top" if p.layer == "over" else "under the top Pad"
+        lines.append(f"Improvement {p.id} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
+    face_down = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
+    if face_down and d.pads_complete():
+        lines.append("Face down (1 Goods each): " + ", ".join(face_down))
+    ev = evaluate(d, ctx)
+    if ev is not None:
+        lines.append("**This plan gives:** " + text.outcome_summary(ev))
+    elif d.pads_complete():
+        why = problem(d, ctx)
+        if why:
+            lines.append(f"⚠️ {why}")
+    lines.append("")
+    lines.append(STEP_TITLES.get(d.step, ""))
+    return "\n".join(lines).strip()
+
+
+# ------------------------------------------------------------- any other decision
+
+
+@dataclass(frozen=True)
+class Step:
+    """One select of a step-by-step action: its title and options, or the finished action."""
+
+    title: str
+    choices: list[Choice] = field(default_factory=list)
+    action: dict[str, Any] | None = None
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k in sorted(value):
+            out.update(_flatten(value[k], f"{prefix}.{k}" if prefix else str(k)))
+        return out or {prefix: {}}
+    if isinstance(value, list):
+        out = {}
+        for i, v in enumerate(value):
+            out.update(_flatten(v, f"{prefix}.{i}"))
+        out[f"{prefix}.#"] = len(value)
+        return out
+    return {prefix: value}
+
+
+@dataclass(frozen=True)
+class ActionPath:
+    """The choices made so far in a step-by-step action.
+
+    Each pick is ``"3"`` (the 4th value of the field being chosen) or ``"=17"``
+    (action 17 of the list, once the list is short enough to show whole).
+    """
+
+    picks: tuple[str, ...] = ()
+
+    def encode(self) -> str:
+        return ".".join(self.picks) or "-"
+
+    @classmethod
+    def decode(cls, code: str) -> ActionPath:
+        if not code or code == "-":
+            return cls()
+        parts = tuple(code.split("."))
+        if not all(p.lstrip("=").isdigit() for p in parts):
+            return cls()
+        return cls(parts)
+
+    def then(self, value: str) -> ActionPath:
+        return ActionPath(self.picks + (value,))
+
+    def back(self) -> ActionPath:
+        return ActionPath(self.picks[:-1])
+
+
+def _keys_in_order(flat: list[dict[str, Any]]) -> list[str]:
+    keys: list[str] = []
+    for f in flat:
+        for k in f:
+            if k not in keys:
+                keys.append(k)
+    # "type" first, list lengths before their items, else in order of appearance
+    return sorted(keys, key=lambda k: (k != "type", not k.endswith(".#")))
+
+
+STALE = "that choice is out of date; open your prompt again"
+
+
+def action_step(
+    actions: Sequence[dict[str, Any]],
+    path: ActionPath,
+    describe: Callable[[dict[str, Any]], str] = text.describe_action,
+) -> Step:
+    """Where ``path`` leads in ``actions``: the next select, or the chosen action.
+
+    A list of at most 25 actions is shown whole. A longer one is narrowed one
+    field at a time (in a stable order) until at most 25 remain.
+    """
+    if not actions:
+        return Step("Nothing to decide.")
+    flat = [_flatten(a) for a in actions]
+    keys = _keys_in_order(flat)
+    remaining = list(range(len(actions)))
+    picks = list(path.picks)
+    ki = 0
+    while True:
+        if len(remaining) == 1:
+            return Step("", action=actions[remaining[0]])
+        if len(remaining) <= 25:
+            if not picks:
+                return Step("Choose:", [Choice(f"={i}", text.clip(describe(actions[i]), 100)) for i in remaining])
+            p = picks.pop(0)
+            if not p.startswith("=") or int(p[1:]) not in remaining:
+                raise IllegalAction(STALE)
+            return Step("", action=actions[int(p[1:])])
+        # narrow by the next field on which the remaining actions differ
+        while ki < len(keys):
+            values: list[Any] = []
+            for i in remaining:
+                v = flat[i].get(keys[ki])
+                if v not in values:
+                    values.append(v)
+            if len(values) > 1:
+                break
+            ki += 1
+        else:  # identical actions: take the first
+            return Step("", action=actions[remaining[0]])
+        key = keys[ki]
+        ki += 1
+        if not picks:
+            choices = [
+                Choice(str(j), text.clip(f"{text.describe_key(key)}: {text.describe_value(key, v)}", 100))
+                for j, v in enumerate(values)
+            ]
+            return Step(f"Choose {text.describe_key(key)}:", choices[:25])
+        p = picks.pop(0)
+        if p.startswith("=") or not 0 <= int(p) < len(values):
+            raise IllegalAction(STALE)
+        chosen = values[int(p)]
+        remaining = [i for i in remaining if flat[i].get(key) == chosen]

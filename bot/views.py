@@ -1,0 +1,360 @@
+"""Persistent buttons and selects (``discord.ui.DynamicItem``).
+
+Every component's ``custom_id`` carries what its callback needs (game id, seat,
+state version, and for step-by-step choices the path so far), so a click on a
+message sent before a restart still works: discord.py matches the id against
+the templates registered with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
+
+The callbacks are thin: they parse the id and call the cog that owns the
+feature (``Lobby``, ``Play``, ``Admin``). Every callback runs inside
+:func:`bot.errors.handle`, so an error becomes a private reply, never an
+"interaction failed".
+
+custom_id layout (all under 100 characters)::
+
+    br:lobby:<gid>:<op>                  lobby buttons (join, leave, ai, start)
+    br:ai:<gid>                          the Add-AI kind select
+    br:open:<gid>                        "Take your turn / open my planner"
+    br:ps:<gid>:<seat>:<ver>             planner select (the draft is in the message)
+    br:pb:<gid>:<seat>:<ver>:<op>        planner buttons (back, reset, outcomes, seal)
+    br:as:<gid>:<seat>:<ver>:<path>      turn-action select, path = picks so far
+    br:ab:<gid>:<seat>:<ver>:<path>:<op> turn-action buttons (back, confirm)
+    br:abandon:<gid>                     confirm abandoning a game
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import errors
+from bot.planner import Choice
+
+if TYPE_CHECKING:
+    from bot.cogs.admin import Admin
+    from bot.cogs.lobby import Lobby
+    from bot.cogs.play import Play
+
+SEAT = r"[A-Za-z0-9_-]{1,32}"
+
+
+def _lobby(interaction: discord.Interaction[Any]) -> Lobby:
+    return interaction.client.get_cog("Lobby")  # type: ignore[attr-defined,return-value]
+
+
+def _play(interaction: discord.Interaction[Any]) -> Play:
+    return interaction.client.get_cog("Play")  # type: ignore[attr-defined,return-value]
+
+
+def _admin(interaction: discord.Interaction[Any]) -> Admin:
+    return interaction.client.get_cog("Admin")  # type: ignore[attr-defined,return-value]
+
+
+async def _safely(interaction: discord.Interaction[Any], coro: Any) -> None:
+    try:
+        await coro
+    except Exception as exc:  # noqa: BLE001 - the one error handler decides
+        await errors.handle(interaction, exc)
+
+
+def _options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
+    return [
+        discord.SelectOption(label=c.label[:100] or "-", value=c.value[:100], description=c.description[:100] or None)
+        for c in choices[:25]
+    ]
+
+
+# ------------------------------------------------------------------------- lobby
+
+LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "ai": ("Add AI", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
+    def __init__(self, gid: int, op: str) -> None:
+        label, style = LOBBY_BUTTONS.get(op, (op.title(), discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"br:lobby:{gid}:{op}"))
+        self.gid, self.op = gid, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["gid"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _lobby(interaction).on_lobby_button(interaction, self.gid, self.op))
+
+
+AI_KINDS = [
+    Choice("steve", "Steve", "the rulebook's AI opponent (1-4 players)"),
+    Choice("bot", "Bot", "a rule-following bot that plays like a player"),
+    Choice("random", "Random bot", "plays random legal moves"),
+]
+
+
+class AddAiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"br:ai:(?P<gid>\d+)"):
+    def __init__(self, gid: int) -> None:
+        super().__init__(
+            discord.ui.Select(custom_id=f"br:ai:{gid}", placeholder="Which AI?", options=_options(AI_KINDS))
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AddAiSelect:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        kind = self.item.values[0] if self.item.values else "bot"
+        await _safely(interaction, _lobby(interaction).on_add_ai(interaction, self.gid, kind))
+
+
+def lobby_view(gid: int, *, open_: bool = True) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if open_:
+        for op in LOBBY_BUTTONS:
+            view.add_item(LobbyButton(gid, op))
+    return view
+
+
+def add_ai_view(gid: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AddAiSelect(gid))
+    return view
+
+
+# ---------------------------------------------------------------------- open turn
+
+
+class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)"):
+    def __init__(self, gid: int, label: str = "Take your turn") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"br:open:{gid}")
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OpenButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _play(interaction).open_decision(interaction, self.gid))
+
+
+def open_view(gid: int, label: str = "Take your turn") -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OpenButton(gid, label))
+    return view
+
+
+# ------------------------------------------------------------------------ planner
+
+
+class PlannerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"br:ps:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+)",
+):
+    def __init__(self, gid: int, seat: str, ver: int, choices: Sequence[Choice] = (), placeholder: str = "") -> None:
+        opts = _options(choices) or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"br:ps:{gid}:{seat}:{ver}",
+                placeholder=placeholder[:150] or "Choose",
+                options=opts,
+                disabled=not choices,
+            )
+        )
+        self.gid, self.seat, self.ver = gid, seat, ver
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlannerSelect:
+        return cls(int(match["gid"]), match["seat"], int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values) or list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _safely(
+            interaction,
+            _play(interaction).on_planner(interaction, self.gid, self.seat, self.ver, "select", values[0] if values else ""),
+        )
+
+
+PLANNER_BUTTONS = {
+    "back": ("◀ Back", discord.ButtonStyle.secondary),
+    "reset": ("Start over", discord.ButtonStyle.secondary),
+    "outcomes": ("Pick from outcomes", discord.ButtonStyle.secondary),
+    "review": ("Review", discord.ButtonStyle.secondary),
+    "seal": ("Seal plan 🔒", discord.ButtonStyle.success),
+}
+
+
+class PlannerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"br:pb:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<op>[a-z]+)",
+):
+    def __init__(self, gid: int, seat: str, ver: int, op: str, disabled: bool = False) -> None:
+        label, style = PLANNER_BUTTONS.get(op, (op.title(), discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"br:pb:{gid}:{seat}:{ver}:{op}", disabled=disabled
+            )
+        )
+        self.gid, self.seat, self.ver, self.op = gid, seat, ver, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlannerButton:
+        return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(
+            interaction, _play(interaction).on_planner(interaction, self.gid, self.seat, self.ver, self.op, "")
+        )
+
+
+def planner_view(
+    gid: int, seat: str, ver: int, choices: Sequence[Choice], placeholder: str, *, can_seal: bool, can_back: bool
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlannerSelect(gid, seat, ver, choices, placeholder))
+    view.add_item(PlannerButton(gid, seat, ver, "back", disabled=not can_back))
+    view.add_item(PlannerButton(gid, seat, ver, "reset"))
+    view.add_item(PlannerButton(gid, seat, ver, "outcomes"))
+    view.add_item(PlannerButton(gid, seat, ver, "seal", disabled=not can_seal))
+    return view
+
+
+# --------------------------------------------------------------- turn actions
+
+PATH = r"[0-9.=-]{1,60}"
+
+
+class ActionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=rf"br:as:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<path>{PATH})",
+):
+    def __init__(
+        self, gid: int, seat: str, ver: int, path: str, choices: Sequence[Choice] = (), placeholder: str = ""
+    ) -> None:
+        opts = _options(choices) or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"br:as:{gid}:{seat}:{ver}:{path}",
+                placeholder=placeholder[:150] or "Choose",
+                options=opts,
+                disabled=not choices,
+            )
+        )
+        self.gid, self.seat, self.ver, self.path = gid, seat, ver, path
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionSelect:
+        return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values) or list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _safely(
+            interaction,
+            _play(interaction).on_action(
+                interaction, self.gid, self.seat, self.ver, self.path, "select", values[0] if values else ""
+            ),
+        )
+
+
+ACTION_BUTTONS = {
+    "back": ("◀ Back", discord.ButtonStyle.secondary),
+    "confirm": ("Confirm ✅", discord.ButtonStyle.success),
+}
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"br:ab:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<path>{PATH}):(?P<op>[a-z]+)",
+):
+    def __init__(self, gid: int, seat: str, ver: int, path: str, op: str, disabled: bool = False) -> None:
+        label, style = ACTION_BUTTONS.get(op, (op.title(), discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"br:ab:{gid}:{seat}:{ver}:{path}:{op}", disabled=disabled
+            )
+        )
+        self.gid, self.seat, self.ver, self.path, self.op = gid, seat, ver, path, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["path"], match["op"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(
+            interaction,
+            _play(interaction).on_action(interaction, self.gid, self.seat, self.ver, self.path, self.op, ""),
+        )
+
+
+def action_view(
+    gid: int, seat: str, ver: int, path: str, choices: Sequence[Choice], placeholder: str, *, done: bool
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if not done:
+        view.add_item(ActionSelect(gid, seat, ver, path, choices, placeholder))
+    view.add_item(ActionButton(gid, seat, ver, path, "back", disabled=path in ("", "-")))
+    if done:
+        view.add_item(ActionButton(gid, seat, ver, path, "confirm"))
+    return view
+
+
+# ------------------------------------------------------------------------ admin
+
+
+class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:abandon:(?P<gid>\d+)"):
+    def __init__(self, gid: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, abandon the game", style=discord.ButtonStyle.danger, custom_id=f"br:abandon:{gid}"
+            )
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AbandonButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _admin(interaction).on_abandon_confirmed(interaction, self.gid))
+
+
+def abandon_view(gid: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AbandonButton(gid))
+    return view
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    AddAiSelect,
+    OpenButton,
+    PlannerSelect,
+    PlannerButton,
+    ActionSelect,
+    ActionButton,
+    AbandonButton,
+)

@@ -1,0 +1,98 @@
+"""Helpers for the end-to-end bot tests: start/stop the real bot against the fake Discord.
+
+Every bot started here is closed (and with it its database connection) by the
+``running`` context manager, even when the test fails; an unclosed aiosqlite
+connection would hang pytest at exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from collections.abc import AsyncIterator
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.discord_bot import BoardroomBot, create_bot, default_renderer
+from tests.fake_discord import FakeDiscord, message_text
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.fake-token.for-tests-only-0123456789abcdef"
+
+
+class Clock:
+    """A settable clock shared by the app and the reminder scheduler."""
+
+    def __init__(self, now: float = 1_750_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class SpyRenderer:
+    """Wraps the real renderer (or draws a small stand-in) and records every view drawn,
+    so tests can check that no public picture is drawn from a view holding a hidden plan."""
+
+    def __init__(self, real: Any | None = None) -> None:
+        self.real = real if real is not None else default_renderer()
+        self.calls: list[tuple[str, Any, dict[str, Any], Any]] = []
+
+    def _stub(self, label: str) -> Image.Image:
+        img = Image.new("RGB", (160, 90), "white")
+        ImageDraw.Draw(img).text((5, 5), label, fill="black")
+        return img
+
+    def draw(self, game: str, view: dict[str, Any]) -> Image.Image:
+        self.calls.append(("draw", game, view, None))
+        if self.real is not None:
+            return self.real.draw(game, view)
+        return self._stub(f"{view.get('phase')} r{view.get('round')} you={view.get('you')}")
+
+    def draw_plan(self, game: str, view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
+        self.calls.append(("draw_plan", game, view, plan))
+        if self.real is not None and hasattr(self.real, "draw_plan"):
+            return self.real.draw_plan(game, view, plan)
+        return self._stub(f"plan for {view.get('you')}")
+
+
+async def _wait_ready(bot: BoardroomBot, task: asyncio.Task[None], timeout: float) -> None:
+    waiter = asyncio.ensure_future(bot.wait_until_ready())
+    done, _ = await asyncio.wait({waiter, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if task in done:
+        waiter.cancel()
+        task.result()  # raises the start-up error
+        raise AssertionError("bot stopped during start-up")
+    if waiter not in done:
+        waiter.cancel()
+        raise AssertionError("bot was not ready in time")
+
+
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord, db_path: str, **overrides: Any) -> AsyncIterator[BoardroomBot]:
+    """A started bot connected to ``fake``; closed on exit."""
+    overrides.setdefault("guild_ready_timeout", 0.05)
+    overrides.setdefault("seed_source", lambda: 7)
+    bot = create_bot(db_path=db_path, **overrides)
+    task = asyncio.create_task(bot.start(TOKEN))
+    try:
+        await _wait_ready(bot, task, 20)
+        await asyncio.wait_for(bot.ready_event.wait(), 10)
+        yield bot
+    finally:
+        await bot.close()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(task, 10)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.size
+
+
+def texts(messages: list[dict[str, Any]]) -> str:
+    return "\n---\n".join(message_text(m) for m in messages)

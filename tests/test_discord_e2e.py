@@ -1,0 +1,356 @@
+"""End to end: the real discord.py client against the fake Discord on loopback.
+
+Lobby, join, start, secret planning in DMs, the ``/plan`` fallback for closed
+DMs, the reveal picture, a full round of turns, a restart in the middle with
+old buttons still working, and a reminder that fell due while the bot was down.
+Secrets: no channel message, public picture or log line shows a plan before the reveal.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import re
+from typing import Any
+
+import pytest
+
+from tests.discord_support import TOKEN, Clock, SpyRenderer, png_size, running, texts
+from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
+
+
+@pytest.fixture
+async def fake() -> Any:
+    async with FakeDiscord() as f:
+        yield f
+        f.assert_no_unknown()
+
+
+def _select(msg: dict[str, Any]) -> dict[str, Any]:
+    return next(c for c in iter_components(msg) if c["type"] == 3)
+
+
+async def pick(fake: FakeDiscord, user: dict, msg: dict, index: int = 0) -> dict[str, Any]:
+    sel = _select(msg)
+    options = [o for o in sel["options"] if not o["value"].startswith("@")]
+    ix = await fake.click(user, msg, sel["custom_id"], values=[options[index % len(options)]["value"]])
+    assert ix.original is not None
+    return ix.original
+
+
+async def build_plan(fake: FakeDiscord, user: dict, msg: dict, *, outcomes: bool = False) -> dict[str, Any]:
+    """Use a planner message until the plan can be sealed; returns the planner message."""
+    if outcomes:
+        ix = await fake.click(user, msg, "Pick from outcomes")
+        msg = ix.original
+        for _ in range(3):  # price, goods, outcome
+            msg = await pick(fake, user, msg, 0)
+    else:
+        for i in range(4):  # bottom, top side, rotation, offset
+            msg = await pick(fake, user, msg, i)
+    assert "This plan gives" in message_text(msg), message_text(msg)
+    return msg
+
+
+def plan_code(msg: dict[str, Any]) -> str:
+    footer = msg["embeds"][0]["footer"]["text"]
+    assert footer.startswith("plan code: ")
+    code = footer[len("plan code: ") :]
+    return re.sub(r" s\w+.*$", "", code)  # the placed parts, without the UI step
+
+
+def public_board_views(spy: SpyRenderer) -> list[dict[str, Any]]:
+    return [v for kind, _g, v, _p in spy.calls if kind == "draw" and v.get("you") is None]
+
+
+def assert_no_plan_in_public(fake: FakeDiscord, spy: SpyRenderer, codes: list[str], logs: str) -> None:
+    public = texts(fake.public_messages())
+    for code in codes:
+        assert code not in public
+        assert code not in logs
+    assert "plan code" not in public and "Bottom: Pad" not in public
+    assert "plan code:" not in logs and "Bottom: Pad" not in logs
+    for view in public_board_views(spy):
+        if view.get("phase") == "planning":
+            for seat, p in view["players"].items():
+                assert p.get("plan") is None, f"public picture drawn with {seat}'s hidden plan"
+
+
+async def new_game(fake: FakeDiscord, host: dict, joiners: list[dict]) -> dict[str, Any]:
+    ix = await fake.slash(host, "game new", {"game": "smartphone-inc"})
+    lobby = ix.original
+    assert "game #1" in message_text(lobby)
+    for u in joiners:
+        ix = await fake.click(u, lobby, "Join")
+        assert ix.callback_type == 7  # the lobby card is edited in place
+    assert all(f"<@{u['id']}>" in message_text(lobby) for u in [host, *joiners])
+    return lobby
+
+
+async def public_with(fake: FakeDiscord, needle: str, timeout: float = 15) -> dict[str, Any]:
+    """The newest public message containing ``needle`` (waits for it)."""
+
+    def find() -> dict[str, Any] | None:
+        return next((m for m in reversed(fake.public_messages()) if needle in message_text(m)), None)
+
+    return await fake.wait_for(find, timeout, what=f"a public message with {needle!r}")
+
+
+def _has_turn_button(m: dict[str, Any]) -> bool:
+    return any(c.get("label") == "Take your turn" for c in iter_components(m))
+
+
+async def play_turns(fake: FakeDiscord, users: list[dict], until: str, limit: int = 60) -> None:
+    """Answer every "Take your turn" prompt (first option) until a public message contains ``until``."""
+    used: set[str] = set()
+    for _ in range(limit):
+
+        def ready() -> Any:
+            msgs = fake.public_messages()
+            if any(until in message_text(m) for m in msgs):
+                return "done"
+            t = next((m for m in reversed(msgs) if _has_turn_button(m)), None)
+            return t if t is not None and t["id"] not in used else None
+
+        target = await fake.wait_for(ready, 15, what=f"a new turn prompt or {until!r}")
+        if target == "done":
+            return
+        used.add(target["id"])
+        mover = next(u for u in users if f"<@{u['id']}>" in target["content"])
+        ix = await fake.click(mover, target, "Take your turn")
+        assert ix.callback_data.get("flags", 0) & EPHEMERAL
+        msg = ix.original
+        for _ in range(12):
+            if any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
+                break
+            msg = await pick(fake, mover, msg, 0)
+        ix = await fake.click(mover, msg, "Confirm")
+        assert "Done:" in message_text(ix.original)
+    raise AssertionError(f"never reached {until!r}")
+
+
+async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
+    caplog.set_level(logging.DEBUG)
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    cid = fake.add_member("cid", dms_closed=True)
+    spy = SpyRenderer()
+    async with running(fake, str(tmp_path / "g.db"), renderer=spy):
+        assert {c["name"] for c in fake.commands} >= {"game", "plan", "rules", "help"}
+        choices = await fake.autocomplete(ann, "game new", {"game": "smart"}, "game")
+        assert choices[0]["value"] == "smartphone-inc"
+
+        lobby = await new_game(fake, ann, [bob, cid])
+        # only the host (or Manage Server) adds AI and starts
+        ix = await fake.click(bob, lobby, "Start")
+        assert ix.callback_type in (5, 6) or ix.callback_data.get("flags", 0) & EPHEMERAL
+        assert "Only the host" in ix.all_text() or "host" in texts(ix.followups)
+        ix = await fake.click(ann, lobby, "Add AI")
+        ix = await fake.click(ann, ix.original, "br:ai:", values=["steve"])
+        assert "Added Steve" in ix.all_text()
+        await fake.wait_for(lambda: "Steve" in message_text(lobby), what="Steve on the lobby card")
+
+        await fake.click(ann, lobby, "Start")
+        assert "(started)" in message_text(lobby)
+        assert not list(iter_components(lobby))
+
+        start = await public_with(fake, "Round 1 · Planning")
+        for u in (ann, bob, cid):
+            assert f"<@{u['id']}>" in start["content"]  # one message mentions everyone
+        assert f"<@{cid['id']}>: I cannot send you direct messages" in start["content"]
+        assert start["attachments"] and start["attachments"][0]["filename"] == "board.png"
+        counter = await public_with(fake, "Plans sealed 0/3")
+
+        # DMs with private picture and planner; none for cid (closed DMs)
+        dm_ann, dm_bob = fake.dm_messages(ann)[-1], fake.dm_messages(bob)[-1]
+        assert fake.dm_messages(cid) == []
+        for dm in (dm_ann, dm_bob):
+            assert "Your plan" in message_text(dm) and dm["_files"]
+            assert png_size(dm["_files"][0][2])[0] > 0
+
+        codes: list[str] = []
+        msg = await build_plan(fake, ann, dm_ann, outcomes=True)
+        codes.append(plan_code(msg))
+        before_seal = copy.deepcopy(msg)
+        ix = await fake.click(bob, before_seal, "Seal")  # not bob's planner
+        assert ix.callback_data["flags"] & EPHEMERAL and "only they can use them" in ix.all_text()
+        ix = await fake.click(ann, msg, "Seal")
+        assert "Plan sealed" in message_text(ix.original)
+        await fake.wait_for(lambda: "Plans sealed 1/3" in counter["content"], what="counter 1/3")
+        assert counter.get("_edits", 0) >= 1
+        ix = await fake.click(ann, before_seal, "Seal")  # a second click on the old message
+        assert "Nothing to plan now" in ix.all_text()
+
+        # cid: closed DMs -> /plan opens the same planner, ephemerally
+        ix = await fake.slash(cid, "plan")
+        assert ix.callback_data.get("flags", 0) & EPHEMERAL
+        assert ix.original["_ephemeral_for"] == cid["id"]
+        msg = await build_plan(fake, cid, ix.original)
+        codes.append(plan_code(msg))
+        await fake.click(cid, msg, "Seal")
+        await fake.wait_for(lambda: "Plans sealed 2/3" in counter["content"], what="counter 2/3")
+
+        # nothing about a plan is public before the reveal
+        assert_no_plan_in_public(fake, spy, codes, caplog.text)
+        n_public = len(fake.public_messages())
+
+        msg = await build_plan(fake, bob, fake.dm_messages(bob)[-1])
+        codes.append(plan_code(msg))
+        await fake.click(bob, msg, "Seal")
+        await fake.wait_for(lambda: "All 3 plans sealed" in counter["content"], what="the reveal note")
+        reveal = await public_with(fake, "reveals:")
+        assert fake.public_messages().index(reveal) == n_public
+        assert [a["filename"] for a in reveal["attachments"]] == ["reveal.png"]
+        assert "reveals:" in reveal["content"]
+        png = [f for f in reveal["_files"]][0][2]
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and min(png_size(png)) > 0
+
+        # the rest of round 1 through the turn prompts, to the next Planning
+        await play_turns(fake, [ann, bob, cid], until="Round 2 · Planning")
+        await public_with(fake, "Plans sealed 0/3 —")
+        assert len(fake.dm_messages(ann)) >= 2  # a new planner for round 2
+
+        # status, rules, history, export
+        ix = await fake.slash(bob, "game status")
+        assert "Round **2**" in ix.all_text() and "planning" in ix.all_text()
+        ix = await fake.slash(bob, "rules")
+        assert "1 to 4" in ix.all_text()  # the current phase's rules by default
+        topics = await fake.autocomplete(bob, "rules", {"topic": "re"}, "topic")
+        assert {"research", "retailers"} <= {c["value"] for c in topics}
+        rounds = await fake.autocomplete(bob, "game history", {"round": ""}, "round")
+        assert [c["value"] for c in rounds] == [1, 2]
+        games = await fake.autocomplete(bob, "plan", {"game": ""}, "game")
+        assert games and games[0]["value"] == "1"
+        ix = await fake.slash(bob, "help")
+        assert "/plan" in ix.all_text()
+        ix = await fake.slash(bob, "game history", {"round": 1})
+        assert "Round 1" in ix.all_text() and ix.followups[0]["_files"]
+        ix = await fake.slash(bob, "game export")
+        data = json.loads(ix.original["_files"][0][2])
+        assert data["format"] == "boardroom-game" and data["seed"] == 7
+        assert all(a["action"]["type"] != "plan" or a["seq"] < data["version"] - 10 for a in data["actions"][-1:])
+    assert TOKEN not in caplog.text
+
+
+async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    db = str(tmp_path / "restart.db")
+    async with running(fake, db, renderer=SpyRenderer()):
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
+        msg = await build_plan(fake, ann, fake.dm_messages(ann)[-1])
+        await fake.click(ann, msg, "Seal")
+        bob_half = await pick(fake, bob, fake.dm_messages(bob)[-1], 2)  # half-built before the restart
+        await public_with(fake, "Plans sealed 1/2")
+        # the export of a game in Planning leaves out the sealed plan (not revealed yet)
+        ix = await fake.slash(bob, "game export")
+        data = json.loads(ix.original["_files"][0][2])
+        assert not [a for a in data["actions"] if a["action"]["type"] == "plan"]
+        assert "left out until the reveal" in data["note"]
+    identifies = fake.identifies
+    async with running(fake, db, renderer=SpyRenderer()):
+        assert fake.identifies == identifies + 1
+        # bob goes on with the very same DM message: its draft lives in the message
+        assert "Bottom: Pad B side 1" in message_text(bob_half)
+        msg = bob_half
+        for i in range(3):
+            msg = await pick(fake, bob, msg, i)
+        ix = await fake.click(bob, msg, "Seal")
+        assert "Plan sealed" in message_text(ix.original)
+        reveal = await public_with(fake, "reveals:")
+        assert "Round 1" in reveal["content"]
+        # and the turn button posted after the restart works too
+        await play_turns(fake, [ann, bob], until="Research Technology")
+
+
+async def test_reminder_after_downtime_dm_and_channel_fallback(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann = fake.add_member("ann")
+    dee = fake.add_member("dee", dms_closed=True)
+    clock = Clock()
+    db = str(tmp_path / "remind.db")
+    async with running(fake, db, renderer=None, clock=clock):
+        lobby = await new_game(fake, ann, [dee])
+        ix = await fake.slash(dee, "game settings", {"remind_hours": 1.0})
+        assert "Only the host" in ix.all_text()
+        ix = await fake.slash(ann, "game settings", {"remind_hours": 1.0, "repeat_hours": 6.0})
+        assert "Game settings saved" in ix.all_text()
+        await fake.click(ann, lobby, "Start")
+        await public_with(fake, "Plans sealed 0/2")
+        before = len(fake.dm_messages(ann))
+    clock.advance(2 * 3600)  # the bot is down while the reminders fall due
+    async with running(fake, db, renderer=None, clock=clock):
+        await fake.wait_for(lambda: len(fake.dm_messages(ann)) > before, what="a reminder DM")
+        reminder = fake.dm_messages(ann)[-1]
+        assert "Reminder" in message_text(reminder) and "Your plan" in message_text(reminder)
+        fallback = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages() if f"<@{dee['id']}> ⏰" in m["content"]), None),
+            what="a channel reminder for closed DMs",
+        )
+        assert "/plan" in fallback["content"]
+        # the reminder DM's planner works
+        msg = await build_plan(fake, ann, reminder)
+        ix = await fake.click(ann, msg, "Seal")
+        assert "Plan sealed" in message_text(ix.original)
+
+
+async def test_errors_are_private_and_unexpected_ones_get_an_id(
+    fake: FakeDiscord, tmp_path: Any, caplog: Any
+) -> None:
+    caplog.set_level(logging.INFO)
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "err.db"), renderer=None) as bot:
+        ix = await fake.slash(ann, "game join")
+        assert ix.callback_data["flags"] & EPHEMERAL and "no game in this channel" in ix.all_text()
+        await new_game(fake, ann, [bob])
+        ix = await fake.slash(bob, "game abandon")
+        assert ix.callback_data["flags"] & EPHEMERAL and "Only the host" in ix.all_text()
+
+        async def broken(*_a: Any, **_k: Any) -> Any:
+            raise RuntimeError("database on fire")
+
+        bot.app.game_in_channel = broken  # type: ignore[method-assign]
+        ix = await fake.slash(ann, "game status")
+        text = ix.all_text()
+        assert ix.callback_data["flags"] & EPHEMERAL
+        m = re.search(r"error id `([0-9a-f]{8})`", text)
+        assert m and "database on fire" not in text
+        assert m.group(1) in caplog.text and "database on fire" in caplog.text
+    assert TOKEN not in caplog.text
+
+
+async def test_abandon_with_confirmation(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob", manage_guild=True)
+    async with running(fake, str(tmp_path / "ab.db"), renderer=None):
+        await new_game(fake, ann, [])
+        ix = await fake.slash(bob, "game abandon")  # a server manager may
+        ix = await fake.click(bob, ix.original, "abandon")
+        assert "abandoned" in ix.all_text()
+        await public_with(fake, "was abandoned")
+        ix = await fake.slash(ann, "game status")
+        assert "no game in this channel" in ix.all_text()
+
+
+async def test_ai_takeover_after_the_deadline(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    clock = Clock()
+    db = str(tmp_path / "takeover.db")
+    async with running(fake, db, renderer=None, clock=clock):
+        lobby = await new_game(fake, ann, [bob])
+        ix = await fake.slash(ann, "game settings", {"takeover": True, "takeover_hours": 3.0, "remind_hours": 1.0})
+        assert "AI takeover: on, after 3 h" in ix.all_text()
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
+        msg = await build_plan(fake, ann, fake.dm_messages(ann)[-1])
+        await fake.click(ann, msg, "Seal")
+        await public_with(fake, "Plans sealed 1/2")
+    clock.advance(4 * 3600)
+    async with running(fake, db, renderer=None, clock=clock):
+        notice = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages() if "the AI plays their seat" in m["content"]), None),
+            what="the takeover notice",
+        )
+        assert "Bob" in notice["content"]
+        await fake.wait_for(lambda: any("reveals:" in m["content"] for m in fake.public_messages()), what="the reveal")
+        ix = await fake.slash(bob, "game reclaim")
+        assert "plays their seat again" in ix.all_text()

@@ -1,0 +1,93 @@
+"""Bot pieces without Discord: the error texts, log filters, posting helpers."""
+
+from __future__ import annotations
+
+import logging
+
+from bot import errors
+from bot.cogs.play import history_views, redact_unrevealed, sealed_counts
+from engine import IllegalAction, get_game
+
+
+def test_expected_errors_have_a_private_message() -> None:
+    from bot.app import Forbidden
+
+    assert errors.expected_message(IllegalAction("not your turn")) == "not your turn"
+    assert errors.expected_message(Forbidden("Only the host")) == "Only the host"
+    assert errors.expected_message(errors.Denied("nope")) == "nope"
+    assert errors.expected_message(RuntimeError("boom")) is None
+
+
+def test_token_is_redacted_from_log_records(caplog) -> None:
+    token = "MTIz.secret-token-value-123456"
+    log = logging.getLogger("boardroom.test.redact")
+    log.addFilter(errors.RedactFilter(token))
+    with caplog.at_level(logging.INFO):
+        log.info("connecting with %s", token)
+    assert token not in caplog.text and "[redacted]" in caplog.text
+
+
+def test_secret_payloads_are_hidden_from_debug_logs(caplog) -> None:
+    log = logging.getLogger("boardroom.test.secret")
+    log.addFilter(errors.SecretFilter())
+    with caplog.at_level(logging.DEBUG):
+        log.debug("POST %s with %s", "/channels/1/messages", '{"footer": "plan code: bA1 t0 r0 p1,0"}')
+        log.info("plain info line stays")
+    assert "bA1 t0" not in caplog.text and "payload hidden" in caplog.text
+    assert "plain info line stays" in caplog.text
+
+
+def test_redact_unrevealed_drops_trailing_plans_only() -> None:
+    data = {
+        "actions": [
+            {"seq": 1, "action": {"type": "plan"}},
+            {"seq": 2, "action": {"type": "improvement"}},
+            {"seq": 3, "action": {"type": "plan"}},
+            {"seq": 4, "action": {"type": "plan"}},
+        ]
+    }
+    out = redact_unrevealed(data)
+    assert [a["seq"] for a in out["actions"]] == [1, 2]
+    assert "2 sealed plan(s)" in out["note"]
+    assert redact_unrevealed({"actions": data["actions"][:2]})["actions"] == data["actions"][:2]
+
+
+def _played_export(actions: int = 40) -> dict:
+    from engine import ai
+
+    game = get_game("smartphone-inc")
+    seats = ["ann", "bob", "steve"]
+    state = game.setup(seats, 3, {"automata": ["steve"]})
+    log = []
+    for seq in range(1, actions + 1):
+        pending = game.pending(state)
+        if not pending:
+            break
+        seat = sorted(pending)[0]
+        action = ai.choose("smartphone-inc", state, seat, "greedy")
+        state = game.apply(state, seat, action)
+        log.append({"seq": seq, "seat": seat, "action": action, "actor": "bot"})
+    return {
+        "game": "smartphone-inc",
+        "seed": 3,
+        "options": {"automata": ["steve"]},
+        "seats": [{"seat": s, "position": i} for i, s in enumerate(seats)],
+        "actions": log,
+    }
+
+
+def test_history_views_cover_the_phases_of_one_round() -> None:
+    export = _played_export()
+    round1 = history_views(export, 1)
+    assert round1, "round 1 has phases"
+    assert all(lines is not None for _v, lines in round1)
+    assert any("reveals" in " ".join(lines) for _v, lines in round1)
+    assert history_views(export, 5) == [] or all(v["round"] >= 5 for v, _ in history_views(export, 5))
+
+
+def test_sealed_counts_leave_steve_out() -> None:
+    view = {
+        "seats": ["ann", "bob", "steve"],
+        "players": {"ann": {"sealed": True}, "bob": {"sealed": False}, "steve": {"steve": True, "sealed": True}},
+    }
+    assert sealed_counts(view) == (1, 2, ["bob"])
