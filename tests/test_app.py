@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import signal
@@ -511,11 +512,14 @@ CLICKS = st.lists(
 )
 
 
+_DB_NUMBERS = itertools.count()
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(clicks=CLICKS)
 def test_random_clicks_never_apply_twice(tmp_path: Path, clicks: list[tuple[int, int, int]]) -> None:
     async def run() -> None:
-        db = tmp_path / f"h{abs(hash(tuple(clicks)))}.db"
+        db = tmp_path / f"h{next(_DB_NUMBERS)}.db"  # a fresh database per example
         s = await Storage.open(db)
         try:
             app = await new_app(s, snapshot_every=4)
