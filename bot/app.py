@@ -325,6 +325,19 @@ def _info(row: GameRow, seats: list[SeatRow], settings: Settings) -> GameInfo:
 # --- the app ----------------------------------------------------------------------------
 
 
+def _phase_views(game: Game, old: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """The public view at the end of each phase the action completed, automatic phases
+    included, where the engine can trace them (``game.trace``); else nothing."""
+    trace = getattr(game, "trace", None)
+    if trace is None:
+        return []
+    try:
+        return list(trace(old, seat, action))
+    except Exception:  # pictures are a nicety; the action is already committed
+        log.exception("tracing the phases of an action failed")
+        return []
+
+
 class App:
     """The application layer; see the module docstring for the API."""
 
@@ -1101,7 +1114,7 @@ class App:
         if phase_changed:
             out.phase_changed = True
             out.round_changed = out.round_changed or round_changed
-            out.phase_views.append(pub)
+            out.phase_views.extend(_phase_views(game, old, seat, action) or [pub])
         out.round, out.phase = stage
         out.public_view = pub
         out.version = seq

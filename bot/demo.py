@@ -8,7 +8,7 @@ run. A demo game that already finished just prints its result again.
 
 Output: a progress line per phase on stdout, and last the final result as ONE
 JSON line. With ``--out DIR`` and the ``render`` package available, the public
-picture of each phase is written there (``0012-r1-planning.png``).
+picture of each phase is written there (``0012-r1-p1-planning.png``: version, round, phase).
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ def load_renderer() -> Callable[[str, dict[str, Any]], Any] | None:
 
 def write_picture(draw: Callable[[str, dict[str, Any]], Any], game: str, view: dict[str, Any], out: Path) -> Path:
     image = draw(game, view)
-    name = f"{int(view.get('version', 0)):04d}-r{view.get('round')}-{view.get('phase')}.png"
+    number = view.get("phase_number") or 9  # sorts the phases of one action in order
+    name = f"{int(view.get('version', 0)):04d}-r{view.get('round')}-p{number}-{view.get('phase')}.png"
     path = out / name.replace("/", "_").replace(" ", "_")
     if isinstance(image, bytes | bytearray):
         path.write_bytes(image)

@@ -7,6 +7,7 @@ phases, Steve's turns, forced moves) and stops where a company must decide.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -211,9 +212,14 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
     t["stage"] += 1
 
 
-def run(state: State, until: str | None = None) -> None:
-    """Advance until a decision is needed (or, for tests, until phase ``until`` begins)."""
+def run(state: State, until: str | None = None, on_phase: Callable[[State], None] | None = None) -> None:
+    """Advance until a decision is needed (or, for tests, until phase ``until`` begins).
+    ``on_phase(state)`` is called each time a new phase begins (the end of the last)."""
+    last = (state["round"], state["phase"])
     while True:
+        if on_phase is not None and (state["round"], state["phase"]) != last:
+            last = (state["round"], state["phase"])
+            on_phase(state)
         phase = state["phase"]
         if phase == "over" or (until is not None and phase == until and _fresh(state)):
             return
@@ -235,7 +241,7 @@ def run(state: State, until: str | None = None) -> None:
             scoring.receive_vp(state)
             if state["round"] >= ROUNDS:  # SI-END-01
                 scoring.end_game(state)
-                return
+                continue
             scoring.reset_round(state)
             start_round(state)
             continue

@@ -32,6 +32,16 @@ class SmartphoneInc:
         return flow.pending(state)
 
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
+        return self._apply(state, seat, action, None)
+
+    def trace(self, state: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The public views at the end of every phase that ``action`` completes (the
+        automatic phases included), for the pictures posted after each phase."""
+        views: list[dict[str, Any]] = []
+        self._apply(state, seat, action, lambda s: views.append(make_view(s, None)))
+        return views
+
+    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
         if not isinstance(action, dict):
             raise IllegalAction("an action is a JSON object with a 'type'")
         if not isinstance(seat, str) or seat not in state["players"]:
@@ -46,7 +56,7 @@ class SmartphoneInc:
         new["log"] = []
         flow.act(new, seat, action)
         new["version"] += 1
-        flow.run(new)
+        flow.run(new, None, on_phase)
         return new
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
