@@ -16,7 +16,8 @@ from si_support import PLAN, new_game
 from engine import IllegalAction, get_game
 from engine.ai import choose
 from engine.simulate import play_game, simulate
-from engine.smartphone_inc.data import GOODS_SUPPLY, REGIONS
+from engine.smartphone_inc.common import offices_used
+from engine.smartphone_inc.data import GOODS_SUPPLY, OFFICE_MARKERS, REGIONS
 from engine.smartphone_inc.game import GAME
 
 
@@ -153,6 +154,7 @@ def check_invariants(state):
         assert p["supply"] + p["goods"] + on_board == GOODS_SUPPLY, seat
         assert p["supply"] >= 0 and p["goods"] >= 0 and p["price"] >= 1
         assert len(set(p["techs"])) == len(p["techs"])
+        assert offices_used(state, seat) <= OFFICE_MARKERS  # Office markers are limited
     patents = [t for t, v in state["techs"].items() if v["patent"]]
     assert sorted(patents) == sorted(t for p in state["players"].values() for t in p["patents"])
     owned = [i for p in state["players"].values() for i in p["improvements"] if not i.startswith("S-")]
