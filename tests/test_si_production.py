@@ -158,3 +158,33 @@ def test_nfc_price_up_now_and_every_round_SI_TECH_10():
     assert state["players"]["p1"]["price"] == 5
     state = reveal_with(state, {"p1": outcome(down=1), "p2": outcome(down=1)}, "improve")
     assert state["players"]["p1"]["price"] == 5 and state["players"]["p2"]["price"] == 4
+
+
+@pytest.mark.parametrize("techs", [[], ["gps"], ["li-ion", "nfc"], ["gps", "li-ion", "nfc", "wi-fi"]])
+@pytest.mark.parametrize("sides", [0, 1])
+def test_plan_yields_match_what_the_phases_do(techs, sides):
+    """planning.yields (shown by the planner and the pictures) equals Phases 2-6."""
+    from engine.smartphone_inc import logistics, planning, research
+
+    state = new_game(3, tech_sides={t: sides for t in ("gps", "li-ion", "nfc", "wi-fi")})
+    state["players"]["p1"]["tokens"] = 1
+    for t in techs:
+        state["players"]["p1"]["techs"].append(t)  # owned, without the one-time bonuses
+    out = outcome(covered=2, face_down=("S-green",), prod=2, improve=1, up=1, down=2, research=1, logistics=1)
+    expected = planning.yields(state, "p1", out)
+    state = reveal_with(state, {"p1": out}, "improve")
+    p = state["players"]["p1"]
+    assert p["goods"] == expected["goods"] and p["price"] == expected["price"]
+    assert research.markers(state, "p1") == expected["research"]
+    assert logistics.markers(state, "p1") == expected["logistics"]
+    view = GAME.view(state, None)
+    assert view["players"]["p1"]["yields"] == expected
+
+
+def test_last_round_result_kept_for_the_next_round():
+    state = new_game(5)
+    state = reveal_with(state, {"p2": outcome(covered=3, down=2)}, "vp")
+    state = pass_turns(state, "planning")
+    last = GAME.view(state, None)["last_round"]
+    assert last["round"] == 1 and last["sold"]["p2"] == 2
+    assert last["vp"]["p2"] == 2 * 3 + 1 and last["control"]["north-africa"] == {"p2": 1}

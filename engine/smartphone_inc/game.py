@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.jsonstate import clone, dumps
-from engine.smartphone_inc import flow, pads, preparation, research, selling
+from engine.smartphone_inc import flow, pads, planning, preparation, research, selling
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
@@ -177,16 +177,18 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     before the reveal, the order of the Improvement pile, the PRNG and the seed."""
     if seat is not None and seat not in state["players"]:
         raise IllegalAction(f"{seat!r} has no seat in this game")
-    planning = state["phase"] == "planning"
+    in_planning = state["phase"] == "planning"
     players = {}
     for s in state["seats"]:
         p = clone(state["players"][s])
         sealed = p["plan"] is not None
-        if planning and s != seat:
+        if in_planning and s != seat:
             p["plan"] = None
         p["sealed"] = sealed or p["steve"]
         p["offices"] = [r for r, reg in state["regions"].items() for o in reg["offices"] if o == s]
         p["costs"] = {t: tech_cost(state, s, t) for t in TECH_ORDER if t not in p["techs"]}
+        if p["outcome"] is not None:
+            p["yields"] = planning.yields(state, s, p["outcome"])
         players[s] = p
     pend = flow.pending(state)
     view: dict[str, Any] = {
@@ -210,6 +212,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "options": {k: v for k, v in state["options"].items()},
         "pending": sorted(pend),
         "result": clone(state["result"]),
+        "last_round": clone(state.get("last_round")),
         "you": seat,
     }
     if seat is not None:
@@ -217,9 +220,11 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         view["prompt"] = pend.get(seat)
         if me["plan"] is not None and not me["steve"]:
             try:
-                view["my_plan_outcome"] = pads.evaluate(
+                ev = pads.evaluate(
                     me["plan"], state["players"][seat]["improvements"], has_effect(state, seat, "improvements_off_edge")
                 )
+                ev["yields"] = planning.yields(state, seat, ev)
+                view["my_plan_outcome"] = ev
             except IllegalAction:
                 view["my_plan_outcome"] = None
     return view

@@ -21,11 +21,9 @@ from engine.smartphone_inc.data import REGIONS, RETAILERS
 
 def markers(state: State, seat: str) -> int:
     """SI-LOG-01 (+ SI-TECH-11: Li-Ion counts Price symbols as Logistics)."""
-    a = state["players"][seat]["outcome"]["active"]
-    n = a["logistics"]
-    if has_effect(state, seat, "price_as_logistics"):
-        n += a["up"] + a["down"]
-    return n
+    from engine.smartphone_inc.planning import yields
+
+    return yields(state, seat, state["players"][seat]["outcome"])["logistics"]
 
 
 def found_office(state: State, seat: str, rid: str, *, bonus: bool = True) -> None:

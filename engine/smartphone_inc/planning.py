@@ -12,8 +12,41 @@ from typing import Any
 
 from engine.smartphone_inc import pads, steve
 from engine.smartphone_inc.common import State, has_effect, is_steve, require, say
+from engine.smartphone_inc.data import START_PRICE
 
 SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")
+
+
+def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
+    """What a decision gives ``seat`` this round by the rules of Phases 2-6 and the
+    company's Technologies: price, Goods (with their sources), Research and Logistics
+    markers, Improvement or Goods token. ``table`` is a state or a view (same keys),
+    so the planner and the pictures show exactly what the phases will do."""
+    p = table["players"][seat]
+    a = {k: int(outcome["active"].get(k, 0)) for k in SYMBOLS}
+    delta = a["up"] - a["down"] + (1 if has_effect(table, seat, "price_up") else 0)  # SI-PRICE-02, SI-TECH-10
+    parts = [("Production", a["prod"]), ("Goods tokens", int(p["tokens"]))]  # SI-PROD-01, SI-PLAN-11
+    if not p["steve"]:  # SI-STEVE-05: Steve makes no Goods from covered cells
+        parts += [("covered cells", int(outcome["covered"])), ("face down", len(outcome["face_down"]))]
+        if has_effect(table, seat, "improve_gives_2_goods"):  # SI-TECH-03
+            parts.append(("GPS", 2 * a["improve"]))
+        if has_effect(table, seat, "goods_per_2_techs"):  # SI-TECH-12
+            parts.append(("Li-Ion", len(p["techs"]) // 2))
+    logistics = a["logistics"]  # SI-LOG-01
+    if has_effect(table, seat, "price_as_logistics"):  # SI-TECH-11
+        logistics += a["up"] + a["down"]
+    research = a["research"]  # SI-RES-01
+    if p["steve"] and table.get("steve"):
+        research += int(table["steve"].get("bonus", 0))  # SI-STEVE-03
+    return {
+        "price_delta": delta,
+        "price": max(1, START_PRICE + delta),
+        "goods": sum(n for _, n in parts),
+        "goods_parts": [[k, n] for k, n in parts if n],
+        "research": research,
+        "logistics": logistics,
+        "improve": a["improve"] > 0,
+    }
 
 
 def unsealed(state: State) -> list[str]:

@@ -93,6 +93,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         "steve": None,
         "log": [],
         "result": None,
+        "last_round": None,
     }
     for seat in players:
         colour = colours[seat]

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from engine.smartphone_inc.common import State, has_effect, say
+from engine.smartphone_inc.common import State, say
+from engine.smartphone_inc.planning import yields
 
 
 def set_prices(state: State) -> None:
     for seat in state["seats"]:
         p = state["players"][seat]
-        a = p["outcome"]["active"]
-        price = p["price"] - a["down"] + a["up"]
-        if has_effect(state, seat, "price_up"):
-            price += 1
-        p["price"] = max(1, price)
+        p["price"] = max(1, p["price"] + yields(state, seat, p["outcome"])["price_delta"])
         say(state, f"{seat} sets price {p['price']}.")

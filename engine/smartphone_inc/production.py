@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from engine.smartphone_inc.common import State, add_goods, has_effect, is_steve, say
+from engine.smartphone_inc.common import State, add_goods, say
+from engine.smartphone_inc.planning import yields
 
 
 def produced(state: State, seat: str) -> int:
-    """How many Goods ``seat`` must produce this Phase 3 (exactly that, SI-PROD-04)."""
-    p = state["players"][seat]
-    o = p["outcome"]
-    n = o["active"]["prod"] + p["tokens"]
-    if is_steve(state, seat):
-        return n  # Steve: active Production symbols + Goods tokens
-    n += o["covered"] + len(o["face_down"])
-    if has_effect(state, seat, "improve_gives_2_goods"):
-        n += 2 * o["active"]["improve"]
-    if has_effect(state, seat, "goods_per_2_techs"):
-        n += len(p["techs"]) // 2
-    return n
+    """How many Goods ``seat`` must produce this Phase 3 (exactly that, SI-PROD-04):
+    see :func:`planning.yields` for the sources."""
+    return yields(state, seat, state["players"][seat]["outcome"])["goods"]
 
 
 def produce(state: State) -> None:

@@ -8,7 +8,6 @@ from engine.smartphone_inc import technologies
 from engine.smartphone_inc.common import (
     State,
     as_int,
-    is_steve,
     require,
     say,
     tech_cost,
@@ -19,11 +18,9 @@ from engine.smartphone_inc.data import TECH_ORDER, TECHS
 
 def markers(state: State, seat: str) -> int:
     """SI-RES-01: one Progress marker per active Research symbol (+1 for Steve, SI-STEVE-03)."""
-    p = state["players"][seat]
-    n = p["outcome"]["active"]["research"]
-    if is_steve(state, seat):
-        n += state["steve"]["bonus"]
-    return n
+    from engine.smartphone_inc.planning import yields
+
+    return yields(state, seat, state["players"][seat]["outcome"])["research"]
 
 
 def needed(state: State, seat: str, tech: str) -> int:

@@ -11,17 +11,23 @@ from engine.smartphone_inc.data import REGIONS, RETAILERS, ROUNDS, START_PRICE, 
 
 
 def receive_vp(state: State) -> None:
+    """SI-VP-01; the round's result stays in ``last_round`` until the next Phase 8."""
     gains = {s: 0 for s in state["seats"]}
+    controls: dict[str, dict[str, int]] = {}
     for rid in REGIONS:
         for seat, vp in control.control_vp(state, rid).items():
             gains[seat] += vp
+            controls.setdefault(rid, {})[seat] = vp
             say(state, f"{seat} controls {REGIONS[rid]['name']}: +{vp} VP.")
+    sold_total: dict[str, int] = {}
     for seat in state["seats"]:
         p = state["players"][seat]
         sold = sum(state["regions"][r]["sold"].count(seat) for r in REGIONS)
         gains[seat] += sold * p["price"]
         p["vp"] += gains[seat]
+        sold_total[seat] = sold
         say(state, f"{seat} sold {sold} Goods at {p['price']}: {gains[seat]} VP this phase, {p['vp']} in all.")
+    state["last_round"] = {"round": state["round"], "control": controls, "vp": gains, "sold": sold_total}
 
 
 def reset_round(state: State) -> None:

@@ -1,0 +1,408 @@
+"""The public picture: everything on the table, for every player to see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from engine.smartphone_inc.data import IMPROVEMENTS, REGIONS, STEVE_PAD
+from render.smartphone_inc import frame, techs
+from render.smartphone_inc import map as world
+from render.smartphone_inc import pads as padview
+from render.smartphone_inc import theme as t
+from render.smartphone_inc.kit import Canvas
+
+INNER = t.WIDTH - 2 * t.MARGIN
+ROW_H = 40
+
+
+def draw(view: dict[str, Any]) -> Image.Image:
+    cv = Canvas(t.WIDTH, 3600)
+    x = t.MARGIN
+    y = frame.tracks(cv, view, x, t.MARGIN, INNER, "Smartphone Inc.")
+    y = frame.waiting_line(cv, view, x, y, INNER) + 8
+    if view.get("over") and view.get("result"):
+        y = result_table(cv, view, x, y, INNER) + 14
+    y = companies(cv, view, x, y, INNER) + 14
+    y = cv.section_title(x, y, "World map", "lines = links between regions")
+    y = world.draw(cv, view, x, y) + 14
+    if any(view["players"][s].get("outcome") for s in view["seats"]):
+        y = decisions(cv, view, x, y, INNER) + 14
+    y = cv.section_title(
+        x, y, "Technologies", "cost = Progress needed; +1 while the Patent is open"
+    )
+    y = techs.draw_row(cv, view, x, y, INNER) + 14
+    y = block_and_steve(cv, view, x, y, INNER) + 14
+    y = frame.legend(cv, x, y, INNER) + t.MARGIN
+    return cv.crop(int(y))
+
+
+# --- Price Block + VP Scoreboard -----------------------------------------------------------
+
+COLS = {
+    "#": 8,
+    "company": 44,
+    "price": 262,
+    "vp": 336,
+    "goods": 546,
+    "sold": 612,
+    "tokens": 678,
+    "impr": 744,
+    "offices": 810,
+    "techs": 884,
+}
+
+
+def companies(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
+    """One row per company in Priority order (the Price Block), with the VP Scoreboard."""
+    order = list(view.get("priority") or view["seats"])
+    h = 78 + len(order) * ROW_H
+    top = cv.panel(x, y, w, h, "Companies in turn order")
+    cv.text(
+        x + w - 12,
+        y + 14,
+        "lowest price plays first; ties: lower VP · Goods = available, Sold = this round",
+        t.SMALL,
+        fill=t.MUTED,
+        anchor="ra",
+    )
+    heads = {
+        "price": "Price",
+        "vp": "VP",
+        "goods": "Goods",
+        "sold": "Sold",
+        "tokens": "Tokens",
+        "impr": "Impr.",
+        "offices": "Offices",
+        "techs": "Technologies (★ Patent)",
+    }
+    for key, label in heads.items():
+        cv.text(x + COLS[key], top, label, t.SMALL, bold=True, fill=t.MUTED)
+    top += 24
+    vps = [view["players"][s]["vp"] for s in order]
+    best = max(max(vps), 1)
+    pending = set(view.get("pending", []))
+    for i, seat in enumerate(order):
+        p = view["players"][seat]
+        ry = top + i * ROW_H
+        if seat in pending:
+            cv.box(x + 4, ry - 3, x + w - 4, ry + ROW_H - 5, fill="#fdf1d6", radius=6)
+        cv.text(
+            x + COLS["#"] + 8, ry + 16, str(i + 1), t.LARGE, bold=True, fill=t.MUTED, anchor="mm"
+        )
+        cv.token(x + COLS["company"], ry + 1, 30, p["colour"])
+        cv.text(
+            x + COLS["company"] + 38,
+            ry + 16,
+            cv.fit(frame.name_of(view, seat), t.LARGE, True, 170),
+            t.LARGE,
+            bold=True,
+            anchor="lm",
+        )
+        px = x + COLS["price"]
+        cv.box(px, ry, px + 52, ry + 32, fill="#fff4dc", outline=t.ACCENT, width=2, radius=6)
+        cv.text(px + 26, ry + 16, str(p["price"]), t.LARGE + 2, bold=True, anchor="mm")
+        vx = x + COLS["vp"]
+        cv.text(vx, ry + 16, str(p["vp"]), t.LARGE + 2, bold=True, anchor="lm")
+        bar = 140 * p["vp"] / best
+        cv.box(vx + 50, ry + 8, vx + 50 + 140, ry + 24, fill=t.FAINT, radius=4)
+        if bar >= 1:
+            cv.box(
+                vx + 50,
+                ry + 8,
+                vx + 50 + bar,
+                ry + 24,
+                fill=t.COMPANY_FILL.get(p["colour"], "#888"),
+                radius=4,
+            )
+        sold = sum(r.get("sold", []).count(seat) for r in view["regions"].values())
+        for key, val in (
+            ("goods", p["goods"]),
+            ("sold", sold),
+            ("tokens", p["tokens"]),
+            ("impr", len(p["improvements"])),
+            ("offices", len(p["offices"])),
+        ):
+            cv.text(
+                x + COLS[key] + 14,
+                ry + 16,
+                str(val),
+                t.LARGE,
+                bold=val > 0,
+                fill=t.INK if val else t.MUTED,
+                anchor="mm",
+            )
+        tx = x + COLS["techs"]
+        for tech in p["techs"]:
+            label = t.TECH_SHORT.get(tech, tech) + ("★" if tech in p["patents"] else "")
+            lw = cv.measure(label, t.BODY, True)
+            if tx + lw > x + w - 10:
+                break
+            cv.box(tx - 4, ry + 3, tx + lw + 4, ry + 29, fill="#efe6f7", radius=5)
+            cv.text(tx, ry + 16, label, t.BODY, bold=True, fill=t.BUYER_TECH, anchor="lm")
+            tx += lw + 14
+        if not p["techs"]:
+            cv.text(tx, ry + 16, "none yet", t.BODY, fill=t.MUTED, anchor="lm")
+    return y + h
+
+
+def result_table(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
+    rows = view["result"].get("scores", [])
+    h = 78 + len(rows) * ROW_H
+    top = cv.panel(x, y, w, h, "Final scores")
+    cols = {
+        "rank": 8,
+        "company": 44,
+        "scored": 330,
+        "patent": 470,
+        "retail": 610,
+        "total": 760,
+        "tie": 900,
+    }
+    heads = {
+        "scored": "VP in play",
+        "patent": "+ Patents",
+        "retail": "+ Retailers",
+        "total": "= Total",
+        "tie": "Techs / Patents",
+    }
+    for key, label in heads.items():
+        cv.text(x + cols[key], top, label, t.SMALL, bold=True, fill=t.MUTED)
+    top += 24
+    winners = set(view["result"].get("winners", []))
+    for i, row in enumerate(rows):
+        ry = top + i * ROW_H
+        seat = row["seat"]
+        if seat in winners:
+            cv.box(x + 4, ry - 3, x + w - 4, ry + ROW_H - 5, fill="#fdf1d6", radius=6)
+        cv.text(
+            x + cols["rank"] + 8,
+            ry + 16,
+            str(row.get("rank", i + 1)),
+            t.LARGE,
+            bold=True,
+            anchor="mm",
+        )
+        cv.token(
+            x + cols["company"], ry + 1, 30, row.get("colour") or view["players"][seat]["colour"]
+        )
+        name = frame.name_of(view, seat) if seat in view["players"] else seat
+        cv.text(
+            x + cols["company"] + 38,
+            ry + 16,
+            cv.fit(name, t.LARGE, True, 230),
+            t.LARGE,
+            bold=True,
+            anchor="lm",
+        )
+        for key, val in (
+            ("scored", row.get("scored")),
+            ("patent", row.get("patent_vp")),
+            ("retail", row.get("retailer_vp")),
+        ):
+            cv.text(x + cols[key], ry + 16, str(val), t.LARGE, anchor="lm")
+        cv.text(x + cols["total"], ry + 16, str(row.get("vp")), t.LARGE + 2, bold=True, anchor="lm")
+        cv.text(
+            x + cols["tie"],
+            ry + 16,
+            f"{row.get('technologies', 0)} / {row.get('patents', 0)}",
+            t.LARGE,
+            anchor="lm",
+        )
+    return y + h
+
+
+# --- revealed decisions ---------------------------------------------------------------------
+
+DEC_H = 356
+GRID_H = 170
+
+
+def decisions(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
+    """Every company's decision of this round side by side (after the reveal)."""
+    seats = list(view["seats"])
+    rnd = int(view.get("round", 1))
+    label = t.ROMAN[rnd - 1] if 0 < rnd <= len(t.ROMAN) else str(rnd)
+    top = cv.panel(x, y, w, DEC_H, f"Decisions of round {label}")
+    cv.text(
+        x + w - 12,
+        y + 14,
+        "light = bottom Pad, dark = top Pad, cream = Improvement",
+        t.SMALL,
+        fill=t.MUTED,
+        anchor="ra",
+    )
+    col_w = (w - 16) / max(len(seats), 1)
+    for i, seat in enumerate(seats):
+        cx = x + 8 + i * col_w
+        _decision(cv, view, seat, cx, top, col_w - 10)
+        if i:
+            cv.d.line((cx - 5, top, cx - 5, y + DEC_H - 10), fill=t.FAINT, width=2)
+    return y + DEC_H
+
+
+def _decision(cv: Canvas, view: dict[str, Any], seat: str, x: float, y: float, w: float) -> None:
+    p = view["players"][seat]
+    cv.token(x + 4, y, 28, p["colour"])
+    cv.text(
+        x + 38,
+        y + 14,
+        cv.fit(frame.name_of(view, seat), t.BODY, True, w - 42),
+        t.BODY,
+        bold=True,
+        anchor="lm",
+    )
+    gy = y + 40
+    outcome = p.get("outcome")
+    if p.get("steve"):
+        draw_steve_cells(cv, view, x + 4, gy, w - 8)
+    elif p.get("plan"):
+        grid = padview.plan_grid(p["plan"], p["improvements"])
+        if grid:
+            gw, gh = padview.grid_size(grid)
+            cell = int(min(44, (w - 8) / gw, GRID_H / gh))
+            padview.draw_grid(
+                cv, grid, x + 4 + (w - 8 - gw * cell) / 2, gy + (GRID_H - gh * cell) / 2, cell
+            )
+    if outcome:
+        cy = padview.draw_counts(
+            cv, outcome["active"], x + 4, gy + GRID_H + 10, 26, per_row=3, col_w=int((w - 4) / 3)
+        )
+        if p.get("steve"):
+            cv.text(x + 4, cy + 4, "Steve: every cell is active", t.SMALL, fill=t.MUTED)
+        else:
+            fd = len(outcome.get("face_down", []))
+            cv.text(
+                x + 4,
+                cy + 4,
+                f"covered {outcome.get('covered', 0)} · face down {fd}",
+                t.SMALL,
+                fill=t.MUTED,
+            )
+
+
+def draw_steve_cells(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> None:
+    """Steve's Pad as two rows: the printed cells, then the round parts I-V."""
+    cells = steve_cells(view)
+    printed = len(STEVE_PAD["cells"])
+    rows = [cells[:printed], cells[printed:]]
+    cell = int(min(34, w / max(len(r) for r in rows)))
+    for r, row in enumerate(rows):
+        ox = x + (w - len(row) * cell) / 2
+        oy = y + 20 + r * (cell + 30)
+        for i, sym in enumerate(row):
+            cv.box(
+                ox + i * cell,
+                oy,
+                ox + (i + 1) * cell,
+                oy + cell,
+                fill=t.PAD_BOTTOM,
+                outline="#a9b2bd",
+            )
+            cv.icon(ox + i * cell + 3, oy + 3, cell - 6, sym)
+        if r == 1:
+            for k in range(len(row) // 2):
+                label = t.ROMAN[k] if k < len(t.ROMAN) else str(k + 1)
+                cv.text(ox + (2 * k + 1) * cell, oy - 12, label, t.SMALL, fill=t.MUTED, anchor="mm")
+                cv.d.line(
+                    (ox + 2 * k * cell, oy, ox + 2 * k * cell, oy + cell), fill="#56677a", width=3
+                )
+
+
+def steve_cells(view: dict[str, Any]) -> list[str | None]:
+    """Steve's printed cells, then each round part (the Improvement placed there, if any)."""
+    cells: list[str | None] = list(STEVE_PAD["cells"])
+    slots = (view.get("steve") or {}).get("slots", {})
+    for rnd, printed in STEVE_PAD["round_slots"].items():
+        imp = slots.get(rnd)
+        cells.extend(IMPROVEMENTS[imp] if imp in IMPROVEMENTS else printed)
+    return cells
+
+
+# --- Improvement Block and Steve ------------------------------------------------------------
+
+
+def block_and_steve(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
+    steve = view.get("steve")
+    h = 190 if steve else 136
+    bw = 520 if steve else w
+    top = cv.panel(x, y, bw, h, "Improvement Block")
+    cv.text(
+        x + bw - 12,
+        y + 14,
+        f"{view.get('pile_count', 0)} in the pile",
+        t.SMALL,
+        fill=t.MUTED,
+        anchor="ra",
+    )
+    cell = 44
+    for i, imp in enumerate(view.get("block", [])):
+        dx = x + 14 + i * (2 * cell + 12)
+        if dx + 2 * cell > x + bw - 8:
+            break
+        padview.draw_domino(cv, imp, dx, top + 10, cell)
+        cv.text(dx + cell, top + cell + 24, imp, t.BODY, bold=True, anchor="mm")
+    if not view.get("block"):
+        cv.text(
+            x + 14,
+            top + 20,
+            "empty: an active Improve symbol takes a Goods token",
+            t.BODY,
+            fill=t.MUTED,
+        )
+    if steve:
+        steve_panel(cv, view, x + bw + 12, y, w - bw - 12, h)
+    return y + h
+
+
+def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, h: float) -> None:
+    st = view["steve"]
+    seat = st.get("seat")
+    colour = view["players"].get(seat, {}).get("colour", "grey")
+    top = cv.panel(x, y, w, h, "      Steve's Pad")
+    cv.token(x + 12, y + 8, 26, colour)
+    cv.text(x + w - 12, y + 14, "all cells active", t.SMALL, fill=t.MUTED, anchor="ra")
+    cell = 34
+    for i, sym in enumerate(STEVE_PAD["cells"]):
+        cx = x + 12 + i * cell
+        cv.box(cx, top, cx + cell, top + cell, fill=t.PAD_BOTTOM, outline="#a9b2bd")
+        cv.icon(cx + 3, top + 3, cell - 6, sym)
+    cur = str(view.get("round"))
+    slots = st.get("slots", {})
+    sy = top + cell + 28
+    for i, rnd in enumerate(STEVE_PAD["round_slots"]):
+        sx = x + 12 + i * (2 * cell + 10)
+        label = t.ROMAN[int(rnd) - 1] if rnd.isdigit() and 0 < int(rnd) <= 5 else rnd
+        cv.text(
+            sx + cell,
+            sy - 12,
+            label,
+            t.SMALL,
+            bold=rnd == cur,
+            fill=t.ACCENT if rnd == cur else t.MUTED,
+            anchor="mm",
+        )
+        imp = slots.get(rnd)
+        if imp:
+            padview.draw_domino(cv, imp, sx, sy, cell)
+        else:
+            cv.box(sx, sy, sx + 2 * cell, sy + cell, fill=t.PAD_BOTTOM, outline="#a9b2bd", radius=3)
+    ix = x + 12 + 5 * (2 * cell + 10) + 10
+    cv.text(ix, top - 4, "Delayed", t.SMALL, bold=True)
+    delayed = st.get("delayed")
+    if delayed:
+        padview.draw_domino(cv, delayed, ix, top + 18, cell)
+        cv.text(ix + cell, top + cell + 30, delayed, t.SMALL, bold=True, anchor="mm")
+    else:
+        cv.text(ix, top + 22, "none", t.SMALL, fill=t.MUTED)
+    marker = st.get("marker")
+    where = REGIONS[marker]["name"] if marker in REGIONS else "not placed yet"
+    cv.text(
+        x + 12,
+        y + h - 14,
+        f"Marker: {where} · +{st.get('bonus', 1)} Progress a round · no bonuses",
+        t.SMALL,
+        fill=t.MUTED,
+        anchor="lb",
+    )

@@ -1,0 +1,308 @@
+"""Drawing primitives: a canvas with text helpers, company tokens and symbol icons.
+
+Icons and tokens are drawn once at 4x, scaled down (anti-aliased) and cached, so a
+picture only pastes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from render.smartphone_inc import theme as t
+
+SS = 4  # supersampling factor of cached icons
+
+
+class Canvas:
+    """An RGB image with the drawing helpers every section uses."""
+
+    def __init__(self, width: int, height: int, bg: str = t.BG) -> None:
+        self.width = width
+        self.img = Image.new("RGB", (width, height), bg)
+        self.d = ImageDraw.Draw(self.img)
+
+    # --- text -------------------------------------------------------------------------
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        size: int = t.BODY,
+        bold: bool = False,
+        fill: str = t.INK,
+        anchor: str = "la",
+    ) -> float:
+        """Draw ``s``; return its width."""
+        f = t.font(size, bold)
+        self.d.text((x, y), s, font=f, fill=fill, anchor=anchor)
+        return f.getlength(s)
+
+    @staticmethod
+    def measure(s: str, size: int = t.BODY, bold: bool = False) -> float:
+        return t.font(size, bold).getlength(s)
+
+    def fit(self, s: str, size: int, bold: bool, max_w: float) -> str:
+        """``s`` shortened with an ellipsis so that it fits ``max_w``."""
+        if self.measure(s, size, bold) <= max_w:
+            return s
+        while s and self.measure(s + "…", size, bold) > max_w:
+            s = s[:-1]
+        return s + "…"
+
+    def wrap(self, s: str, size: int, bold: bool, max_w: float) -> list[str]:
+        lines: list[str] = []
+        line = ""
+        for word in s.split():
+            cand = f"{line} {word}".strip()
+            if line and self.measure(cand, size, bold) > max_w:
+                lines.append(line)
+                line = word
+            else:
+                line = cand
+        if line:
+            lines.append(line)
+        return lines
+
+    # --- shapes -----------------------------------------------------------------------
+    def box(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        if radius:
+            self.d.rounded_rectangle(
+                (x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width
+            )
+        else:
+            self.d.rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=width)
+
+    def panel(self, x: float, y: float, w: float, h: float, title: str | None = None) -> float:
+        """A white card; returns the y where its content starts."""
+        self.box(x, y, x + w, y + h, fill=t.PANEL, outline=t.PANEL_EDGE, width=1, radius=8)
+        if title:
+            self.text(x + 12, y + 8, title, t.LARGE, bold=True)
+            return y + 40
+        return y + 10
+
+    def paste(self, im: Image.Image, x: float, y: float) -> None:
+        self.img.paste(im, (round(x), round(y)), im)
+
+    def token(self, x: float, y: float, size: int, colour: str) -> None:
+        """A company's token (its colour and letter) with its top-left at (x, y)."""
+        self.paste(token_image(colour, size), x, y)
+
+    def icon(self, x: float, y: float, size: int, symbol: str | None) -> None:
+        if symbol is not None:
+            self.paste(icon_image(symbol, size), x, y)
+
+    def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
+        w = self.text(x, y, s, t.LARGE, bold=True)
+        if note:
+            self.text(x + w + 12, y + 4, note, t.SMALL, fill=t.MUTED)
+        return y + 32
+
+    def chip_layout(
+        self, items: Sequence[tuple[str, str]], w: float, size: int = t.BODY
+    ) -> tuple[list[tuple[str, str, float, float, float]], float]:
+        """Where chips go: [(label, style, dx, dy, width)] and the height they take."""
+        out = []
+        lx = ly = 0.0
+        step = size + 17
+        for label, style in items:
+            bold = style == "good"
+            label = self.fit(label, size, bold, w - 20)
+            lw = self.measure(label, size, bold) + 16
+            if lx > 0 and lx + lw > w:
+                lx, ly = 0.0, ly + step
+            out.append((label, style, lx, ly, lw))
+            lx += lw + 10
+        return out, (ly + step if items else 0.0)
+
+    def chips(
+        self, items: Sequence[tuple[str, str]], x: float, y: float, w: float, size: int = t.BODY
+    ) -> float:
+        """Labels in rounded boxes flowing over lines; style is "good", "warn" or "plain".
+        Returns the y below the last line."""
+        styles = {
+            "good": ("#e7f1e7", t.GOOD),
+            "warn": ("#fff4dc", t.ACCENT),
+            "plain": ("#f1efe9", t.PANEL_EDGE),
+        }
+        layout, h = self.chip_layout(items, w, size)
+        for label, style, dx, dy, lw in layout:
+            fill, edge = styles.get(style, styles["plain"])
+            self.box(
+                x + dx, y + dy, x + dx + lw, y + dy + size + 11, fill=fill, outline=edge, radius=6
+            )
+            self.text(
+                x + dx + 8, y + dy + (size + 11) / 2, label, size, bold=style == "good", anchor="lm"
+            )
+        return y + h
+
+    def crop(self, height: int) -> Image.Image:
+        """The finished picture: cut to ``height`` and reduced to a 256-colour palette.
+
+        The pictures are flat colours plus anti-aliased edges, so the palette loses
+        nothing visible, while the PNG is about 3x smaller and encodes about 2x faster.
+        """
+        return self.img.crop((0, 0, self.width, height)).quantize(
+            256, method=Image.Quantize.FASTOCTREE
+        )
+
+
+# --- cached, anti-aliased pieces ----------------------------------------------------------
+
+
+def _scaled(
+    points: Sequence[tuple[float, float]], s: float, ox: float = 0, oy: float = 0
+) -> list[tuple[float, float]]:
+    return [(ox + px * s, oy + py * s) for px, py in points]
+
+
+def _glyph(d: ImageDraw.ImageDraw, symbol: str, s: float, ink: str, paper: str) -> None:
+    """White glyph of ``symbol`` in an ``s`` x ``s`` square at the origin."""
+    lw = max(2, round(s * 0.07))
+    if symbol == "down":
+        d.polygon(
+            _scaled(
+                [
+                    (0.38, 0.16),
+                    (0.62, 0.16),
+                    (0.62, 0.5),
+                    (0.82, 0.5),
+                    (0.5, 0.86),
+                    (0.18, 0.5),
+                    (0.38, 0.5),
+                ],
+                s,
+            ),
+            fill=ink,
+        )
+    elif symbol == "up":
+        d.polygon(
+            _scaled(
+                [
+                    (0.38, 0.84),
+                    (0.62, 0.84),
+                    (0.62, 0.5),
+                    (0.82, 0.5),
+                    (0.5, 0.14),
+                    (0.18, 0.5),
+                    (0.38, 0.5),
+                ],
+                s,
+            ),
+            fill=ink,
+        )
+    elif symbol == "prod":  # a cargo container
+        d.rectangle(_scaled([(0.16, 0.28), (0.84, 0.74)], s), fill=ink)
+        for fx in (0.33, 0.5, 0.67):
+            d.line(_scaled([(fx, 0.36), (fx, 0.66)], s), fill=paper, width=lw)
+    elif symbol == "improve":  # an Improvement tile with a plus
+        d.rounded_rectangle(_scaled([(0.12, 0.30), (0.88, 0.70)], s), radius=s * 0.06, fill=ink)
+        d.line(_scaled([(0.5, 0.34), (0.5, 0.66)], s), fill=paper, width=max(1, lw // 2))
+        d.line(_scaled([(0.21, 0.5), (0.41, 0.5)], s), fill=paper, width=lw)
+        d.line(_scaled([(0.31, 0.40), (0.31, 0.60)], s), fill=paper, width=lw)
+        d.line(_scaled([(0.59, 0.5), (0.79, 0.5)], s), fill=paper, width=lw)
+        d.line(_scaled([(0.69, 0.40), (0.69, 0.60)], s), fill=paper, width=lw)
+    elif symbol == "research":  # a flask
+        d.polygon(
+            _scaled(
+                [
+                    (0.40, 0.14),
+                    (0.60, 0.14),
+                    (0.60, 0.42),
+                    (0.84, 0.84),
+                    (0.16, 0.84),
+                    (0.40, 0.42),
+                ],
+                s,
+            ),
+            fill=ink,
+        )
+        d.line(_scaled([(0.33, 0.14), (0.67, 0.14)], s), fill=ink, width=lw)
+        d.polygon(_scaled([(0.30, 0.66), (0.70, 0.66), (0.76, 0.78), (0.24, 0.78)], s), fill=paper)
+    elif symbol == "logistics":  # a truck
+        d.rectangle(_scaled([(0.10, 0.28), (0.58, 0.64)], s), fill=ink)
+        d.polygon(
+            _scaled([(0.62, 0.38), (0.78, 0.38), (0.90, 0.52), (0.90, 0.64), (0.62, 0.64)], s),
+            fill=ink,
+        )
+        for cx in (0.28, 0.74):
+            r = 0.11
+            d.ellipse(
+                _scaled([(cx - r, 0.70 - r), (cx + r, 0.70 + r)], s),
+                fill=ink,
+                outline=paper,
+                width=lw,
+            )
+
+
+@cache
+def icon_image(symbol: str, size: int) -> Image.Image:
+    """``symbol`` as a white glyph on its coloured rounded square, ``size`` px."""
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rounded_rectangle((0, 0, big - 1, big - 1), radius=big * 0.18, fill=t.SYMBOL_FILL[symbol])
+    _glyph(d, symbol, big, "#ffffff", t.SYMBOL_FILL[symbol])
+    return im.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@cache
+def token_image(colour: str, size: int) -> Image.Image:
+    """A company's round token with its letter, ``size`` px."""
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    edge = "#1f2328" if colour in ("yellow",) else "#ffffff"
+    d.ellipse(
+        (0, 0, big - 1, big - 1),
+        fill=t.COMPANY_FILL.get(colour, "#888888"),
+        outline=edge,
+        width=max(SS, big // 14),
+    )
+    letter = t.COMPANY_LETTER.get(colour, "?")
+    f = t.font(round(big * 0.62), True)
+    d.text(
+        (big / 2, big / 2 + big * 0.02),
+        letter,
+        font=f,
+        fill=t.COMPANY_INK.get(colour, "#ffffff"),
+        anchor="mm",
+    )
+    return im.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@cache
+def check_image(size: int, ok: bool) -> Image.Image:
+    """A green check (sealed/done) or a grey hourglass-like dot (waiting)."""
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    if ok:
+        d.ellipse((0, 0, big - 1, big - 1), fill=t.GOOD)
+        d.line(
+            _scaled([(0.25, 0.52), (0.43, 0.70), (0.76, 0.32)], big),
+            fill="#ffffff",
+            width=big // 8,
+            joint="curve",
+        )
+    else:
+        d.ellipse((0, 0, big - 1, big - 1), outline=t.ACCENT, width=big // 9)
+        d.line(
+            _scaled([(0.5, 0.22), (0.5, 0.52), (0.70, 0.64)], big),
+            fill=t.ACCENT,
+            width=big // 9,
+            joint="curve",
+        )
+    return im.resize((size, size), Image.Resampling.LANCZOS)

@@ -1,0 +1,265 @@
+"""The world map: 12 regions on a 4 x 3 grid shaped like the world, with their links,
+Office spaces (control VP), Offices, Retailers, Buyers, Goods sold and Logistics progress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.smartphone_inc.data import REGION_ORDER, REGIONS, RETAILERS
+from render.smartphone_inc import theme as t
+from render.smartphone_inc.kit import Canvas
+
+COLS, ROWS = 4, 3
+GRID: dict[str, tuple[int, int]] = {
+    "canada": (0, 0),
+    "europe": (1, 0),
+    "cis": (2, 0),
+    "china": (3, 0),
+    "usa": (0, 1),
+    "north-africa": (1, 1),
+    "emirates": (2, 1),
+    "india": (3, 1),
+    "caribbean": (0, 2),
+    "south-america": (1, 2),
+    "rsa": (2, 2),
+    "australia": (3, 2),
+}
+GAP = 26
+CHANNEL = 16  # room right of the map for a link routed around a region
+BOX_W = (t.WIDTH - 2 * t.MARGIN - CHANNEL - (COLS - 1) * GAP) // COLS
+BOX_H = 176
+SLOT_W, SLOT_H, SLOT_STEP = 44, 34, 50
+BUYER_W, BUYER_H, BUYER_STEP = 46, 44, 50
+
+Rect = tuple[float, float, float, float]
+
+
+def grid_positions() -> dict[str, tuple[int, int]]:
+    """GRID, with any region it does not know appended on extra rows (data may grow)."""
+    pos = dict(GRID)
+    extra = [r for r in REGION_ORDER if r not in pos]
+    for i, rid in enumerate(extra):
+        pos[rid] = (i % COLS, ROWS + i // COLS)
+    return pos
+
+
+def height() -> int:
+    rows = max(y for _, y in grid_positions().values()) + 1
+    return rows * BOX_H + (rows - 1) * GAP
+
+
+def rects(x0: float, y0: float) -> dict[str, Rect]:
+    out = {}
+    for rid, (cx, cy) in grid_positions().items():
+        x = x0 + cx * (BOX_W + GAP)
+        y = y0 + cy * (BOX_H + GAP)
+        out[rid] = (x, y, x + BOX_W, y + BOX_H)
+    return out
+
+
+def _centre(r: Rect) -> tuple[float, float]:
+    return (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+
+
+def link_path(a: str, b: str, boxes: dict[str, Rect]) -> list[tuple[float, float]]:
+    """Points of the line linking two regions. Neighbours on the grid get a straight line
+    (drawn under the boxes, so it shows in the gap); a link that would cross a third
+    region goes round it: down the right margin, or along the gap between two rows."""
+    pos = grid_positions()
+    (ax, ay), (bx, by) = pos[a], pos[b]
+    ra, rb = boxes[a], boxes[b]
+    if max(abs(ax - bx), abs(ay - by)) <= 1:
+        return [_centre(ra), _centre(rb)]
+    if ax == bx == COLS - 1:  # same right-hand column, not neighbours: round the right margin
+        xr = ra[2] + CHANNEL - 4
+        ya, yb = _centre(ra)[1], _centre(rb)[1]
+        return [(ra[2] - 10, ya), (xr, ya), (xr, yb), (rb[2] - 10, yb)]
+    if abs(ay - by) == 1:  # one row apart: along the gap between the rows
+        upper, lower = (ra, rb) if ay < by else (rb, ra)
+        gy = (upper[3] + lower[1]) / 2
+        ux = upper[0] + 48 if upper[0] > lower[0] else upper[2] - 48
+        lx = lower[2] - 48 if upper[0] > lower[0] else lower[0] + 48
+        return [(ux, _centre(upper)[1]), (ux, gy), (lx, gy), (lx, _centre(lower)[1])]
+    return [_centre(ra), _centre(rb)]
+
+
+def draw_links(cv: Canvas, boxes: dict[str, Rect]) -> None:
+    """Routed links first; straight ones over them with a halo, so that a crossing
+    reads as one line passing over another rather than as a junction."""
+    paths = []
+    done = set()
+    for rid, reg in REGIONS.items():
+        for other in reg["links"]:
+            key = frozenset((rid, other))
+            if key in done or other not in boxes:
+                continue
+            done.add(key)
+            paths.append(link_path(rid, other, boxes))
+    for path in sorted(paths, key=len, reverse=True):
+        if len(path) == 2:
+            cv.d.line(path, fill=t.BG, width=18)
+        cv.d.line(path, fill=t.LINK, width=6, joint="curve")
+
+
+def draw(cv: Canvas, view: dict[str, Any], x0: float, y0: float) -> float:
+    """Draw the map with its top-left at (x0, y0); return the y below it."""
+    boxes = rects(x0, y0)
+    draw_links(cv, boxes)
+    colour = {s: p["colour"] for s, p in view["players"].items()}
+    steve = view.get("steve") or {}
+    for rid, box in boxes.items():
+        _region(cv, view, rid, box, colour, steve.get("marker"))
+    return y0 + height()
+
+
+def _region(
+    cv: Canvas,
+    view: dict[str, Any],
+    rid: str,
+    box: Rect,
+    colour: dict[str, str],
+    steve_marker: str | None,
+) -> None:
+    data = REGIONS[rid]
+    state = view["regions"][rid]
+    x0, y0, x1, y1 = box
+    retailer = state.get("retailer")
+    cv.box(x0, y0, x1, y1, fill=t.REGION, outline="#8d8676", width=2, radius=10)
+    # header: name, size, Office cost
+    name_w = cv.text(
+        x0 + 10,
+        y0 + 7,
+        cv.fit(data["name"], t.LARGE - 1, True, BOX_W - 110),
+        t.LARGE - 1,
+        bold=True,
+    )
+    sx = x0 + 10 + name_w + 8
+    cv.box(sx, y0 + 8, sx + 24, y0 + 32, fill=t.HEADER, radius=5)
+    cv.text(sx + 12, y0 + 20, data["size"], t.SMALL + 1, bold=True, fill=t.HEADER_INK, anchor="mm")
+    cost = f"⌂{data['cost']}"
+    cv.text(x1 - 10, y0 + 20, cost, t.BODY, bold=True, fill=t.MUTED, anchor="rm")
+    if retailer is not None:
+        _retailer(cv, state, retailer, x0, y0 + 40, colour)
+    else:
+        _offices(cv, data, state, x0 + 10, y0 + 40, colour)
+        _buyers(cv, data, state, x0 + 10, y0 + 94, colour)
+    # foot: Logistics progress per company, Steve's marker
+    fx = x0 + 10
+    fy = y0 + BOX_H - 30
+    for seat in view["seats"]:
+        n = view["players"][seat].get("logistics", {}).get(rid)
+        if not n:
+            continue
+        cv.token(fx, fy, 22, colour[seat])
+        fx += (
+            24
+            + cv.text(fx + 25, fy + 11, f"{n}/{data['cost']}", t.SMALL, bold=True, anchor="lm")
+            + 10
+        )
+    if steve_marker == rid:
+        label = "Steve's marker"
+        w = cv.measure(label, t.SMALL, True) + 16
+        cv.box(x1 - 10 - w, fy, x1 - 10, fy + 22, fill=t.INK, radius=11)
+        cv.text(x1 - 10 - w / 2, fy + 11, label, t.SMALL, bold=True, fill="#ffffff", anchor="mm")
+
+
+def _offices(
+    cv: Canvas,
+    data: dict[str, Any],
+    state: dict[str, Any],
+    x: float,
+    y: float,
+    colour: dict[str, str],
+) -> None:
+    offices = state["offices"]
+    paying = len(offices) - 1  # the rightmost Office shows the control VP
+    for i, space in enumerate(data["spaces"]):
+        sx = x + i * SLOT_STEP
+        vp = f"{space['vp']}/{space['vp2']}" if space.get("vp2") else str(space["vp"])
+        cv.text(
+            sx + SLOT_W / 2,
+            y + 7,
+            vp,
+            t.SMALL,
+            bold=True,
+            fill=t.BUYER_PRICE if i == paying else t.MUTED,
+            anchor="mm",
+        )
+        top = y + 16
+        edge, width = (t.ACCENT, 4) if i == paying else ("#b5ad9c", 2)
+        cv.box(sx, top, sx + SLOT_W, top + SLOT_H, fill=t.SLOT, outline=edge, width=width, radius=6)
+        if i < len(offices):
+            cv.token(
+                sx + (SLOT_W - 28) / 2, top + (SLOT_H - 28) / 2, 28, colour.get(offices[i], "grey")
+            )
+
+
+def _buyers(
+    cv: Canvas,
+    data: dict[str, Any],
+    state: dict[str, Any],
+    x: float,
+    y: float,
+    colour: dict[str, str],
+) -> None:
+    sold = state.get("sold", [])
+    for i, buyer in enumerate(data["buyers"]):
+        bx = x + i * BUYER_STEP
+        who = sold[i] if i < len(sold) else None
+        tech = buyer.get("tech")
+        edge = t.BUYER_TECH if tech else t.BUYER_PRICE
+        if who is None:
+            cv.box(bx, y, bx + BUYER_W, y + BUYER_H, fill=edge, radius=6)
+            if tech:
+                cv.text(
+                    bx + BUYER_W / 2,
+                    y + BUYER_H / 2,
+                    t.TECH_SHORT.get(tech, tech),
+                    t.SMALL,
+                    bold=True,
+                    fill="#ffffff",
+                    anchor="mm",
+                )
+            else:
+                cv.text(
+                    bx + BUYER_W / 2,
+                    y + BUYER_H / 2,
+                    str(buyer["price"]),
+                    t.LARGE + 3,
+                    bold=True,
+                    fill="#ffffff",
+                    anchor="mm",
+                )
+        else:
+            cv.box(
+                bx, y, bx + BUYER_W, y + BUYER_H, fill="#ffffff", outline=edge, width=4, radius=6
+            )
+            cv.token(bx + (BUYER_W - 32) / 2, y + (BUYER_H - 32) / 2, 32, colour.get(who, "grey"))
+
+
+def _retailer(
+    cv: Canvas,
+    state: dict[str, Any],
+    retailer: dict[str, Any],
+    x0: float,
+    y: float,
+    colour: dict[str, str],
+) -> None:
+    side = RETAILERS[retailer["id"]]["sides"][retailer["side"]]
+    x = x0 + 8
+    cv.box(
+        x, y, x + BOX_W - 16, y + 102, fill=t.RETAILER_FILL, outline=t.RETAILER, width=2, radius=8
+    )
+    cv.text(x + 8, y + 5, "Retailer: no sales here", t.SMALL, bold=True, fill=t.RETAILER)
+    offices = state["offices"]
+    for i, vp in enumerate(side["vp"]):
+        sx = x + 8 + i * 58
+        cv.box(sx, y + 30, sx + 22, y + 52, fill=t.BUYER_PRICE, radius=4)
+        cv.text(sx + 11, y + 41, str(vp), t.SMALL, bold=True, fill="#ffffff", anchor="mm")
+        cv.box(
+            sx + 24, y + 26, sx + 54, y + 56, fill="#ffffff", outline=t.RETAILER, width=2, radius=5
+        )
+        if i < len(offices):
+            cv.token(sx + 26, y + 28, 26, colour.get(offices[i], "grey"))
+    for i, line in enumerate(cv.wrap(t.bonus_text(side["bonus"]), t.SMALL, False, BOX_W - 34)[:2]):
+        cv.text(x + 8, y + 61 + i * 18, line, t.SMALL, fill=t.INK)

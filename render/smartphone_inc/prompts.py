@@ -1,0 +1,175 @@
+"""What the seat must decide now (``view["prompt"]``): a headline and the choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.smartphone_inc.data import REGION_ORDER, REGIONS, TECH_ORDER, TECHS
+from render.smartphone_inc import frame
+from render.smartphone_inc import pads as padview
+from render.smartphone_inc import theme as t
+from render.smartphone_inc.kit import Canvas
+
+
+def _region(rid: str) -> str:
+    return REGIONS[rid]["name"] if rid in REGIONS else str(rid)
+
+
+def _tech(tid: str) -> str:
+    return TECHS[tid]["name"] if tid in TECHS else str(tid)
+
+
+def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
+    """(sentence, is it your move)."""
+    p = view.get("prompt")
+    if p:
+        kind = p.get("type")
+        if kind == "plan":
+            return "Your move: plan your Pads (secret until everyone has sealed)", True
+        if kind == "improvement":
+            return "Your move: take one Improvement from the Block", True
+        if kind == "research":
+            return f"Your move: place {p['markers']} Progress marker(s) on Technologies", True
+        if kind == "logistics":
+            return f"Your move: place {p['markers']} Progress marker(s) on regions", True
+        if kind == "wifi":
+            return "Your move: Wi-Fi - add a second Office, or skip", True
+        if kind == "nfc":
+            return f"Your move: NFC - sell 0 to {p['max']} Goods at {p['price']} each", True
+        if kind == "sell":
+            return f"Your move: sell {p['sell']} of your {p['goods']} Goods", True
+        if kind == "retailer_bonus":
+            return (
+                f"Your move: Retailer bonus in {_region(p['region'])} ({t.bonus_text(p['bonus'])})",
+                True,
+            )
+        if kind == "gamepad_office":
+            return "Your move: Gamepad - place an Office in a small region", True
+        return f"Your move: {kind}", True
+    if view.get("over"):
+        return "The game is over.", False
+    pending = [s for s in view.get("pending", []) if s != view.get("you")]
+    if view.get("phase") == "planning":
+        if pending:
+            return "Your plan is sealed. Waiting for " + ", ".join(pending) + " to plan.", False
+        return "Your plan is sealed.", False
+    if pending:
+        verb = frame.PHASE_VERB.get(str(view.get("phase")), "deciding")
+        return f"Nothing to decide now: {pending[0]} is {verb}.", False
+    return "Nothing to decide now.", False
+
+
+def headline(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
+    text, mine = headline_text(view)
+    h = 48
+    if mine:
+        cv.box(x, y, x + w, y + h, fill="#fdf1d6", outline=t.ACCENT, width=3, radius=8)
+    cv.text(
+        x + 14,
+        y + h / 2,
+        cv.fit(text, t.LARGE + 1, mine, w - 28),
+        t.LARGE + 1,
+        bold=mine,
+        anchor="lm",
+    )
+    return y + h
+
+
+def panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
+    """The choices of the current prompt; returns the y below."""
+    p = view["prompt"]
+    kind = p.get("type")
+    if kind == "improvement":
+        return _improvement(cv, p, x, y, w)
+    note, items = _choices(view, p)
+    h = 44 + (30 if note else 0) + max(34, cv.chip_layout(items, w - 28)[1]) + 4
+    top = cv.panel(x, y, w, h, "Your choices")
+    if note:
+        cv.text(x + 14, top, cv.fit(note, t.BODY, False, w - 28), t.BODY)
+        top += 30
+    cv.chips(items, x + 14, top, w - 28)
+    return y + h
+
+
+def _improvement(cv: Canvas, p: dict[str, Any], x: float, y: float, w: float) -> float:
+    cell = 56
+    h = 44 + cell + 40
+    top = cv.panel(x, y, w, h, "Your choices: the Improvement Block")
+    for i, imp in enumerate(p.get("block", [])):
+        ix = x + 14 + i * (2 * cell + 24)
+        if ix + 2 * cell > x + w:
+            break
+        padview.draw_domino(cv, imp, ix, top, cell)
+        cv.text(ix + cell, top + cell + 16, imp, t.BODY, bold=True, anchor="mm")
+    return y + h
+
+
+def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    kind = p.get("type")
+    me = view["players"][view["you"]]
+    if kind == "research":
+        n = int(p["markers"])
+        items = []
+        for tech, need in t.ordered(p.get("needed", {}), TECH_ORDER):
+            have = me.get("research", {}).get(tech, 0)
+            label = f"{_tech(tech)}: {need} more" + (f" ({have} placed)" if have else "")
+            items.append((label, "good" if need <= n else "plain"))
+        return (
+            f"{n} marker(s) to place; green = you can finish it now. Unused markers are lost.",
+            items,
+        )
+    if kind == "logistics":
+        n = int(p["markers"])
+        items = []
+        for rid, need in t.ordered(p.get("needed", {}), REGION_ORDER):
+            size = REGIONS[rid]["size"] if rid in REGIONS else "?"
+            ret = " Retailer" if view["regions"].get(rid, {}).get("retailer") else ""
+            items.append(
+                (f"{_region(rid)} ({size}{ret}): {need} more", "good" if need <= n else "plain")
+            )
+        return f"{n} marker(s) to place on linked regions; green = an Office opens now.", items
+    if kind == "sell":
+        items = [
+            (f"{_region(r)}: up to {n}", "good")
+            for r, n in t.ordered(p.get("regions", {}), REGION_ORDER)
+        ]
+        items += [
+            (f"{_region(r)}: 1 (4G, no Office)", "warn")
+            for r, _ in t.ordered(p.get("extra", {}), REGION_ORDER)
+        ]
+        return f"Price {me['price']}. Where your Goods can go (Buyers left to right):", items
+    if kind == "wifi":
+        return "A second Office (never a third, never on a Retailer) in:", [
+            (_region(r), "good") for r in p.get("regions", [])
+        ] + [("skip", "plain")]
+    if kind == "nfc":
+        return f"Sell without placing them; each scores {p['price']} VP at once.", [
+            (f"sell {n}", "good" if n else "plain") for n in range(int(p["max"]), -1, -1)
+        ]
+    if kind == "gamepad_office":
+        return "Small regions where you have no Office:", [
+            (_region(r), "good") for r in p.get("regions", [])
+        ]
+    if kind == "retailer_bonus":
+        bonus = p.get("bonus", {})
+        bk = bonus.get("kind")
+        items: list[tuple[str, str]] = []
+        if bk == "progress":
+            items = [(_tech(x), "good") for x in p.get("techs", [])]
+        elif bk == "second_office":
+            items = [(_region(r), "good") for r in p.get("regions", [])]
+        elif bk == "move_office":
+            items = [(f"{_region(a)} -> {_region(b)}", "plain") for a, b in p.get("moves", [])[:24]]
+        elif bk == "price":
+            items = [
+                (f"price {me['price'] + 1}", "good"),
+                (f"price {max(1, me['price'] - 1)}", "good"),
+            ]
+        elif bk == "goods":
+            items = [(f"produce {bonus.get('n', 0)} Goods", "good")]
+        items.append(("decline", "plain"))
+        return (
+            f"Retailer in {_region(p.get('region', ''))}, {t.bonus_text(bonus)}. Use it or decline.",
+            items,
+        )
+    return "", [(str(kind), "plain")]
