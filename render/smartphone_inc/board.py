@@ -62,7 +62,7 @@ def companies(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
     cv.text(
         x + w - 12,
         y + 14,
-        "lowest price plays first; ties: lower VP · Goods = available, Sold = this round",
+        "lowest price plays first; ties: lower VP · +N = VP of the last Phase 8 · Sold = this round",
         t.SMALL,
         fill=t.MUTED,
         anchor="ra",
@@ -81,6 +81,7 @@ def companies(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
         cv.text(x + COLS[key], top, label, t.SMALL, bold=True, fill=t.MUTED)
     top += 24
     vps = [view["players"][s]["vp"] for s in order]
+    last = view.get("last_round")
     best = max(max(vps), 1)
     pending = set(view.get("pending", []))
     for i, seat in enumerate(order):
@@ -105,8 +106,11 @@ def companies(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
         cv.text(px + 26, ry + 16, str(p["price"]), t.LARGE + 2, bold=True, anchor="mm")
         vx = x + COLS["vp"]
         cv.text(vx, ry + 16, str(p["vp"]), t.LARGE + 2, bold=True, anchor="lm")
-        bar = 140 * p["vp"] / best
-        cv.box(vx + 50, ry + 8, vx + 50 + 140, ry + 24, fill=t.FAINT, radius=4)
+        bar = 96 * p["vp"] / best
+        cv.box(vx + 50, ry + 8, vx + 50 + 96, ry + 24, fill=t.FAINT, radius=4)
+        gained = (last or {}).get("vp", {}).get(seat)
+        if gained is not None:  # what Phase 8 of the last round brought
+            cv.text(vx + 152, ry + 16, f"+{gained}", t.SMALL, bold=True, fill=t.MUTED, anchor="lm")
         if bar >= 1:
             cv.box(
                 vx + 50,
