@@ -65,10 +65,15 @@ Administration::
         # deadline), else host/admin only. outcome.status "takeover"
     outcome = await app.reclaim(game_id, user_id)    # the player plays their seat again
     holdups = await app.holdups(game_id)             # [Holdup(seat, user_id, since_at, since_version)]
+    deadlines = await app.deadlines(game_id)         # [Deadline(seat, kind, due_at, ...)], by due_at
+        # kind "nudge" (the next reminder) or "takeover" (the AI takes the seat over)
     outcomes = await app.advance_all()               # at start-up: let AI seats catch up
     outcome = await app.run_ai(game_id)              # the same for one game
     outcome = await app.step_ai(game_id)             # one AI action, or None (the demo paces)
     data = await app.export(game_id)                 # JSON-able dict (no Discord ids)
+        # never holds a sealed, unrevealed secret decision: while a secret simultaneous
+        # decision (a prompt with "secret": True) is open, its decisions already made are
+        # left out; data["redacted_open_decisions"] says how many (0: the full log)
     result = replay_export(data)                     # module function: replays to the result
 
 Messages the bot may edit later::
@@ -108,7 +113,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.reminders import QuietHours, Settings, first_nudge_due, next_nudge_due, takeover_due
-from bot.storage import GameRow, MessageRef, SeatRow, Storage, Tx, dumps
+from bot.storage import ActionRow, GameRow, MessageRef, SeatRow, Storage, Tx, dumps
 from engine import Game, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -215,6 +220,19 @@ class Holdup:
     display_name: str
     since_at: float
     since_version: int
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A scheduled reminder of a seat the game waits for: the next nudge, or the AI
+    takeover. ``sent`` counts the nudges already sent for this wait."""
+
+    seat: str
+    user_id: int | None
+    display_name: str
+    kind: str  # "nudge" | "takeover"
+    due_at: float
+    sent: int
 
 
 @dataclass
@@ -441,6 +459,19 @@ class App:
             if s is not None:
                 out.append(Holdup(w.seat, s.user_id, s.display_name, w.since_at, w.since_version))
         return sorted(out, key=lambda h: (h.since_at, h.seat))
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        """The scheduled reminders of the game (next nudge, AI takeover), soonest first.
+        Empty when nobody is waited for, or the game is paused, finished or abandoned."""
+        async with self.storage.read() as q:
+            info = await self._info_q(q, game_id)
+            rows = await q.reminders_of(game_id)
+        out = []
+        for r in rows:
+            s = info.seat_named(r.seat)
+            if s is not None:
+                out.append(Deadline(r.seat, s.user_id, s.display_name, r.kind, r.due_at, r.count))
+        return sorted(out, key=lambda d: (d.due_at, d.seat, d.kind))
 
     # -- lobby -----------------------------------------------------------------------
 
@@ -863,11 +894,16 @@ class App:
 
     async def export(self, game_id: int) -> dict[str, Any]:
         """The game as JSON-able data: game, options, seed, seats, action log, result.
-        Discord ids are left out; display names stay."""
+        Discord ids are left out; display names stay. While a secret simultaneous
+        decision is open, the decisions already sealed in it are left out of the log
+        (``redacted_open_decisions`` says how many, ``note`` says why): an export never
+        shows a plan before the reveal."""
         async with self.storage.read() as q:
             info = await self._info_q(q, game_id)
             rows = await q.actions(game_id)
-        return {
+        hidden = await self._sealed_open_decisions(info, rows)
+        shown = rows[: len(rows) - hidden]
+        data: dict[str, Any] = {
             "format": "boardroom-game",
             "format_version": 1,
             "id": info.id,
@@ -882,11 +918,60 @@ class App:
             ],
             "actions": [
                 {"seq": r.seq, "seat": r.seat, "action": r.action, "actor": r.actor}
-                for r in rows
+                for r in shown
             ],
             "version": info.version,
+            "redacted_open_decisions": hidden,
             "result": info.result,
         }
+        if hidden:
+            data["note"] = (
+                f"{hidden} sealed decision(s) of the secret decision still open are left out"
+                " until the reveal."
+            )
+        return data
+
+    async def _sealed_open_decisions(self, info: GameInfo, rows: list[ActionRow]) -> int:
+        """How many trailing log rows are decisions of a secret simultaneous decision that
+        is still open (made, but not revealed yet).
+
+        The open decision is the longest tail of the log in which each action answered a
+        secret prompt (``is_secret``) at the stage (round, phase) the game is in now, by
+        a seat that is no longer pending, each seat once. Anything older was revealed."""
+        if info.seed is None or info.status == "lobby" or not rows:
+            return 0
+        game = self.engine(info.game)
+        state = await self._state(info)
+        if game.is_over(state):
+            return 0
+        pending = game.pending(state)
+        if not any(is_secret(p, pending) for p in pending.values()):
+            return 0
+        stage = _stage(game.view(state, None))
+        seen: set[str] = set()
+        first = len(rows)
+        while first > 0 and rows[first - 1].seat not in pending and rows[first - 1].seat not in seen:
+            seen.add(rows[first - 1].seat)
+            first -= 1
+        if first == len(rows):
+            return 0
+        before = await self._load(replace(info, version=rows[first].seq - 1))
+        secret: list[bool] = []
+        for r in rows[first:]:
+            now_pending = game.pending(before)
+            prompt = now_pending.get(r.seat)
+            secret.append(
+                prompt is not None
+                and is_secret(prompt, now_pending)
+                and _stage(game.view(before, None)) == stage
+            )
+            before = game.apply(before, r.seat, r.action)
+        hidden = 0
+        for flag in reversed(secret):
+            if not flag:
+                break
+            hidden += 1
+        return hidden
 
     # -- messages ------------------------------------------------------------------------
 

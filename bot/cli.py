@@ -5,7 +5,8 @@
     boardroom migrate --db PATH          apply missing migrations (refuses a newer database)
     boardroom export --db PATH GAME_ID   print a game as JSON (for replay or a bug report)
     boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
-    boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...)
+    boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...;
+                                         a ./.env file is read first if there is one)
     boardroom demo --game smartphone-inc --players N --seed S [--db PATH] [--out DIR] [--pace S]
 
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, load_env_file
 
 log = logging.getLogger("boardroom")
 
@@ -101,12 +102,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     try:
+        from_file = load_env_file(".env")
         config = Config.from_env()
     except ConfigError as exc:
         return _fail(str(exc), 2)
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    if from_file:
+        log.info("read %s from ./.env", ", ".join(sorted(from_file)))  # names, never values
     from bot.discord_bot import create_bot  # lazily: discord is imported only here
 
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id)

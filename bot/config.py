@@ -6,17 +6,23 @@
 ``BOARDROOM_GUILD_ID`` optional: sync slash commands to this guild only (fast, for
                        development); unset = global commands
 ``BOARDROOM_LOG_LEVEL`` logging level (default ``INFO``)
+``BOARDROOM_MIGRATIONS`` optional: the migrations directory (default: ``migrations/``
+                       beside the ``bot`` package; the Docker image sets it)
 =====================  ==========================================================
 
-``boardroom run`` builds a :class:`Config`, then calls
-``bot.discord_bot.create_bot(db_path=config.db_path, ...)`` and runs it with the token.
+``boardroom run`` first reads a ``.env`` file in the working directory if there is
+one (:func:`load_env_file`; variables already set in the environment win), builds a
+:class:`Config`, then calls ``bot.discord_bot.create_bot(db_path=config.db_path, ...)``
+and runs it with the token.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 class ConfigError(Exception):
@@ -43,7 +49,8 @@ class Config:
         if not token:
             raise ConfigError(
                 "DISCORD_TOKEN is not set: put the bot token from the Discord developer portal"
-                " in the DISCORD_TOKEN environment variable"
+                " in the DISCORD_TOKEN environment variable, or in a .env file here"
+                " (see .env.example)"
             )
         guild = env.get("BOARDROOM_GUILD_ID", "").strip()
         try:
@@ -59,3 +66,50 @@ class Config:
             sync_guild_id=guild_id,
             log_level=level,
         )
+
+
+_ENV_LINE = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$")
+
+
+def parse_env_file(text: str) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a ``.env`` file (stdlib only, the common subset): blank
+    lines and ``#`` comments are skipped, ``export`` before a name is allowed, a value
+    may be in matching single or double quotes (kept as written), an unquoted value
+    ends at `` #``. A malformed line raises :class:`ConfigError` naming its number
+    only (the line may hold a secret)."""
+    out: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _ENV_LINE.match(line)
+        if m is None:
+            raise ConfigError(f".env line {number} is not NAME=value")
+        name, value = m.group(1), m.group(2).strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        else:
+            value = value.split(" #", 1)[0].rstrip()
+        out[name] = value
+    return out
+
+
+def load_env_file(
+    path: str | Path = ".env", env: MutableMapping[str, str] | None = None
+) -> list[str]:
+    """Set the variables of ``path`` (if the file exists) that ``env`` (default
+    ``os.environ``) does not have yet; return their names (never the values)."""
+    env = os.environ if env is None else env
+    p = Path(path)
+    if not p.is_file():
+        return []
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {p}: {type(exc).__name__}") from None
+    names = []
+    for name, value in parse_env_file(text).items():
+        if name not in env:
+            env[name] = value
+            names.append(name)
+    return names

@@ -34,7 +34,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
+from bot import errors, pictures
 
 log = logging.getLogger("boardroom.bot")
 
@@ -86,6 +86,7 @@ class BoardroomBot(commands.Bot):
         if games is not None:
             self._app_kwargs["games"] = games
         self.renderer = default_renderer() if renderer is _UNSET else renderer
+        self.upload_limit = pictures.MAX_UPLOAD  # bytes per picture and per message
         self.sync_commands = sync_commands
         self.sync_guild_id = sync_guild_id
         self._scheduler = scheduler
@@ -174,22 +175,23 @@ class BoardroomBot(commands.Bot):
 
     async def picture(self, filename: str, fn_name: str, *args: Any) -> discord.File | None:
         """``renderer.<fn_name>(*args)`` as a PNG file, drawn in a worker thread; None if
-        there is no renderer or it fails (the game goes on without the picture)."""
+        there is no renderer, it fails, or the picture cannot be brought under Discord's
+        upload limit (:func:`bot.pictures.png_bytes`): the game goes on without it."""
         renderer = self.renderer
         fn = getattr(renderer, fn_name, None) if renderer is not None else None
         if fn is None:
             return None
 
-        def draw() -> bytes:
-            image = fn(*args)
-            buf = io.BytesIO()
-            image.save(buf, format="PNG", optimize=False)
-            return buf.getvalue()
+        def draw() -> bytes | None:
+            return pictures.png_bytes(fn(*args), self.upload_limit)
 
         try:
             data = await asyncio.to_thread(draw)
         except Exception:
             log.exception("drawing %s failed", filename)
+            return None
+        if data is None:
+            log.warning("%s is too large to upload even re-encoded; sent without it", filename)
             return None
         return discord.File(io.BytesIO(data), filename=filename)
 

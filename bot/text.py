@@ -35,7 +35,8 @@ round's pictures. `/game export` the game record as JSON. `/rules [topic]` the r
 
 **Hosting**
 `/game settings` reminder hours, AI takeover, quiet hours. `/game pause`, `/game resume`,
-`/game abandon` (host or Manage Server only).
+`/game abandon`, `/game kick seat:<seat>` (lobby: removes the seat; running game: the AI plays
+it) (host or Manage Server only). `/game reclaim` takes your seat back from the AI.
 """
 
 # ------------------------------------------------------------------------- rules

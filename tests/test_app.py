@@ -504,6 +504,105 @@ async def test_smartphone_inc_with_humans_steve_and_a_bot(storage: Storage, cloc
     assert replay_export(data) == info.result
 
 
+async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """An export during Planning (App.export: the bot's /game export and the CLI's) holds
+    no plan of a seat whose plan is sealed; after the reveal the plans are there, and
+    the export of the finished game replays to the recorded result."""
+    from engine.ai import choose
+
+    app = App(storage, clock=clock)
+    info = await app.create_game("smartphone-inc", channel_id=9, host_id=1, host_name="Ann")
+    await app.join(info.id, 2, "Bob")
+    await app.add_ai(info.id, 1, "steve")
+    await app.add_ai(info.id, 1, "bot")
+    gid = info.id
+    out = await app.start(gid, 1, seed=33)
+    users = {"ann": 1, "bob": 2}
+
+    def plans(data: dict) -> list[tuple[str, int]]:
+        return [(a["seat"], a["seq"]) for a in data["actions"] if a["action"].get("type") == "plan"]
+
+    # the rule bot sealed at once: its plan is left out, the log is otherwise empty
+    data = await app.export(gid)
+    assert (await app.info(gid)).version == 1 and data["version"] == 1
+    assert data["actions"] == [] and data["redacted_open_decisions"] == 1
+    assert "until the reveal" in data["note"]
+    assert replay_export(data) == {"over": False, "version": 0}
+
+    async def act(seat: str) -> None:
+        nonlocal out
+        state = await app.state(gid)
+        action = choose("smartphone-inc", state, seat, "random")
+        out = await app.act(gid, users[seat], seat, action, int(state["version"]))
+        assert out.status == "applied", out.message
+
+    await act("ann")
+    data = await app.export(gid)
+    assert plans(data) == [] and data["redacted_open_decisions"] == 2
+    await act("bob")  # the last plan: the reveal
+    data = await app.export(gid)
+    assert data["redacted_open_decisions"] == 0 and "note" not in data
+    assert sorted(s for s, _ in plans(data)) == ["ann", "bob", "bot1"]
+    round1 = plans(data)
+    # on to round 2's Planning; Ann seals, Bob does not yet
+    while not (out.phase == "planning" and out.round == 2):
+        await act(sorted(out.pending)[0])
+    await act("ann")
+    data = await app.export(gid)
+    assert plans(data) == round1  # round 1's revealed plans only
+    assert data["redacted_open_decisions"] == 2  # ann's and the bot's round-2 plans
+    assert len(data["actions"]) == data["version"] - 2
+    state = await app.state(gid)
+    replayed = replay_export(json.loads(json.dumps(data)))
+    assert replayed == {"over": False, "version": state["version"] - 2}
+    # a paused game is exported the same way
+    await app.pause(gid, 1)
+    assert (await app.export(gid))["actions"] == data["actions"]
+    await app.resume(gid, 1)
+    for _ in range(3000):
+        if out.over:
+            break
+        await act(sorted(out.pending)[0])
+    assert out.over
+    data = json.loads(json.dumps(await app.export(gid)))
+    assert data["redacted_open_decisions"] == 0 and data["status"] == "finished"
+    assert len(data["actions"]) == data["version"]
+    assert replay_export(data) == (await app.info(gid)).result == out.result
+
+
+async def test_export_redaction_with_the_fake_game(app: App) -> None:
+    """The open secret decision is the tail of picks at the current stage; picks of
+    an earlier round were revealed and stay."""
+    info = await lobby(app, humans=3)
+    gid = info.id
+    await app.start(gid, 1, seed=4)
+    ver = (await app.info(gid)).version
+    await app.act(gid, 2, None, {"pick": 3}, ver)
+    data = await app.export(gid)
+    assert data["actions"] == [] and data["redacted_open_decisions"] == 1
+    await app.act(gid, 1, None, {"pick": 1}, ver + 1)
+    await app.act(gid, 3, None, {"pick": 2}, ver + 2)  # the reveal
+    data = await app.export(gid)
+    assert [a["action"] for a in data["actions"]] == [{"pick": 3}, {"pick": 1}, {"pick": 2}]
+    for uid in (1, 2, 3):  # the take turns, in seat order
+        await app.act(gid, uid, None, {"take": 1}, (await app.info(gid)).version)
+    await app.act(gid, 3, None, {"pick": 1}, (await app.info(gid)).version)  # round 2
+    await app.act(gid, 1, None, {"pick": 2}, (await app.info(gid)).version)
+    data = await app.export(gid)
+    assert data["redacted_open_decisions"] == 2 and len(data["actions"]) == 6
+    assert replay_export(data, games={"fake": GAME}) == {"over": False, "version": 6}
+    # the app's deadlines: Bob is the one waited for
+    assert {(d.seat, d.kind) for d in await app.deadlines(gid)} == {("bob", "nudge")}
+    await app.update_settings(gid, 1, takeover=True, takeover_after_hours=48)
+    deadlines = await app.deadlines(gid)
+    assert [d.kind for d in deadlines] == ["nudge", "takeover"]  # soonest first
+    assert deadlines[0].user_id == 2 and deadlines[0].display_name == "Bob"
+    await app.pause(gid, 1)
+    assert await app.deadlines(gid) == []
+
+
 # --- property: whatever the clicks, each action counts once and the log is the record ---
 
 

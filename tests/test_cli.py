@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot import cli
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, load_env_file, parse_env_file
 from bot.demo import run_demo
 from bot.storage import migration_files
 
@@ -69,10 +70,83 @@ def test_replay_of_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_run_without_a_token_exits_2(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_without_a_token_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert cli.main(["run"]) == 2
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+    # the empty DISCORD_TOKEN= of .env.example is "not set" too
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\n")
+    assert cli.main(["run"]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_the_installed_command_exits_2_without_a_token(tmp_path: Path) -> None:
+    """What `make run` runs: a clear message on stderr and exit code 2 (make then fails)."""
+    script = Path(sys.executable).parent / "boardroom"
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    out = subprocess.run([str(script), "run"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.startswith("boardroom: DISCORD_TOKEN is not set")
+    assert "Traceback" not in out.stderr
+
+
+def test_env_file_parsing() -> None:
+    text = """
+# a comment
+export DISCORD_TOKEN="abc def"
+BOARDROOM_DB = /data/x.db   # trailing comment
+BOARDROOM_LOG_LEVEL='debug'
+EMPTY=
+"""
+    assert parse_env_file(text) == {
+        "DISCORD_TOKEN": "abc def",
+        "BOARDROOM_DB": "/data/x.db",
+        "BOARDROOM_LOG_LEVEL": "debug",
+        "EMPTY": "",
+    }
+    with pytest.raises(ConfigError, match="line 2") as err:
+        parse_env_file("A=1\nthis is MTIz-secret\n")
+    assert "secret" not in str(err.value)
+
+
+def test_env_file_sets_only_what_the_environment_lacks(tmp_path: Path) -> None:
+    env = {"BOARDROOM_DB": "from-env.db"}
+    assert load_env_file(tmp_path / ".env", env) == []  # no file: nothing
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={SECRET}\nBOARDROOM_DB=from-file.db\n")
+    assert load_env_file(tmp_path / ".env", env) == ["DISCORD_TOKEN"]
+    assert env == {"BOARDROOM_DB": "from-env.db", "DISCORD_TOKEN": SECRET}
+
+
+def test_run_reads_the_token_from_dot_env(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    calls: dict[str, object] = {}
+
+    class FakeClient:
+        def run(self, token: str, **kw: object) -> None:
+            calls["token"] = token
+
+    def create_bot(db_path: str, **kw: object) -> FakeClient:
+        calls["db_path"] = db_path
+        return FakeClient()
+
+    fake = types.ModuleType("bot.discord_bot")
+    fake.create_bot = create_bot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+    for name in ("DISCORD_TOKEN", "BOARDROOM_DB", "BOARDROOM_GUILD_ID", "BOARDROOM_LOG_LEVEL"):
+        # unset, and restored afterwards: load_env_file writes to os.environ itself
+        monkeypatch.setenv(name, "placeholder")
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={SECRET}\nBOARDROOM_DB=dot.db\n")
+    caplog.set_level("INFO")
+    assert cli.main(["run"]) == 0
+    assert calls == {"token": SECRET, "db_path": "dot.db"}
+    captured = capsys.readouterr()
+    assert SECRET not in captured.out + captured.err + caplog.text
 
 
 def test_run_passes_the_token_and_never_prints_it(
@@ -123,3 +197,24 @@ def test_console_script_is_installed() -> None:
 def test_demo_rejects_bad_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["demo", "--players", "9"]) == 2
     assert "between 1 and 5" in capsys.readouterr().err
+
+
+async def test_cli_export_of_a_game_in_planning_holds_no_sealed_plan(tmp_path: Path) -> None:
+    from bot.app import App
+    from bot.storage import Storage
+
+    db = tmp_path / "p.db"
+    storage = await Storage.open(db)
+    try:
+        app = App(storage)
+        info = await app.create_game("smartphone-inc", channel_id=1, host_id=1, host_name="Ann")
+        await app.add_ai(info.id, 1, "bot")
+        await app.start(info.id, 1, seed=3)  # the bot seals its plan at once; Ann plans
+    finally:
+        await storage.close()
+    out = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "export", "--db", str(db), str(info.id)],
+        capture_output=True, text=True, check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["version"] == 1 and data["actions"] == [] and data["redacted_open_decisions"] == 1

@@ -354,3 +354,43 @@ async def test_ai_takeover_after_the_deadline(fake: FakeDiscord, tmp_path: Any) 
         await fake.wait_for(lambda: any("reveals:" in m["content"] for m in fake.public_messages()), what="the reveal")
         ix = await fake.slash(bob, "game reclaim")
         assert "plays their seat again" in ix.all_text()
+
+
+async def test_kick_removes_a_lobby_seat_and_hands_a_running_seat_to_the_ai(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
+    async with running(fake, str(tmp_path / "kick.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob, cid])
+        # autocomplete: every seat but the host's
+        seats = await fake.autocomplete(ann, "game kick", {"seat": ""}, "seat")
+        assert [c["value"] for c in seats] == ["bob", "cid"]
+        assert [c["value"] for c in await fake.autocomplete(ann, "game kick", {"seat": "ci"}, "seat")] == ["cid"]
+        # only the host or Manage Server
+        ix = await fake.slash(bob, "game kick", {"seat": "cid"})
+        assert ix.callback_data["flags"] & EPHEMERAL and "Only the host" in ix.all_text()
+        ix = await fake.slash(ann, "game kick", {"seat": "nobody"})
+        assert ix.callback_data["flags"] & EPHEMERAL and "no seat" in ix.all_text()
+        # in the lobby the seat goes away and the card follows
+        ix = await fake.slash(ann, "game kick", {"seat": "cid"})
+        assert "removed from game #1" in ix.all_text()
+        await fake.wait_for(lambda: f"<@{cid['id']}>" not in message_text(lobby), what="the card without cid")
+        assert [s.seat for s in (await bot.app.info(1)).seats] == ["ann", "bob"]
+
+        # in a running game the AI plays the seat: bob's plan is sealed for him
+        await fake.click(ann, lobby, "Start")
+        counter = await public_with(fake, "Plans sealed 0/2")
+        assert [c["value"] for c in await fake.autocomplete(ann, "game kick", {"seat": ""}, "seat")] == ["ann", "bob"]
+        ix = await fake.slash(ann, "game kick", {"seat": "bob"})
+        assert "handed" in ix.all_text() and "/game reclaim" in ix.all_text()
+        await fake.wait_for(lambda: "Plans sealed 1/2" in counter["content"], what="the AI's sealed plan")
+        info = await bot.app.info(1)
+        assert info.seat_named("bob").ai_takeover
+        assert [c["value"] for c in await fake.autocomplete(ann, "game kick", {"seat": ""}, "seat")] == ["ann"]
+        ix = await fake.slash(ann, "game kick", {"seat": "bob"})
+        assert "already plays" in ix.all_text()
+        ix = await fake.slash(ann, "game status")
+        assert "AI plays this seat" in ix.all_text()
+        # bob can take his seat back
+        ix = await fake.slash(bob, "game reclaim")
+        assert "plays their seat again" in ix.all_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot import errors
-from bot.cogs.play import history_views, redact_unrevealed, sealed_counts
+from bot.cogs.play import history_views, sealed_counts
 from engine import IllegalAction, get_game
 
 
@@ -35,21 +35,6 @@ def test_secret_payloads_are_hidden_from_debug_logs(caplog) -> None:
         log.info("plain info line stays")
     assert "bA1 t0" not in caplog.text and "payload hidden" in caplog.text
     assert "plain info line stays" in caplog.text
-
-
-def test_redact_unrevealed_drops_trailing_plans_only() -> None:
-    data = {
-        "actions": [
-            {"seq": 1, "action": {"type": "plan"}},
-            {"seq": 2, "action": {"type": "improvement"}},
-            {"seq": 3, "action": {"type": "plan"}},
-            {"seq": 4, "action": {"type": "plan"}},
-        ]
-    }
-    out = redact_unrevealed(data)
-    assert [a["seq"] for a in out["actions"]] == [1, 2]
-    assert "2 sealed plan(s)" in out["note"]
-    assert redact_unrevealed({"actions": data["actions"][:2]})["actions"] == data["actions"][:2]
 
 
 def _played_export(actions: int = 40) -> dict:

@@ -41,7 +41,7 @@ async def test_extensions_register_the_commands(tmp_path) -> None:
         top = {c.name for c in client.tree.get_commands()}
         assert top == {"game", "plan", "rules", "help"}
         subs = {c.name for c in client.game_group.commands}
-        assert subs >= {"new", "join", "leave", "start", "status", "settings", "abandon", "history", "export"}
+        assert subs >= {"new", "join", "leave", "start", "status", "settings", "abandon", "kick", "history", "export"}
         assert {c.qualified_name for c in client.game_group.commands} >= {"game new", "game status"}
         assert {"Lobby", "Play", "Admin", "Help"} <= set(client.cogs)
         for name in EXTENSIONS:

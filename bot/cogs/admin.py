@@ -1,7 +1,8 @@
-"""Admin: ``/game settings``, ``/game pause``, ``/game resume``, ``/game abandon``, ``/game reclaim``.
+"""Admin: ``/game settings``, ``/game pause``, ``/game resume``, ``/game abandon``,
+``/game kick``, ``/game reclaim``.
 
-Only the host or a member with Manage Server changes settings, pauses or
-abandons a game (the app checks it with ``is_admin`` from Discord's
+Only the host or a member with Manage Server changes settings, pauses,
+abandons a game or kicks a seat (the app checks it with ``is_admin`` from Discord's
 permissions). Quiet hours are each player's own, for all their games.
 """
 
@@ -15,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text, views
+from bot.app import GameInfo
 from bot.cogs import app_of, game_here, is_admin, make_command
 from bot.errors import Denied, UserError
 
@@ -104,6 +106,84 @@ async def game_abandon(interaction: discord.Interaction[Any]) -> None:
     )
 
 
+def kickable(info: GameInfo) -> list[tuple[str, str]]:
+    """(seat, label) of the seats ``/game kick`` can take: in the lobby every seat but
+    the host's; in a running game the human seats the AI does not play yet."""
+    out = []
+    for s in sorted(info.seats, key=lambda s: s.position):
+        if info.status == "lobby":
+            if s.user_id is not None and s.user_id == info.host_id:
+                continue
+        elif info.status in ("active", "paused"):
+            if not s.is_human or s.ai_takeover:
+                continue
+        else:
+            continue
+        kind = "" if s.is_human else " (AI)"
+        out.append((s.seat, f"{s.display_name}{kind} — seat {s.seat}"))
+    return out
+
+
+async def _seat_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:
+        return []
+    info = await app_of(interaction).game_in_channel(int(interaction.channel_id or 0))
+    if info is None:
+        return []
+    needle = current.lower().strip()
+    return [
+        app_commands.Choice(name=label[:100], value=seat)
+        for seat, label in kickable(info)
+        if needle in label.lower()
+    ][:25]
+
+
+@app_commands.describe(seat="The seat to remove (lobby) or to hand to the AI (running game)")
+@app_commands.autocomplete(seat=_seat_autocomplete)
+async def game_kick(interaction: discord.Interaction[Any], seat: str) -> None:
+    """Lobby: the seat leaves the game. Running game: the AI plays the seat from now on
+    (the player can take it back with ``/game reclaim``)."""
+    app = app_of(interaction)
+    info = await game_here(interaction)
+    admin = is_admin(interaction)
+    if not info.can_manage(interaction.user.id, admin):
+        raise Denied("Only the host or a member with Manage Server can kick a seat.")
+    target = info.seat_named(seat) or next(
+        (s for s in info.seats if s.display_name.lower() == seat.lower()), None
+    )
+    if target is None:
+        raise UserError(f"There is no seat {seat!r} in this game; pick one from the list.")
+    who = f"<@{target.user_id}>" if target.user_id else target.display_name
+    if info.status == "lobby":
+        info = await app.remove_seat(info.id, interaction.user.id, target.seat, is_admin=admin)
+        await interaction.response.send_message(
+            f"{who} was removed from game #{info.id} by {interaction.user.mention}.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        lobby = interaction.client.get_cog("Lobby")  # type: ignore[attr-defined]
+        await lobby.refresh_lobby(info)
+        log.info("game %s: seat %s removed by %s", info.id, target.seat, interaction.user.id)
+        return
+    if info.status == "paused":
+        raise UserError("The game is paused: resume it first, then hand the seat to the AI.")
+    if not target.is_human:
+        raise UserError(f"{target.display_name} is already an AI seat.")
+    if target.ai_takeover:
+        raise UserError(f"The AI already plays for {target.display_name}.")
+    await interaction.response.defer(thinking=True)
+    out = await app.take_over(info.id, target.seat, user_id=interaction.user.id, is_admin=admin)
+    await interaction.followup.send(
+        f"🤖 {interaction.user.mention} handed {who}'s seat to the AI: it plays for "
+        f"{target.display_name} from now on (`/game reclaim` takes it back).",
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    log.info("game %s: seat %s handed to the AI by %s", info.id, target.seat, interaction.user.id)
+    play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    await play.publish(out)
+
+
 async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     out = await app_of(interaction).reclaim(info.id, interaction.user.id)
@@ -134,9 +214,10 @@ async def setup(bot: BoardroomBot) -> None:
     group.add_command(make_command("pause", "Pause the game (host or Manage Server)", game_pause))
     group.add_command(make_command("resume", "Resume a paused game (host or Manage Server)", game_resume))
     group.add_command(make_command("abandon", "End the game for everyone (host or Manage Server)", game_abandon))
+    group.add_command(make_command("kick", "Remove a seat, or hand it to the AI (host or Manage Server)", game_kick))
     group.add_command(make_command("reclaim", "Play your seat again after an AI takeover", game_reclaim))
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    for name in ("settings", "pause", "resume", "abandon", "reclaim"):
+    for name in ("settings", "pause", "resume", "abandon", "kick", "reclaim"):
         bot.game_group.remove_command(name)

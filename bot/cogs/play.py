@@ -28,7 +28,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import planner, text, views
+from bot import pictures, planner, text, views
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
 
@@ -521,8 +521,7 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
     view = await app.view(info.id, None)
     lines = [f"Round **{view.get('round')}**/{view.get('rounds', '?')} · phase **{view.get('phase_title')}**"]
     holdups = await app.holdups(info.id)
-    reminders = await app.storage.reminders_of(info.id)
-    due = {(r.seat, r.kind): r.due_at for r in reminders}
+    due = {(d.seat, d.kind): d.due_at for d in await app.deadlines(info.id)}
     players = view.get("players") or {}
     for s in sorted(info.seats, key=lambda s: s.position):
         p = players.get(s.seat, {})
@@ -558,7 +557,7 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(thinking=True)
-    export = redact_unrevealed(await play.app.export(info.id))
+    export = await play.app.export(info.id)  # sealed plans not revealed yet are left out
     views_ = await asyncio.to_thread(history_views, export, int(round))
     if not views_:
         await interaction.followup.send(f"Round {round} has not been played yet.")
@@ -570,36 +569,24 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
         if pic is not None:
             files.append(pic)
         lines.extend(log_lines)
-    content = f"**Round {round}** of game #{info.id}\n" + text.log_block(lines, 1700)
+    head = f"**Round {round}** of game #{info.id}\n"
+    fit = pictures.within_budget([file_size(f) for f in files], play.bot.upload_limit)
+    if fit < len(files):  # one message's pictures together stay under the upload limit
+        head += f"({len(files) - fit} picture(s) left out: too large for one message.)\n"
+        files = files[:fit]
+    content = head + text.log_block(lines, 1700)
     await interaction.followup.send(content=text.clip(content, 2000), files=files)
 
 
 async def game_export(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
-    data = await app_of(interaction).export(info.id)
-    if info.status in ("active", "paused"):
-        # The log of a running game holds the sealed plans of a Planning not revealed yet.
-        data = redact_unrevealed(data)
+    data = await app_of(interaction).export(info.id)  # the app leaves unrevealed plans out
     payload = json.dumps(data, indent=1, sort_keys=True).encode()
     await interaction.response.send_message(
         f"Game #{info.id} as JSON (seed and action log; replay it with `boardroom replay`).",
         file=discord.File(io.BytesIO(payload), filename=f"boardroom-game-{info.id}.json"),
         ephemeral=True,
     )
-
-
-def redact_unrevealed(data: dict[str, Any]) -> dict[str, Any]:
-    """Drop the trailing plan actions of a round still in Planning (not revealed yet)."""
-    actions = list(data.get("actions") or [])
-    cut = len(actions)
-    while cut > 0 and (actions[cut - 1].get("action") or {}).get("type") == "plan":
-        cut -= 1
-    if cut == len(actions):
-        return data
-    out = dict(data)
-    out["actions"] = actions[:cut]
-    out["note"] = f"{len(actions) - cut} sealed plan(s) of the current Planning are left out until the reveal."
-    return out
 
 
 async def _history_round_autocomplete(
@@ -614,6 +601,15 @@ async def _history_round_autocomplete(
 
 
 game_history = app_commands.autocomplete(round=_history_round_autocomplete)(game_history)
+
+
+def file_size(file: discord.File) -> int:
+    """The byte size of an upload (its data is in memory)."""
+    fp = file.fp
+    here = fp.tell()
+    size = fp.seek(0, io.SEEK_END)
+    fp.seek(here)
+    return size
 
 
 def _play(interaction: discord.Interaction[Any]) -> Play:

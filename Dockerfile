@@ -1,0 +1,51 @@
+# boardroom: the Discord bot as a container.
+#
+#   docker build -t boardroom .
+#   docker run -d --name boardroom --restart unless-stopped \
+#       -e DISCORD_TOKEN=... -v boardroom-data:/data boardroom
+#
+# The SQLite database lives on the /data volume (BOARDROOM_DB); the bot applies
+# missing migrations itself at start. Configuration: environment variables only
+# (see .env.example; `docker run --env-file .env` reads that file).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Only what the package needs: no tests, no virtualenv, no databases, no .env.
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY engine ./engine
+COPY render ./render
+COPY migrations ./migrations
+
+# The runtime dependencies only (no [dev] extras); a system user owns /data.
+RUN pip install . \
+    && rm -rf build *.egg-info \
+    && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home \
+       --shell /usr/sbin/nologin boardroom \
+    && mkdir -p /data \
+    && chown boardroom:boardroom /data
+
+# The migrations are not part of the installed package: point the bot at them.
+ENV BOARDROOM_DB=/data/boardroom.db \
+    BOARDROOM_MIGRATIONS=/app/migrations \
+    BOARDROOM_LOG_LEVEL=INFO
+
+USER boardroom
+WORKDIR /data
+
+# Fail the build, not the first start, if the installed bot cannot open a database.
+RUN boardroom migrate --db /tmp/build-check.db && rm -f /tmp/build-check.db*
+
+VOLUME ["/data"]
+
+# `docker stop` sends SIGINT: the bot (PID 1) then closes the gateway and the database
+# cleanly, as on Ctrl-C (discord.py installs no SIGTERM handler, and PID 1 ignores it).
+STOPSIGNAL SIGINT
+
+CMD ["boardroom", "run"]
