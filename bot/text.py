@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.smartphone_inc.data import PHASE_TITLES
+
 # --------------------------------------------------------------------------- help
 
 HELP = """\
@@ -198,16 +200,7 @@ def _value(text: str) -> Any:
 
 # ------------------------------------------------------------------------ labels
 
-PHASE_TITLES = {
-    "planning": "Planning",
-    "prices": "Set Prices",
-    "production": "Production",
-    "improve": "Improve Production",
-    "research": "Research Technology",
-    "logistics": "Logistics",
-    "selling": "Selling Goods",
-    "vp": "Receive VP",
-}
+# the phase names are the engine's (the rulebook's), PHASE_TITLES imported above
 
 SYMBOL_NAMES = {
     "down": "Price Down",

@@ -208,6 +208,9 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         # the rest of round 1 through the turn prompts, to the next Planning
         await play_turns(fake, [ann, bob, cid], until="Round 2 · Planning")
         await public_with(fake, "Plans sealed 0/3 —")
+        # the round's sales on the map, posted before Phase 8 cleared them
+        sales = [m for m in fake.public_messages() if any(a["filename"] == "round-1-sales.png" for a in m.get("attachments", []))]
+        assert len(sales) == 1 and "Round 2" in sales[0]["content"]
         assert len(fake.dm_messages(ann)) >= 2  # a new planner for round 2
 
         # status, rules, history, export

@@ -92,6 +92,13 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
     return out
 
 
+def selling_results(out: Outcome) -> list[dict[str, Any]]:
+    """The public views at the start of Phase 8 among the phases an action completed:
+    the only pictures of the round's sales on the map (Phase 8 scores and clears them
+    at once). Other completed phases are summed up by the current board and the log."""
+    return [v for v in out.phase_views if v.get("phase") == "vp"][-2:]
+
+
 class Play(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
@@ -123,6 +130,10 @@ class Play(commands.Cog):
                     )
             return
         files: list[discord.File] = []
+        for sales in selling_results(out):  # the board as Selling left it, before Phase 8 clears it
+            pic = await self.bot.picture(f"round-{sales.get('round')}-sales.png", "draw", info.game, sales)
+            if pic is not None:
+                files.append(pic)
         if planned and out.phase_changed:
             await self.update_sealed(info, view, revealed=True)
             reveal = await self.bot.picture(
