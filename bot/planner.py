@@ -44,15 +44,41 @@ class Choice:
 
 @dataclass(frozen=True)
 class PlanContext:
-    """What the planning seat owns (from the engine's plan prompt)."""
+    """What the planning seat owns (from the engine's plan prompt), and its view, so
+    that what a plan yields is computed by the engine's own rules."""
 
     owned: tuple[str, ...] = ()
     has_4g: bool = False
+    table: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    seat: str | None = None
 
     @classmethod
-    def from_prompt(cls, prompt: dict[str, Any] | None) -> PlanContext:
+    def from_prompt(
+        cls, prompt: dict[str, Any] | None, view: dict[str, Any] | None = None, seat: str | None = None
+    ) -> PlanContext:
         prompt = prompt or {}
-        return cls(tuple(prompt.get("improvements") or ()), bool(prompt.get("has_4g")))
+        return cls(tuple(prompt.get("improvements") or ()), bool(prompt.get("has_4g")), view, seat)
+
+    def yields(self, ev: dict[str, Any]) -> dict[str, Any]:
+        """``planning.yields`` for this seat, or the bare symbol counts without a view."""
+        if self.table is not None and self.seat is not None:
+            from engine.smartphone_inc.planning import yields
+
+            return yields(self.table, self.seat, ev)
+        a = ev.get("active") or {}
+        fd = ev.get("face_down") or 0
+        down = fd if isinstance(fd, int) else len(fd)
+        delta = a.get("up", 0) - a.get("down", 0)
+        parts = [["Production", a.get("prod", 0)], ["covered cells", int(ev.get("covered") or 0)], ["face down", down]]
+        return {
+            "price_delta": delta,
+            "price": max(1, 5 + delta),
+            "goods": sum(n for _, n in parts),
+            "goods_parts": [p for p in parts if p[1]],
+            "research": a.get("research", 0),
+            "logistics": a.get("logistics", 0),
+            "improve": a.get("improve", 0) > 0,
+        }
 
 
 def _pads() -> Any:
@@ -260,10 +286,12 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
     if plan is None:
         return None
     try:
-        plan = _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g) or plan
-        return dict(_pads().evaluate(plan, list(ctx.owned), ctx.has_4g))
-    except (IllegalAction, ValueError, KeyError, TypeError):
+        plan = _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g)
+        ev = dict(_pads().evaluate(plan, list(ctx.owned), ctx.has_4g))
+    except IllegalAction:
         return None
+    ev["yields"] = ctx.yields(ev)
+    return ev
 
 
 def problem(d: Draft, ctx: PlanContext) -> str | None:
@@ -398,21 +426,22 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     )
                 )
     elif d.step == "price":
-        prices = sorted({o[0]["price"] for o in outcomes(ctx)})
-        for price in prices:
-            n = sum(1 for o in outcomes(ctx) if o[0]["price"] == price)
-            items.append(Choice(str(price), f"Price {price}", f"{n} distinct outcome(s)"))
+        by_price: dict[int, int] = {}
+        for summary, _ref in outcomes(ctx):
+            by_price[summary["price"]] = by_price.get(summary["price"], 0) + 1
+        for price in sorted(by_price):
+            items.append(Choice(str(price), f"Price {price}", f"{by_price[price]} distinct outcome(s)"))
     elif d.step == "goods":
         counts: dict[int, int] = {}
-        for o in outcomes(ctx):
-            if o[0]["price"] == d.price:
-                counts[o[0]["goods"]] = counts.get(o[0]["goods"], 0) + 1
+        for summary, _ref in outcomes(ctx):
+            if summary["price"] == d.price:
+                counts[summary["goods"]] = counts.get(summary["goods"], 0) + 1
         for goods in sorted(counts, reverse=True):
             items.append(Choice(str(goods), f"{goods} Goods", f"{counts[goods]} distinct outcome(s)"))
     elif d.step == "outcome":
-        for i, (summary, _plan) in enumerate(outcomes(ctx)):
+        for summary, ref in outcomes(ctx):
             if summary["price"] == d.price and summary["goods"] == d.goods:
-                items.append(Choice(str(i), text.clip(summary["label"], 100), text.clip(summary["detail"], 100)))
+                items.append(Choice(str(ref), text.clip(summary["label"], 100), text.clip(summary["detail"], 100)))
     return _page(items, d.page)
 
 
@@ -463,8 +492,7 @@ def choose(d: Draft, ctx: PlanContext, value: str) -> Draft:
     if d.step == "goods":
         return replace(d, goods=int(value), step="outcome")
     if d.step == "outcome":
-        _summary, plan = outcomes(ctx)[int(value)]
-        return Draft.from_plan(plan)
+        return Draft.from_plan(plan_of(ctx, int(value)))
     raise IllegalAction("that choice is out of date; open the planner again")
 
 
@@ -497,55 +525,53 @@ def goto(d: Draft, step: str) -> Draft:
 # ------------------------------------------------------------------------ outcomes
 
 
-def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    return list(_outcomes(ctx.owned, ctx.has_4g))
-
-
-@lru_cache(maxsize=64)
-def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
-    """(summary, plan) for every distinct outcome, best first within a price."""
-    raw = _pads().distinct_outcomes(list(owned), has_4g)
-    out = []
-    seen: set[tuple[int, ...]] = set()
-    for item in raw:
-        if isinstance(item, dict) and "plan" in item:
-            plan = item["plan"]
-            ev = item.get("outcome") or item.get("evaluation") or item.get("result")
-        elif isinstance(item, list | tuple) and len(item) == 2:
-            a, b = item
-            ev, plan = (a, b) if "bottom" in b else (b, a)
-        else:
-            continue
-        if ev is None or "active" not in ev:
-            ev = _pads().evaluate(plan, list(owned), has_4g)
-        summary = _summary(ev)
+def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
+    """(summary, ref) for every outcome with a distinct effect for this seat, grouped by
+    price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one."""
+    out: list[tuple[dict[str, Any], int]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for item in _outcomes(ctx.owned, ctx.has_4g):
+        summary = _summary(ctx.yields(item))
         if summary["key"] in seen:
             continue  # the same effect as one listed already
         seen.add(summary["key"])
-        out.append((summary, plan))
+        out.append((summary, item["ref"]))
     out.sort(key=lambda o: (o[0]["price"], -o[0]["goods"], o[0]["rank"]))
+    return out
+
+
+def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
+    return _pads().outcome_plan(list(ctx.owned), ctx.has_4g, ref)
+
+
+@lru_cache(maxsize=64)
+def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
+    """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
+    out = []
+    seen: set[tuple[Any, ...]] = set()
+    for item in _pads().distinct_outcomes(list(owned), has_4g, with_plans=False):
+        a = item["active"]
+        key = (
+            a["up"] - a["down"], a["up"] + a["down"], a["prod"] + item["covered"] + item["face_down"],
+            a["improve"], a["research"], a["logistics"],
+        )
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
     return tuple(out)
 
 
-def _summary(ev: dict[str, Any]) -> dict[str, Any]:
-    a = dict(ev.get("active") or {})
-    covered = int(ev.get("covered") or 0)
-    fd = ev.get("face_down") or 0
-    down = fd if isinstance(fd, int) else len(fd)
-    price = 5 - a.get("down", 0) + a.get("up", 0)
-    goods = a.get("prod", 0) + covered + down
+def _summary(y: dict[str, Any]) -> dict[str, Any]:
+    """A one-line label of what an outcome yields (``planning.yields``)."""
     label = (
-        f"Price {price} · {goods} Goods · "
-        + ("Improve · " if a.get("improve") else "")
-        + f"Research {a.get('research', 0)} · Logistics {a.get('logistics', 0)}"
+        f"Price {y['price']} · {y['goods']} Goods · "
+        + ("Improve · " if y["improve"] else "")
+        + f"Research {y['research']} · Logistics {y['logistics']}"
     )
-    detail = f"{a.get('prod', 0)} prod + {covered} covered" + (f" + {down} face down" if down else "")
-    symbols = a.get("down", 0) + a.get("up", 0)
-    if symbols:
-        detail += f"; {symbols} price symbol(s)"
-    key = (price, goods, a.get("improve", 0), a.get("research", 0), a.get("logistics", 0), symbols)
-    rank = (-min(a.get("improve", 0), 1), -(a.get("research", 0) + a.get("logistics", 0)), -a.get("research", 0))
-    return {"price": price, "goods": goods, "label": label, "detail": detail, "key": key, "rank": rank}
+    detail = " + ".join(f"{n} {what}" for what, n in y["goods_parts"]) or "no Goods"
+    key = (y["price"], y["goods"], y["improve"], y["research"], y["logistics"])
+    rank = (-int(y["improve"]), -(y["research"] + y["logistics"]), -y["research"])
+    return {"price": y["price"], "goods": y["goods"], "label": label, "detail": detail, "key": key, "rank": rank}
 
 
 # --------------------------------------------------------------------------- texts

@@ -401,23 +401,18 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
 
 
 def outcome_summary(ev: Mapping[str, Any] | None) -> str:
-    """What a plan does, from ``pads.evaluate``: price, Goods, symbols."""
-    if not ev:
+    """What a plan does: ``ev["yields"]`` (the engine's ``planning.yields``: price, Goods
+    and where they come from, Improve, Research, Logistics)."""
+    if not ev or "yields" not in ev:
         return ""
-    active = dict(ev.get("active") or {})
-    covered = int(ev.get("covered") or 0)
-    fd = ev.get("face_down") or 0
-    face_down = list(range(fd)) if isinstance(fd, int) else list(fd)
-    price = 5 - active.get("down", 0) + active.get("up", 0)
-    goods = active.get("prod", 0) + covered + len(face_down)
+    y = ev["yields"]
+    parts = " + ".join(f"{n} {what}" for what, n in y["goods_parts"]) or "none"
     bits = [
-        f"price **{price}**",
-        f"Goods **{goods}** ({active.get('prod', 0)} prod + {covered} covered"
-        + (f" + {len(face_down)} face down" if face_down else "")
-        + ")",
-        f"improve **{'yes' if active.get('improve', 0) else 'no'}**",
-        f"research **{active.get('research', 0)}**",
-        f"logistics **{active.get('logistics', 0)}**",
+        f"price **{y['price']}**",
+        f"Goods **{y['goods']}** ({parts})",
+        f"improve **{'yes' if y['improve'] else 'no (a Goods token)'}**",
+        f"research **{y['research']}**",
+        f"logistics **{y['logistics']}**",
     ]
     return ", ".join(bits)
 

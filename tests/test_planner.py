@@ -224,3 +224,24 @@ def test_rules_topics_and_phase_default() -> None:
 def test_log_block_is_cut_to_fit() -> None:
     block = text.log_block([f"line {i} " + "x" * 50 for i in range(200)], limit=1000)
     assert len(block) < 1100 and "more line(s)" in block
+
+
+def test_outcome_list_uses_the_engines_yields_for_this_seat() -> None:
+    """The planner's labels come from planning.yields: tokens and Technologies count."""
+    from engine import get_game
+    from engine.smartphone_inc import technologies
+
+    g = get_game("smartphone-inc")
+    state = g.setup(["a", "b"], 1, {"tech_sides": {"nfc": 1}})
+    technologies.gain(state, "a", "nfc")  # NFC side 1: +1 price every Phase 2
+    state["players"]["a"]["tokens"] = 2
+    view = g.view(state, "a")
+    plain = planner.PlanContext(("S-green",), False)
+    mine = planner.PlanContext(("S-green",), False, view, "a")
+    top_plain = {s["key"] for s, _ in planner.outcomes(plain)}
+    top_mine = {s["key"] for s, _ in planner.outcomes(mine)}
+    assert {(k[0] + 1, k[1] + 2) + k[2:] for k in top_plain} == top_mine
+    summary, ref = planner.outcomes(mine)[0]
+    plan = planner.plan_of(mine, ref)
+    ev = g.view(g.apply(state, "a", {"type": "plan", "plan": plan}), "a")["my_plan_outcome"]
+    assert (ev["yields"]["price"], ev["yields"]["goods"]) == (summary["price"], summary["goods"])

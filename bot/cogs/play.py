@@ -270,7 +270,7 @@ class Play(commands.Cog):
         info = await self.app.info(gid)
         prompt = await self.app.prompt(gid, seat)
         seat_view = await self.app.view(gid, seat)
-        ctx = planner.PlanContext.from_prompt(prompt)
+        ctx = planner.PlanContext.from_prompt(prompt, seat_view, seat)
         choices = planner.step_choices(draft, ctx)
         plan = draft.plan()
         good = plan is not None and planner.problem(draft, ctx) is None
@@ -309,7 +309,7 @@ class Play(commands.Cog):
                 content="Nothing to plan now: your plan is sealed or Planning is over.", view=None
             )
             return
-        ctx = planner.PlanContext.from_prompt(prompt)
+        ctx = planner.PlanContext.from_prompt(prompt, await self.app.view(gid, seat), seat)
         draft = draft_of(interaction.message)
         note = ""
         if op == "select":

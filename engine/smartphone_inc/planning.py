@@ -27,7 +27,8 @@ def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
     delta = a["up"] - a["down"] + (1 if has_effect(table, seat, "price_up") else 0)  # SI-PRICE-02, SI-TECH-10
     parts = [("Production", a["prod"]), ("Goods tokens", int(p["tokens"]))]  # SI-PROD-01, SI-PLAN-11
     if not p["steve"]:  # SI-STEVE-05: Steve makes no Goods from covered cells
-        parts += [("covered cells", int(outcome["covered"])), ("face down", len(outcome["face_down"]))]
+        fd = outcome["face_down"]  # the Improvements face down, or their number
+        parts += [("covered cells", int(outcome["covered"])), ("face down", fd if isinstance(fd, int) else len(fd))]
         if has_effect(table, seat, "improve_gives_2_goods"):  # SI-TECH-03
             parts.append(("GPS", 2 * a["improve"]))
         if has_effect(table, seat, "goods_per_2_techs"):  # SI-TECH-12
