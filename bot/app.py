@@ -70,7 +70,8 @@ Administration::
     outcomes = await app.advance_all()               # at start-up: let AI seats catch up
     outcome = await app.run_ai(game_id)              # the same for one game
     outcome = await app.step_ai(game_id)             # one AI action, or None (the demo paces)
-    data = await app.export(game_id)                 # JSON-able dict (no Discord ids)
+    data = await app.export(game_id)                 # JSON-able dict (no Discord ids; seed once over)
+    data = await app.export(game_id, with_seed=True) # operator/internal: always with the seed
         # never holds a sealed, unrevealed secret decision: while a secret simultaneous
         # decision (a prompt with "secret": True) is open, its decisions already made are
         # left out; data["redacted_open_decisions"] says how many (0: the full log)
@@ -892,12 +893,16 @@ class App:
 
     # -- export ----------------------------------------------------------------------------
 
-    async def export(self, game_id: int) -> dict[str, Any]:
+    async def export(self, game_id: int, *, with_seed: bool | None = None) -> dict[str, Any]:
         """The game as JSON-able data: game, options, seed, seats, action log, result.
         Discord ids are left out; display names stay. While a secret simultaneous
         decision is open, the decisions already sealed in it are left out of the log
         (``redacted_open_decisions`` says how many, ``note`` says why): an export never
-        shows a plan before the reveal."""
+        shows a plan before the reveal.
+
+        The seed fixes every shuffle (the order of the Improvement pile), so by default
+        it is given only once the game has ended; ``with_seed=True`` (the operator's CLI,
+        the bot's own replays for pictures) always includes it."""
         async with self.storage.read() as q:
             info = await self._info_q(q, game_id)
             rows = await q.actions(game_id)
@@ -910,7 +915,7 @@ class App:
             "game": info.game,
             "status": info.status,
             "options": info.options,
-            "seed": info.seed,
+            "seed": info.seed if (with_seed or info.status in ("finished", "abandoned")) else None,
             "seats": [
                 {"seat": s.seat, "position": s.position, "name": s.display_name,
                  "kind": s.ai_kind or "human", "ai_takeover": s.ai_takeover}
@@ -924,11 +929,17 @@ class App:
             "redacted_open_decisions": hidden,
             "result": info.result,
         }
+        notes = []
         if hidden:
-            data["note"] = (
+            notes.append(
                 f"{hidden} sealed decision(s) of the secret decision still open are left out"
                 " until the reveal."
             )
+        if data["seed"] is None and info.seed is not None:
+            data["seed_withheld"] = True
+            notes.append("The seed is given once the game is over: it fixes the order of the cards still hidden.")
+        if notes:
+            data["note"] = " ".join(notes)
         return data
 
     async def _sealed_open_decisions(self, info: GameInfo, rows: list[ActionRow]) -> int:
@@ -1311,6 +1322,8 @@ def replay_export(
 
         game = get_game(name)
     if data.get("seed") is None:
+        if data.get("seed_withheld"):
+            raise AppError("This export of a running game has no seed; export it again once the game is over.")
         raise AppError("The game never started; there is nothing to replay.")
     seats = sorted(data["seats"], key=lambda s: s["position"])
     state = game.setup([s["seat"] for s in seats], int(data["seed"]), dict(data["options"]))

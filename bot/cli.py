@@ -64,7 +64,7 @@ async def _export(db: str, game_id: int) -> dict[str, Any]:
 
     storage = await Storage.open(db)
     try:
-        return await App(storage).export(game_id)
+        return await App(storage).export(game_id, with_seed=True)  # the operator's tool
     finally:
         await storage.close()
 

@@ -529,6 +529,12 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
     assert (await app.info(gid)).version == 1 and data["version"] == 1
     assert data["actions"] == [] and data["redacted_open_decisions"] == 1
     assert "until the reveal" in data["note"]
+    # the seed fixes the Improvement pile's order: withheld while the game runs
+    assert data["seed"] is None and data["seed_withheld"] and "seed" in data["note"]
+    with pytest.raises(AppError, match="no seed"):
+        replay_export(data)
+    data = await app.export(gid, with_seed=True)
+    assert data["seed"] == 33 and data["actions"] == []
     assert replay_export(data) == {"over": False, "version": 0}
 
     async def act(seat: str) -> None:
@@ -543,14 +549,14 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
     assert plans(data) == [] and data["redacted_open_decisions"] == 2
     await act("bob")  # the last plan: the reveal
     data = await app.export(gid)
-    assert data["redacted_open_decisions"] == 0 and "note" not in data
+    assert data["redacted_open_decisions"] == 0 and "until the reveal" not in data["note"]
     assert sorted(s for s, _ in plans(data)) == ["ann", "bob", "bot1"]
     round1 = plans(data)
     # on to round 2's Planning; Ann seals, Bob does not yet
     while not (out.phase == "planning" and out.round == 2):
         await act(sorted(out.pending)[0])
     await act("ann")
-    data = await app.export(gid)
+    data = await app.export(gid, with_seed=True)
     assert plans(data) == round1  # round 1's revealed plans only
     assert data["redacted_open_decisions"] == 2  # ann's and the bot's round-2 plans
     assert len(data["actions"]) == data["version"] - 2
@@ -568,6 +574,7 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
     assert out.over
     data = json.loads(json.dumps(await app.export(gid)))
     assert data["redacted_open_decisions"] == 0 and data["status"] == "finished"
+    assert data["seed"] == 33 and "note" not in data  # over: the seed is given
     assert len(data["actions"]) == data["version"]
     assert replay_export(data) == (await app.info(gid)).result == out.result
 
@@ -590,7 +597,7 @@ async def test_export_redaction_with_the_fake_game(app: App) -> None:
         await app.act(gid, uid, None, {"take": 1}, (await app.info(gid)).version)
     await app.act(gid, 3, None, {"pick": 1}, (await app.info(gid)).version)  # round 2
     await app.act(gid, 1, None, {"pick": 2}, (await app.info(gid)).version)
-    data = await app.export(gid)
+    data = await app.export(gid, with_seed=True)
     assert data["redacted_open_decisions"] == 2 and len(data["actions"]) == 6
     assert replay_export(data, games={"fake": GAME}) == {"over": False, "version": 6}
     # the app's deadlines: Bob is the one waited for

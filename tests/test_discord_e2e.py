@@ -230,7 +230,8 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         assert "Round 1" in ix.all_text() and ix.followups[0]["_files"]
         ix = await fake.slash(bob, "game export")
         data = json.loads(ix.original["_files"][0][2])
-        assert data["format"] == "boardroom-game" and data["seed"] == 7
+        assert data["format"] == "boardroom-game" and data["seed"] is None  # not while the game runs
+        assert data["seed_withheld"] and "7" not in json.dumps(data.get("options"))
         assert all(a["action"]["type"] != "plan" or a["seq"] < data["version"] - 10 for a in data["actions"][-1:])
     assert TOKEN not in caplog.text
 

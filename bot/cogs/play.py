@@ -568,7 +568,7 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(thinking=True)
-    export = await play.app.export(info.id)  # sealed plans not revealed yet are left out
+    export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
     views_ = await asyncio.to_thread(history_views, export, int(round))
     if not views_:
         await interaction.followup.send(f"Round {round} has not been played yet.")
@@ -591,7 +591,7 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
 
 async def game_export(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
-    data = await app_of(interaction).export(info.id)  # the app leaves unrevealed plans out
+    data = await app_of(interaction).export(info.id)  # no open plans; the seed only once over
     payload = json.dumps(data, indent=1, sort_keys=True).encode()
     await interaction.response.send_message(
         f"Game #{info.id} as JSON (seed and action log; replay it with `boardroom replay`).",
