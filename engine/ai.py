@@ -30,7 +30,11 @@ def choose(game_name: str, state: dict[str, Any], seat: str, kind: str = "greedy
         from engine.smartphone_inc.greedy import greedy_action
 
         return greedy_action(state, seat)
+    rng = _rng(state, seat)
+    draw = getattr(game, "random_action", None)
+    if draw is not None:  # a game may draw without listing every action
+        return draw(state, seat, rng)
     actions = game.legal_actions(state, seat)
     if not actions:
         raise IllegalAction(f"{seat} has nothing to decide")
-    return actions[_rng(state, seat).below(len(actions))]
+    return actions[rng.below(len(actions))]

@@ -65,6 +65,21 @@ class SmartphoneInc:
             return []
         return enumerate_actions(state, seat, prompt)
 
+    def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
+        """A uniformly drawn legal action without listing them all where that is costly
+        (Planning: an arrangement, or one sampled placement of Improvements)."""
+        prompt = flow.pending(state).get(seat)
+        if prompt is None:
+            raise IllegalAction(f"{seat} has nothing to decide")
+        if prompt["type"] == "plan":
+            owned = prompt["improvements"]
+            if owned and rng.below(2):
+                plans = pads.sample_plans(owned, prompt["has_4g"], 1, salt=rng.below(1 << 30))
+                if plans:
+                    return {"type": "plan", "plan": plans[0]}
+            return {"type": "plan", "plan": rng.choice(pads.arrangements())}
+        return rng.choice(enumerate_actions(state, seat, prompt))
+
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
 
