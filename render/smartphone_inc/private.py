@@ -243,21 +243,10 @@ def offices_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float
         for r, n in t.ordered(me.get("logistics", {}), REGION_ORDER)
         if n
     ]
-    h = 44 + max(34, cv.chip_layout(items, w - 28)[1]) + 6
-    top = cv.panel(x, y, w, h, "Your Offices and Logistics progress")
-    cv.text(
-        x + w - 12,
-        y + 14,
-        "green = Office, amber = markers placed / needed",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="ra",
+    return chip_panel(
+        cv, x, y, w, "Your Offices and Logistics progress",
+        "green = Office, amber = markers placed / needed", items, "none",
     )
-    if items:
-        cv.chips(items, x + 14, top, w - 28)
-    else:
-        cv.text(x + 14, top, "none", t.BODY, fill=t.MUTED)
-    return y + h
 
 
 def my_techs_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
@@ -276,19 +265,28 @@ def my_techs_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: floa
                     "warn",
                 )
             )
-    h = 44 + max(34, cv.chip_layout(items, w - 28)[1]) + 6
-    top = cv.panel(x, y, w, h, "Your Technologies and Patents")
     patent_vp = sum(TECHS[p]["patent_vp"] for p in me.get("patents", []) if p in TECHS)
-    cv.text(
-        x + w - 12,
-        y + 14,
-        f"Patents: {patent_vp} VP at the end",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="ra",
+    return chip_panel(
+        cv, x, y, w, "Your Technologies and Patents", f"Patents: {patent_vp} VP at the end", items, "none yet"
     )
+
+
+def chip_panel(
+    cv: Canvas,
+    x: float,
+    y: float,
+    w: float,
+    title: str,
+    note: str,
+    items: list[tuple[str, str]],
+    empty: str,
+) -> float:
+    """A titled panel of chips with a note at the right; returns the y below it."""
+    h = 44 + max(34, cv.chip_layout(items, w - 28)[1]) + 6
+    top = cv.panel(x, y, w, h, title)
+    cv.text(x + w - 12, y + 14, note, t.SMALL, fill=t.MUTED, anchor="ra")
     if items:
         cv.chips(items, x + 14, top, w - 28)
     else:
-        cv.text(x + 14, top, "none yet", t.BODY, fill=t.MUTED)
+        cv.text(x + 14, top, empty, t.BODY, fill=t.MUTED)
     return y + h
