@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import render
 from bot.app import AiChoose, App, GameInfo
 from bot.storage import Storage, dumps
 from engine import Game
@@ -34,16 +35,6 @@ def demo_channel(game: str, players: int, seed: int, ai: str) -> int:
     """A stable pseudo channel id per demo configuration (so reruns find their game)."""
     digest = hashlib.sha256(f"demo/{game}/{players}/{seed}/{ai}".encode()).digest()
     return -1 - int.from_bytes(digest[:6], "big")  # negative: never a Discord id
-
-
-def load_renderer() -> Callable[[str, dict[str, Any]], Any] | None:
-    """``render.draw`` if the render package exists and has it, else None."""
-    try:
-        import render  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    draw = getattr(render, "draw", None)
-    return draw if callable(draw) else None
 
 
 def write_picture(draw: Callable[[str, dict[str, Any]], Any], game: str, view: dict[str, Any], out: Path) -> Path:
@@ -81,12 +72,10 @@ async def run_demo(
     echo: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Play (or resume) the demo game; echo progress and last the result JSON line."""
-    draw = load_renderer() if renderer is True else (renderer or None)
+    draw = render.draw if renderer is True else (renderer or None)
     out_dir = Path(out) if out else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        if draw is None:
-            log.warning("the render package is not available: no pictures are written")
     storage = await Storage.open(db)
     try:
         app = App(storage, games=games, ai_choose=ai_choose, clock=time.time)

@@ -29,6 +29,8 @@ from typing import Any
 
 from bot import text
 from engine import IllegalAction
+from engine.smartphone_inc import pads
+from engine.smartphone_inc.planning import yields
 
 PAGE = 23  # options per select page (2 slots left for "previous"/"more")
 ROTATIONS = (0, 1, 2, 3)  # quarter turns clockwise (pads.py)
@@ -60,31 +62,14 @@ class PlanContext:
         return cls(tuple(prompt.get("improvements") or ()), bool(prompt.get("has_4g")), view, seat)
 
     def yields(self, ev: dict[str, Any]) -> dict[str, Any]:
-        """``planning.yields`` for this seat, or the bare symbol counts without a view."""
+        """``planning.yields`` for this seat (without a view: a company with no
+        Technologies and no Goods tokens)."""
         if self.table is not None and self.seat is not None:
-            from engine.smartphone_inc.planning import yields
-
             return yields(self.table, self.seat, ev)
-        a = ev.get("active") or {}
-        fd = ev.get("face_down") or 0
-        down = fd if isinstance(fd, int) else len(fd)
-        delta = a.get("up", 0) - a.get("down", 0)
-        parts = [["Production", a.get("prod", 0)], ["covered cells", int(ev.get("covered") or 0)], ["face down", down]]
-        return {
-            "price_delta": delta,
-            "price": max(1, 5 + delta),
-            "goods": sum(n for _, n in parts),
-            "goods_parts": [p for p in parts if p[1]],
-            "research": a.get("research", 0),
-            "logistics": a.get("logistics", 0),
-            "improve": a.get("improve", 0) > 0,
-        }
+        return yields(_BARE, "_", ev)
 
 
-def _pads() -> Any:
-    from engine.smartphone_inc import pads
-
-    return pads
+_BARE = {"players": {"_": {"tokens": 0, "steve": False, "techs": []}}, "techs": {}}
 
 
 # ----------------------------------------------------------------------------- draft
@@ -253,7 +238,7 @@ STEP_TITLES = {
 
 def _safe_validate(plan: dict[str, Any], ctx: PlanContext) -> bool:
     try:
-        _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g)
+        pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
     except (IllegalAction, ValueError, KeyError, TypeError):
         return False
     return True
@@ -263,7 +248,7 @@ def _safe_validate(plan: dict[str, Any], ctx: PlanContext) -> bool:
 def _arrangements() -> tuple[tuple[str, int, int, int, int, int], ...]:
     """Every legal Pad arrangement as (bottom pad, bottom side, top side, rot, x, y)."""
     out = []
-    for a in _pads().all_arrangements():
+    for a in pads.all_arrangements():
         plan = a.get("plan", a) if isinstance(a, dict) else a
         b, t = plan["bottom"], plan["top"]
         out.append((b["pad"], int(b["side"]), int(t["side"]), int(t["rot"]), int(t["x"]), int(t["y"])))
@@ -275,7 +260,7 @@ def covered_cells(d: Draft) -> int | None:
     if plan is None:
         return None
     try:
-        return int(_pads().evaluate(plan, [], False)["covered"])
+        return int(pads.evaluate(plan, [], False)["covered"])
     except (IllegalAction, ValueError, KeyError, TypeError):
         return None
 
@@ -286,8 +271,8 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
     if plan is None:
         return None
     try:
-        plan = _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g)
-        ev = dict(_pads().evaluate(plan, list(ctx.owned), ctx.has_4g))
+        plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
+        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g))
     except IllegalAction:
         return None
     ev["yields"] = ctx.yields(ev)
@@ -300,7 +285,7 @@ def problem(d: Draft, ctx: PlanContext) -> str | None:
     if plan is None:
         return "finish laying the Pads first"
     try:
-        _pads().validate_plan(plan, list(ctx.owned), ctx.has_4g)
+        pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
     except (IllegalAction, ValueError) as exc:
         return str(exc)
     return None
@@ -541,7 +526,7 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
 
 
 def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
-    return _pads().outcome_plan(list(ctx.owned), ctx.has_4g, ref)
+    return pads.outcome_plan(list(ctx.owned), ctx.has_4g, ref)
 
 
 @lru_cache(maxsize=64)
@@ -549,7 +534,7 @@ def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
     out = []
     seen: set[tuple[Any, ...]] = set()
-    for item in _pads().distinct_outcomes(list(owned), has_4g, with_plans=False):
+    for item in pads.distinct_outcomes(list(owned), has_4g, with_plans=False):
         a = item["active"]
         key = (
             a["up"] - a["down"], a["up"] + a["down"], a["prod"] + item["covered"] + item["face_down"],
@@ -579,10 +564,7 @@ def _summary(y: dict[str, Any]) -> dict[str, Any]:
 
 def pad_cells_text(pad: str, side: int) -> str:
     """A Pad side in one line: "prod research ▲price / logistics improve ·"."""
-    try:
-        grid = _pads().pad_cells(pad, side)
-    except Exception:  # noqa: BLE001 - a missing table only loses a description
-        return ""
+    grid = pads.pad_cells(pad, side)
     return " / ".join(" ".join(text.SYMBOL_SHORT.get(c, "·") if c else "·" for c in row) for row in grid)
 
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.smartphone_inc.data import PHASE_TITLES
+from engine.smartphone_inc.data import IMPROVEMENTS, PHASE_TITLES, REGIONS, TECHS
 
 # --------------------------------------------------------------------------- help
 
@@ -265,30 +265,15 @@ def sealed_text(sealed: int, total: int, names_waiting: list[str]) -> str:
 
 
 def _region_name(rid: str) -> str:
-    try:
-        from engine.smartphone_inc.data import REGIONS
-
-        return str(REGIONS[rid]["name"]) if rid in REGIONS else rid
-    except Exception:  # noqa: BLE001 - labels must never fail
-        return rid
+    return str(REGIONS[rid]["name"]) if rid in REGIONS else rid
 
 
 def _tech_name(tid: str) -> str:
-    try:
-        from engine.smartphone_inc.data import TECHS
-
-        return str(TECHS[tid]["name"]) if tid in TECHS else tid
-    except Exception:  # noqa: BLE001
-        return tid
+    return str(TECHS[tid]["name"]) if tid in TECHS else tid
 
 
 def improvement_label(imp: str) -> str:
-    try:
-        from engine.smartphone_inc.data import IMPROVEMENTS
-
-        cells = IMPROVEMENTS.get(imp)
-    except Exception:  # noqa: BLE001
-        cells = None
+    cells = IMPROVEMENTS.get(imp)
     if not cells:
         return imp
     return f"{imp} ({' + '.join(SYMBOL_NAMES.get(c, str(c)) for c in cells)})"

@@ -126,10 +126,6 @@ async def test_demo_player_counts(tmp_path: Path, players: int) -> None:
 
 
 async def test_demo_pictures_with_the_real_renderer(tmp_path: Path) -> None:
-    from bot.demo import load_renderer
-
-    if load_renderer() is None:
-        pytest.skip("render.draw is not available yet")
     from PIL import Image
 
     out = tmp_path / "pictures"
