@@ -104,17 +104,32 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import secrets
 import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
+from bot.records import (
+    AppError,
+    Applied,
+    Conflict,
+    Deadline,
+    Forbidden,
+    GameInfo,
+    Holdup,
+    NotFound,
+    Outcome,
+    ReplayMismatch,
+    SeatInfo,
+    canonical,
+    is_secret,
+    make_seat_id,
+)
 from bot.reminders import QuietHours, Settings, first_nudge_due, next_nudge_due, takeover_due
-from bot.storage import ActionRow, GameRow, MessageRef, SeatRow, Storage, Tx, dumps
+from bot.storage import ActionRow, GameRow, MessageRef, SeatRow, Storage, Tx
 from engine import Game, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -124,197 +139,11 @@ AiChoose = Callable[[str, State, str, str], dict[str, Any]]
 Listener = Callable[[int], Awaitable[None]]
 
 AI_KINDS = ("steve", "bot", "random")
+MAX_SEATS = {"smartphone-inc": 5}
 LIVE = ("lobby", "active", "paused")
 
 
-# --- errors ---------------------------------------------------------------------------
-
-
-class AppError(Exception):
-    """An expected refusal; ``str(err)`` is a polite message for the player."""
-
-
-class NotFound(AppError):
-    pass
-
-
-class Forbidden(AppError):
-    pass
-
-
-class Conflict(AppError):
-    """The game is not in a state that allows this (wrong status, channel busy...)."""
-
-
-class ReplayMismatch(AppError):
-    pass
-
-
-# --- data the app hands out -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    seat: str  # the seat id the engine knows
-    position: int
-    user_id: int | None  # None for AI seats
-    ai_kind: str | None  # "steve" | "bot" | "random" | None (human)
-    display_name: str
-    ai_takeover: bool  # a human seat the AI plays for now
-
-    @property
-    def is_human(self) -> bool:
-        return self.ai_kind is None
-
-    @property
-    def played_by_app_ai(self) -> bool:
-        """The app chooses this seat's actions (rule bot or taken-over human)."""
-        return self.ai_kind in ("bot", "random") or (self.ai_kind is None and self.ai_takeover)
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    id: int
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    host_id: int
-    status: str  # lobby | active | paused | finished | abandoned
-    version: int  # committed actions
-    result: dict[str, Any] | None
-    created_at: float
-    updated_at: float
-    seats: tuple[SeatInfo, ...]
-    settings: Settings
-
-    @property
-    def place_id(self) -> int:
-        return self.thread_id or self.channel_id
-
-    def seat_of(self, user_id: int) -> SeatInfo | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def seat_named(self, seat: str) -> SeatInfo | None:
-        return next((s for s in self.seats if s.seat == seat), None)
-
-    def can_manage(self, user_id: int, is_admin: bool = False) -> bool:
-        return is_admin or user_id == self.host_id
-
-
-@dataclass(frozen=True)
-class Applied:
-    seq: int  # the state version after this action
-    seat: str
-    action: dict[str, Any]
-    actor: str  # "player" | "bot" | "takeover"
-
-
-@dataclass(frozen=True)
-class Holdup:
-    """A human seat the game waits for, since when."""
-
-    seat: str
-    user_id: int | None
-    display_name: str
-    since_at: float
-    since_version: int
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """A scheduled reminder of a seat the game waits for: the next nudge, or the AI
-    takeover. ``sent`` counts the nudges already sent for this wait."""
-
-    seat: str
-    user_id: int | None
-    display_name: str
-    kind: str  # "nudge" | "takeover"
-    due_at: float
-    sent: int
-
-
-@dataclass
-class Outcome:
-    """What happened and what to post.
-
-    - ``status``: "applied" | "already" | "stale" | "illegal" (from act), "started",
-      "resumed", "takeover", "reclaimed", "advanced" (AI catch-up); ``message`` is a
-      player-facing note for already/stale/illegal (reply privately) and takeover.
-    - ``applied``: every committed action (the player's, then AI seats').
-    - ``events``: the new log lines, in order (post them in the channel).
-    - ``phase_changed`` / ``round_changed``: post the public picture; ``public_view``
-      is the current public view, ``phase_views`` the public view right after each
-      phase boundary crossed, oldest first (the board as each new phase began).
-    - ``pending``: everyone the game waits for now, seat -> user id (humans only);
-      ``mentions``: user ids whose decision is new (one mention message).
-    - ``new_prompts``: seat -> prompt for humans with a new decision;
-      ``secret_seats``: those of them deciding in secret (send DMs);
-      ``secret_started``: at least one such DM is due.
-    - ``prompt``: for stale/already/illegal, the acting seat's current prompt (or None).
-    - ``over`` / ``result``: the game ended; result = engine result.
-    """
-
-    game_id: int
-    status: str = "applied"
-    message: str = ""
-    seat: str | None = None
-    version: int = 0
-    applied: list[Applied] = field(default_factory=list)
-    events: list[str] = field(default_factory=list)
-    phase_changed: bool = False
-    round_changed: bool = False
-    round: Any = None
-    phase: str | None = None
-    public_view: dict[str, Any] | None = None
-    phase_views: list[dict[str, Any]] = field(default_factory=list)
-    pending: dict[str, int | None] = field(default_factory=dict)
-    mentions: list[int] = field(default_factory=list)
-    new_prompts: dict[str, dict[str, Any]] = field(default_factory=dict)
-    secret_seats: list[str] = field(default_factory=list)
-    secret_started: bool = False
-    prompt: dict[str, Any] | None = None
-    over: bool = False
-    result: dict[str, Any] | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status not in ("already", "stale", "illegal")
-
-
 # --- helpers --------------------------------------------------------------------------
-
-
-def canonical(action: Any) -> str:
-    return dumps(action)
-
-
-def make_seat_id(name: str, taken: set[str]) -> str:
-    base = re.sub(r"[^a-z0-9]+", "", name.lower())[:16] or "player"
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base}{n}" in taken:
-        n += 1
-    return f"{base}{n}"
-
-
-SECRET_PROMPT_TYPES = frozenset({"plan", "draft"})
-MAX_SEATS = {"smartphone-inc": 5}
-
-
-def is_secret(prompt: Mapping[str, Any], pending: Mapping[str, Any]) -> bool:
-    """Whether a prompt is a hidden (simultaneous) decision: the engine's own flag
-    ("secret", else "simultaneous") if it gives one; else a known secret prompt type
-    (a plan, a draft); else "several seats decide at once"."""
-    for key in ("secret", "simultaneous"):
-        if key in prompt:
-            return bool(prompt[key])
-    if prompt.get("type") in SECRET_PROMPT_TYPES:
-        return True
-    return len(pending) > 1
 
 
 def _stage(view: Mapping[str, Any]) -> tuple[Any, Any]:

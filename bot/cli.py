@@ -70,7 +70,7 @@ async def _export(db: str, game_id: int) -> dict[str, Any]:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from bot.app import AppError
+    from bot.records import AppError
     from bot.storage import StorageError
 
     try:
@@ -84,7 +84,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from bot.app import AppError, replay_export
+    from bot.app import replay_export
+    from bot.records import AppError
     from engine import IllegalAction
 
     try:
@@ -124,8 +125,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from bot.app import AppError
     from bot.demo import run_demo
+    from bot.records import AppError
 
     if not 1 <= args.players <= 5:
         return _fail("--players must be between 1 and 5", 2)

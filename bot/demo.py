@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import render
-from bot.app import AiChoose, App, GameInfo
+from bot.app import AiChoose, App
+from bot.records import GameInfo
 from bot.storage import Storage, dumps
 from engine import Game
 

@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.records import AppError
 from engine import IllegalAction
 
 log = logging.getLogger("boardroom.errors")
@@ -34,14 +35,6 @@ class UserError(Exception):
 
 class Denied(UserError):
     """The user may not do this (not seated, not the host, ...). The message is for them."""
-
-
-def _app_error_types() -> tuple[type[BaseException], ...]:
-    try:
-        from bot.app import AppError  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - the app layer is always there in practice
-        return ()
-    return (AppError,)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -63,7 +56,7 @@ def unwrap(error: BaseException) -> BaseException:
 
 def expected_message(error: BaseException) -> str | None:
     """The private text for an expected error, or None if the error is unexpected."""
-    if isinstance(error, (IllegalAction, UserError, *_app_error_types())):
+    if isinstance(error, (IllegalAction, UserError, AppError)):
         return str(error) or "That is not possible right now."
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for that."

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 if TYPE_CHECKING:
-    from bot.app import App, Outcome
+    from bot.app import App
+    from bot.records import Outcome
 
 log = logging.getLogger(__name__)
 

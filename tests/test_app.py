@@ -17,7 +17,8 @@ from fakegame import GAME, FakeClock, lobby, new_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app import App, AppError, Conflict, Forbidden, NotFound, ReplayMismatch, replay_export
+from bot.app import App, replay_export
+from bot.records import AppError, Conflict, Forbidden, NotFound, ReplayMismatch
 from bot.storage import Storage, Tx
 
 

@@ -10,7 +10,7 @@ from engine import IllegalAction, get_game
 
 
 def test_expected_errors_have_a_private_message() -> None:
-    from bot.app import Forbidden
+    from bot.records import Forbidden
 
     assert errors.expected_message(IllegalAction("not your turn")) == "not your turn"
     assert errors.expected_message(Forbidden("Only the host")) == "Only the host"

@@ -18,8 +18,9 @@ from discord import app_commands
 from bot.errors import Denied, UserError
 
 if TYPE_CHECKING:
-    from bot.app import App, GameInfo
+    from bot.app import App
     from bot.discord_bot import BoardroomBot
+    from bot.records import GameInfo
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BoardroomBot:

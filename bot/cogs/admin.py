@@ -16,9 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text, views
-from bot.app import GameInfo
 from bot.cogs import app_of, game_here, is_admin, make_command
 from bot.errors import Denied, UserError
+from bot.records import GameInfo
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot

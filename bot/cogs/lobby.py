@@ -14,8 +14,8 @@ from bot.cogs import app_of, display_name, game_here, is_admin, make_command, pl
 from bot.errors import UserError
 
 if TYPE_CHECKING:
-    from bot.app import GameInfo
     from bot.discord_bot import BoardroomBot
+    from bot.records import GameInfo
 
 log = logging.getLogger("boardroom.lobby")
 

@@ -33,8 +33,8 @@ from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_ow
 from bot.errors import UserError
 
 if TYPE_CHECKING:
-    from bot.app import GameInfo, Outcome
     from bot.discord_bot import BoardroomBot
+    from bot.records import GameInfo, Outcome
     from bot.reminders import Nudge
 
 log = logging.getLogger("boardroom.play")
