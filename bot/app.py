@@ -16,7 +16,8 @@ Construction::
 
 Every user-facing call takes the caller's Discord ``user_id`` and, where it
 matters, ``is_admin`` (the member has Manage Server; Discord computes it).
-Expected refusals raise :class:`AppError` (or a subclass) whose ``str()`` is a
+The records it returns (``GameInfo``, ``Outcome``, ...) and its refusals live in
+:mod:`bot.records`. Expected refusals raise :class:`AppError` (or a subclass) whose ``str()`` is a
 polite message for the player; the Discord error handler shows it privately.
 
 Lobby (status "lobby")::

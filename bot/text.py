@@ -237,12 +237,6 @@ def mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id else ""
 
 
-def seat_label(name: str, user_id: int | None, *, ping: bool = False) -> str:
-    if user_id and ping:
-        return f"<@{user_id}>"
-    return name
-
-
 def log_block(lines: Iterable[str], limit: int = 1700) -> str:
     """Log lines for a channel message, cut to fit Discord's 2000 characters."""
     lines = [str(x) for x in lines]

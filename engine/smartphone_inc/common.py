@@ -34,10 +34,6 @@ def has_effect(state: State, seat: str, effect: str) -> bool:
     return False
 
 
-def owns_tech_effect(state: State, seat: str, effect: str) -> bool:
-    return has_effect(state, seat, effect)
-
-
 def tech_cost(state: State, seat: str, tech: str) -> int:
     """Progress markers ``seat`` needs for ``tech`` now (SI-RES-06, SI-TECH-07)."""
     cost = TECHS[tech]["cost"]
@@ -53,14 +49,6 @@ def region_capacity(state: State, rid: str) -> int:
     if ret is not None:
         return len(RETAILERS[ret["id"]]["sides"][ret["side"]]["vp"])
     return len(REGIONS[rid]["spaces"])
-
-
-def offices_in(state: State, seat: str, rid: str) -> int:
-    return state["regions"][rid]["offices"].count(seat)
-
-
-def office_regions(state: State, seat: str) -> list[str]:
-    return [r for r in state["regions"] if seat in state["regions"][r]["offices"]]
 
 
 def offices_used(state: State, seat: str) -> int:

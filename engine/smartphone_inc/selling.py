@@ -19,7 +19,7 @@ from engine.smartphone_inc.common import (
     require,
     say,
 )
-from engine.smartphone_inc.data import REGIONS, TECHS
+from engine.smartphone_inc.data import REGIONS
 
 
 def willing(state: State, seat: str, buyer: dict[str, Any]) -> bool:
@@ -147,10 +147,3 @@ def discard_unsold(state: State) -> None:
             p["supply"] += p["goods"]
             p["goods"] = 0
 
-
-def sold_by(state: State, seat: str, rid: str) -> int:
-    return state["regions"][rid]["sold"].count(seat)
-
-
-def tech_names(techs: list[str]) -> str:
-    return ", ".join(TECHS[t]["name"] for t in techs)
