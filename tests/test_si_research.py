@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from si_support import act, new_game, outcome, pass_turns, reveal_with
+from si_support import act, act_here, new_game, outcome, pass_turns, reveal_with
 
 from engine import IllegalAction
 from engine.smartphone_inc import technologies
@@ -107,13 +107,15 @@ def test_immediate_bonuses_are_used_at_once_SI_TECH_01_SI_TECH_02_SI_TECH_04():
     """SI-TECH-01/02/04: GPS (side 1) gives 5 Goods at once, once; no choice is offered."""
     state = at_research(new_game(3, tech_sides={"gps": 1}), {"p1": outcome(research=5)})
     goods = state["players"]["p1"]["goods"]
+    now = act_here(state, "p1", {"type": "research", "place": {"gps": 5}})
+    assert now["players"]["p1"]["goods"] == goods + 5
+    assert any("produces 5 Goods at once" in x for x in now["log"])
+    assert "p1" not in GAME.pending(now)  # nothing was offered
     state = act(state, "p1", {"type": "research", "place": {"gps": 5}})
-    assert any("produces 5 Goods at once" in x for x in GAME.events(state))
-    assert not any(a["type"] == "gps" for a in GAME.legal_actions(state, "p1"))
-    assert state["players"]["p1"]["supply"] + state["players"]["p1"]["goods"] <= 18
     state = pass_turns(state, "planning")
     state = reveal_with(state, {"p1": outcome(covered=1)}, "improve")
-    assert state["players"]["p1"]["goods"] in (1, 1 + goods)  # no second 5 (Wi-Fi may keep old Goods)
+    p1 = state["players"]["p1"]
+    assert p1["goods"] == 1 + p1["tokens"]  # round 2: the covered cell + tokens, no second 5
     assert not any("GPS" in x for x in state["log"])
 
 
