@@ -48,6 +48,12 @@ def plan_enumeration() -> dict[str, float]:
             times.append(time.perf_counter() - t0)
         out[f"distinct_outcomes_{n}_improvements_ms"] = round(statistics.median(times) * 1000, 2)
         out[f"distinct_outcomes_{n}_improvements_count"] = len(outcomes)
+        refs = []
+        for _ in range(7):  # as the planner and the greedy player call it: plans built on demand
+            t0 = time.perf_counter()
+            pads.distinct_outcomes(owned, False, with_plans=False)
+            refs.append(time.perf_counter() - t0)
+        out[f"distinct_outcomes_{n}_improvements_refs_ms"] = round(statistics.median(refs) * 1000, 2)
     return out
 
 
