@@ -26,8 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import render  # noqa: E402
 from bot.app import App  # noqa: E402
-from bot.demo import load_renderer, run_demo  # noqa: E402
+from bot.demo import run_demo  # noqa: E402
 from bot.reminders import ReminderScheduler  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 
@@ -76,7 +77,7 @@ async def play_humans(app: App, players: int, seed: int, channel: int, *, upto: 
 
 
 async def bench_actions(tmp: Path, games: int) -> None:
-    draw = load_renderer()
+    draw = render.draw
     storage = await Storage.open(tmp / "actions.db")
     try:
         app = App(storage)
