@@ -8,6 +8,18 @@ Every game implements the :class:`Game` protocol (see ``shared/DESIGN.md``)::
     state = game.apply(state, "ann", action)
 
 Nothing here does I/O, reads a clock or uses the global ``random`` module.
+
+Beyond shared/DESIGN.md, a game may offer two optional methods, which the app layer
+and the AI use when present:
+
+- ``trace(state, seat, action) -> [view]``: the public views at the end of every phase
+  the action completes, automatic phases included (the bot posts the picture of a
+  round's sales before Phase 8 clears the map);
+- ``random_action(state, seat, rng)``: a uniformly drawn legal action without listing
+  every action (the random player; ``rng`` is an :class:`engine.rng.Rng`).
+
+A prompt of ``pending`` carries ``"secret": True`` when it is a hidden simultaneous
+decision (the bot asks for it in private and never shows it before the reveal).
 """
 
 from __future__ import annotations
