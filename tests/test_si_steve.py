@@ -149,3 +149,31 @@ def test_steve_follows_priority_and_scores_normally_SI_STEVE_12():
     final, _, _ = play_game("smartphone-inc", ["a", "b", "steve"], 3, {"automata": ["steve"]})
     rows = {r["seat"]: r for r in GAME.result(final)["scores"]}
     assert rows["steve"]["vp"] == final["players"]["steve"]["vp"] + rows["steve"]["patent_vp"] + rows["steve"]["retailer_vp"]
+
+
+def test_steve_rules_summary_one_round():
+    """The Steve Rules Summary, bullet by bullet, over round 1 of a game against him
+    (SI-STEVE-03..10, -12): Steve is blue, in North Africa, with his Pad's printed cells
+    and his starting Improvement (Production + Logistics) on round I."""
+    state = new_game(2, steve_seat=True)
+    # 1 Progress marker; the Delayed Improvement onto round I
+    assert state["steve"]["bonus"] == 1 and state["steve"]["slots"] == {"1": STARTING["blue"]}
+    active = steve.plan_outcome(state)["active"]
+    assert (active["prod"], active["research"], active["logistics"], active["down"]) == (4, 1, 3, 1)
+    top = state["block"][0]
+    state = reveal_with(state, {"p1": outcome(up=3)})  # p1 plays last, decides nothing
+    st = state["players"]["steve"]
+    assert "steve sets price 4." in state["log"]  # Price Down: 5 - 1
+    assert "steve produces 4 Goods." in state["log"]  # 4 Production + 0 Goods tokens
+    assert f"Steve takes Improvement {top} (Delayed Improvement)." in state["log"]  # the top one
+    assert state["steve"]["slots"]["2"] == top  # ... onto round II at the next Planning
+    assert st["research"] == {"gps": 2}  # 1 Research + 1 marker on the cheapest with a Patent
+    assert st["logistics"] == {"china": 3}  # 3 Logistics in the largest region (China < Europe)
+    assert state["steve"]["marker"] == "china"
+    assert state["round"] == 2 and state["phase"] == "planning"
+    last = state["last_round"]
+    # sold 1 in North Africa at 4 (the 3-Buyer and the Technology Buyers won't buy)
+    assert "Steve sells 1 Goods in North Africa." in state["log"]
+    assert last["sold"]["steve"] == 1 and last["control"]["north-africa"] == {"steve": 1}
+    assert last["vp"]["steve"] == 1 * 4 + 1 and st["vp"] == 5  # VP as normal
+    assert st["goods"] == 0  # the other 3 Goods are lost
