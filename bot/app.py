@@ -158,16 +158,10 @@ def default_ai_choose(game_name: str, state: State, seat: str, kind: str) -> dic
 
 
 def _info(row: GameRow, seats: list[SeatRow], settings: Settings) -> GameInfo:
-    return GameInfo(
-        id=row.id, game=row.game, options=row.options, seed=row.seed, guild_id=row.guild_id,
-        channel_id=row.channel_id, thread_id=row.thread_id, host_id=row.host_id,
-        status=row.status, version=row.version, result=row.result,
-        created_at=row.created_at, updated_at=row.updated_at,
-        seats=tuple(
-            SeatInfo(s.seat, s.position, s.user_id, s.ai_kind, s.display_name, s.ai_takeover)
-            for s in seats
-        ),
-        settings=settings,
+    return GameInfo.of(
+        row,
+        tuple(SeatInfo(s.seat, s.position, s.user_id, s.ai_kind, s.display_name, s.ai_takeover) for s in seats),
+        settings,
     )
 
 

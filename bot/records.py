@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot.reminders import Settings
-from bot.storage import dumps
+from bot.storage import GameRow, dumps
 
 State = dict[str, Any]
 
@@ -61,26 +61,16 @@ class SeatInfo:
 
 
 @dataclass(frozen=True)
-class GameInfo:
-    id: int
-    game: str
-    options: dict[str, Any]
-    seed: int | None
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    host_id: int
-    status: str  # lobby | active | paused | finished | abandoned
-    version: int  # committed actions
-    result: dict[str, Any] | None
-    created_at: float
-    updated_at: float
-    seats: tuple[SeatInfo, ...]
-    settings: Settings
+class GameInfo(GameRow):
+    """A game's stored row (status: lobby | active | paused | finished | abandoned;
+    version: committed actions) with its seats and settings."""
 
-    @property
-    def place_id(self) -> int:
-        return self.thread_id or self.channel_id
+    seats: tuple[SeatInfo, ...] = ()
+    settings: Settings = field(default_factory=Settings)
+
+    @classmethod
+    def of(cls, row: GameRow, seats: tuple[SeatInfo, ...], settings: Settings) -> GameInfo:
+        return cls(**{f.name: getattr(row, f.name) for f in fields(row)}, seats=seats, settings=settings)
 
     def seat_of(self, user_id: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
