@@ -85,10 +85,11 @@ async def game_leave(interaction: discord.Interaction[Any]) -> None:
     await _cog(interaction).leave(interaction, info.id, edit_in_place=False)
 
 
-@app_commands.describe(seed="A fixed random seed (for replays and tests)")
-async def game_start(interaction: discord.Interaction[Any], seed: int | None = None) -> None:
+async def game_start(interaction: discord.Interaction[Any]) -> None:
+    # No seed option: a seed chosen by a player would tell them the order of the
+    # Improvement pile. The app draws one (tests pass seed_source).
     info = await game_here(interaction)
-    await _cog(interaction).start(interaction, info.id, edit_in_place=False, seed=seed)
+    await _cog(interaction).start(interaction, info.id, edit_in_place=False)
 
 
 def _cog(interaction: discord.Interaction[Any]) -> Lobby:
