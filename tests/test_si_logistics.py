@@ -38,7 +38,10 @@ def test_unused_markers_lost_SI_LOG_03():
     state = at_logistics(new_game(5), {"p2": outcome(logistics=3)})
     state = act(state, "p2", {"type": "logistics", "place": [["europe", 1]]})
     assert state["players"]["p2"]["logistics"] == {"europe": 1}
+    assert GAME.pending(state)["p2"]["markers"] == 2  # region by region: the turn goes on
+    state = act(state, "p2", {"type": "logistics", "place": []})  # stop
     assert any("loses 2 unused" in x for x in GAME.events(state))
+    assert state["players"]["p2"]["logistics"] == {"europe": 1}
 
 
 def test_office_on_leftmost_empty_space_SI_LOG_04_SI_LOG_07():

@@ -31,9 +31,12 @@ def test_markers_split_and_unspent_lost_SI_RES_02():
     assert list(GAME.pending(state)) == ["p2"]
     state = act(state, "p2", {"type": "research", "place": {"gps": 1}})
     assert state["players"]["p2"]["research"] == {"gps": 1}
+    assert GAME.pending(state)["p2"]["markers"] == 1  # Technology by Technology: the turn goes on
+    state = act(state, "p2", {"type": "research", "place": {}})  # stop
     assert any("loses 1 unspent" in line for line in GAME.events(state))
-    state = act(state, "p1", {"type": "research", "place": {"gps": 1, "nfc": 2}})
+    state = act(state, "p1", {"type": "research", "place": {"gps": 1, "nfc": 2}})  # a split at once
     assert state["players"]["p1"]["research"] == {"gps": 1, "nfc": 2}
+    assert state["phase"] != "research"  # all 3 spent: p1's turn and the phase are over
     with pytest.raises(IllegalAction):
         act(at_research(new_game(3), {"p1": outcome(research=3)}), "p1", {"type": "research", "place": {"gps": 4}})
 

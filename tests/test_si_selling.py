@@ -78,9 +78,15 @@ def test_cannot_sell_more_than_the_willing_buyers():
     assert GAME.pending(state)["p1"]["regions"] == {"north-africa": 2, "south-america": 2}
     with pytest.raises(IllegalAction, match="only 2 Buyer"):
         act(state, "p1", {"type": "sell", "regions": {"north-africa": 3}})
-    with pytest.raises(IllegalAction, match="must sell 3"):
-        act(state, "p1", {"type": "sell", "regions": {"north-africa": 1}})
-    assert len(GAME.legal_actions(state, "p1")) == 2  # 2+1 or 1+2
+    with pytest.raises(IllegalAction, match="must sell while you can"):
+        act(state, "p1", {"type": "sell", "regions": {}})
+    # region by region: 2 or 1 in either region
+    assert len(GAME.legal_actions(state, "p1")) == 4
+    state = act(state, "p1", {"type": "sell", "regions": {"north-africa": 1}})
+    assert GAME.pending(state)["p1"]["regions"] == {"north-africa": 1, "south-america": 2}
+    state = act(state, "p1", {"type": "sell", "regions": {"north-africa": 1}})
+    assert state["round"] == 2  # the last one could only go to South America: sold at once
+    assert "p1 sells 1 Goods in South America." in GAME.events(state)
 
 
 def test_unsold_goods_lost_SI_SELL_07_and_kept_with_wifi_SI_TECH_06():

@@ -62,7 +62,7 @@ def enter(state: State, phase: str) -> None:
     announce(state)
     if phase in TURN_PHASES:
         order = priority_order(state)  # SI-PRIO-04: re-checked at each phase
-        state["turn"] = {"order": order, "i": 0, "stage": 0}
+        state["turn"] = {"order": order, "i": 0, "stage": 0, "left": None}
         say(state, "Priority: " + ", ".join(order) + ".")
     else:
         state["turn"] = None
@@ -142,19 +142,27 @@ def stage_auto(state: State, seat: str, stage: str) -> None:
         research.complete(state, seat)
 
 
-def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> None:
+def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> bool:
+    """Apply a decision of the current stage; returns whether the stage is over
+    (Logistics and Selling go on, region by region, while there is more to do)."""
     if stage == "improvement":
         improve.act(state, seat, action)
     elif stage == "research":
-        research.act(state, seat, action)
+        return research.act(state, seat, action)
     elif stage == "logistics":
-        logistics.act(state, seat, action)
+        return logistics.act(state, seat, action)
     elif stage == "wifi":
         logistics.wifi_act(state, seat, action)
     elif stage == "nfc":
         logistics.nfc_act(state, seat, action)
     elif stage == "sell":
-        selling.act(state, seat, action)
+        return selling.act(state, seat, action)
+    return True
+
+
+def next_stage(state: State) -> None:
+    state["turn"]["stage"] += 1
+    state["turn"]["left"] = None
 
 
 def queue_act(state: State, item: dict[str, Any], action: dict[str, Any]) -> None:
@@ -208,8 +216,8 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
         return
     t = state["turn"]
     stage = STAGES[state["phase"]][t["stage"]]
-    stage_act(state, seat, stage, action)
-    t["stage"] += 1
+    if stage_act(state, seat, stage, action):
+        next_stage(state)
 
 
 def run(state: State, until: str | None = None, on_phase: Callable[[State], None] | None = None) -> None:
@@ -274,15 +282,16 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
                     continue
             t["i"] += 1
             t["stage"] = 0
+            t["left"] = None
             continue
         stage = stages[t["stage"]]
         p = stage_prompt(state, seat, stage)
         if p is None:
             stage_auto(state, seat, stage)
-            t["stage"] += 1
+            next_stage(state)
             continue
         if "forced" in p:
-            stage_act(state, seat, stage, p["forced"])
-            t["stage"] += 1
+            if stage_act(state, seat, stage, p["forced"]):
+                next_stage(state)
             continue
         return

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from itertools import product
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -12,8 +11,6 @@ from engine.smartphone_inc import flow, pads, planning, preparation, research, s
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
-
-LIMIT = 300
 
 
 class SmartphoneInc:
@@ -107,17 +104,24 @@ class SmartphoneInc:
 # --- legal actions ---------------------------------------------------------------------
 
 
-def _spreads(needed: dict[str, int], total: int, exact: bool) -> list[dict[str, int]]:
+def _spreads(needed: dict[str, int], total: int) -> list[dict[str, int]]:
+    """Every way to place 1..``total`` markers with at most ``needed[k]`` on each key,
+    most markers first (used for the Retailer's Progress bonus: 1 or 2 markers)."""
     keys = list(needed)
-    out = []
-    for combo in product(*(range(min(needed[k], total) + 1) for k in keys)):
-        s = sum(combo)
-        if s > total or (exact and s != total):
-            continue
-        out.append({k: n for k, n in zip(keys, combo, strict=True) if n})
-        if len(out) >= LIMIT:
-            break
-    # best first: spending more markers
+    out: list[dict[str, int]] = []
+
+    def walk(i: int, left: int, chosen: dict[str, int]) -> None:
+        if i == len(keys):
+            if chosen:
+                out.append(dict(chosen))
+            return
+        for n in range(min(needed[keys[i]], left), -1, -1):
+            if n:
+                chosen[keys[i]] = n
+            walk(i + 1, left - n, chosen)
+            chosen.pop(keys[i], None)
+
+    walk(0, total, {})
     out.sort(key=lambda d: -sum(d.values()))
     return out
 
@@ -130,29 +134,26 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         return [{"type": "plan", "plan": p} for p in plans]
     if kind == "improvement":
         return [{"type": "improvement", "id": i} for i in prompt["block"]]
-    if kind == "research":
-        return [{"type": "research", "place": d} for d in _spreads(prompt["needed"], prompt["markers"], False)]
-    if kind == "logistics":
+    if kind == "research":  # one Technology at a time (the turn goes on), or stop
+        left = prompt["markers"]
         return [
-            {"type": "logistics", "place": [[r, n] for r, n in d.items()]}
-            for d in _spreads(prompt["needed"], prompt["markers"], False)
-        ]
+            {"type": "research", "place": {t: n}}
+            for t, need in prompt["needed"].items()
+            for n in range(min(need, left), 0, -1)
+        ] + [{"type": "research", "place": {}}]
+    if kind == "logistics":  # one region at a time (the turn goes on), or stop
+        left = prompt["markers"]
+        return [
+            {"type": "logistics", "place": [[r, n]]}
+            for r, need in prompt["needed"].items()
+            for n in range(min(need, left), 0, -1)
+        ] + [{"type": "logistics", "place": []}]
     if kind == "wifi":
         return [{"type": "wifi", "region": r} for r in prompt["regions"]] + [{"type": "wifi", "region": None}]
     if kind == "nfc":
         return [{"type": "nfc", "sell": n} for n in range(prompt["max"], -1, -1)]
-    if kind == "sell":
-        main, extra = prompt["regions"], prompt["extra"]
-        out = []
-        for alloc in selling.allocations(state, seat):
-            out.append(
-                {
-                    "type": "sell",
-                    "regions": {r: n for r, n in alloc.items() if r in main},
-                    "extra": {r: n for r, n in alloc.items() if r in extra and r not in main},
-                }
-            )
-        return out
+    if kind == "sell":  # one region at a time, until nothing more can be sold
+        return selling.options(state, seat)
     if kind == "gamepad_office":
         return [{"type": "gamepad_office", "region": r} for r in prompt["regions"]]
     if kind == "retailer_bonus":
@@ -168,9 +169,8 @@ def retailer_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[di
         out.append({"type": "retailer_bonus", "use": True})
     elif k == "progress":
         needed = {t: research.needed(state, seat, t) for t in prompt["techs"]}
-        for d in _spreads(needed, bonus["n"], False):
-            if d:
-                out.append({"type": "retailer_bonus", "use": True, "place": d})
+        for d in _spreads(needed, bonus["n"]):
+            out.append({"type": "retailer_bonus", "use": True, "place": d})
     elif k == "price":
         price = state["players"][seat]["price"]
         out.append({"type": "retailer_bonus", "use": True, "delta": 1})

@@ -53,20 +53,30 @@ def needed(state: State, seat: str, rid: str) -> int:
     return REGIONS[rid]["cost"] - state["players"][seat]["logistics"].get(rid, 0)
 
 
+def left(state: State, seat: str) -> int:
+    """Logistics markers ``seat`` still has to place this turn."""
+    turn = state["turn"]
+    if turn is not None and turn.get("left") is not None:
+        return int(turn["left"])
+    return markers(state, seat)
+
+
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
-    n = markers(state, seat)
+    n = left(state, seat)
     options = reachable(state, seat)
     if n == 0 or not options:
         return None
     return {"type": "logistics", "markers": n, "needed": {r: needed(state, seat, r) for r in options}}
 
 
-def act(state: State, seat: str, action: dict[str, Any]) -> None:
+def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     """Place markers region by region, in the order given; an Office founded on the way
-    extends the reach of the markers placed after it. Unused markers are lost (SI-LOG-03)."""
+    extends the reach of the markers placed after it. The turn goes on while markers
+    and reachable regions remain; an empty placement ends it, and the markers not
+    placed are lost (SI-LOG-03). Returns whether the turn is over."""
     place = action.get("place")
     require(isinstance(place, list), "place must be a list of [region, markers] pairs")
-    total = markers(state, seat)
+    total = left(state, seat)
     spent = 0
     p = state["players"][seat]
     for item in place:
@@ -86,8 +96,13 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
             found_office(state, seat, rid)
         else:
             say(state, f"{seat} places {n} Progress marker(s) towards {label} ({p['logistics'][rid]}/{REGIONS[rid]['cost']}).")
-    if spent < total:
-        say(state, f"{seat} loses {total - spent} unused Logistics marker(s).")
+    rest = total - spent
+    state["turn"]["left"] = rest
+    if rest and place and reachable(state, seat):
+        return False
+    if rest:
+        say(state, f"{seat} loses {rest} unused Logistics marker(s).")
+    return True
 
 
 # --- Wi-Fi (SI-TECH-05) and the second-Office Retailer bonus (SI-RET-08) -------------

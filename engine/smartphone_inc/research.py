@@ -33,8 +33,16 @@ def open_techs(state: State, seat: str) -> list[str]:
     return [t for t in TECH_ORDER if t not in p["techs"] and needed(state, seat, t) > 0]
 
 
+def left(state: State, seat: str) -> int:
+    """Research markers ``seat`` still has to place this turn."""
+    turn = state["turn"]
+    if turn is not None and turn.get("left") is not None:
+        return int(turn["left"])
+    return markers(state, seat)
+
+
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
-    n = markers(state, seat)
+    n = left(state, seat)
     options = open_techs(state, seat)
     if n == 0 or not options:
         return None
@@ -61,9 +69,11 @@ def validate_place(state: State, seat: str, place: Any, total: int) -> dict[str,
     return out
 
 
-def act(state: State, seat: str, action: dict[str, Any]) -> None:
-    """SI-RES-02: place markers as wished; the unspent ones are lost."""
-    total = markers(state, seat)
+def act(state: State, seat: str, action: dict[str, Any]) -> bool:
+    """SI-RES-02: place markers as wished, Technology by Technology; the turn goes on
+    while markers remain, an empty placement ends it and the unspent markers are lost.
+    Returns whether the turn is over."""
+    total = left(state, seat)
     place = validate_place(state, seat, action.get("place"), total)
     p = state["players"][seat]
     for tech, n in place.items():
@@ -71,9 +81,14 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
     spent = sum(place.values())
     if place:
         say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in place.items()) + ".")
-    if spent < total:
-        say(state, f"{seat} loses {total - spent} unspent Progress marker(s).")
     complete(state, seat)
+    rest = total - spent
+    state["turn"]["left"] = rest
+    if rest and place and open_techs(state, seat):
+        return False
+    if rest:
+        say(state, f"{seat} loses {rest} unspent Progress marker(s).")
+    return True
 
 
 def complete(state: State, seat: str) -> None:

@@ -8,7 +8,6 @@ many go to each region.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any
 
 from engine.smartphone_inc.common import (
@@ -66,24 +65,10 @@ def max_sale(state: State, seat: str) -> int:
     return min(state["players"][seat]["goods"], sum(main.values()) + sum(extra.values()))
 
 
-def allocations(state: State, seat: str, limit: int = 200) -> list[dict[str, int]]:
-    """Ways to sell the maximum (bounded, deterministic order)."""
-    main, extra = capacities(state, seat)
-    caps = {**main, **extra}
-    target = max_sale(state, seat)
-    regions = sorted(caps)
-    out: list[dict[str, int]] = []
-    if target == 0:
-        return [{}]
-    for combo in product(*(range(caps[r] + 1) for r in regions)):
-        if sum(combo) == target:
-            out.append({r: n for r, n in zip(regions, combo, strict=True) if n})
-            if len(out) >= limit:
-                break
-    return out
-
-
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
+    """Where ``seat`` may still sell; None when it cannot sell more. A company sells
+    as many Goods as it can, region by region (DATA.md); when every Goods left can
+    only go one way, the sale is made without asking."""
     target = max_sale(state, seat)
     if target == 0:
         return None
@@ -95,9 +80,26 @@ def prompt(state: State, seat: str) -> dict[str, Any] | None:
         "regions": main,
         "extra": extra,
     }
-    if sum(main.values()) + sum(extra.values()) <= target:
+    if sum(main.values()) + sum(extra.values()) <= target:  # everything sellable is sold
         prompt_["forced"] = {"type": "sell", "regions": dict(main), "extra": dict(extra)}
+    elif len(main) + len(extra) == 1:  # one region only
+        rid = next(iter(main or extra))
+        key = "regions" if rid in main else "extra"
+        prompt_["forced"] = {"type": "sell", key: {rid: target}}
     return prompt_
+
+
+def options(state: State, seat: str) -> list[dict[str, Any]]:
+    """One sale per region and number of Goods (then the turn goes on)."""
+    goods = state["players"][seat]["goods"]
+    main, extra = capacities(state, seat)
+    out = [
+        {"type": "sell", "regions": {rid: n}}
+        for rid in sorted(main)
+        for n in range(min(main[rid], goods), 0, -1)
+    ]
+    out += [{"type": "sell", "extra": {rid: 1}} for rid in sorted(extra)]
+    return out
 
 
 def place(state: State, seat: str, rid: str, n: int) -> int:
@@ -109,7 +111,9 @@ def place(state: State, seat: str, rid: str, n: int) -> int:
     return len(idx)
 
 
-def act(state: State, seat: str, action: dict[str, Any]) -> None:
+def act(state: State, seat: str, action: dict[str, Any]) -> bool:
+    """Sell in the regions given (SI-SELL-02..06); returns whether the turn is over (no
+    Goods left, or none that anybody here would buy)."""
     main, extra = capacities(state, seat)
     regions = action.get("regions", {})
     more = action.get("extra", {})
@@ -129,14 +133,18 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
         if n:
             plan.append((rid, n))
     total = sum(n for _, n in plan)
-    target = max_sale(state, seat)
-    require(total == target, f"you must sell {target} Goods (you can sell that many); this sells {total}")
+    goods = state["players"][seat]["goods"]
+    require(total > 0, "choose where to sell: you must sell while you can")
+    require(total <= goods, f"you have only {goods} Goods")
     for rid, n in plan:
         placed = place(state, seat, rid, n)
         say(state, f"{seat} sells {placed} Goods in {REGIONS[rid]['name']}.")
+    if max_sale(state, seat):
+        return False
     left = state["players"][seat]["goods"]
     if left:
         say(state, f"{seat} cannot sell {left} Goods.")
+    return True
 
 
 def discard_unsold(state: State) -> None:
