@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import re
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -589,15 +590,28 @@ class Storage:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """A write transaction: BEGIN IMMEDIATE, COMMIT on success, ROLLBACK on error."""
+        """A write transaction: BEGIN IMMEDIATE, COMMIT on success, ROLLBACK on error.
+
+        Cancellation-safe: aiosqlite runs statements one after another in its worker
+        thread, in the order they were queued, and a statement queued by a task that is
+        then cancelled still runs. So on any error (a cancelled task included, also
+        while BEGIN or COMMIT was still queued) a ROLLBACK is queued behind them; it is
+        a no-op if nothing is open. The connection is never left inside a transaction
+        for the next writer."""
         async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
             try:
+                await self.conn.execute("BEGIN IMMEDIATE")
                 yield self._tx
                 await self.conn.execute("COMMIT")
             except BaseException:
-                if self.conn.in_transaction:
-                    await self.conn.execute("ROLLBACK")
+                await asyncio.shield(self._rollback())
+                raise
+
+    async def _rollback(self) -> None:
+        try:
+            await self.conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:  # nothing open (BEGIN failed, COMMIT ran)
+            if "no transaction is active" not in str(exc):
                 raise
 
     # one-call reads/writes (each takes the lock itself)

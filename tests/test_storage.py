@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import sqlite3
 from pathlib import Path
@@ -158,6 +159,32 @@ async def test_transaction_rolls_back_on_error(storage: Storage) -> None:
             raise RuntimeError("boom")
     async with storage.read() as q:
         assert await q.live_game_at(5) is None
+    assert not storage.conn.in_transaction
+
+
+@pytest.mark.parametrize("yields_before_cancel", range(0, 8))
+async def test_a_cancelled_writer_never_leaves_a_transaction_open(
+    storage: Storage, yields_before_cancel: int
+) -> None:
+    """A task cancelled at any point of a transaction (while BEGIN, a statement or
+    COMMIT is still queued in aiosqlite's worker) leaves the connection clean: the next
+    writer's BEGIN works, and the cancelled insert is either whole or absent."""
+
+    async def writer() -> None:
+        async with storage.transaction() as tx:
+            await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
+
+    task = asyncio.create_task(writer())
+    for _ in range(yields_before_cancel):
+        await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    async with storage.transaction() as tx:  # "cannot start a transaction within a transaction" before
+        await tx.insert_game("fake", {}, guild_id=1, channel_id=6, thread_id=None, host_id=1, at=0)
+    async with storage.read() as q:
+        assert await q.live_game_at(6) is not None
+        assert len(await q.games_with_status("lobby")) in (1, 2)
     assert not storage.conn.in_transaction
 
 

@@ -415,9 +415,12 @@ class Play(commands.Cog):
             await interaction.response.defer()
             out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
             if out.status == "applied":
-                await interaction.edit_original_response(
-                    content=f"Done: {text.describe_action(step.action)}.", embed=None, view=None
-                )
+                done = f"Done: {text.describe_action(step.action)}."
+                if seat in out.pending and not out.over:  # the turn goes on (step by step)
+                    embed, _files, ui = await self.action_message(gid, seat, planner.ActionPath(), note=done)
+                    await interaction.edit_original_response(content=None, embed=embed, view=ui)
+                else:
+                    await interaction.edit_original_response(content=done, embed=None, view=None)
                 await self.publish(out)
             elif out.status == "already":
                 await interaction.edit_original_response(content="Already done.", embed=None, view=None)
