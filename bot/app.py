@@ -1053,7 +1053,11 @@ class App:
         out.new_prompts = {s: pending[s] for s in sorted(fresh, key=_position(info))}
         out.secret_seats = [s for s in out.new_prompts if is_secret(pending[s], pending)]
         out.secret_started = bool(out.secret_seats)
-        out.mentions = [uid for s, uid in humans.items() if s in fresh and uid is not None]
+        # whoever just acted and goes on with the same turn (step by step, same phase) is
+        # at the keyboard: their next step is shown to them at once, no second ping
+        last = out.applied[-1] if out.applied else None
+        actor = last.seat if last and last.actor == "player" and not out.phase_changed else None
+        out.mentions = [uid for s, uid in humans.items() if s in fresh and s != actor and uid is not None]
         out.public_view = game.view(state, None)
         out.round, out.phase = _stage(out.public_view)
         if out.phase_changed and not out.phase_views:

@@ -659,3 +659,31 @@ def test_random_clicks_never_apply_twice(tmp_path: Path, clicks: list[tuple[int,
             await s.close()
 
     asyncio.run(run())
+
+
+async def test_a_turn_that_goes_on_keeps_the_seat_pending(storage: Storage, clock: FakeClock) -> None:
+    """Research, Logistics and Selling go step by step: after a partial step the same
+    seat is still pending (the bot shows its next step at once), with no new mention."""
+    from engine.ai import choose
+
+    app = App(storage, clock=clock)
+    info = await app.create_game("smartphone-inc", channel_id=9, host_id=1, host_name="Ann")
+    await app.join(info.id, 2, "Bob")
+    gid = info.id
+    out = await app.start(gid, 1, seed=5)
+    users = {"ann": 1, "bob": 2}
+    for _ in range(400):
+        state = await app.state(gid)
+        prompts = {s: await app.prompt(gid, s) for s in users}
+        seat, prompt = next((s, p) for s, p in sorted(prompts.items()) if p)
+        if prompt["type"] in ("research", "logistics") and prompt["markers"] >= 2:
+            one = next(a for a in await app.legal_actions(gid, seat) if a["place"] and sum(
+                (a["place"].values() if isinstance(a["place"], dict) else [n for _, n in a["place"]])) == 1)
+            out = await app.act(gid, users[seat], seat, one, int(state["version"]))
+            assert out.status == "applied" and seat in out.pending
+            assert users[seat] not in out.mentions  # not a new decision: no second ping
+            assert (await app.prompt(gid, seat))["markers"] == prompt["markers"] - 1
+            return
+        out = await app.act(gid, users[seat], seat, choose("smartphone-inc", state, seat, "greedy"), int(state["version"]))
+        assert out.status == "applied"
+    raise AssertionError("no Research or Logistics turn with 2 markers came up")
