@@ -678,7 +678,7 @@ async def test_a_turn_that_goes_on_keeps_the_seat_pending(storage: Storage, cloc
         seat, prompt = next((s, p) for s, p in sorted(prompts.items()) if p)
         if prompt["type"] in ("research", "logistics") and prompt["markers"] >= 2:
             one = next(a for a in await app.legal_actions(gid, seat) if a["place"] and sum(
-                (a["place"].values() if isinstance(a["place"], dict) else [n for _, n in a["place"]])) == 1)
+                a["place"].values() if isinstance(a["place"], dict) else [n for _, n in a["place"]]) == 1)
             out = await app.act(gid, users[seat], seat, one, int(state["version"]))
             assert out.status == "applied" and seat in out.pending
             assert users[seat] not in out.mentions  # not a new decision: no second ping
