@@ -165,7 +165,7 @@ def test_steve_rules_summary_one_round():
     st = state["players"]["steve"]
     assert "steve sets price 4." in state["log"]  # Price Down: 5 - 1
     assert "steve produces 4 Goods." in state["log"]  # 4 Production + 0 Goods tokens
-    assert f"Steve takes Improvement {top} (Delayed Improvement)." in state["log"]  # the top one
+    assert f"steve takes Improvement {top} (Delayed Improvement)." in state["log"]  # the top one
     assert state["steve"]["slots"]["2"] == top  # ... onto round II at the next Planning
     assert st["research"] == {"gps": 2}  # 1 Research + 1 marker on the cheapest with a Patent
     assert st["logistics"] == {"china": 3}  # 3 Logistics in the largest region (China < Europe)
@@ -173,7 +173,7 @@ def test_steve_rules_summary_one_round():
     assert state["round"] == 2 and state["phase"] == "planning"
     last = state["last_round"]
     # sold 1 in North Africa at 4 (the 3-Buyer and the Technology Buyers won't buy)
-    assert "Steve sells 1 Goods in North Africa." in state["log"]
+    assert "steve sells 1 Goods in North Africa." in state["log"]
     assert last["sold"]["steve"] == 1 and last["control"]["north-africa"] == {"steve": 1}
     assert last["vp"]["steve"] == 1 * 4 + 1 and st["vp"] == 5  # VP as normal
     assert st["goods"] == 0  # the other 3 Goods are lost

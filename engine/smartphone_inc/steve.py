@@ -49,10 +49,11 @@ def plan_outcome(state: State) -> dict[str, Any]:
 def begin_round(state: State) -> None:
     """SI-STEVE-03: 1 Progress marker, and the Delayed Improvement onto this round's part."""
     st = state["steve"]
+    seat = st["seat"]
     st["bonus"] = 1
     if st["delayed"] is not None:
         st["slots"][str(state["round"])] = st["delayed"]
-        say(state, f"Steve moves Improvement {st['delayed']} onto round {state['round']} of his Pad.")
+        say(state, f"{seat} moves Improvement {st['delayed']} onto round {state['round']} of his Pad.")
         st["delayed"] = None
 
 
@@ -61,10 +62,10 @@ def improve(state: State, seat: str) -> None:
     if state["block"]:
         imp = state["block"].pop(0)
         state["steve"]["delayed"] = imp
-        say(state, f"Steve takes Improvement {imp} (Delayed Improvement).")
+        say(state, f"{seat} takes Improvement {imp} (Delayed Improvement).")
     else:
         state["players"][seat]["tokens"] += 1
-        say(state, "Steve takes a Goods token (the Improvement Block is empty).")
+        say(state, f"{seat} takes a Goods token (the Improvement Block is empty).")
 
 
 def research_target(state: State, seat: str) -> str | None:
@@ -95,9 +96,9 @@ def research(state: State, seat: str, markers: int) -> None:
         placed[tech] = placed.get(tech, 0) + 1
         complete(state, seat)
     if placed:
-        say(state, "Steve researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in placed.items()) + ".")
+        say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in placed.items()) + ".")
     else:
-        say(state, "Steve skips research.")
+        say(state, f"{seat} skips research.")
     complete(state, seat)
 
 
@@ -131,7 +132,7 @@ def logistics(state: State, seat: str, markers: int) -> None:
         if st["marker"] is None or st["marker"] not in available(state, seat):
             st["marker"] = marker_target(state, seat)
             if st["marker"] is None:
-                say(state, "Steve has nowhere to expand and skips Logistics.")
+                say(state, f"{seat} has nowhere to expand and skips Logistics.")
                 return
         rid = st["marker"]
         need = REGIONS[rid]["cost"] - p["logistics"].get(rid, 0)
@@ -142,7 +143,7 @@ def logistics(state: State, seat: str, markers: int) -> None:
             found_office(state, seat, rid, bonus=False)
             st["marker"] = marker_target(state, seat)
         else:
-            say(state, f"Steve places {n} Progress marker(s) towards {REGIONS[rid]['name']}.")
+            say(state, f"{seat} places {n} Progress marker(s) towards {REGIONS[rid]['name']}.")
 
 
 def sell(state: State, seat: str) -> None:
@@ -174,6 +175,6 @@ def sell(state: State, seat: str) -> None:
         while put(rid):
             pass
     for rid, n in sold.items():
-        say(state, f"Steve sells {n} Goods in {REGIONS[rid]['name']}.")
+        say(state, f"{seat} sells {n} Goods in {REGIONS[rid]['name']}.")
     if p["goods"]:
-        say(state, f"Steve cannot sell {p['goods']} Goods.")
+        say(state, f"{seat} cannot sell {p['goods']} Goods.")
