@@ -48,6 +48,7 @@ _tech = _load("technologies.json")
 _ret = _load("retailers.json")
 _imp = _load("improvements.json")
 _comp = _load("companies.json")
+_pads = _load("pads.json")
 STEVE_PAD: dict[str, Any] = _load("steve.json")
 
 REGIONS: dict[str, dict[str, Any]] = {r["id"]: r for r in _map["regions"]}
@@ -56,8 +57,13 @@ ALPHABETICAL: list[str] = list(_map["alphabetical"])
 TECHS: dict[str, dict[str, Any]] = {t["id"]: t for t in _tech["technologies"]}
 TECH_ORDER: list[str] = [t["id"] for t in _tech["technologies"]]
 RETAILERS: dict[str, dict[str, Any]] = {r["id"]: r for r in _ret["retailers"]}
-IMPROVEMENTS: dict[str, list[str | None]] = {
-    i["id"]: i["cells"] for i in _imp["improvements"] + _imp["starting"]
+SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")  # None = open cell
+IMPROVEMENTS: dict[str, tuple[str | None, str | None]] = {
+    i["id"]: tuple(i["cells"]) for i in _imp["improvements"] + _imp["starting"]  # type: ignore[misc]
+}
+# PADS[pad][side] = 2 rows of 3 symbols, as printed (row 0 on top)
+PADS: dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]] = {
+    p["id"]: tuple(tuple(tuple(row) for row in side) for side in p["sides"]) for p in _pads["pads"]
 }
 DECK: list[str] = [i["id"] for i in _imp["improvements"]]
 STARTING: dict[str, str] = {i["colour"]: i["id"] for i in _imp["starting"]}
@@ -98,6 +104,19 @@ def _validate() -> None:
     mediums = sorted(r for r, d in REGIONS.items() if d["size"] == "M")
     if homes != mediums:
         problems.append("home regions must be the medium regions")
+    if sorted(PADS) != ["A", "B"]:
+        problems.append("pads.json must define Pads A and B")
+    for pid, sides in PADS.items():
+        if len(sides) != 2 or any(len(side) != 2 or any(len(row) != 3 for row in side) for side in sides):
+            problems.append(f"Pad {pid}: 2 sides of 2 rows x 3 columns")
+        for side in sides:
+            for row in side:
+                problems += [f"Pad {pid}: unknown symbol {c!r}" for c in row if c is not None and c not in SYMBOLS]
+    if len(IMPROVEMENTS) != len(_imp["improvements"]) + len(_imp["starting"]):
+        problems.append("Improvement ids must be unique")
+    for iid, cells in IMPROVEMENTS.items():
+        if len(cells) != 2 or any(c is not None and c not in SYMBOLS for c in cells):
+            problems.append(f"Improvement {iid}: 2 cells of known symbols")
     if len(DECK) != 27:
         problems.append("there must be 27 Improvements")
     if len(STARTING) != 5:

@@ -121,15 +121,14 @@ overlapping ones included, from a PRNG seeded with its ``salt``.
 from __future__ import annotations
 
 import gc
-import json
 import re
 import zlib
 from functools import cache, lru_cache
-from pathlib import Path
 from typing import Any
 
 from engine import rng as _rng
 from engine.errors import IllegalAction
+from engine.smartphone_inc.data import IMPROVEMENTS, PADS, SYMBOLS
 
 __all__ = [
     "PAD_IDS",
@@ -155,65 +154,17 @@ __all__ = [
 Pos = tuple[int, int]
 Plan = dict[str, Any]
 
-SYMBOLS: tuple[str, ...] = ("down", "up", "prod", "improve", "research", "logistics")
 LAYERS: tuple[str, ...] = ("under", "over")
 
 # Coordinates a plan may use at all; anything farther is refused before any geometry.
 COORD_MIN, COORD_MAX = -6, 6
 MAX_LISTED = 64
 
-_DATA = Path(__file__).resolve().parent / "data"
-
-
 # --------------------------------------------------------------------------- data
+# (loaded and validated once, in data.py)
 
-
-def _load_json(name: str) -> Any:
-    with open(_DATA / name, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def _check_symbol(sym: Any, where: str) -> str | None:
-    if sym is not None and sym not in SYMBOLS:
-        raise ValueError(f"{where}: unknown symbol {sym!r}")
-    return sym
-
-
-def _load_pads() -> dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]]:
-    pads: dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]] = {}
-    for pad in _load_json("pads.json")["pads"]:
-        sides = pad["sides"]
-        if len(sides) != 2:
-            raise ValueError(f"pads.json: Pad {pad['id']} must have 2 sides")
-        rows_of_sides = []
-        for side in sides:
-            if len(side) != 2 or any(len(row) != 3 for row in side):
-                raise ValueError(f"pads.json: Pad {pad['id']} sides must be 2 rows x 3 columns")
-            rows_of_sides.append(
-                tuple(tuple(_check_symbol(s, f"pads.json {pad['id']}") for s in row) for row in side)
-            )
-        pads[pad["id"]] = tuple(rows_of_sides)
-    if sorted(pads) != ["A", "B"]:
-        raise ValueError("pads.json must define Pads A and B")
-    return pads
-
-
-def _load_improvements() -> dict[str, tuple[str | None, str | None]]:
-    raw = _load_json("improvements.json")
-    out: dict[str, tuple[str | None, str | None]] = {}
-    for item in list(raw["improvements"]) + list(raw["starting"]):
-        cells = item["cells"]
-        if len(cells) != 2 or item["id"] in out:
-            raise ValueError(f"improvements.json: bad Improvement {item['id']!r}")
-        out[item["id"]] = (
-            _check_symbol(cells[0], f"improvements.json {item['id']}"),
-            _check_symbol(cells[1], f"improvements.json {item['id']}"),
-        )
-    return out
-
-
-_PADS = _load_pads()
-_IMPROVEMENTS = _load_improvements()
+_PADS = PADS
+_IMPROVEMENTS = IMPROVEMENTS
 
 PAD_IDS: tuple[str, ...] = ("A", "B")
 IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if not i.startswith("S-"))

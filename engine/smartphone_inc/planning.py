@@ -12,9 +12,7 @@ from typing import Any
 
 from engine.smartphone_inc import pads, steve
 from engine.smartphone_inc.common import State, has_effect, is_steve, require, say
-from engine.smartphone_inc.data import START_PRICE
-
-SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")
+from engine.smartphone_inc.data import START_PRICE, SYMBOLS
 
 
 def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:

@@ -24,11 +24,10 @@ from engine.smartphone_inc.data import (
     REGIONS,
     SIZE_RANK,
     STEVE_PAD,
+    SYMBOLS,
     TECH_ORDER,
     TECHS,
 )
-
-SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")
 
 
 def pad_symbols(state: State) -> list[str | None]:

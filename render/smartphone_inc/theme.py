@@ -12,6 +12,8 @@ from typing import Any
 
 from PIL import ImageFont
 
+from engine.smartphone_inc.data import SYMBOLS as SYMBOLS  # re-exported for the drawing modules
+
 WIDTH = 1200
 MARGIN = 16
 SMALL = 15  # the smallest text size used anywhere
@@ -63,8 +65,8 @@ COMPANY_INK = {
 }
 COMPANY_LETTER = {"green": "G", "blue": "B", "black": "K", "yellow": "Y", "red": "R"}
 
-# --- symbols on Pads and Improvements ----------------------------------------------------
-SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")
+# --- symbols on Pads and Improvements (the engine's names) -------------------------------
+
 SYMBOL_FILL = {
     "down": "#c0392b",
     "up": "#1e8449",
