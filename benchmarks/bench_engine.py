@@ -11,7 +11,7 @@ import statistics
 import time
 
 from engine.simulate import play_game, simulate
-from engine.smartphone_inc import pads
+from engine.smartphone_inc import decisions
 from engine.smartphone_inc.data import DECK, STARTING
 from engine.smartphone_inc.game import GAME
 
@@ -44,14 +44,14 @@ def plan_enumeration() -> dict[str, float]:
         times = []
         for _ in range(7):
             t0 = time.perf_counter()
-            outcomes = pads.distinct_outcomes(owned, False)
+            outcomes = decisions.distinct_outcomes(owned, False)
             times.append(time.perf_counter() - t0)
         out[f"distinct_outcomes_{n}_improvements_ms"] = round(statistics.median(times) * 1000, 2)
         out[f"distinct_outcomes_{n}_improvements_count"] = len(outcomes)
         refs = []
         for _ in range(7):  # as the planner and the greedy player call it: plans built on demand
             t0 = time.perf_counter()
-            pads.distinct_outcomes(owned, False, with_plans=False)
+            decisions.distinct_outcomes(owned, False, with_plans=False)
             refs.append(time.perf_counter() - t0)
         out[f"distinct_outcomes_{n}_improvements_refs_ms"] = round(statistics.median(refs) * 1000, 2)
     return out

@@ -1,4 +1,4 @@
-"""Time ``pads.distinct_outcomes`` (Smartphone Inc. Phase 1 Planning) with 0, 3 and 6 Improvements.
+"""Time ``decisions.distinct_outcomes`` (Smartphone Inc. Phase 1 Planning) with 0, 3 and 6 Improvements.
 
 Run: ``.venv/bin/python benchmarks/bench_plans.py [--runs N]``.
 
@@ -18,7 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.smartphone_inc import pads  # noqa: E402
+from engine.smartphone_inc import decisions  # noqa: E402
 
 OWNED = {
     0: [],
@@ -37,15 +37,15 @@ def run(runs: int = 7) -> list[dict[str, Any]]:
     rows = []
     for has_4g in (False, True):
         for n, owned in OWNED.items():
-            cold = _time(lambda o=owned, g=has_4g: pads.distinct_outcomes(o, g))
+            cold = _time(lambda o=owned, g=has_4g: decisions.distinct_outcomes(o, g))
             warm = statistics.median(
-                _time(lambda o=owned, g=has_4g: pads.distinct_outcomes(o, g)) for _ in range(runs)
+                _time(lambda o=owned, g=has_4g: decisions.distinct_outcomes(o, g)) for _ in range(runs)
             )
             refs = statistics.median(
-                _time(lambda o=owned, g=has_4g: pads.distinct_outcomes(o, g, with_plans=False))
+                _time(lambda o=owned, g=has_4g: decisions.distinct_outcomes(o, g, with_plans=False))
                 for _ in range(runs)
             )
-            count = len(pads.distinct_outcomes(owned, has_4g, with_plans=False))
+            count = len(decisions.distinct_outcomes(owned, has_4g, with_plans=False))
             rows.append(
                 {"has_4g": has_4g, "improvements": n, "outcomes": count, "cold_ms": cold * 1000,
                  "warm_ms": warm * 1000, "refs_ms": refs * 1000}

@@ -29,7 +29,7 @@ from typing import Any
 
 from bot import text
 from engine import IllegalAction
-from engine.smartphone_inc import pads
+from engine.smartphone_inc import decisions, pads
 from engine.smartphone_inc.planning import yields
 
 PAGE = 23  # options per select page (2 slots left for "previous"/"more")
@@ -526,7 +526,7 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
 
 
 def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
-    return pads.outcome_plan(list(ctx.owned), ctx.has_4g, ref)
+    return decisions.outcome_plan(list(ctx.owned), ctx.has_4g, ref)
 
 
 @lru_cache(maxsize=64)
@@ -534,7 +534,7 @@ def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
     out = []
     seen: set[tuple[Any, ...]] = set()
-    for item in pads.distinct_outcomes(list(owned), has_4g, with_plans=False):
+    for item in decisions.distinct_outcomes(list(owned), has_4g, with_plans=False):
         a = item["active"]
         key = (
             a["up"] - a["down"], a["up"] + a["down"], a["prod"] + item["covered"] + item["face_down"],

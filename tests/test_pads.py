@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import IllegalAction
+from engine.smartphone_inc import decisions as D
 from engine.smartphone_inc import pads as P
 
 REF = "A0/B1 r0 @1,1"
@@ -291,7 +292,7 @@ def test_unlisted_improvements_are_face_down_SI_PLAN_10():
     assert ev(f"{REF} | I07 0,0 r0 over")["face_down"] == ["I03", "I24", "S-green"]
     rejects(f"{REF} | I12 0,0 r0 over", "do not own Improvement I12")
     rejects(f"{REF} | I07 0,0 r0 over | I07 0,1 r0 over", "listed twice")
-    for o in P.distinct_outcomes(["I07", "I24"], False):
+    for o in D.distinct_outcomes(["I07", "I24"], False):
         assert o["face_down"] == 2 - len(o["plan"]["improvements"])
         assert len(P.evaluate(o["plan"], ["I07", "I24"], False)["face_down"]) == o["face_down"]
 
@@ -325,8 +326,8 @@ def test_off_edge_only_with_4g_SI_TECH_13():
     assert len(e["grid"]) == 12 - 2 + 1
     rejects(f"{REF} | I07 4,0 r1 over", "entirely off", has_4g=True)
     rejects(f"{REF} | I07 2,0 r0 under", "bottom Pad", has_4g=True)
-    outs4 = P.distinct_outcomes(["I07"], True)
-    outs = P.distinct_outcomes(["I07"], False)
+    outs4 = D.distinct_outcomes(["I07"], True)
+    outs = D.distinct_outcomes(["I07"], False)
     assert {key(o) for o in outs} < {key(o) for o in outs4}
 
 
@@ -434,7 +435,7 @@ def brute_force_one(imp_id: str, has_4g: bool) -> set[tuple]:
 @pytest.mark.parametrize("has_4g", [False, True])
 def test_distinct_outcomes_match_brute_force_for_one_improvement_SI_PLAN_06_SI_TECH_13(has_4g):
     """SI-PLAN-06/07/09/10, SI-TECH-13: with one Improvement the enumeration is exhaustive."""
-    outs = P.distinct_outcomes(["I24"], has_4g)
+    outs = D.distinct_outcomes(["I24"], has_4g)
     assert {key(o) for o in outs} == brute_force_one("I24", has_4g)
 
 
@@ -451,7 +452,7 @@ def test_distinct_outcomes_match_brute_force_for_one_improvement_SI_PLAN_06_SI_T
 )
 def test_distinct_outcomes_plans_are_legal_and_keys_unique_SI_PLAN_10(owned, has_4g, step):
     """SI-PLAN-04/06/10: every outcome's plan validates and evaluates to that outcome; keys unique, sorted."""
-    outs = P.distinct_outcomes(owned, has_4g)
+    outs = D.distinct_outcomes(owned, has_4g)
     keys = [key(o) for o in outs]
     assert len(set(keys)) == len(keys)
     order = [(k[1], k[2], k[0]) for k in keys]
@@ -461,18 +462,18 @@ def test_distinct_outcomes_plans_are_legal_and_keys_unique_SI_PLAN_10(owned, has
         assert key(P.evaluate(o["plan"], owned, has_4g)) == key(o)
     if not owned:
         assert len(outs) == len(P.arrangements())
-    refs = P.distinct_outcomes(owned, has_4g, with_plans=False)
+    refs = D.distinct_outcomes(owned, has_4g, with_plans=False)
     assert [key(o) for o in refs] == keys
     for o, r in list(zip(outs, refs, strict=True))[:: step * 7]:
-        assert P.outcome_plan(owned, has_4g, r["ref"]) == o["plan"]
+        assert D.outcome_plan(owned, has_4g, r["ref"]) == o["plan"]
     with pytest.raises(IllegalAction):
-        P.outcome_plan(owned, has_4g, 1 << 60)
+        D.outcome_plan(owned, has_4g, 1 << 60)
 
 
 def test_distinct_outcomes_are_deterministic_SI_PLAN_10():
     """SI-PLAN-10: owned order and duplicates do not matter; 0, 1 or 2 face down are all reachable."""
-    a = P.distinct_outcomes(["I07", "I24"], False)
-    b = P.distinct_outcomes(["I24", "I07", "I24"], False)
+    a = D.distinct_outcomes(["I07", "I24"], False)
+    b = D.distinct_outcomes(["I24", "I07", "I24"], False)
     assert a == b
     assert {o["face_down"] for o in a} == {0, 1, 2}
 
@@ -480,11 +481,11 @@ def test_distinct_outcomes_are_deterministic_SI_PLAN_10():
 def test_distinct_outcomes_speed():
     """Not a rule: the warm call with 3 Improvements stays fast (see benchmarks/bench_plans.py)."""
     owned = ["S-green", "I03", "I12"]
-    P.distinct_outcomes(owned, False)
+    D.distinct_outcomes(owned, False)
     times = []
     for _ in range(3):
         t = time.perf_counter()
-        P.distinct_outcomes(owned, False)
+        D.distinct_outcomes(owned, False)
         times.append(time.perf_counter() - t)
     assert statistics.median(times) < 0.5
 
@@ -496,10 +497,10 @@ def test_distinct_outcomes_speed():
 def test_sample_plans_are_legal_and_deterministic_SI_PLAN_08_SI_TECH_13(has_4g):
     """SI-PLAN-06/08/09, SI-TECH-13: sampled plans pass validate_plan; same salt, same sample."""
     owned = ["S-green", "I03", "I12", "I20", "I24", "I07"]
-    s = P.sample_plans(owned, has_4g, 60, salt=5)
+    s = D.sample_plans(owned, has_4g, 60, salt=5)
     assert len(s) == 60
-    assert s == P.sample_plans(list(reversed(owned)), has_4g, 60, salt=5)
-    assert s != P.sample_plans(owned, has_4g, 60, salt=6)
+    assert s == D.sample_plans(list(reversed(owned)), has_4g, 60, salt=5)
+    assert s != D.sample_plans(owned, has_4g, 60, salt=6)
     assert len({P.format_plan(p) for p in s}) == len(s)
     off_edge = 0
     for p in s:
@@ -509,8 +510,8 @@ def test_sample_plans_are_legal_and_deterministic_SI_PLAN_08_SI_TECH_13(has_4g):
         e = P.evaluate(p, owned, has_4g)
         off_edge += len(e["grid"]) - (12 - e["covered"])
     assert (off_edge > 0) == has_4g
-    assert P.sample_plans(owned, has_4g, 0) == []
-    assert all(p["improvements"] == [] for p in P.sample_plans([], has_4g, 5))
+    assert D.sample_plans(owned, has_4g, 0) == []
+    assert all(p["improvements"] == [] for p in D.sample_plans([], has_4g, 5))
 
 
 # ------------------------------------------------------------------ properties

@@ -9,7 +9,7 @@ import pytest
 from bot import planner, text
 from bot.planner import ActionPath, Draft, PlanContext, action_step, choose, step_choices
 from engine import IllegalAction
-from engine.smartphone_inc import pads
+from engine.smartphone_inc import decisions, pads
 
 CTX = PlanContext(("S-green", "I07"), False)
 
@@ -89,7 +89,7 @@ def test_outcomes_are_deduplicated_by_effect() -> None:
     outs = planner.outcomes(CTX)
     keys = [o[0]["key"] for o in outs]
     assert len(keys) == len(set(keys))
-    assert len(outs) <= len(pads.distinct_outcomes(list(CTX.owned), False))
+    assert len(outs) <= len(decisions.distinct_outcomes(list(CTX.owned), False))
 
 
 def test_long_lists_are_paged() -> None:

@@ -51,7 +51,7 @@ def _build_views() -> dict[str, dict[str, Any]]:
     """Play the reference games (only when regenerating: greedy play takes seconds)."""
     from engine import get_game
     from engine.simulate import play_game
-    from engine.smartphone_inc import pads
+    from engine.smartphone_inc import decisions
 
     g = get_game(GAME)
     out: dict[str, dict[str, Any]] = {}
@@ -81,7 +81,7 @@ def _build_views() -> dict[str, dict[str, Any]]:
     out["private-planning"] = {"view": g.view(plan_state[0], "ann")}
     out["private-sell"] = {"view": g.view(sell_state[0], "ann")}
     pv = g.view(g.setup(seats, 11, opts), "bob")
-    plan = pads.sample_plans(pv["prompt"]["improvements"], False, 8, salt=3)[-1]
+    plan = decisions.sample_plans(pv["prompt"]["improvements"], False, 8, salt=3)[-1]
     out["plan-preview"] = {"view": pv, "plan": plan}
     final, _, _ = play_game(GAME, ["ann", "bob", "cid", "dan", "eve"], 5, {}, kind="greedy")
     out["board-end-5p"] = {"view": g.view(final, None)}

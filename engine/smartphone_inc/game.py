@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.jsonstate import clone, dumps
-from engine.smartphone_inc import flow, pads, planning, preparation, research, selling
+from engine.smartphone_inc import decisions, flow, pads, planning, preparation, research, selling
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
@@ -71,7 +71,7 @@ class SmartphoneInc:
         if prompt["type"] == "plan":
             owned = prompt["improvements"]
             if owned and rng.below(2):
-                plans = pads.sample_plans(owned, prompt["has_4g"], 1, salt=rng.below(1 << 30))
+                plans = decisions.sample_plans(owned, prompt["has_4g"], 1, salt=rng.below(1 << 30))
                 if plans:
                     return {"type": "plan", "plan": plans[0]}
             return {"type": "plan", "plan": rng.choice(pads.arrangements())}
@@ -130,7 +130,7 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
     kind = prompt["type"]
     if kind == "plan":
         owned = prompt["improvements"]
-        plans = pads.arrangements() + pads.sample_plans(owned, prompt["has_4g"], 16, salt=state["version"])
+        plans = pads.arrangements() + decisions.sample_plans(owned, prompt["has_4g"], 16, salt=state["version"])
         return [{"type": "plan", "plan": p} for p in plans]
     if kind == "improvement":
         return [{"type": "improvement", "id": i} for i in prompt["block"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import flow, pads
+from engine.smartphone_inc import decisions, flow
 from engine.smartphone_inc.common import State, has_effect
 from engine.smartphone_inc.data import REGIONS
 
@@ -45,9 +45,9 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
     kind = prompt["type"]
     if kind == "plan":
         owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")
-        options = pads.distinct_outcomes(owned, four_g, with_plans=False)
+        options = decisions.distinct_outcomes(owned, four_g, with_plans=False)
         best = max(options, key=plan_scorer(state, seat))
-        return {"type": "plan", "plan": pads.outcome_plan(owned, four_g, best["ref"])}
+        return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"])}
     from engine.smartphone_inc.game import enumerate_actions
 
     actions = enumerate_actions(state, seat, prompt)
