@@ -3,6 +3,7 @@ seat takeovers). Not a rulebook AI: Steve is that."""
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from engine.smartphone_inc import decisions, flow
@@ -21,19 +22,29 @@ def _capacity(state: State, seat: str, price: int) -> int:
     return n
 
 
+def style(seat: str) -> tuple[float, float]:
+    """How much this seat's greedy player values Research and Logistics: a stable
+    per-seat taste (from the seat id, not process randomness), so that bots facing the
+    same position do not all make the same decision."""
+    h = zlib.crc32(seat.encode())
+    return 1.2 + (h % 9) / 10, 1.8 + (h // 9 % 9) / 10
+
+
 def plan_scorer(state: State, seat: str) -> Any:
     """A function scoring a plan outcome for ``seat`` now (expected sales + growth)."""
     p = state["players"][seat]
     capacity = {price: _capacity(state, seat, price) for price in range(1, 12)}
     later = 5 - state["round"]
     base_goods = p["tokens"] + p["goods"]
+    research_w, logistics_w = style(seat)
 
     def score(outcome: dict[str, Any]) -> float:
         a = outcome["active"]
         price = min(11, max(1, 5 - a["down"] + a["up"]))
         goods = a["prod"] + outcome["covered"] + outcome["face_down"] + base_goods
         sold = min(goods, capacity[price])
-        return sold * price + later * (1.6 * a["research"] + 2.2 * a["logistics"] + 2.5 * min(a["improve"], 1))
+        growth = research_w * a["research"] + logistics_w * a["logistics"] + 2.5 * min(a["improve"], 1)
+        return sold * price + later * growth
 
     return score
 
