@@ -282,12 +282,12 @@ def describe_action(action: Mapping[str, Any]) -> str:
         if kind == "research":
             place = action.get("place") or {}
             if not place:
-                return "Research nothing"
+                return "Stop researching (unspent markers are lost)"
             return "Research " + ", ".join(f"{_tech_name(t)} +{n}" for t, n in place.items())
         if kind == "logistics":
             place = action.get("place") or []
             if not place:
-                return "Place no markers"
+                return "Stop here (the markers left are lost)"
             return "Markers: " + ", ".join(f"{_region_name(r)} {n}" for r, n in place)
         if kind == "sell":
             parts = [f"{_region_name(r)} {n}" for r, n in (action.get("regions") or {}).items() if n]
@@ -369,11 +369,11 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     if kind == "improvement":
         return "choose an Improvement from the Block"
     if kind == "research":
-        return f"spend {prompt.get('markers', '?')} Research Progress marker(s)"
+        return f"spend {prompt.get('markers', '?')} Research Progress marker(s), one Technology at a time"
     if kind == "logistics":
-        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s)"
+        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s), one region at a time"
     if kind == "sell":
-        return f"sell {prompt.get('sell', '?')} Goods"
+        return f"sell {prompt.get('sell', '?')} Goods, region by region"
     if kind == "retailer_bonus":
         return f"use or decline the Retailer bonus in {_region_name(str(prompt.get('region', '')))}"
     return str(kind or "decide").replace("_", " ")
