@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.smartphone_inc import (
+    hardcore,
     improve,
     logistics,
     planning,
@@ -181,6 +182,7 @@ def steve_turn(state: State, seat: str) -> None:
         steve.improve(state, seat)
     elif phase == "research":
         steve.research(state, seat, research.markers(state, seat))
+        hardcore.interest(state, seat)
     elif phase == "logistics":
         steve.logistics(state, seat, logistics.markers(state, seat))
     elif phase == "selling":
@@ -280,6 +282,7 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
                 research.complete(state, seat)  # markers from a Retailer bonus (SI-RET-06)
                 if state["queue"]:
                     continue
+                hardcore.interest(state, seat)  # SU-HC-05
             t["i"] += 1
             t["stage"] = 0
             t["left"] = None

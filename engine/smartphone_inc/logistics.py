@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.smartphone_inc import hardcore
 from engine.smartphone_inc.common import (
     State,
     as_int,
@@ -33,6 +34,7 @@ def found_office(state: State, seat: str, rid: str, *, bonus: bool = True) -> No
     state["players"][seat]["logistics"].pop(rid, None)
     where = "on the Retailer in " if reg["retailer"] else "in "
     say(state, f"{seat} opens an Office {where}{REGIONS[rid]['name']}.")
+    hardcore.office_placed(state, seat, rid)
     ret = reg["retailer"]
     if ret is not None and bonus and not is_steve(state, seat):
         kind = RETAILERS[ret["id"]]["sides"][ret["side"]]["bonus"]["kind"]

@@ -20,7 +20,7 @@ from engine.smartphone_inc.data import (
 )
 
 SCHEMA = 1
-KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size"}
+KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore"}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
@@ -54,7 +54,11 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
     block = options.get("block_size", 5)
     if block not in (3, 5):
         raise IllegalAction("block_size is 5 (big board) or 3 (2-3 player board rule)")
+    hardcore = options.get("hardcore", False)
+    if not isinstance(hardcore, bool):
+        raise IllegalAction("hardcore is true or false (Update 1.1 Hardcore Mode)")
     return {
+        "hardcore": hardcore,
         "automata": list(automata),
         "tech_sides": sides,
         "colours": colours,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.smartphone_inc import hardcore
 from engine.smartphone_inc.common import State, say
 from engine.smartphone_inc.planning import yields
 
@@ -11,3 +12,4 @@ def set_prices(state: State) -> None:
         p = state["players"][seat]
         p["price"] = max(1, p["price"] + yields(state, seat, p["outcome"])["price_delta"])
         say(state, f"{seat} sets price {p['price']}.")
+    hardcore.pay_for_decisions(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.smartphone_inc import hardcore
 from engine.smartphone_inc.common import State, add_goods, say
 from engine.smartphone_inc.planning import yields
 
@@ -18,3 +19,4 @@ def produce(state: State) -> None:
         got = add_goods(state, seat, want)
         short = f" (only {got}: the supply ran out)" if got < want else ""
         say(state, f"{seat} produces {got} Goods{short}.")
+        hardcore.pay_for_production(state, seat, got)

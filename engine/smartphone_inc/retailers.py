@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import logistics, research
+from engine.smartphone_inc import hardcore, logistics, research
 from engine.smartphone_inc.common import (
     State,
     add_goods,
@@ -82,6 +82,9 @@ def act(state: State, seat: str, item: dict[str, Any], action: dict[str, Any]) -
 
 def move_office(state: State, seat: str, a: str, b: str) -> None:
     offices = state["regions"][a]["offices"]
-    del offices[len(offices) - 1 - offices[::-1].index(seat)]  # the others shift left
+    index = len(offices) - 1 - offices[::-1].index(seat)
+    del offices[index]  # the others shift left
+    hardcore.office_leaves(state, seat, a, index)
     state["regions"][b]["offices"].append(seat)  # no Retailer bonus from a move
+    hardcore.office_placed(state, seat, b)
     say(state, f"{seat} moves an Office from {REGIONS[a]['name']} to {REGIONS[b]['name']}.")

@@ -62,10 +62,11 @@ def retailer_vp(state: State, seat: str) -> int:
 def final_scores(state: State) -> dict[str, Any]:
     """SI-END-02/03: VP + Patents + Retailers; ties: most Technologies, then Patents."""
     rows = []
+    counted_already = bool(state["options"].get("hardcore"))  # SU-HC-08: scored when gained
     for seat in state["seats"]:
         p = state["players"][seat]
-        patents = sum(TECHS[t]["patent_vp"] for t in p["patents"])
-        retail = retailer_vp(state, seat)
+        patents = 0 if counted_already else sum(TECHS[t]["patent_vp"] for t in p["patents"])
+        retail = 0 if counted_already else retailer_vp(state, seat)
         rows.append(
             {
                 "seat": seat,

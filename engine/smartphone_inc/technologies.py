@@ -9,6 +9,7 @@ bonuses if they can" (SI-TECH-01): immediate bonuses are applied, not offered.
 
 from __future__ import annotations
 
+from engine.smartphone_inc import hardcore
 from engine.smartphone_inc.common import (
     State,
     add_goods,
@@ -29,6 +30,7 @@ def gain(state: State, seat: str, tech: str) -> None:
         t["patent"] = seat
         p["patents"].append(tech)
         say(state, f"{seat} researched {label} and takes its Patent ({TECHS[tech]['patent_vp']} VP at the end).")
+        hardcore.patent_now(state, seat, tech)
     else:
         say(state, f"{seat} researched {label}.")
     if is_steve(state, seat):
