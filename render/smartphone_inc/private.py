@@ -66,7 +66,7 @@ def status(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> fl
         ("Goods", str(me["goods"])),
         ("Goods tokens", str(me["tokens"])),
         ("Offices", str(on_map)),
-        ("Markers left", str(max(0, left))),
+        ("Offices in stock", str(max(0, left))),
     )
     sx = x + 300
     sw = (w - 310) / len(stats)
