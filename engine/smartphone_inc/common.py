@@ -14,11 +14,6 @@ def say(state: State, text: str) -> None:
     state["log"].append(text)
 
 
-def name(state: State, seat: str) -> str:
-    p = state["players"][seat]
-    return f"{seat} ({p['colour']})"
-
-
 def is_steve(state: State, seat: str) -> bool:
     return bool(state["players"][seat]["steve"])
 
