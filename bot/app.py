@@ -1034,7 +1034,8 @@ class App:
         if phase_changed:
             out.phase_changed = True
             out.round_changed = out.round_changed or round_changed
-            out.phase_views.extend(_phase_views(game, old, seat, action) or [pub])
+            views = await asyncio.to_thread(_phase_views, game, old, seat, action)
+            out.phase_views.extend(views or [pub])
         out.round, out.phase = stage
         out.public_view = pub
         out.version = seq
@@ -1090,7 +1091,8 @@ class App:
             return False
         s = movers[0]
         kind = "random" if s.ai_kind == "random" else "greedy"
-        action = self.ai_choose(info.game, state, s.seat, kind)
+        # the choice may take a while (a bot's plan): off the event loop
+        action = await asyncio.to_thread(self.ai_choose, info.game, state, s.seat, kind)
         try:
             new = game.apply(state, s.seat, action)
         except IllegalAction:
