@@ -271,7 +271,7 @@ class Play(commands.Cog):
         prompt = await self.app.prompt(gid, seat)
         seat_view = await self.app.view(gid, seat)
         ctx = planner.PlanContext.from_prompt(prompt, seat_view, seat)
-        choices = planner.step_choices(draft, ctx)
+        choices = await asyncio.to_thread(planner.step_choices, draft, ctx)  # outcome lists can take a moment
         plan = draft.plan()
         good = plan is not None and planner.problem(draft, ctx) is None
         embed = discord.Embed(
