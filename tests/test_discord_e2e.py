@@ -101,13 +101,14 @@ def _has_turn_button(m: dict[str, Any]) -> bool:
     return any(c.get("label") == "Take your turn" for c in iter_components(m))
 
 
-async def play_turns(fake: FakeDiscord, users: list[dict], until: str, limit: int = 60) -> None:
-    """Answer every "Take your turn" prompt (first option) until a public message contains ``until``."""
+async def play_turns(fake: FakeDiscord, users: list[dict], until: str, limit: int = 120, since: int = 0) -> None:
+    """Answer every "Take your turn" prompt (first option) until a public message contains
+    ``until``; only messages from index ``since`` on count."""
     used: set[str] = set()
     for _ in range(limit):
 
         def ready() -> Any:
-            msgs = fake.public_messages()
+            msgs = fake.public_messages()[since:]
             if any(until in message_text(m) for m in msgs):
                 return "done"
             t = next((m for m in reversed(msgs) if _has_turn_button(m)), None)
@@ -117,16 +118,22 @@ async def play_turns(fake: FakeDiscord, users: list[dict], until: str, limit: in
         if target == "done":
             return
         used.add(target["id"])
-        mover = next(u for u in users if f"<@{u['id']}>" in target["content"])
-        ix = await fake.click(mover, target, "Take your turn")
+        movers = [u for u in users if f"<@{u['id']}>" in target["content"]]
+        if not movers:  # "Waiting for ...": a turn going on step by step, answered below
+            continue
+        ix = await fake.click(movers[0], target, "Take your turn")
         assert ix.callback_data.get("flags", 0) & EPHEMERAL
         msg = ix.original
-        for _ in range(12):
-            if any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
-                break
-            msg = await pick(fake, mover, msg, 0)
-        ix = await fake.click(mover, msg, "Confirm")
-        assert "Done:" in message_text(ix.original)
+        for _step in range(20):  # Research, Logistics and Selling may go step by step
+            for _ in range(12):
+                if any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
+                    break
+                msg = await pick(fake, movers[0], msg, 0)
+            ix = await fake.click(movers[0], msg, "Confirm")
+            msg = ix.original
+            assert "Done:" in message_text(msg)
+            if not any(c["type"] == 3 for c in iter_components(msg)):
+                break  # the turn is over (no next step shown)
     raise AssertionError(f"never reached {until!r}")
 
 
@@ -398,3 +405,39 @@ async def test_kick_removes_a_lobby_seat_and_hands_a_running_seat_to_the_ai(
         # bob can take his seat back
         ix = await fake.slash(bob, "game reclaim")
         assert "plays their seat again" in ix.all_text()
+
+
+async def test_a_whole_game_to_the_final_scores(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Five rounds through Discord (two players and Steve): DM planners every round,
+    every turn through the buttons (step by step where a turn goes on), to the final
+    scores; no unknown route, no error reply."""
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "whole.db"), renderer=SpyRenderer()) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        ix = await fake.click(ann, lobby, "Add AI")
+        await fake.click(ann, ix.original, "br:ai:", values=["steve"])
+        await fake.click(ann, lobby, "Start")
+
+        def planner_for(u: dict, rnd: int) -> dict[str, Any] | None:
+            return next(
+                (m for m in reversed(fake.dm_messages(u)) if f"round {rnd} (game" in message_text(m)), None
+            )
+
+        for rnd in range(1, 6):
+            since = len(fake.public_messages())
+            for u in (ann, bob):
+                msg = await fake.wait_for(lambda u=u, rnd=rnd: planner_for(u, rnd), what=f"a round {rnd} planner")
+                # a fresh planner for a seat that still has to plan (no decision leaked in early)
+                assert (await bot.app.prompt(1, u["username"]))["type"] == "plan"
+                msg = await build_plan(fake, u, msg)
+                ix = await fake.click(u, msg, "Seal")
+                assert "Plan sealed" in ix.all_text()
+            until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
+            await play_turns(fake, [ann, bob], until=until, since=since)
+        final = await public_with(fake, "Game over")
+        assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
+        text_ = message_text(final)
+        assert "ann" in text_.lower() and "bob" in text_.lower() and "steve" in text_.lower()
+        everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
+        assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
+        assert sum("Game over" in message_text(m) for m in fake.public_messages()) == 1

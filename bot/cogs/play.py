@@ -416,7 +416,7 @@ class Play(commands.Cog):
             out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
             if out.status == "applied":
                 done = f"Done: {text.describe_action(step.action)}."
-                if seat in out.pending and not out.over:  # the turn goes on (step by step)
+                if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
                     embed, _files, ui = await self.action_message(gid, seat, planner.ActionPath(), note=done)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui)
                 else:
