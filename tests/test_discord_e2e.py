@@ -77,8 +77,8 @@ def assert_no_plan_in_public(fake: FakeDiscord, spy: SpyRenderer, codes: list[st
                 assert p.get("plan") is None, f"public picture drawn with {seat}'s hidden plan"
 
 
-async def new_game(fake: FakeDiscord, host: dict, joiners: list[dict]) -> dict[str, Any]:
-    ix = await fake.slash(host, "game new", {"game": "smartphone-inc"})
+async def new_game(fake: FakeDiscord, host: dict, joiners: list[dict], options: str | None = None) -> dict[str, Any]:
+    ix = await fake.slash(host, "game new", {"game": "smartphone-inc", **({"options": options} if options else {})})
     lobby = ix.original
     assert "game #1" in message_text(lobby)
     for u in joiners:
@@ -407,15 +407,21 @@ async def test_kick_removes_a_lobby_seat_and_hands_a_running_seat_to_the_ai(
         assert "plays their seat again" in ix.all_text()
 
 
-async def test_a_whole_game_to_the_final_scores(fake: FakeDiscord, tmp_path: Any) -> None:
-    """Five rounds through Discord (two players and Steve): DM planners every round,
-    every turn through the buttons (step by step where a turn goes on), to the final
-    scores; no unknown route, no error reply."""
+@pytest.mark.parametrize(
+    ("options", "steve"),
+    [(None, True), ("tech_sides=random block_size=3 hardcore=true", False)],
+)
+async def test_a_whole_game_to_the_final_scores(fake: FakeDiscord, tmp_path: Any, options: str | None, steve: bool) -> None:
+    """Five rounds through Discord (two players, with Steve or with random Technology
+    sides, a 3-space Block and Hardcore Mode): DM planners every round, every turn
+    through the buttons (step by step where a turn goes on), to the final scores; no
+    unknown route, no error reply."""
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     async with running(fake, str(tmp_path / "whole.db"), renderer=SpyRenderer()) as bot:
-        lobby = await new_game(fake, ann, [bob])
-        ix = await fake.click(ann, lobby, "Add AI")
-        await fake.click(ann, ix.original, "br:ai:", values=["steve"])
+        lobby = await new_game(fake, ann, [bob], options)
+        if steve:
+            ix = await fake.click(ann, lobby, "Add AI")
+            await fake.click(ann, ix.original, "br:ai:", values=["steve"])
         await fake.click(ann, lobby, "Start")
 
         def planner_for(u: dict, rnd: int) -> dict[str, Any] | None:
@@ -437,7 +443,7 @@ async def test_a_whole_game_to_the_final_scores(fake: FakeDiscord, tmp_path: Any
         final = await public_with(fake, "Game over")
         assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
         text_ = message_text(final)
-        assert "ann" in text_.lower() and "bob" in text_.lower() and "steve" in text_.lower()
+        assert "ann" in text_.lower() and "bob" in text_.lower() and ("steve" in text_.lower()) == steve
         everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
         assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
         assert sum("Game over" in message_text(m) for m in fake.public_messages()) == 1
