@@ -101,9 +101,12 @@ def _has_turn_button(m: dict[str, Any]) -> bool:
     return any(c.get("label") == "Take your turn" for c in iter_components(m))
 
 
-async def play_turns(fake: FakeDiscord, users: list[dict], until: str, limit: int = 120, since: int = 0) -> None:
-    """Answer every "Take your turn" prompt (first option) until a public message contains
-    ``until``; only messages from index ``since`` on count."""
+async def play_turns(
+    fake: FakeDiscord, users: list[dict], until: str, limit: int = 120, since: int = 0, chooser: Any = None
+) -> None:
+    """Answer every "Take your turn" prompt until a public message contains ``until``;
+    only messages from index ``since`` on count. ``chooser()`` gives the option index to
+    pick at each select (default: the first)."""
     used: set[str] = set()
     for _ in range(limit):
 
@@ -128,7 +131,7 @@ async def play_turns(fake: FakeDiscord, users: list[dict], until: str, limit: in
             for _ in range(12):
                 if any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
                     break
-                msg = await pick(fake, movers[0], msg, 0)
+                msg = await pick(fake, movers[0], msg, chooser() if chooser else 0)
             ix = await fake.click(movers[0], msg, "Confirm")
             msg = ix.original
             assert "Done:" in message_text(msg)
@@ -408,14 +411,21 @@ async def test_kick_removes_a_lobby_seat_and_hands_a_running_seat_to_the_ai(
 
 
 @pytest.mark.parametrize(
-    ("options", "steve"),
-    [(None, True), ("tech_sides=random block_size=3 hardcore=true", False)],
+    ("options", "steve", "seed"),
+    [(None, True, None), ("tech_sides=random block_size=3 hardcore=true", False, None), ("tech_sides=random", True, 5)],
 )
-async def test_a_whole_game_to_the_final_scores(fake: FakeDiscord, tmp_path: Any, options: str | None, steve: bool) -> None:
+async def test_a_whole_game_to_the_final_scores(
+    fake: FakeDiscord, tmp_path: Any, options: str | None, steve: bool, seed: int | None
+) -> None:
     """Five rounds through Discord (two players, with Steve or with random Technology
     sides, a 3-space Block and Hardcore Mode): DM planners every round, every turn
     through the buttons (step by step where a turn goes on), to the final scores; no
-    unknown route, no error reply."""
+    unknown route, no error reply. With a ``seed``, players pick options at random
+    (seeded), stops and declines included."""
+    import random
+
+    rnd_pick = random.Random(seed)
+    chooser = (lambda: rnd_pick.randrange(25)) if seed is not None else None
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     async with running(fake, str(tmp_path / "whole.db"), renderer=SpyRenderer()) as bot:
         lobby = await new_game(fake, ann, [bob], options)
@@ -439,7 +449,7 @@ async def test_a_whole_game_to_the_final_scores(fake: FakeDiscord, tmp_path: Any
                 ix = await fake.click(u, msg, "Seal")
                 assert "Plan sealed" in ix.all_text()
             until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
-            await play_turns(fake, [ann, bob], until=until, since=since)
+            await play_turns(fake, [ann, bob], until=until, since=since, chooser=chooser)
         final = await public_with(fake, "Game over")
         assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
         text_ = message_text(final)
