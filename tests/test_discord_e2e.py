@@ -457,3 +457,36 @@ async def test_a_whole_game_to_the_final_scores(
         everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
         assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
         assert sum("Game over" in message_text(m) for m in fake.public_messages()) == 1
+
+
+async def test_a_whole_five_company_game_with_a_closed_dm(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Five humans (no Retailers), one with DMs closed who plans with ``/plan`` every
+    round, seeded random choices: the game reaches the final scores."""
+    import random
+
+    pick_rng = random.Random(3)
+    users = [fake.add_member(n) for n in ("ann", "bob", "cid", "dan")] + [fake.add_member("eve", dms_closed=True)]
+    eve = users[-1]
+    async with running(fake, str(tmp_path / "five.db"), renderer=SpyRenderer()) as bot:
+        lobby = await new_game(fake, users[0], users[1:])
+        await fake.click(users[0], lobby, "Start")
+
+        def planner_for(u: dict, rnd: int) -> dict[str, Any] | None:
+            return next((m for m in reversed(fake.dm_messages(u)) if f"round {rnd} (game" in message_text(m)), None)
+
+        for rnd in range(1, 6):
+            since = len(fake.public_messages())
+            await public_with(fake, f"Round {rnd} · Planning")
+            for u in users:
+                if u is eve:
+                    ix = await fake.slash(eve, "plan")
+                    assert ix.original["_ephemeral_for"] == eve["id"]
+                    msg = ix.original
+                else:
+                    msg = await fake.wait_for(lambda u=u, rnd=rnd: planner_for(u, rnd), what=f"a round {rnd} planner")
+                msg = await build_plan(fake, u, msg)
+                assert "Plan sealed" in (await fake.click(u, msg, "Seal")).all_text()
+            until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
+            await play_turns(fake, users, until=until, since=since, chooser=lambda: pick_rng.randrange(25))
+        assert (await bot.app.info(1)).status == "finished"
+        assert fake.dm_messages(eve) == []  # nothing could be sent to her: everything went by /plan
