@@ -119,6 +119,14 @@ RULES: dict[str, dict[str, str]] = {
             "**End of game**: after phase 8 of round 5. Final VP = VP scored + Patents + Retailer "
             "VP. Ties: most Technologies, then most Patents, then a shared victory."
         ),
+        "hardcore": (
+            "**Hardcore Mode** (option `hardcore=true`): after Set Prices, from the lowest price, "
+            "each company pays for its active icons (Research 3, Logistics 2, Price Up 1, "
+            "Production 1, Price Down gives 1 back), 2 less per Improve symbol on its decision, "
+            "never below 0; each Goods produced costs 1 VP; Patents and Retailer spaces score at "
+            "once (a Retailer's VP are lost if the Office moves away); after Research, debt costs "
+            "1 per 10 VP and savings earn 1 per 20 VP (rounded up). VP may go negative."
+        ),
     }
 }
 
