@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -12,6 +13,29 @@ State = dict[str, Any]
 
 def say(state: State, text: str) -> None:
     state["log"].append(text)
+
+
+def markers_left(state: State, full: int) -> int:
+    """Markers still to place in a turn that goes step by step (``full`` before its first step)."""
+    turn = state["turn"]
+    if turn is not None and turn.get("left") is not None:
+        return int(turn["left"])
+    return full
+
+
+def end_of_step(
+    state: State, seat: str, total: int, spent: int, placed: bool, more: Callable[[], bool], lost: str
+) -> bool:
+    """Book a step of a Research or Logistics turn; return whether the turn is over: it
+    goes on while markers remain and ``more()`` says they can go somewhere; an empty
+    step ends it, and the markers left are lost ("loses N {lost}")."""
+    rest = total - spent
+    state["turn"]["left"] = rest
+    if rest and placed and more():
+        return False
+    if rest:
+        say(state, f"{seat} loses {rest} {lost}.")
+    return True
 
 
 def is_steve(state: State, seat: str) -> bool:

@@ -9,9 +9,11 @@ from engine.smartphone_inc.common import (
     State,
     as_int,
     can_found_office,
+    end_of_step,
     has_effect,
     is_steve,
     linked_to_office,
+    markers_left,
     region_capacity,
     region_id,
     require,
@@ -57,10 +59,7 @@ def needed(state: State, seat: str, rid: str) -> int:
 
 def left(state: State, seat: str) -> int:
     """Logistics markers ``seat`` still has to place this turn."""
-    turn = state["turn"]
-    if turn is not None and turn.get("left") is not None:
-        return int(turn["left"])
-    return markers(state, seat)
+    return markers_left(state, markers(state, seat))
 
 
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
@@ -98,13 +97,7 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
             found_office(state, seat, rid)
         else:
             say(state, f"{seat} places {n} Progress marker(s) towards {label} ({p['logistics'][rid]}/{REGIONS[rid]['cost']}).")
-    rest = total - spent
-    state["turn"]["left"] = rest
-    if rest and place and reachable(state, seat):
-        return False
-    if rest:
-        say(state, f"{seat} loses {rest} unused Logistics marker(s).")
-    return True
+    return end_of_step(state, seat, total, spent, bool(place), lambda: bool(reachable(state, seat)), "unused Logistics marker(s)")
 
 
 # --- Wi-Fi (SI-TECH-05) and the second-Office Retailer bonus (SI-RET-08) -------------

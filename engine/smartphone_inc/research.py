@@ -8,6 +8,8 @@ from engine.smartphone_inc import technologies
 from engine.smartphone_inc.common import (
     State,
     as_int,
+    end_of_step,
+    markers_left,
     require,
     say,
     tech_cost,
@@ -35,10 +37,7 @@ def open_techs(state: State, seat: str) -> list[str]:
 
 def left(state: State, seat: str) -> int:
     """Research markers ``seat`` still has to place this turn."""
-    turn = state["turn"]
-    if turn is not None and turn.get("left") is not None:
-        return int(turn["left"])
-    return markers(state, seat)
+    return markers_left(state, markers(state, seat))
 
 
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
@@ -82,13 +81,7 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     if place:
         say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in place.items()) + ".")
     complete(state, seat)
-    rest = total - spent
-    state["turn"]["left"] = rest
-    if rest and place and open_techs(state, seat):
-        return False
-    if rest:
-        say(state, f"{seat} loses {rest} unspent Progress marker(s).")
-    return True
+    return end_of_step(state, seat, total, spent, bool(place), lambda: bool(open_techs(state, seat)), "unspent Progress marker(s)")
 
 
 def complete(state: State, seat: str) -> None:
