@@ -24,6 +24,8 @@ decision (the bot asks for it in private and never shows it before the reveal).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from typing import Any, Protocol
 
 from engine.errors import IllegalAction
@@ -49,14 +51,22 @@ class Game(Protocol):
     def load(self, text: str) -> State: ...
 
 
+# Every game package registers here: name -> module exposing ``GAME``. A package that
+# is not there yet (a game still being built) is simply not offered.
+_PACKAGES = {
+    "smartphone-inc": "engine.smartphone_inc",
+    "mobile-markets": "engine.mobile_markets",
+    "age-of-automaton": "engine.age_of_automaton",
+}
+
+
 def game_names() -> list[str]:
-    return ["smartphone-inc"]
+    """The games this installation can play, in registry order."""
+    return [name for name, module in _PACKAGES.items() if importlib.util.find_spec(module) is not None]
 
 
 def get_game(name: str) -> Game:
-    """Return the game module registered under ``name``."""
-    if name == "smartphone-inc":
-        from engine import smartphone_inc
-
-        return smartphone_inc.GAME
-    raise KeyError(f"unknown game {name!r}; known: {', '.join(game_names())}")
+    """Return the game registered under ``name``."""
+    if name not in game_names():
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(game_names())}")
+    return importlib.import_module(_PACKAGES[name]).GAME

@@ -16,6 +16,11 @@ def seed_state(seed: int) -> int:
     return (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
 
 
+def initial_state(seed: int) -> Any:
+    """The generator state a new game starts from (treat it as opaque JSON)."""
+    return seed_state(seed)
+
+
 def next_u64(rng: int) -> tuple[int, int]:
     """Return (new_rng_state, random 64-bit value)."""
     rng = (rng + 0x9E3779B97F4A7C15) & _MASK
