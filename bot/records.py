@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from bot.reminders import Settings
+from bot.settings import Settings
 from bot.storage import GameRow, dumps
 
 State = dict[str, Any]

@@ -29,63 +29,20 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Any, Literal, Protocol
 
-if TYPE_CHECKING:
-    from bot.app import App
-    from bot.records import Outcome
+from bot.records import Outcome
+from bot.settings import QuietHours, Settings, parse_hhmm, zone
+from bot.storage import Storage
+
+__all__ = [
+    "HOUR", "Decision", "Nudge", "QuietHours", "ReminderHost", "ReminderScheduler", "Settings", "decide",
+    "first_nudge_due", "next_nudge_due", "outside_quiet", "parse_hhmm", "quiet_until", "takeover_due", "zone",
+]
 
 log = logging.getLogger(__name__)
 
 HOUR = 3600.0
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Per-game reminder settings (hours are real hours)."""
-
-    remind_after_hours: float = 12.0
-    repeat_hours: float = 12.0
-    takeover: bool = False
-    takeover_after_hours: float = 48.0
-
-    def validate(self) -> None:
-        for name in ("remind_after_hours", "repeat_hours", "takeover_after_hours"):
-            value = getattr(self, name)
-            if not (0 < value <= 24 * 60):
-                raise ValueError(f"{name.replace('_', ' ')} must be between 0 and 1440 hours")
-
-
-def parse_hhmm(text: str) -> int:
-    """"22:30" -> minutes after midnight (1350). Raises ValueError on bad input."""
-    try:
-        hh, mm = text.strip().split(":")
-        h, m = int(hh), int(mm)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a time like 22:30") from None
-    if not (0 <= h <= 23 and 0 <= m <= 59):
-        raise ValueError(f"{text!r} is not a time like 22:30")
-    return h * 60 + m
-
-
-def zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {name!r} (use a name like Europe/Paris)") from None
-
-
-@dataclass(frozen=True)
-class QuietHours:
-    start: str  # local "HH:MM", inclusive
-    end: str  # local "HH:MM", exclusive
-    tz: str = "UTC"
-
-    def validate(self) -> None:
-        if parse_hhmm(self.start) == parse_hhmm(self.end):
-            raise ValueError("quiet hours must not start and end at the same time")
-        zone(self.tz)
 
 
 def quiet_until(now: float, quiet: QuietHours | None) -> float | None:
@@ -169,6 +126,20 @@ class Nudge:
 SendCallback = Callable[[Nudge], Awaitable[Any]]
 
 
+class ReminderHost(Protocol):
+    """What the scheduler needs of the application layer (:class:`bot.app.App` is one):
+    its storage and clock, its change listeners, and the AI takeover. Declared here so
+    that this module does not import the app (the app imports the policy above)."""
+
+    storage: Storage
+    clock: Callable[[], float]
+    listeners: list[Callable[[int], Awaitable[None]]]
+
+    async def take_over(
+        self, game_id: int, seat: str, *, user_id: int | None = None, is_admin: bool = False
+    ) -> Outcome: ...
+
+
 class ReminderScheduler:
     """Keeps one APScheduler job per reminder row of the app's database.
 
@@ -179,7 +150,7 @@ class ReminderScheduler:
 
     def __init__(
         self,
-        app: App,
+        app: ReminderHost,
         send: SendCallback,
         *,
         clock: Callable[[], float] | None = None,

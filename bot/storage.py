@@ -34,7 +34,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.reminders import QuietHours, Settings
+from bot.settings import QuietHours, Settings
 
 MIGRATION_RE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 # The runner wraps each file in its own transaction; a file must not manage one itself.

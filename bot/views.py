@@ -26,31 +26,49 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot import errors
 from bot.planner import Choice
 
-if TYPE_CHECKING:
-    from bot.cogs.admin import Admin
-    from bot.cogs.lobby import Lobby
-    from bot.cogs.play import Play
-
 SEAT = r"[A-Za-z0-9_-]{1,32}"
 
-
-def _lobby(interaction: discord.Interaction[Any]) -> Lobby:
-    return interaction.client.get_cog("Lobby")  # type: ignore[attr-defined,return-value]
-
-
-def _play(interaction: discord.Interaction[Any]) -> Play:
-    return interaction.client.get_cog("Play")  # type: ignore[attr-defined,return-value]
+# What the components call. The cogs implement these (``Lobby``, ``Play``, ``Admin``);
+# they are found by name at click time, so this module never imports a cog (the cogs
+# import this module to build their messages).
 
 
-def _admin(interaction: discord.Interaction[Any]) -> Admin:
-    return interaction.client.get_cog("Admin")  # type: ignore[attr-defined,return-value]
+class LobbyHandler(Protocol):
+    async def on_lobby_button(self, interaction: discord.Interaction[Any], gid: int, op: str) -> None: ...
+    async def on_add_ai(self, interaction: discord.Interaction[Any], gid: int, kind: str) -> None: ...
+
+
+class PlayHandler(Protocol):
+    async def open_decision(self, interaction: discord.Interaction[Any], gid: int) -> None: ...
+    async def on_planner(
+        self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int, op: str, value: str
+    ) -> None: ...
+    async def on_action(
+        self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int, code: str, op: str, value: str
+    ) -> None: ...
+
+
+class AdminHandler(Protocol):
+    async def on_abandon_confirmed(self, interaction: discord.Interaction[Any], gid: int) -> None: ...
+
+
+def _lobby(interaction: discord.Interaction[Any]) -> LobbyHandler:
+    return interaction.client.get_cog("Lobby")  # type: ignore[attr-defined,no-any-return]
+
+
+def _play(interaction: discord.Interaction[Any]) -> PlayHandler:
+    return interaction.client.get_cog("Play")  # type: ignore[attr-defined,no-any-return]
+
+
+def _admin(interaction: discord.Interaction[Any]) -> AdminHandler:
+    return interaction.client.get_cog("Admin")  # type: ignore[attr-defined,no-any-return]
 
 
 async def _safely(interaction: discord.Interaction[Any], coro: Any) -> None:

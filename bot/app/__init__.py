@@ -1,0 +1,30 @@
+"""The Discord-free application layer (see :mod:`bot.app.core` for the whole API).
+
+:class:`App` is a thin facade: it only composes the areas, each in its own module, as
+the cogs are split:
+
+- :mod:`bot.app.core`: sessions (state cache), locking, commit, AI seats, outcomes;
+- :mod:`bot.app.lobby`: create, join, leave, AI seats, options, start;
+- :mod:`bot.app.turns`: a player's action and the AI seats answering it;
+- :mod:`bot.app.admin`: settings, quiet hours, pause/resume, abandon, takeover, reclaim;
+- :mod:`bot.app.export`: export and replay.
+
+Data flows one way: interaction -> app -> engine -> storage -> render -> message. Nothing
+here imports ``discord``, a cog or a game package: a game's own words come from its
+presenter (:mod:`bot.games`).
+"""
+
+from __future__ import annotations
+
+from bot.app.admin import AdminOps
+from bot.app.core import LIVE, AiChoose, Core, Listener, State, default_ai_choose
+from bot.app.export import ExportOps, replay_export
+from bot.app.lobby import LobbyOps
+from bot.app.turns import TurnOps
+
+__all__ = ["App", "AiChoose", "Core", "LIVE", "Listener", "State", "default_ai_choose", "replay_export"]
+
+
+class App(LobbyOps, TurnOps, AdminOps, ExportOps):
+    """The application layer: every call of the lobby, turns, admin and export areas on
+    one object (constructed as :class:`bot.app.core.Core`)."""

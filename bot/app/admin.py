@@ -1,0 +1,161 @@
+"""Administration: settings, quiet hours, pause and resume, abandon, AI takeover, reclaim."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.app.core import LIVE, Core, _stage
+from bot.records import AppError, Conflict, Forbidden, GameInfo, NotFound, Outcome
+from bot.settings import QuietHours
+
+
+class AdminOps(Core):
+    """Host, admin and player-seat calls of :class:`bot.app.App`."""
+
+    async def update_settings(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        is_admin: bool = False,
+        remind_after_hours: float | None = None,
+        repeat_hours: float | None = None,
+        takeover: bool | None = None,
+        takeover_after_hours: float | None = None,
+    ) -> GameInfo:
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            self._check_manage(info, user_id, is_admin)
+            changes = {
+                k: v
+                for k, v in {
+                    "remind_after_hours": remind_after_hours, "repeat_hours": repeat_hours,
+                    "takeover": takeover, "takeover_after_hours": takeover_after_hours,
+                }.items()
+                if v is not None
+            }
+            settings = replace(info.settings, **changes)
+            try:
+                settings.validate()
+            except ValueError as exc:
+                raise AppError(str(exc)) from None
+            async with self.storage.transaction() as tx:
+                await tx.put_settings(game_id, settings)
+                if info.status == "active":
+                    await self._reset_reminders(tx, game_id, settings, fresh=False)
+            out = await self.info(game_id)
+        await self._notify(game_id)
+        return out
+
+    async def set_quiet_hours(
+        self, user_id: int, start: str | None, end: str | None, tz: str = "UTC"
+    ) -> None:
+        quiet = None
+        if start is not None or end is not None:
+            if start is None or end is None:
+                raise AppError("Give both the start and the end of your quiet hours.")
+            quiet = QuietHours(start, end, tz)
+            try:
+                quiet.validate()
+            except ValueError as exc:
+                raise AppError(str(exc)) from None
+        async with self.storage.transaction() as tx:
+            await tx.put_quiet_hours(user_id, quiet)
+
+    async def pause(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameInfo:
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            self._check_manage(info, user_id, is_admin)
+            if info.status != "active":
+                raise Conflict(f"Only a running game can be paused (this one is {info.status}).")
+            async with self.storage.transaction() as tx:
+                await tx.update_game(game_id, self.clock(), status="paused")
+                await tx.delete_reminders(game_id)
+            out = await self.info(game_id)
+        await self._notify(game_id)
+        return out
+
+    async def resume(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Outcome:
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            self._check_manage(info, user_id, is_admin)
+            if info.status != "paused":
+                raise Conflict(f"Only a paused game can be resumed (this one is {info.status}).")
+            async with self.storage.transaction() as tx:
+                await tx.update_game(game_id, self.clock(), status="active")
+                await self._reset_reminders(tx, game_id, info.settings, fresh=True)
+            info = await self.info(game_id)
+            game = self.engine(info.game)
+            state = await self._state(info)
+            out = Outcome(game_id, status="resumed", version=int(state["version"]))
+            out.phase_changed = True
+            out.new_prompts.update({s: {} for s in game.pending(state)})  # prompt everyone again
+            await self._run_ai(info, out)
+        await self._notify(game_id)
+        return out
+
+    async def abandon(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameInfo:
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            self._check_manage(info, user_id, is_admin)
+            if info.status not in LIVE:
+                raise Conflict(f"The game is already {info.status}.")
+            async with self.storage.transaction() as tx:
+                await tx.update_game(game_id, self.clock(), status="abandoned")
+                await tx.delete_waiting(game_id)
+            out = await self.info(game_id)
+        await self._notify(game_id)
+        return out
+
+    async def take_over(
+        self, game_id: int, seat: str, *, user_id: int | None = None, is_admin: bool = False
+    ) -> Outcome:
+        """The AI plays ``seat`` from now on. ``user_id`` None = the system (the
+        reminder scheduler's deadline); otherwise host/admin only."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            if user_id is not None:
+                self._check_manage(info, user_id, is_admin)
+            if info.status != "active":
+                raise Conflict(f"The game is {info.status}.")
+            target = info.seat_named(seat)
+            if target is None or not target.is_human:
+                raise NotFound(f"There is no human seat {seat!r} in this game.")
+            game = self.engine(info.game)
+            state = await self._state(info)
+            out = Outcome(game_id, status="takeover", seat=seat, version=int(state["version"]))
+            out.round, out.phase = _stage(game.view(state, None))
+            out.message = f"The AI now plays for {target.display_name}."
+            if not target.ai_takeover:
+                async with self.storage.transaction() as tx:
+                    await tx.set_takeover(game_id, seat, True)
+                    await tx.delete_waiting(game_id, seat)
+                    await tx.update_game(game_id, self.clock(), status="active")
+                info = await self.info(game_id)
+            await self._run_ai(info, out)
+        await self._notify(game_id)
+        return out
+
+    async def reclaim(self, game_id: int, user_id: int) -> Outcome:
+        """A player whose seat the AI took over plays it again."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            me = info.seat_of(user_id)
+            if me is None:
+                raise Forbidden("You are not in this game.")
+            if not me.ai_takeover:
+                raise Conflict("Your seat is already yours.")
+            if info.status not in ("active", "paused"):
+                raise Conflict(f"The game is {info.status}.")
+            game = self.engine(info.game)
+            state = await self._state(info)
+            now = self.clock()
+            async with self.storage.transaction() as tx:
+                await tx.set_takeover(game_id, me.seat, False)
+                info = await self._info_q(tx, game_id)
+                new = await self._sync_waiting(tx, info, game, state, None, int(state["version"]), now)
+            out = Outcome(game_id, status="reclaimed", seat=me.seat, version=int(state["version"]))
+            self._finish_outcome(out, info, game, state, new)
+        await self._notify(game_id)
+        return out
+

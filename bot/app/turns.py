@@ -1,0 +1,105 @@
+"""Turns: a player's action, and the AI seats that answer it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app.core import Core, _stage, log
+from bot.records import Conflict, Forbidden, Outcome
+from engine import IllegalAction
+
+
+class TurnOps(Core):
+    """Play calls of :class:`bot.app.App` (status "active")."""
+
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        seat: str | None,
+        action: dict[str, Any],
+        expected_version: int,
+    ) -> Outcome:
+        """Apply ``action`` for the caller's seat; see the module docstring."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            if info.status in ("lobby", "abandoned"):
+                raise Conflict(f"The game is {info.status}; no moves now.")
+            mine = info.seat_of(user_id) if seat is None else info.seat_named(seat)
+            if mine is None or mine.user_id != user_id:
+                raise Forbidden("You can only act for your own seat.")
+            seat = mine.seat
+            game = self.engine(info.game)
+            state = await self._state(info)
+            version = int(state["version"])
+            pending = game.pending(state)
+            if expected_version != version:
+                refusal = await self._check_old(info, seat, action, expected_version, pending)
+                if refusal is not None and (refusal.status == "already" or info.status == "active"):
+                    return refusal  # a repeat click stays "already done", even after the end
+            if info.status == "paused":
+                raise Conflict("The game is paused; the host can resume it.")
+            if info.status != "active":
+                raise Conflict(f"The game is {info.status}; no more moves.")
+            if seat not in pending:
+                return self._refusal(
+                    info, game, state, seat, "illegal", "You have nothing to decide right now."
+                )
+            if mine.ai_takeover:
+                return self._refusal(
+                    info, game, state, seat, "illegal",
+                    "The AI is playing your seat; use reclaim to play it yourself again.",
+                )
+            try:
+                new_state = game.apply(state, seat, action)
+            except IllegalAction as exc:
+                return self._refusal(info, game, state, seat, "illegal", str(exc))
+            out = Outcome(game_id, seat=seat, version=version)
+            out.round, out.phase = _stage(game.view(state, None))
+            await self._commit(info, game, state, new_state, seat, action, "player", out)
+            await self._run_ai(info, out)
+        await self._notify(game_id)
+        return out
+
+    async def step_ai(self, game_id: int) -> Outcome | None:
+        """Apply at most one AI action (the demo uses this to pace itself)."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            if info.status != "active":
+                return None
+            out = await self._ai_once(info, self.engine(info.game))
+        if out is not None:
+            await self._notify(game_id)
+        return out
+
+    async def run_ai(self, game_id: int) -> Outcome:
+        """Let AI seats act until a human is pending or the game is over."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            game = self.engine(info.game)
+            state = await self._state(info)
+            out = Outcome(game_id, status="advanced", version=int(state["version"]))
+            out.round, out.phase = _stage(game.view(state, None))
+            if info.status == "active":
+                await self._run_ai(info, out)
+            else:
+                self._finish_outcome(out, info, game, state, set())
+        await self._notify(game_id)
+        return out
+
+    async def advance_all(self) -> list[Outcome]:
+        """At start-up: let AI seats catch up in every active game (a crash may have
+        happened between a player's commit and the AI's answers)."""
+        outs = []
+        for info in await self.games_with_status("active"):
+            if not any(s.played_by_app_ai for s in info.seats):
+                continue  # only humans and engine automata: nothing can be owed
+            try:
+                out = await self.run_ai(info.id)
+            except Exception:
+                log.exception("game %s: could not advance AI seats", info.id)
+                continue
+            if out.applied:
+                outs.append(out)
+        return outs
+

@@ -1,0 +1,57 @@
+"""A game's reminder settings and a player's quiet hours: plain data with validation.
+
+The lowest layer of the bot's own modules (no ``bot`` import): storage stores these,
+the records carry them, the reminder policy (:mod:`bot.reminders`) computes with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Per-game reminder settings (hours are real hours)."""
+
+    remind_after_hours: float = 12.0
+    repeat_hours: float = 12.0
+    takeover: bool = False
+    takeover_after_hours: float = 48.0
+
+    def validate(self) -> None:
+        for name in ("remind_after_hours", "repeat_hours", "takeover_after_hours"):
+            value = getattr(self, name)
+            if not (0 < value <= 24 * 60):
+                raise ValueError(f"{name.replace('_', ' ')} must be between 0 and 1440 hours")
+
+
+def parse_hhmm(text: str) -> int:
+    """"22:30" -> minutes after midnight (1350). Raises ValueError on bad input."""
+    try:
+        hh, mm = text.strip().split(":")
+        h, m = int(hh), int(mm)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time like 22:30") from None
+    if not (0 <= h <= 23 and 0 <= m <= 59):
+        raise ValueError(f"{text!r} is not a time like 22:30")
+    return h * 60 + m
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {name!r} (use a name like Europe/Paris)") from None
+
+
+@dataclass(frozen=True)
+class QuietHours:
+    start: str  # local "HH:MM", inclusive
+    end: str  # local "HH:MM", exclusive
+    tz: str = "UTC"
+
+    def validate(self) -> None:
+        if parse_hhmm(self.start) == parse_hhmm(self.end):
+            raise ValueError("quiet hours must not start and end at the same time")
+        zone(self.tz)
