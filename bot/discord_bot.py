@@ -15,7 +15,8 @@ scheduler and closes the database (an open aiosqlite connection would hang the
 process at exit).
 
 Test overrides (keyword arguments of :func:`create_bot`): ``clock``,
-``seed_source``, ``ai_choose``, ``games`` (engines by name), ``renderer`` (a
+``seed_source``, ``ai_choose``, ``games`` (engines by name), ``presenters`` (game
+presenters by name, beside the registry of :mod:`bot.games`), ``renderer`` (a
 module with ``draw``/``draw_plan``, or ``None`` for no pictures),
 ``sync_commands``, ``sync_guild_id``, ``guild_ready_timeout``, ``scheduler``
 (an APScheduler instance), ``intents``.
@@ -65,6 +66,7 @@ class BoardroomBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         ai_choose: Any = None,
         games: dict[str, Any] | None = None,
+        presenters: dict[str, Any] | None = None,
         renderer: Any = _UNSET,
         sync_commands: bool = True,
         sync_guild_id: int | None = None,
@@ -85,6 +87,8 @@ class BoardroomBot(commands.Bot):
             self._app_kwargs["ai_choose"] = ai_choose
         if games is not None:
             self._app_kwargs["games"] = games
+        if presenters is not None:
+            self._app_kwargs["presenters"] = presenters
         self.renderer = default_renderer() if renderer is _UNSET else renderer
         self.upload_limit = pictures.MAX_UPLOAD  # bytes per picture and per message
         self.sync_commands = sync_commands

@@ -14,6 +14,8 @@ from bot.storage import GameRow, dumps
 
 State = dict[str, Any]
 
+APP_AI_KINDS = ("bot", "random")  # AI seats the app plays with engine.ai, in every game
+
 
 # --- errors ---------------------------------------------------------------------------
 
@@ -46,7 +48,7 @@ class SeatInfo:
     seat: str  # the seat id the engine knows
     position: int
     user_id: int | None  # None for AI seats
-    ai_kind: str | None  # "steve" | "bot" | "random" | None (human)
+    ai_kind: str | None  # "bot" | "random" | a game's own automaton ("steve") | None (human)
     display_name: str
     ai_takeover: bool  # a human seat the AI plays for now
 
@@ -57,7 +59,12 @@ class SeatInfo:
     @property
     def played_by_app_ai(self) -> bool:
         """The app chooses this seat's actions (rule bot or taken-over human)."""
-        return self.ai_kind in ("bot", "random") or (self.ai_kind is None and self.ai_takeover)
+        return self.ai_kind in APP_AI_KINDS or (self.ai_kind is None and self.ai_takeover)
+
+    @property
+    def played_by_engine(self) -> bool:
+        """The game's own automaton (Steve): the engine plays it (``options["automata"]``)."""
+        return self.ai_kind is not None and self.ai_kind not in APP_AI_KINDS
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import errors
-from bot.planner import Choice
+from bot.choices import Choice
 
 SEAT = r"[A-Za-z0-9_-]{1,32}"
 
@@ -111,18 +111,12 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:
         await _safely(interaction, _lobby(interaction).on_lobby_button(interaction, self.gid, self.op))
 
 
-AI_KINDS = [
-    Choice("steve", "Steve", "the rulebook's AI opponent (1-4 players)"),
-    Choice("bot", "Bot", "a rule-following bot that plays like a player"),
-    Choice("random", "Random bot", "plays random legal moves"),
-]
-
-
 class AddAiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"br:ai:(?P<gid>\d+)"):
-    def __init__(self, gid: int) -> None:
-        super().__init__(
-            discord.ui.Select(custom_id=f"br:ai:{gid}", placeholder="Which AI?", options=_options(AI_KINDS))
-        )
+    """The AI players the game offers (its presenter's automata)."""
+
+    def __init__(self, gid: int, choices: Sequence[Choice] = ()) -> None:
+        opts = _options(choices) or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(custom_id=f"br:ai:{gid}", placeholder="Which AI?", options=opts))
         self.gid = gid
 
     @classmethod
@@ -144,9 +138,9 @@ def lobby_view(gid: int, *, open_: bool = True) -> discord.ui.View:
     return view
 
 
-def add_ai_view(gid: int) -> discord.ui.View:
+def add_ai_view(gid: int, choices: Sequence[Choice]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(AddAiSelect(gid))
+    view.add_item(AddAiSelect(gid, choices))
     return view
 
 
@@ -212,9 +206,7 @@ class PlannerSelect(
 PLANNER_BUTTONS = {
     "back": ("◀ Back", discord.ButtonStyle.secondary),
     "reset": ("Start over", discord.ButtonStyle.secondary),
-    "outcomes": ("Pick from outcomes", discord.ButtonStyle.secondary),
-    "review": ("Review", discord.ButtonStyle.secondary),
-    "seal": ("Seal plan 🔒", discord.ButtonStyle.success),
+    "seal": ("Seal 🔒", discord.ButtonStyle.success),
 }
 
 
@@ -222,11 +214,13 @@ class PlannerButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"br:pb:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<op>[a-z]+)",
 ):
-    def __init__(self, gid: int, seat: str, ver: int, op: str, disabled: bool = False) -> None:
-        label, style = PLANNER_BUTTONS.get(op, (op.title(), discord.ButtonStyle.secondary))
+    def __init__(
+        self, gid: int, seat: str, ver: int, op: str, disabled: bool = False, label: str | None = None
+    ) -> None:
+        default, style = PLANNER_BUTTONS.get(op, (op.title(), discord.ButtonStyle.secondary))
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"br:pb:{gid}:{seat}:{ver}:{op}", disabled=disabled
+                label=label or default, style=style, custom_id=f"br:pb:{gid}:{seat}:{ver}:{op}", disabled=disabled
             )
         )
         self.gid, self.seat, self.ver, self.op = gid, seat, ver, op
@@ -244,14 +238,26 @@ class PlannerButton(
 
 
 def planner_view(
-    gid: int, seat: str, ver: int, choices: Sequence[Choice], placeholder: str, *, can_seal: bool, can_back: bool
+    gid: int,
+    seat: str,
+    ver: int,
+    choices: Sequence[Choice],
+    placeholder: str,
+    *,
+    can_seal: bool,
+    can_back: bool,
+    extra: Sequence[tuple[str, str]] = (),
+    seal_label: str | None = None,
 ) -> discord.ui.View:
+    """A secret-decision builder's controls: its select, back, start over, the builder's
+    own buttons (``extra``: op, label) and seal."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlannerSelect(gid, seat, ver, choices, placeholder))
     view.add_item(PlannerButton(gid, seat, ver, "back", disabled=not can_back))
     view.add_item(PlannerButton(gid, seat, ver, "reset"))
-    view.add_item(PlannerButton(gid, seat, ver, "outcomes"))
-    view.add_item(PlannerButton(gid, seat, ver, "seal", disabled=not can_seal))
+    for op, label in extra[:2]:
+        view.add_item(PlannerButton(gid, seat, ver, op, label=label))
+    view.add_item(PlannerButton(gid, seat, ver, "seal", disabled=not can_seal, label=seal_label))
     return view
 
 

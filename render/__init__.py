@@ -8,7 +8,10 @@ Nothing here reads raw state or imports the bot or discord.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import io
+import pkgutil
 from typing import Any
 
 from PIL import Image
@@ -16,15 +19,20 @@ from PIL import Image
 __all__ = ["draw", "draw_plan", "png_bytes", "games"]
 
 
+def _package(game_name: str) -> str:
+    """A game's pictures live in the package named after it: "smartphone-inc" ->
+    ``render.smartphone_inc`` (so a new game adds its folder, and no line here)."""
+    return f"{__name__}.{game_name.replace('-', '_')}"
+
+
 def games() -> list[str]:
-    return ["smartphone-inc"]
+    """The games this package draws (one subpackage each)."""
+    return sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(__path__) if m.ispkg and m.name != "fonts")
 
 
 def _module(game_name: str) -> Any:
-    if game_name == "smartphone-inc":
-        from render import smartphone_inc
-
-        return smartphone_inc
+    if game_name in games() and importlib.util.find_spec(_package(game_name)) is not None:
+        return importlib.import_module(_package(game_name))
     raise KeyError(f"no pictures for game {game_name!r}; known: {', '.join(games())}")
 
 

@@ -11,6 +11,7 @@ After ``options["rounds"]`` rounds (default 2) the game is over.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from typing import Any
 
@@ -145,6 +146,30 @@ class FakeGame:
 GAME = FakeGame()
 
 
+@functools.cache
+def _presenter() -> Any:
+    """The fake game's presenter: what ``bot/games/fake/`` would hold for a real game
+    (imported lazily, so that the engine part stays free of the bot)."""
+    from bot.games import BOT, RANDOM, Automaton, Option, Presenter
+
+    class FakePresenter(Presenter):
+        name = "fake"
+        title = "Fake Game"
+        max_seats = 4
+        automata = (Automaton("steve", "Steve", "the fake game's automaton", seat_name="Steve"), BOT, RANDOM)
+        options = (Option("rounds", "Rounds", "how many rounds are played", {1: "1 round", 2: "2 rounds", 3: "3 rounds"}),)
+        rules = {"overview": "**Fake Game**: pick 1 to 3 in secret, then take 0 to 2.", "take": "Take 0, 1 or 2."}
+        phase_topics = {"take": "take"}
+
+    return FakePresenter()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PRESENTER":  # bot.games' registry reads PRESENTER of a registered module
+        return _presenter()
+    raise AttributeError(name)
+
+
 def fake_ai(game_name: str, state: State, seat: str, kind: str) -> dict[str, Any]:
     """Deterministic from the state, like engine.ai.choose."""
     legal = GAME.legal_actions(state, seat)
@@ -167,6 +192,7 @@ class FakeClock:
 async def new_app(storage: Any, clock: FakeClock | None = None, **kw: Any) -> Any:
     from bot.app import App
 
+    kw.setdefault("presenters", {"fake": _presenter()})
     return App(storage, games={"fake": GAME}, ai_choose=fake_ai, clock=clock or FakeClock(), **kw)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 
 from bot import errors
-from bot.cogs.play import history_views, sealed_counts
+from bot.cogs.play import history_views
+from bot.games.smartphone_inc import PRESENTER
 from engine import IllegalAction, get_game
 
 
@@ -75,4 +76,4 @@ def test_sealed_counts_leave_steve_out() -> None:
         "seats": ["ann", "bob", "steve"],
         "players": {"ann": {"sealed": True}, "bob": {"sealed": False}, "steve": {"steve": True, "sealed": True}},
     }
-    assert sealed_counts(view) == (1, 2, ["bob"])
+    assert PRESENTER.sealed_counts(view) == (1, 2, ["bob"])

@@ -12,8 +12,8 @@ import pytest
 
 import bot.cogs
 from bot import views
+from bot.choices import Choice
 from bot.discord_bot import EXTENSIONS, create_bot
-from bot.planner import Choice
 
 
 def all_extensions() -> list[str]:
@@ -60,9 +60,12 @@ def test_component_ids_are_short_and_match_their_templates() -> None:
     long_seat = "abcdefghijklmnop99"
     built = [
         views.lobby_view(123456789),
-        views.add_ai_view(123456789),
+        views.add_ai_view(123456789, choices[:3]),
         views.open_view(123456789),
         views.planner_view(123456789, long_seat, 99999, choices, "x", can_seal=True, can_back=True),
+        views.planner_view(
+            123456789, long_seat, 99999, choices, "x", can_seal=False, can_back=False, extra=[("outcomes", "More")]
+        ),
         views.action_view(123456789, long_seat, 99999, "1.2.=17", choices, "x", done=False),
         views.action_view(123456789, long_seat, 99999, "1.2.=17", [], "x", done=True),
         views.abandon_view(123456789),

@@ -6,8 +6,10 @@ import itertools
 
 import pytest
 
-from bot import planner, text
-from bot.planner import ActionPath, Draft, PlanContext, action_step, choose, step_choices
+from bot import choices, text
+from bot.choices import ActionPath, action_step
+from bot.games.smartphone_inc import PRESENTER, planner, words
+from bot.games.smartphone_inc.planner import Draft, PlanContext, choose, step_choices
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
 
@@ -93,14 +95,14 @@ def test_outcomes_are_deduplicated_by_effect() -> None:
 
 
 def test_long_lists_are_paged() -> None:
-    items = [planner.Choice(str(i), f"option {i}") for i in range(60)]
-    first = planner._page(items, 0)
+    items = [choices.Choice(str(i), f"option {i}") for i in range(60)]
+    first = choices.page(items, 0)
     assert len(first) <= 25 and first[-1].value == "@next"
-    last = planner._page(items, 99)
+    last = choices.page(items, 99)
     assert last[0].value == "@prev"
     seen = set()
     for page in range(3):
-        seen |= {c.value for c in planner._page(items, page) if not c.value.startswith("@")}
+        seen |= {c.value for c in choices.page(items, page) if not c.value.startswith("@")}
     assert seen == {str(i) for i in range(60)}
 
 
@@ -170,8 +172,8 @@ def finish(actions: list[dict], picks: list[int]) -> dict:
 
 def test_short_action_list_is_one_select() -> None:
     actions = [{"type": "improvement", "id": i} for i in ("I01", "I07", "I12")]
-    step = action_step(actions, ActionPath())
-    assert [c.label for c in step.choices][1] == "Take " + text.improvement_label("I07")
+    step = action_step(actions, ActionPath(), PRESENTER)
+    assert [c.label for c in step.choices][1] == "Take " + words.improvement_label("I07")
     assert finish(actions, [1]) == actions[1]
 
 
@@ -213,12 +215,12 @@ def test_parse_options() -> None:
 
 
 def test_rules_topics_and_phase_default() -> None:
-    assert "1 to 4" in text.rules_text("smartphone-inc", None, "planning")
-    assert "Priority" in text.rules_text("smartphone-inc", "overview")
-    assert "Unknown topic" in text.rules_text("smartphone-inc", "nope")
+    assert "1 to 4" in PRESENTER.rules_text(None, "planning")
+    assert "Priority" in PRESENTER.rules_text("overview")
+    assert "Unknown topic" in PRESENTER.rules_text("nope")
     assert len(text.HELP) < 2000
-    for topic in text.rules_topics("smartphone-inc"):
-        assert len(text.rules_text("smartphone-inc", topic)) < 2000
+    for topic in PRESENTER.rules_topics():
+        assert len(PRESENTER.rules_text(topic)) < 2000
 
 
 def test_log_block_is_cut_to_fit() -> None:

@@ -31,7 +31,8 @@ Lobby (status "lobby")::
     info = await app.join(game_id, user_id, display_name)
     info = await app.leave(game_id, user_id)
     info = await app.add_ai(game_id, user_id, kind="bot", is_admin=False)
-        # kind "steve": the engine's automaton (options["automata"]; never pending)
+        # kind: one of the game's automata (its presenter's ``automata``); a game's own
+        # automaton (Steve) is the engine's (options["automata"]; never pending)
         # kind "bot" (greedy) / "random": a rule bot the app plays via engine.ai
     info = await app.remove_seat(game_id, user_id, seat, is_admin=False)   # host/admin
     info = await app.set_options(game_id, user_id, {"...": ...}, is_admin=False)
@@ -116,6 +117,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.games import Presenter
+from bot.games import find as find_presenter
+from bot.games import names as offered
 from bot.records import (
     AppError,
     Applied,
@@ -140,8 +144,6 @@ State = dict[str, Any]
 AiChoose = Callable[[str, State, str, str], dict[str, Any]]
 Listener = Callable[[int], Awaitable[None]]
 
-AI_KINDS = ("steve", "bot", "random")
-MAX_SEATS = {"smartphone-inc": 5}
 LIVE = ("lobby", "active", "paused")
 
 
@@ -194,6 +196,7 @@ class Core:
         storage: Storage,
         *,
         games: Mapping[str, Game] | None = None,
+        presenters: Mapping[str, Presenter] | None = None,
         ai_choose: AiChoose | None = None,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
@@ -204,6 +207,7 @@ class Core:
     ) -> None:
         self.storage = storage
         self.games = dict(games or {})
+        self.presenters = dict(presenters or {})
         self.ai_choose = ai_choose or default_ai_choose
         self.clock = clock
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
@@ -227,6 +231,23 @@ class Core:
         except KeyError:
             known = sorted(set(self.games) | set(_engine_names()))
             raise NotFound(f"I don't know the game {name!r}. Known: {', '.join(known)}.") from None
+
+    def presenter(self, name: str) -> Presenter:
+        """How the bot presents ``name`` (``presenters=`` first, then the registry of
+        :mod:`bot.games`; a plain presenter for an engine no presenter is registered for)."""
+        if name in self.presenters:
+            return self.presenters[name]
+        found = find_presenter(name)
+        if found is not None:
+            return found
+        most = getattr(self.engine(name), "max_players", None)
+        return Presenter(name, max_seats=most)
+
+    def offered_games(self) -> list[str]:
+        """The games a lobby may open: the registry's (:func:`bot.games.names`), then
+        those given with ``presenters=``."""
+        names = offered()
+        return names + [n for n in self.presenters if n not in names]
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -332,18 +353,20 @@ class Core:
             raise Forbidden("Only the host or a server manager can do that.")
 
     def _check_room(self, info: GameInfo) -> None:
-        most = getattr(self.engine(info.game), "max_players", MAX_SEATS.get(info.game))
-        if most is not None and len(info.seats) >= int(most):
+        most = self.presenter(info.game).max_seats
+        if len(info.seats) >= int(most):
             raise Conflict(f"The game is full ({most} seats).")
 
-    @staticmethod
-    def _check_options(options: Mapping[str, Any]) -> dict[str, Any]:
-        if "automata" in options:
-            raise AppError("Add AI seats with add-ai kind steve instead of setting automata.")
+    def _check_options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options as plain JSON, checked by the game's presenter."""
         try:
-            return json.loads(json.dumps(dict(options)))
+            plain = json.loads(json.dumps(dict(options)))
         except (TypeError, ValueError):
             raise AppError("Options must be plain JSON values.") from None
+        try:
+            return self.presenter(game).check_options(plain)
+        except ValueError as exc:
+            raise AppError(str(exc)) from None
 
     def _remember(self, game_id: int, state: State) -> None:
         self._cache[game_id] = state

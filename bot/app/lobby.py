@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
-from bot.app.core import AI_KINDS, Core
+from bot.app.core import Core
 from bot.records import AppError, Conflict, GameInfo, NotFound, Outcome, make_seat_id
 from engine import IllegalAction
 
@@ -27,7 +27,7 @@ class LobbyOps(Core):
         join: bool = True,
     ) -> GameInfo:
         self.engine(game)
-        opts = self._check_options(options or {})
+        opts = self._check_options(game, options or {})
         now = self.clock()
         try:
             async with self.storage.transaction() as tx:
@@ -82,15 +82,18 @@ class LobbyOps(Core):
     async def add_ai(
         self, game_id: int, user_id: int, kind: str = "bot", *, is_admin: bool = False
     ) -> GameInfo:
-        if kind not in AI_KINDS:
-            raise AppError(f"AI seats are {', '.join(AI_KINDS)}; not {kind!r}.")
         async with self.lock(game_id):
             info = await self._lobby(game_id)
+            presenter = self.presenter(info.game)
+            auto = presenter.automaton(kind)
+            if auto is None:
+                offered = ", ".join(a.label for a in presenter.automata)
+                raise AppError(f"{presenter.title} offers these AI players: {offered}.")
             self._check_manage(info, user_id, is_admin)
             self._check_room(info)
             taken = {s.seat for s in info.seats}
-            if kind == "steve":
-                seat, name = make_seat_id("steve", taken), "Steve"
+            if auto.seat_name:
+                seat, name = make_seat_id(auto.seat_name, taken), auto.seat_name
             else:
                 n = 1 + sum(1 for s in info.seats if s.ai_kind in ("bot", "random"))
                 seat = make_seat_id(f"bot{n}", taken)
@@ -122,7 +125,7 @@ class LobbyOps(Core):
         async with self.lock(game_id):
             info = await self._lobby(game_id)
             self._check_manage(info, user_id, is_admin)
-            merged = self._check_options({**info.options, **options})
+            merged = self._check_options(info.game, {**info.options, **options})
             merged = {k: v for k, v in merged.items() if v is not None}
             async with self.storage.transaction() as tx:
                 await tx.update_game(game_id, self.clock(), options=merged)
@@ -161,7 +164,7 @@ class LobbyOps(Core):
             game = self.engine(info.game)
             seed = int(seed if seed is not None else self.seed_source())
             options = dict(info.options)
-            options["automata"] = [s.seat for s in info.seats if s.ai_kind == "steve"]
+            options["automata"] = [s.seat for s in info.seats if s.played_by_engine]
             players = [s.seat for s in info.seats]
             try:
                 state = game.setup(players, seed, options)

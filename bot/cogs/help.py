@@ -16,12 +16,15 @@ if TYPE_CHECKING:
 
 
 async def _current(interaction: discord.Interaction[Any]) -> tuple[str, str | None]:
-    """(game name, phase) of the game in this channel, else Smartphone Inc. without a phase."""
+    """(game name, phase) of the game in this channel, else the first game offered
+    without a phase."""
+    app = app_of(interaction)
+    first = next(iter(app.offered_games()), "")
     if interaction.guild_id is None:
-        return "smartphone-inc", None
-    info = await app_of(interaction).game_in_channel(int(interaction.channel_id or 0))
+        return first, None
+    info = await app.game_in_channel(int(interaction.channel_id or 0))
     if info is None:
-        return "smartphone-inc", None
+        return first, None
     if info.status not in ("active", "paused"):
         return info.game, None
     view = await app_of(interaction).view(info.id, None)
@@ -30,20 +33,22 @@ async def _current(interaction: discord.Interaction[Any]) -> tuple[str, str | No
 
 async def _topic_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
     game, _phase = await _current(interaction)
-    return [
-        app_commands.Choice(name=t, value=t) for t in text.rules_topics(game) if current.lower() in t
-    ][:25]
+    topics = app_of(interaction).presenter(game).rules_topics() if game else []
+    return [app_commands.Choice(name=t, value=t) for t in topics if current.lower() in t][:25]
 
 
 @app_commands.describe(topic="A rules topic; without one, the current phase of the game here")
 @app_commands.autocomplete(topic=_topic_autocomplete)
 async def rules_command(interaction: discord.Interaction[Any], topic: str | None = None) -> None:
     game, phase = await _current(interaction)
-    await interaction.response.send_message(text.clip(text.rules_text(game, topic, phase), 2000), ephemeral=True)
+    words = app_of(interaction).presenter(game).rules_text(topic, phase) if game else "No game is offered here yet."
+    await interaction.response.send_message(text.clip(words, 2000), ephemeral=True)
 
 
 async def help_command(interaction: discord.Interaction[Any]) -> None:
-    await interaction.response.send_message(text.HELP, ephemeral=True)
+    app = app_of(interaction)
+    games = ", ".join(app.presenter(n).title for n in app.offered_games())
+    await interaction.response.send_message(text.clip(text.HELP + f"\nGames: {games}.", 2000), ephemeral=True)
 
 
 class Help(commands.Cog):

@@ -10,57 +10,62 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text, views
+from bot.choices import Choice
 from bot.cogs import app_of, display_name, game_here, is_admin, make_command, place_of
 from bot.errors import UserError
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
+    from bot.games import Presenter
     from bot.records import GameInfo
 
 log = logging.getLogger("boardroom.lobby")
 
-GAME_TITLES = {
-    "smartphone-inc": "Smartphone Inc.",
-    "mobile-markets": "Mobile Markets",
-    "age-of-automaton": "Age of Automaton",
-}
 
-
-def game_title(name: str) -> str:
-    return GAME_TITLES.get(name, name)
-
-
-def lobby_embed(info: GameInfo) -> discord.Embed:
-    """The lobby card: who sits where, options, what to do."""
+def lobby_embed(info: GameInfo, presenter: Presenter) -> discord.Embed:
+    """The lobby card: who sits where, options in words, what to do."""
     status = {"lobby": "open for players", "active": "started", "abandoned": "abandoned"}.get(info.status, info.status)
-    embed = discord.Embed(title=f"{game_title(info.game)} — game #{info.id} ({status})")
+    embed = discord.Embed(title=f"{presenter.title} — game #{info.id} ({status})")
     lines = []
     for s in sorted(info.seats, key=lambda s: s.position):
         who = f"<@{s.user_id}>" if s.user_id else f"🤖 {s.display_name}"
         tag = " (host)" if s.user_id == info.host_id else ""
         lines.append(f"{s.position + 1}. {who}{tag}")
     embed.description = "\n".join(lines) or "_nobody yet_"
-    if info.options:
-        embed.add_field(name="Options", value=text.clip(text.compact_json(info.options), 1000), inline=False)
+    shown = presenter.options_in_words(info.options)
+    if shown:
+        embed.add_field(name="Options", value=text.clip("\n".join(shown), 1000), inline=False)
     if info.status == "lobby":
         embed.set_footer(text="Join with the button or /game join. The host (or Manage Server) adds AI and starts.")
     return embed
 
 
-def _engine_names() -> list[str]:
-    from engine import game_names
-
-    return list(game_names())
+def ai_choices(presenter: Presenter) -> list[Choice]:
+    """The Add-AI select's options: the AI players the game offers."""
+    return [Choice(a.kind, a.label, a.description) for a in presenter.automata]
 
 
 async def _game_name_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    return [
-        app_commands.Choice(name=game_title(n), value=n)
-        for n in _engine_names()
-        if current.lower() in n or current.lower() in game_title(n).lower()
-    ][:25]
+    app = app_of(interaction)
+    out = []
+    for name in app.offered_games():
+        title = app.presenter(name).title
+        if current.lower() in name or current.lower() in title.lower():
+            out.append(app_commands.Choice(name=title, value=name))
+    return out[:25]
+
+
+async def _options_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Completions of ``name=value`` for the game picked in the same command."""
+    app = app_of(interaction)
+    game = getattr(interaction.namespace, "game", None)
+    if game not in app.offered_games():
+        return []
+    return [app_commands.Choice(name=c.description or c.label, value=c.value) for c in app.presenter(game).option_choices(current)]
 
 
 # ----------------------------------------------------------------------- commands
@@ -70,7 +75,7 @@ async def _game_name_autocomplete(
     game="Which game (start typing)",
     options="Game options, e.g. tech_sides=random block_size=3",
 )
-@app_commands.autocomplete(game=_game_name_autocomplete)
+@app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete)
 async def game_new(interaction: discord.Interaction[Any], game: str, options: str | None = None) -> None:
     await _cog(interaction).new(interaction, game, options)
 
@@ -103,11 +108,17 @@ class Lobby(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
 
+    def embed(self, info: GameInfo) -> discord.Embed:
+        return lobby_embed(info, self.bot.app.presenter(info.game))
+
     async def new(self, interaction: discord.Interaction[Any], game: str, options: str | None) -> None:
-        if game not in _engine_names():
-            raise UserError(f"Unknown game {game!r}. Games: " + ", ".join(_engine_names()))
+        app = app_of(interaction)
+        offered = app.offered_games()
+        if game not in offered:
+            titles = ", ".join(app.presenter(n).title for n in offered)
+            raise UserError(f"I don't know that game. Pick one from the list: {titles}.")
         try:
-            opts = text.parse_options(options)
+            opts = app.presenter(game).parse_options(options)
         except ValueError as exc:
             raise UserError(str(exc)) from None
         channel_id, thread_id = place_of(interaction)
@@ -122,7 +133,7 @@ class Lobby(commands.Cog):
             join=True,
         )
         resp = await interaction.response.send_message(
-            embed=lobby_embed(info), view=views.lobby_view(info.id)
+            embed=self.embed(info), view=views.lobby_view(info.id)
         )
         msg = resp.resource if isinstance(resp.resource, discord.InteractionMessage) else None
         if msg is None:
@@ -137,7 +148,7 @@ class Lobby(commands.Cog):
             return
         msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
         try:
-            await msg.edit(embed=lobby_embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby"))
+            await msg.edit(embed=self.embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby"))
         except discord.HTTPException as exc:
             log.warning("game %s: could not edit the lobby card (%s)", info.id, exc.status)
 
@@ -146,7 +157,7 @@ class Lobby(commands.Cog):
     ) -> None:
         if edit_in_place:  # a lobby button: the card is the message clicked
             await interaction.response.edit_message(
-                embed=lobby_embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby")
+                embed=self.embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby")
             )
             if note:
                 await interaction.followup.send(note, ephemeral=True)
@@ -170,7 +181,7 @@ class Lobby(commands.Cog):
         out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
         info = await self.bot.app.info(gid)
         if edit_in_place:
-            await interaction.edit_original_response(embed=lobby_embed(info), view=views.lobby_view(gid, open_=False))
+            await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(gid, open_=False))
         else:
             await self.refresh_lobby(info)
             await interaction.followup.send(f"Game #{gid} started.", ephemeral=True)
@@ -186,8 +197,9 @@ class Lobby(commands.Cog):
             info = await self.bot.app.info(gid)
             if not info.can_manage(interaction.user.id, is_admin(interaction)):
                 raise UserError("Only the host or a server manager can add AI players.")
+            choices = ai_choices(self.bot.app.presenter(info.game))
             await interaction.response.send_message(
-                "Which AI player do you add?", view=views.add_ai_view(gid), ephemeral=True
+                "Which AI player do you add?", view=views.add_ai_view(gid, choices), ephemeral=True
             )
         elif op == "start":
             await self.start(interaction, gid, edit_in_place=True)

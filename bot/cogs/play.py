@@ -13,12 +13,15 @@ What is posted after an action (:meth:`Play.publish`), from the app's Outcome:
 
 Nothing here posts or logs a plan before the reveal: a plan lives only in the
 planner message of its owner (DM or ephemeral) and in the engine.
+
+Nothing here knows a game: what to call things, whether a prompt has a builder of its
+own (a planner) or gets the generic "pick one of the legal actions" select, and which
+extra pictures a round needs, all come from the game's presenter (:mod:`bot.games`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
 import json
 import logging
@@ -28,12 +31,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import pictures, planner, text, views
+from bot import choices, pictures, text, views
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
+    from bot.games import Presenter, SecretBuilder
     from bot.records import GameInfo, Outcome
     from bot.reminders import Nudge
 
@@ -43,22 +47,14 @@ FOOTER_PREFIX = "plan code: "
 CLOSED_DMS = 50007
 
 
-def draft_of(message: discord.Message | None) -> planner.Draft:
-    """The half-built plan kept in a planner message's embed footer."""
+def draft_of(message: discord.Message | None, builder: SecretBuilder) -> Any:
+    """The half-built decision kept in a planner message's embed footer (a fresh one if none)."""
     if message is None or not message.embeds:
-        return planner.Draft()
+        return builder.decode(None)
     footer = message.embeds[0].footer.text or ""
     if not footer.startswith(FOOTER_PREFIX):
-        return planner.Draft()
-    return planner.Draft.decode(footer[len(FOOTER_PREFIX) :])
-
-
-def sealed_counts(view: dict[str, Any]) -> tuple[int, int, list[str]]:
-    """(sealed, total, seats still planning) among the companies that plan (not Steve)."""
-    players = view.get("players") or {}
-    planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
-    sealed = [s for s in planners if players.get(s, {}).get("sealed")]
-    return len(sealed), len(planners), [s for s in planners if s not in sealed]
+        return builder.decode(None)
+    return builder.decode(footer[len(FOOTER_PREFIX) :])
 
 
 def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> list[tuple[dict[str, Any], list[str]]]:
@@ -92,13 +88,6 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
     return out
 
 
-def selling_results(out: Outcome) -> list[dict[str, Any]]:
-    """The public views at the start of Phase 8 among the phases an action completed:
-    the only pictures of the round's sales on the map (Phase 8 scores and clears them
-    at once). Other completed phases are summed up by the current board and the log."""
-    return [v for v in out.phase_views if v.get("phase") == "vp"][-2:]
-
-
 class Play(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
@@ -106,6 +95,9 @@ class Play(commands.Cog):
     @property
     def app(self) -> Any:
         return self.bot.app
+
+    def presenter(self, info: GameInfo) -> Presenter:
+        return self.app.presenter(info.game)  # type: ignore[no-any-return]
 
     def channel(self, info: GameInfo) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(info.place_id)
@@ -116,9 +108,10 @@ class Play(commands.Cog):
         if not out.ok:
             return
         info = await self.app.info(out.game_id)
+        game = self.presenter(info)
         view = out.public_view or await self.app.view(info.id, None)
-        planning_now = view.get("phase") == "planning" and not out.over
-        planned = any((a.action or {}).get("type") == "plan" for a in out.applied)
+        planning_now = game.secret_phase(view) and not out.over
+        planned = any(game.is_secret_action(a.action or {}) for a in out.applied)
         if planning_now and not out.phase_changed:
             await self.update_sealed(info, view)  # a plan was sealed: only the counter moves
             if out.secret_seats:  # e.g. a player took their seat back from the AI
@@ -130,8 +123,8 @@ class Play(commands.Cog):
                     )
             return
         files: list[discord.File] = []
-        for sales in selling_results(out):  # the board as Selling left it, before Phase 8 clears it
-            pic = await self.bot.picture(f"round-{sales.get('round')}-sales.png", "draw", info.game, sales)
+        for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
+            pic = await self.bot.picture(filename, "draw", info.game, extra)
             if pic is not None:
                 files.append(pic)
         if planned and out.phase_changed:
@@ -163,7 +156,7 @@ class Play(commands.Cog):
             content=text.clip(content, 2000) or None, files=files, embeds=embeds, view=ui or discord.utils.MISSING
         )
         if planning_now and out.phase_changed:
-            sealed, total, waiting = sealed_counts(view)
+            sealed, total, waiting = game.sealed_counts(view)
             msg = await channel.send(text.sealed_text(sealed, total, self.names(info, waiting)))
             await self.app.remember_message(info.id, "sealed", msg.channel.id, msg.id)
 
@@ -175,7 +168,8 @@ class Play(commands.Cog):
         return out
 
     def post_text(self, info: GameInfo, out: Outcome, view: dict[str, Any], closed: list[int]) -> str:
-        head = f"**Round {view.get('round')} · {view.get('phase_title') or text.phase_title(view.get('phase'))}**"
+        game = self.presenter(info)
+        head = f"**Round {view.get('round')} · {view.get('phase_title') or game.phase_title(view.get('phase'))}**"
         if out.over:
             head = "**Game over**"
         parts = [head]
@@ -185,14 +179,14 @@ class Play(commands.Cog):
         if out.mentions and not out.over:
             pings = " ".join(f"<@{u}>" for u in out.mentions)
             seats = {uid: s for s, uid in out.pending.items()}
-            if view.get("phase") == "planning":
+            if game.secret_phase(view):
                 parts.append(f"{pings}: plan your decision in secret — check your DMs, or use `/plan` here.")
             else:
                 what = []
                 for uid in out.mentions:
                     seat = seats.get(uid)
                     prompt = out.new_prompts.get(seat) if seat else None
-                    what.append(f"<@{uid}>: {text.describe_prompt(prompt)}")
+                    what.append(f"<@{uid}>: {game.describe_prompt(prompt)}")
                 parts.append("Your move — " + "; ".join(what) + ".")
         elif out.pending and not out.over:
             parts.append("Waiting for " + ", ".join(self.names(info, list(out.pending))) + ".")
@@ -205,16 +199,8 @@ class Play(commands.Cog):
 
     def result_embed(self, info: GameInfo, result: dict[str, Any]) -> discord.Embed:
         embed = discord.Embed(title=f"Final scores — game #{info.id}")
-        lines = []
-        for r in result.get("scores", []):
-            si = info.seat_named(r.get("seat", ""))
-            name = si.display_name if si else r.get("seat")
-            lines.append(
-                f"{r.get('rank', '?')}. **{name}** {r.get('vp', 0)} VP "
-                f"(scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
-                f"{r.get('technologies', 0)} Technologies)"
-            )
-        embed.description = "\n".join(lines) or text.compact_json(result)[:4000]
+        lines = self.presenter(info).result_lines(result, lambda seat: self.names(info, [seat])[0])
+        embed.description = text.clip("\n".join(lines), 4000) or "The game is over."
         winners = result.get("winners") or []
         if winners:
             embed.set_footer(text="Winner: " + ", ".join(self.names(info, winners)))
@@ -224,7 +210,7 @@ class Play(commands.Cog):
         ref = await self.app.message(info.id, "sealed")
         if ref is None:
             return
-        sealed, total, waiting = sealed_counts(view)
+        sealed, total, waiting = self.presenter(info).sealed_counts(view)
         content = (
             f"🔓 All {total} plans sealed — revealed below."
             if revealed
@@ -259,29 +245,45 @@ class Play(commands.Cog):
         return user.dm_channel or await user.create_dm()
 
     async def dm_planner(self, info: GameInfo, seat: str, user_id: int, note: str = "") -> None:
-        embed, files, ui = await self.planner_message(info.id, seat, planner.Draft(), note=note)
+        """DM the seat its secret decision: the game's planner, or (a game without one)
+        the generic pick-a-legal-action prompt."""
+        embed, files, ui = await self.decision_message(info, seat, note=note)
         dm = await self.dm_user(user_id)
         await dm.send(embed=embed, files=files, view=ui)
 
+    async def decision_message(
+        self, info: GameInfo, seat: str, *, note: str = ""
+    ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+        """A fresh private prompt for whatever ``seat`` must decide now."""
+        prompt = await self.app.prompt(info.id, seat)
+        if self.presenter(info).secret_builder(prompt) is not None:
+            return await self.planner_message(info.id, seat, note=note)
+        return await self.action_message(info.id, seat, choices.ActionPath(), note=note)
+
     # -------------------------------------------------------------------- planner
     async def planner_message(
-        self, gid: int, seat: str, draft: planner.Draft, *, note: str = ""
+        self, gid: int, seat: str, draft: Any = None, *, note: str = ""
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+        """The private planner of ``seat``'s secret decision (``draft`` None: a fresh one)."""
         info = await self.app.info(gid)
         prompt = await self.app.prompt(gid, seat)
+        builder = self.presenter(info).secret_builder(prompt)
+        if builder is None:
+            raise UserError("Nothing to plan now: your decision is sealed, or the game has moved on.")
         seat_view = await self.app.view(gid, seat)
-        ctx = planner.PlanContext.from_prompt(prompt, seat_view, seat)
-        choices = await asyncio.to_thread(planner.step_choices, draft, ctx)  # outcome lists can take a moment
-        plan = draft.plan()
-        good = plan is not None and planner.problem(draft, ctx) is None
+        ctx = builder.context(prompt, seat_view, seat)
+        if draft is None:
+            draft = builder.decode(None)
+        options = await asyncio.to_thread(builder.choices, draft, ctx)  # outcome lists can take a moment
+        preview = builder.preview(draft, ctx)
         embed = discord.Embed(
-            title=f"Your plan — round {seat_view.get('round')} (game #{gid})",
-            description=text.clip((note + "\n\n" if note else "") + planner.describe_draft(draft, ctx), 4000),
+            title=f"Your {builder.noun} — round {seat_view.get('round')} (game #{gid})",
+            description=text.clip((note + "\n\n" if note else "") + builder.describe(draft, ctx), 4000),
             colour=discord.Colour.dark_teal(),
         )
-        embed.set_footer(text=FOOTER_PREFIX + draft.encode())
-        if good:
-            pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, plan)
+        embed.set_footer(text=FOOTER_PREFIX + builder.encode(draft))
+        if preview is not None:
+            pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
         else:
             pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
         files = [pic] if pic is not None else []
@@ -291,10 +293,12 @@ class Play(commands.Cog):
             gid,
             seat,
             info.version,
-            choices,
-            planner.STEP_TITLES.get(draft.step, "Choose"),
-            can_seal=good,
-            can_back=draft.step != "bottom",
+            options,
+            builder.placeholder(draft),
+            can_seal=builder.action(draft, ctx) is not None,
+            can_back=builder.can_back(draft),
+            extra=builder.extra_ops,
+            seal_label=builder.seal_label,
         )
         return embed, files, ui
 
@@ -304,29 +308,20 @@ class Play(commands.Cog):
         info = await self.app.info(gid)
         seat_owner(info, seat, interaction.user.id)
         prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
-        if not prompt or prompt.get("type") != "plan":
+        builder = self.presenter(info).secret_builder(prompt)
+        if builder is None:
             await interaction.response.edit_message(
-                content="Nothing to plan now: your plan is sealed or Planning is over.", view=None
+                content="Nothing to plan now: your decision is sealed, or the game has moved on.", view=None
             )
             return
-        ctx = planner.PlanContext.from_prompt(prompt, await self.app.view(gid, seat), seat)
-        draft = draft_of(interaction.message)
-        note = ""
-        if op == "select":
-            draft = planner.choose(draft, ctx, value)
-        elif op == "back":
-            draft = planner.back(draft)
-        elif op == "reset":
-            draft = planner.Draft()
-        elif op == "outcomes":
-            draft = planner.goto(draft, "price")
-        elif op == "review":
-            draft = planner.goto(draft, "review")
-        elif op == "seal":
-            await self.seal(interaction, info, seat, ver, draft, ctx)
+        ctx = builder.context(prompt, await self.app.view(gid, seat), seat)
+        draft = draft_of(interaction.message, builder)
+        if op == "seal":
+            await self.seal(interaction, info, seat, ver, builder, draft, ctx)
             return
+        draft = builder.step(draft, ctx, op, value)
         await interaction.response.defer()
-        embed, files, ui = await self.planner_message(gid, seat, draft, note=note)
+        embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
 
     async def seal(
@@ -335,27 +330,28 @@ class Play(commands.Cog):
         info: GameInfo,
         seat: str,
         ver: int,
-        draft: planner.Draft,
-        ctx: planner.PlanContext,
+        builder: SecretBuilder,
+        draft: Any,
+        ctx: Any,
     ) -> None:
-        why = planner.problem(draft, ctx)
-        plan = draft.plan()
-        if why is not None or plan is None:
-            raise UserError(f"This plan cannot be sealed yet: {why}.")
+        action = builder.action(draft, ctx)
+        if action is None:
+            why = builder.problem(draft, ctx) or "it is not finished"
+            raise UserError(f"This {builder.noun} cannot be sealed yet: {why}.")
         await interaction.response.defer()
-        out = await self.app.act(info.id, interaction.user.id, seat, {"type": "plan", "plan": plan}, ver)
+        out = await self.app.act(info.id, interaction.user.id, seat, action, ver)
         if out.status == "applied":
-            log.info("game %s: seat %s sealed a plan", info.id, seat)  # never the plan itself
+            log.info("game %s: seat %s sealed a %s", info.id, seat, builder.noun)  # never the decision itself
             embed = discord.Embed(
-                title=f"Plan sealed 🔒 — round {out.round if out.round is not None else '?'} (game #{info.id})",
-                description=planner.describe_draft(dataclasses.replace(draft, step="sealed"), ctx),
+                title=f"{builder.noun.capitalize()} sealed 🔒 — round {out.round if out.round is not None else '?'} (game #{info.id})",
+                description=builder.describe(draft, ctx, sealed=True),
                 colour=discord.Colour.green(),
             )
             await interaction.edit_original_response(embed=embed, view=None)
             await self.publish(out)
         elif out.status == "already":
             await interaction.edit_original_response(content="Already sealed.", view=None)
-        elif out.status == "stale" and out.prompt and out.prompt.get("type") == "plan":
+        elif out.status == "stale" and self.presenter(info).secret_builder(out.prompt) is not None:
             embed, files, ui = await self.planner_message(info.id, seat, draft, note=f"⚠️ {out.message}")
             await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
         else:
@@ -363,17 +359,19 @@ class Play(commands.Cog):
 
     # --------------------------------------------------------------- turn actions
     async def action_message(
-        self, gid: int, seat: str, path: planner.ActionPath, *, note: str = ""
+        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = ""
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+        """The generic "pick one of the legal actions" prompt, labelled by the presenter."""
         info = await self.app.info(gid)
+        game = self.presenter(info)
         prompt = await self.app.prompt(gid, seat)
         actions = await self.app.legal_actions(gid, seat)
-        step = planner.action_step(actions, path)
-        lines = [f"**{text.describe_prompt(prompt)}**"]
+        step = choices.action_step(actions, path, game)
+        lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
             lines.insert(0, note)
         if step.action is not None:
-            lines.append(f"You chose: **{text.describe_action(step.action)}**. Confirm it, or go back.")
+            lines.append(f"You chose: **{game.describe_action(step.action)}**. Confirm it, or go back.")
         else:
             lines.append(step.title)
         embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
@@ -394,13 +392,13 @@ class Play(commands.Cog):
     ) -> None:
         info = await self.app.info(gid)
         seat_owner(info, seat, interaction.user.id)
-        path = planner.ActionPath.decode(code)
+        path = choices.ActionPath.decode(code)
         if info.version != ver:
             prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
             if not prompt:
                 await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None)
                 return
-            embed, _files, ui = await self.action_message(gid, seat, planner.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
+            embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
             await interaction.response.edit_message(embed=embed, view=ui)
             return
         if op == "select":
@@ -409,15 +407,16 @@ class Play(commands.Cog):
             path = path.back()
         elif op == "confirm":
             actions = await self.app.legal_actions(gid, seat)
-            step = planner.action_step(actions, path)
+            game = self.presenter(info)
+            step = choices.action_step(actions, path, game)
             if step.action is None:
                 raise UserError("Finish choosing first.")
             await interaction.response.defer()
             out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
             if out.status == "applied":
-                done = f"Done: {text.describe_action(step.action)}."
+                done = f"Done: {game.describe_action(step.action)}."
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
-                    embed, _files, ui = await self.action_message(gid, seat, planner.ActionPath(), note=done)
+                    embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui)
                 else:
                     await interaction.edit_original_response(content=done, embed=None, view=None)
@@ -445,10 +444,7 @@ class Play(commands.Cog):
             who = ", ".join(h.display_name for h in pending) or "nobody"
             raise UserError(f"You have nothing to decide right now (waiting for {who}).")
         await interaction.response.defer(ephemeral=True, thinking=True)  # pictures may take a moment
-        if prompt.get("type") == "plan":
-            embed, files, ui = await self.planner_message(gid, me.seat, planner.Draft())
-        else:
-            embed, files, ui = await self.action_message(gid, me.seat, planner.ActionPath())
+        embed, files, ui = await self.decision_message(info, me.seat)
         await interaction.followup.send(embed=embed, files=files, view=ui, ephemeral=True)
 
     # ------------------------------------------------------------------ reminders
@@ -470,10 +466,11 @@ class Play(commands.Cog):
         if nudge.user_id is None:
             return
         prompt = await self.app.prompt(nudge.game_id, nudge.seat)
-        what = text.describe_prompt(prompt)
+        game = self.presenter(info)
+        what = game.describe_prompt(prompt)
         note = f"⏰ Reminder: game #{info.id} in <#{info.place_id}> is waiting for you since <t:{int(nudge.since_at)}:R>: {what}."
         try:
-            if prompt and prompt.get("type") == "plan":
+            if game.secret_builder(prompt) is not None:
                 await self.dm_planner(info, nudge.seat, nudge.user_id, note=note)
             else:
                 dm = await self.dm_user(nudge.user_id)
@@ -527,21 +524,19 @@ async def game_status(interaction: discord.Interaction[Any]) -> None:
 
 async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[discord.File]]:
     app = play.app
+    game = play.presenter(info)
     embed = discord.Embed(title=f"Game #{info.id} — {info.game} ({info.status})")
     files: list[discord.File] = []
     if info.status in ("lobby",):
         embed.description = "In the lobby: " + ", ".join(s.display_name for s in info.seats)
         return embed, files
     view = await app.view(info.id, None)
-    lines = [f"Round **{view.get('round')}**/{view.get('rounds', '?')} · phase **{view.get('phase_title')}**"]
+    phase = view.get("phase_title") or game.phase_title(view.get("phase"))
+    lines = [f"Round **{view.get('round')}**/{view.get('rounds', '?')} · phase **{phase}**"]
     holdups = await app.holdups(info.id)
     due = {(d.seat, d.kind): d.due_at for d in await app.deadlines(info.id)}
-    players = view.get("players") or {}
     for s in sorted(info.seats, key=lambda s: s.position):
-        p = players.get(s.seat, {})
-        bits = [f"**{s.display_name}**", f"{p.get('vp', 0)} VP", f"price {p.get('price', '?')}"]
-        if view.get("phase") == "planning" and not p.get("steve"):
-            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
+        bits = [f"**{s.display_name}**", *game.status_bits(view, s.seat)]
         if s.ai_takeover:
             bits.append("(AI plays this seat)")
         h = next((h for h in holdups if h.seat == s.seat), None)

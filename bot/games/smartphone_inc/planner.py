@@ -1,47 +1,33 @@
-"""Discord-free planner logic: build a decision step by step, or pick a whole turn action.
+"""Smartphone Inc.'s secret decision: building a plan (Phase 1) step by step. Pure.
 
-Two builders, both pure and both serialisable into a short text, so the state of
-a half-built decision lives *in the message the player is looking at* (embed
-footer) and survives a bot restart without any table:
+:class:`Draft` + :func:`step_choices` / :func:`choose`: a plan built as bottom Pad and
+side -> top Pad side -> rotation -> offset -> Improvements (which, rotation, layer and
+position), or picked whole from the list of distinct outcomes (:func:`outcomes`).
+Validity and effects come from ``engine.smartphone_inc.pads`` (``validate_plan``,
+``evaluate``, ``arrangements``, ``distinct_outcomes``), so the planner never offers an
+option the engine would refuse. A draft is serialisable into a short text (kept with
+the planner message), so it survives a bot restart.
 
-* :class:`Draft` + :func:`step_choices` / :func:`choose`: a Smartphone Inc. plan
-  (Phase 1), built as bottom Pad and side -> top Pad side -> rotation -> offset ->
-  Improvements (which, rotation, layer and position), or picked whole from
-  the list of distinct outcomes (:func:`outcome_choices`). Validity and effects
-  come from ``engine.smartphone_inc.pads`` (``validate_plan``, ``evaluate``,
-  ``arrangements``, ``distinct_outcomes``), so the planner never offers an
-  option the engine would refuse.
-* :class:`ActionPath` + :func:`action_step`: any other decision, from the
-  engine's ``legal_actions`` list. A short list is one select; a bigger one is
-  walked field by field (first the field where the remaining actions differ),
-  so research splits, logistics placements and sales are built in a few clicks.
-
-A choice is a :class:`Choice` (value, label, description): the views turn them
-into select options (Discord allows 25 per select, so lists are paged).
+:class:`PlanBuilder` is this planner behind the generic
+:class:`bot.games.base.SecretBuilder` protocol the Play cog drives.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from bot import text
+from bot.choices import Choice
+from bot.choices import page as _page
+from bot.games.smartphone_inc import words
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
 from engine.smartphone_inc.planning import yields
 
-PAGE = 23  # options per select page (2 slots left for "previous"/"more")
 ROTATIONS = (0, 1, 2, 3)  # quarter turns clockwise (pads.py)
 LAYERS = ("over", "under")
-
-
-@dataclass(frozen=True)
-class Choice:
-    value: str
-    label: str
-    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -316,20 +302,6 @@ def _imp_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
 # -------------------------------------------------------------------------- choices
 
 
-def _page(items: list[Choice], page: int) -> list[Choice]:
-    """A page of at most 25 options, with "more"/"back" entries when needed."""
-    if len(items) <= 25:
-        return items
-    pages = (len(items) + PAGE - 1) // PAGE
-    page = max(0, min(page, pages - 1))
-    chunk = items[page * PAGE : (page + 1) * PAGE]
-    if page > 0:
-        chunk = [Choice("@prev", f"◀ previous options (page {page}/{pages})")] + chunk
-    if page < pages - 1:
-        chunk = chunk + [Choice("@next", f"more options ▶ (page {page + 2}/{pages})")]
-    return chunk
-
-
 def _dir(dx: int, dy: int) -> str:
     bits = []
     if dx:
@@ -386,7 +358,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         placed = {p.id for p in d.improvements}
         for imp in ctx.owned:
             if imp not in placed:
-                items.append(Choice(imp, text.clip(text.improvement_label(imp), 100)))
+                items.append(Choice(imp, text.clip(words.improvement_label(imp), 100)))
     elif d.step == "imp_rot":
         cands = _imp_candidates(d, ctx, d.pick or "")
         for rot in ROTATIONS:
@@ -407,7 +379,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     Choice(
                         f"{c.x},{c.y}",
                         f"At x {c.x}, y {c.y}",
-                        text.clip(_plain(text.outcome_summary(ev)), 100) if ev else "",
+                        text.clip(_plain(words.outcome_summary(ev)), 100) if ev else "",
                     )
                 )
     elif d.step == "price":
@@ -565,7 +537,7 @@ def _summary(y: dict[str, Any]) -> dict[str, Any]:
 def pad_cells_text(pad: str, side: int) -> str:
     """A Pad side in one line: "prod research ▲price / logistics improve ·"."""
     grid = pads.pad_cells(pad, side)
-    return " / ".join(" ".join(text.SYMBOL_SHORT.get(c, "·") if c else "·" for c in row) for row in grid)
+    return " / ".join(" ".join(words.SYMBOL_SHORT.get(c, "·") if c else "·" for c in row) for row in grid)
 
 
 def describe_draft(d: Draft, ctx: PlanContext) -> str:
@@ -588,7 +560,7 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
         lines.append("Face down (1 Goods each): " + ", ".join(face_down))
     ev = evaluate(d, ctx)
     if ev is not None:
-        lines.append("**This plan gives:** " + text.outcome_summary(ev))
+        lines.append("**This plan gives:** " + words.outcome_summary(ev))
     elif d.pads_complete():
         why = problem(d, ctx)
         if why:
@@ -596,126 +568,3 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
     lines.append("")
     lines.append(STEP_TITLES.get(d.step, ""))
     return "\n".join(lines).strip()
-
-
-# ------------------------------------------------------------- any other decision
-
-
-@dataclass(frozen=True)
-class Step:
-    """One select of a step-by-step action: its title and options, or the finished action."""
-
-    title: str
-    choices: list[Choice] = field(default_factory=list)
-    action: dict[str, Any] | None = None
-
-
-def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for k in sorted(value):
-            out.update(_flatten(value[k], f"{prefix}.{k}" if prefix else str(k)))
-        return out or {prefix: {}}
-    if isinstance(value, list):
-        out = {}
-        for i, v in enumerate(value):
-            out.update(_flatten(v, f"{prefix}.{i}"))
-        out[f"{prefix}.#"] = len(value)
-        return out
-    return {prefix: value}
-
-
-@dataclass(frozen=True)
-class ActionPath:
-    """The choices made so far in a step-by-step action.
-
-    Each pick is ``"3"`` (the 4th value of the field being chosen) or ``"=17"``
-    (action 17 of the list, once the list is short enough to show whole).
-    """
-
-    picks: tuple[str, ...] = ()
-
-    def encode(self) -> str:
-        return ".".join(self.picks) or "-"
-
-    @classmethod
-    def decode(cls, code: str) -> ActionPath:
-        if not code or code == "-":
-            return cls()
-        parts = tuple(code.split("."))
-        if not all(p.lstrip("=").isdigit() for p in parts):
-            return cls()
-        return cls(parts)
-
-    def then(self, value: str) -> ActionPath:
-        return ActionPath(self.picks + (value,))
-
-    def back(self) -> ActionPath:
-        return ActionPath(self.picks[:-1])
-
-
-def _keys_in_order(flat: list[dict[str, Any]]) -> list[str]:
-    keys: list[str] = []
-    for f in flat:
-        for k in f:
-            if k not in keys:
-                keys.append(k)
-    # "type" first, list lengths before their items, else in order of appearance
-    return sorted(keys, key=lambda k: (k != "type", not k.endswith(".#")))
-
-
-STALE = "that choice is out of date; open your prompt again"
-
-
-def action_step(
-    actions: Sequence[dict[str, Any]],
-    path: ActionPath,
-    describe: Callable[[dict[str, Any]], str] = text.describe_action,
-) -> Step:
-    """Where ``path`` leads in ``actions``: the next select, or the chosen action.
-
-    A list of at most 25 actions is shown whole. A longer one is narrowed one
-    field at a time (in a stable order) until at most 25 remain.
-    """
-    if not actions:
-        return Step("Nothing to decide.")
-    flat = [_flatten(a) for a in actions]
-    keys = _keys_in_order(flat)
-    remaining = list(range(len(actions)))
-    picks = list(path.picks)
-    ki = 0
-    while True:
-        if len(remaining) == 1:
-            return Step("", action=actions[remaining[0]])
-        if len(remaining) <= 25:
-            if not picks:
-                return Step("Choose:", [Choice(f"={i}", text.clip(describe(actions[i]), 100)) for i in remaining])
-            p = picks.pop(0)
-            if not p.startswith("=") or int(p[1:]) not in remaining:
-                raise IllegalAction(STALE)
-            return Step("", action=actions[int(p[1:])])
-        # narrow by the next field on which the remaining actions differ
-        while ki < len(keys):
-            values: list[Any] = []
-            for i in remaining:
-                v = flat[i].get(keys[ki])
-                if v not in values:
-                    values.append(v)
-            if len(values) > 1:
-                break
-            ki += 1
-        else:  # identical actions: take the first
-            return Step("", action=actions[remaining[0]])
-        key = keys[ki]
-        ki += 1
-        if not picks:
-            choices = [
-                Choice(str(j), text.clip(f"{text.describe_key(key)}: {text.describe_value(key, v)}", 100))
-                for j, v in enumerate(values)
-            ]
-            return Step(f"Choose {text.describe_key(key)}:", choices[:25])
-        p = picks.pop(0)
-        if p.startswith("=") or not 0 <= int(p) < len(values):
-            raise IllegalAction(STALE)
-        chosen = values[int(p)]
-        remaining = [i for i in remaining if flat[i].get(key) == chosen]

@@ -1,0 +1,62 @@
+"""The games the bot offers: one presenter per game, registered here.
+
+A game lives in three folders with one name: ``engine/<game>/`` (its rules),
+``render/<game>/`` (its pictures) and ``bot/games/<game>/`` (its presenter: lobby
+facts, labels, secret-decision builder, ``/rules`` topics; see
+:class:`bot.games.base.Presenter`). Adding a game = those folders + one line in
+``_PRESENTERS``. Nothing else in ``bot/`` imports a game package: the lobby, turns,
+reminders, storage and pictures ask the presenter.
+
+A game is offered when its presenter is registered and its engine package is built
+(``engine.game_names()``); a game still being built is simply not offered.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter, SecretBuilder
+
+__all__ = [
+    "BOT", "RANDOM", "Automaton", "Option", "Presenter", "SecretBuilder",
+    "find", "names", "presenter", "title",
+]
+
+# One line per game: the engine's name -> the module whose ``PRESENTER`` presents it.
+_PRESENTERS: dict[str, str] = {
+    "smartphone-inc": "bot.games.smartphone_inc",
+}
+
+
+def _built(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def names() -> list[str]:
+    """The games the lobby offers, in registry order."""
+    from engine import game_names
+
+    engines = set(game_names())
+    return [name for name, module in _PRESENTERS.items() if name in engines and _built(module)]
+
+
+def find(name: str) -> Presenter | None:
+    """The registered presenter of ``name``, or None."""
+    module = _PRESENTERS.get(name)
+    if module is None or not _built(module):
+        return None
+    found: Presenter = importlib.import_module(module).PRESENTER
+    return found
+
+
+def presenter(name: str) -> Presenter:
+    """The presenter of ``name``; a plain one (title from the name) if none is registered."""
+    return find(name) or Presenter(name)
+
+
+def title(name: str) -> str:
+    return presenter(name).title

@@ -1,0 +1,187 @@
+"""Smartphone Inc.'s presenter: lobby facts, words, the planner, ``/rules`` topics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.choices import Choice
+from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter
+from bot.games.smartphone_inc import planner, words
+from bot.games.smartphone_inc import rules as topics
+from engine import IllegalAction
+from engine.smartphone_inc.preparation import normalize_options
+
+STEVE = Automaton("steve", "Steve", "the rulebook's AI opponent (1-4 players)", seat_name="Steve")
+
+OPTIONS = (
+    Option(
+        "tech_sides",
+        "Technology sides",
+        "which side of each Technology tile is used",
+        {"up": "the printed starting side", "random": "random"},
+    ),
+    Option(
+        "block_size",
+        "Improvement Block",
+        "how many Improvements the Block offers each round",
+        {5: "5 Improvements", 3: "3 Improvements (2-3 player board)"},
+    ),
+    Option("hardcore", "Hardcore Mode", "Update 1.1's Hardcore Mode", {True: "on", False: "off"}),
+    Option("colours", "Company colours", "each seat's colour, as JSON: seat to colour"),
+)
+
+
+class PlanBuilder:
+    """The Phase 1 planner (:mod:`.planner`) as a :class:`bot.games.base.SecretBuilder`."""
+
+    noun = "plan"
+    seal_label = "Seal plan 🔒"
+    extra_ops = (("outcomes", "Pick from outcomes"),)
+
+    def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> planner.PlanContext:
+        return planner.PlanContext.from_prompt(dict(prompt or {}), dict(view), seat)
+
+    def decode(self, code: str | None) -> planner.Draft:
+        return planner.Draft.decode(code)
+
+    def encode(self, draft: planner.Draft) -> str:
+        return draft.encode()
+
+    def choices(self, draft: planner.Draft, ctx: planner.PlanContext) -> list[Choice]:
+        return planner.step_choices(draft, ctx)
+
+    def placeholder(self, draft: planner.Draft) -> str:
+        return planner.STEP_TITLES.get(draft.step, "Choose")
+
+    def step(self, draft: planner.Draft, ctx: planner.PlanContext, op: str, value: str) -> planner.Draft:
+        if op == "select":
+            return planner.choose(draft, ctx, value)
+        if op == "back":
+            return planner.back(draft)
+        if op == "reset":
+            return planner.Draft()
+        if op == "outcomes":
+            return planner.goto(draft, "price")
+        if op == "review":
+            return planner.goto(draft, "review")
+        raise IllegalAction("That button is from an older version; open your planner again.")
+
+    def can_back(self, draft: planner.Draft) -> bool:
+        return draft.step != "bottom"
+
+    def action(self, draft: planner.Draft, ctx: planner.PlanContext) -> dict[str, Any] | None:
+        plan = draft.plan()
+        if plan is None or planner.problem(draft, ctx) is not None:
+            return None
+        return {"type": "plan", "plan": plan}
+
+    def problem(self, draft: planner.Draft, ctx: planner.PlanContext) -> str | None:
+        return planner.problem(draft, ctx)
+
+    def describe(self, draft: planner.Draft, ctx: planner.PlanContext, *, sealed: bool = False) -> str:
+        return planner.describe_draft(replace(draft, step="sealed") if sealed else draft, ctx)
+
+    def preview(self, draft: planner.Draft, ctx: planner.PlanContext) -> dict[str, Any] | None:
+        action = self.action(draft, ctx)
+        return None if action is None else action["plan"]
+
+
+PLANNER = PlanBuilder()
+
+
+class SmartphoneInc(Presenter):
+    name = "smartphone-inc"
+    title = "Smartphone Inc."
+    min_seats = 1
+    max_seats = 5
+    automata = (STEVE, BOT, RANDOM)
+    options = OPTIONS
+    rules = topics.RULES
+    phase_topics = topics.PHASE_TOPIC
+
+    # -- lobby ------------------------------------------------------------------------
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        checked = dict(options)
+        sides = checked.get("tech_sides")
+        plain = {k: v for k, v in checked.items() if k != "tech_sides" or not isinstance(sides, dict)}
+        super().check_options(plain)
+        try:  # the engine is the judge of the values (a Technology -> side map included)
+            normalize_options(["_"], {k: v for k, v in checked.items() if k != "colours"})
+        except IllegalAction as exc:
+            raise ValueError(str(exc)) from None
+        return checked
+
+    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
+        sides = options.get("tech_sides")
+        out = super().options_in_words({k: v for k, v in options.items() if k != "tech_sides"})
+        if isinstance(sides, dict):
+            chosen = ", ".join(f"{words.tech_name(t)} side {int(s) + 1}" for t, s in sides.items())
+            out.insert(0, f"Technology sides: {chosen}")
+        elif sides is not None:
+            out.insert(0, OPTIONS[0].in_words(sides))
+        return out
+
+    # -- words ------------------------------------------------------------------------
+
+    def phase_title(self, phase: str | None) -> str:
+        return words.phase_title(phase)
+
+    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
+        return words.describe_prompt(prompt)
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        return words.describe_action(action)
+
+    def describe_key(self, key: str) -> str:
+        return words.describe_key(key)
+
+    def describe_value(self, key: str, value: Any) -> str:
+        return words.describe_value(key, value)
+
+    def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
+        return [
+            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('vp', 0)} VP "
+            f"(scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
+            f"{r.get('technologies', 0)} Technologies)"
+            for r in result.get("scores", [])
+        ]
+
+    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
+        p = (view.get("players") or {}).get(seat, {})
+        bits = [f"{p.get('vp', 0)} VP", f"price {p.get('price', '?')}"]
+        if view.get("phase") == "planning" and not p.get("steve"):
+            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
+        return bits
+
+    # -- secret decisions ---------------------------------------------------------------
+
+    def secret_builder(self, prompt: Mapping[str, Any] | None) -> PlanBuilder | None:
+        return PLANNER if prompt and prompt.get("type") == "plan" else None
+
+    def secret_phase(self, view: Mapping[str, Any]) -> bool:
+        return view.get("phase") == "planning"
+
+    def sealed_counts(self, view: Mapping[str, Any]) -> tuple[int, int, list[str]]:
+        """(sealed, total, seats still planning) among the companies that plan (not Steve)."""
+        players = view.get("players") or {}
+        planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
+        sealed = [s for s in planners if players.get(s, {}).get("sealed")]
+        return len(sealed), len(planners), [s for s in planners if s not in sealed]
+
+    def is_secret_action(self, action: Mapping[str, Any]) -> bool:
+        return (action or {}).get("type") == "plan"
+
+    # -- pictures ---------------------------------------------------------------------
+
+    def round_pictures(self, phase_views: Sequence[Mapping[str, Any]]) -> list[tuple[str, Mapping[str, Any]]]:
+        """The public views at the start of Phase 8 among the phases an action completed:
+        the only pictures of the round's sales on the map (Phase 8 scores and clears them
+        at once). Other completed phases are summed up by the current board and the log."""
+        sales = [v for v in phase_views if v.get("phase") == "vp"][-2:]
+        return [(f"round-{v.get('round')}-sales.png", v) for v in sales]
+
+
+PRESENTER = SmartphoneInc()

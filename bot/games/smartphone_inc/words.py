@@ -1,0 +1,171 @@
+"""How Smartphone Inc.'s choices are labelled: Improvements, Technologies, regions and
+Pad symbols by their names, prompts and actions in words, what a plan yields."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot import text
+from engine.smartphone_inc.data import IMPROVEMENTS, PHASE_TITLES, REGIONS, TECHS
+
+# the phase names are the engine's (the rulebook's)
+
+SYMBOL_NAMES = {
+    "down": "Price Down",
+    "up": "Price Up",
+    "prod": "Production",
+    "improve": "Improve Production",
+    "research": "Research",
+    "logistics": "Logistics",
+    None: "open",
+}
+
+SYMBOL_SHORT = {
+    "down": "▼price",
+    "up": "▲price",
+    "prod": "prod",
+    "improve": "improve",
+    "research": "research",
+    "logistics": "logistics",
+}
+
+
+def phase_title(phase: str | None) -> str:
+    if not phase:
+        return "?"
+    return PHASE_TITLES.get(phase, phase.replace("_", " ").title())
+
+
+def region_name(rid: str) -> str:
+    return str(REGIONS[rid]["name"]) if rid in REGIONS else rid
+
+
+def tech_name(tid: str) -> str:
+    return str(TECHS[tid]["name"]) if tid in TECHS else tid
+
+
+def improvement_label(imp: str) -> str:
+    cells = IMPROVEMENTS.get(imp)
+    if not cells:
+        return imp
+    return f"{imp} ({' + '.join(SYMBOL_NAMES.get(c, str(c)) for c in cells)})"
+
+
+def describe_action(action: Mapping[str, Any]) -> str:
+    """A short label for an engine action (falls back to compact JSON)."""
+    kind = action.get("type")
+    try:
+        if kind == "improvement" and "id" in action:
+            return f"Take {improvement_label(action['id'])}"
+        if kind == "research":
+            place = action.get("place") or {}
+            if not place:
+                return "Stop researching (unspent markers are lost)"
+            return "Research " + ", ".join(f"{tech_name(t)} +{n}" for t, n in place.items())
+        if kind == "logistics":
+            place = action.get("place") or []
+            if not place:
+                return "Stop here (the markers left are lost)"
+            return "Markers: " + ", ".join(f"{region_name(r)} {n}" for r, n in place)
+        if kind == "sell":
+            parts = [f"{region_name(r)} {n}" for r, n in (action.get("regions") or {}).items() if n]
+            parts += [f"{region_name(r)} {n} (4G)" for r, n in (action.get("extra") or {}).items() if n]
+            return "Sell: " + (", ".join(parts) if parts else "nothing")
+        if kind == "retailer_bonus" or "use" in action:
+            if action.get("use") is False:
+                return "Decline the bonus"
+            bits = []
+            if "delta" in action:
+                bits.append(f"price {int(action['delta']):+d}")
+            if "region" in action:
+                bits.append(f"second Office in {region_name(action['region'])}")
+            if "from" in action:
+                bits.append(f"move Office {region_name(action['from'])} → {region_name(action['to'])}")
+            if "place" in action:
+                bits.append(", ".join(f"{tech_name(t)} +{n}" for t, n in action["place"].items()))
+            return "Use the bonus" + (": " + "; ".join(bits) if bits else "")
+        if kind in ("wifi", "second_office") and "region" in action:
+            return f"Second Office in {region_name(action['region'])}"
+        if kind == "nfc" and "n" in action:
+            return f"Sell {action['n']} Goods with NFC"
+    except (TypeError, ValueError, KeyError, AttributeError):
+        pass
+    return text.describe_action(action)
+
+
+def describe_value(key: str, value: Any) -> str:
+    """A label for one step of a step-by-step action (``key`` is a dotted path)."""
+    if isinstance(value, str):
+        for fn in (region_name, tech_name):
+            name = fn(value)
+            if name != value:
+                return name
+        if value.startswith("I") and value[1:].isdigit():
+            return improvement_label(value)
+        return value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, int | float):
+        return str(value)
+    return text.describe_value(key, value)
+
+
+KEY_WORDS = {"place": "markers on", "regions": "Goods sold in", "extra": "4G Goods in", "use": "use the bonus"}
+
+
+def describe_key(key: str) -> str:
+    parts = [p for p in key.split(".") if p]
+    if len(parts) >= 2 and parts[0] in KEY_WORDS and not parts[1].isdigit():
+        return f"{KEY_WORDS[parts[0]]} {describe_key('.'.join(parts[1:]))}"
+    if parts and parts[0] in KEY_WORDS and len(parts) == 1:
+        return KEY_WORDS[parts[0]]
+    words = []
+    for p in parts:
+        if p.isdigit():
+            words.append(f"#{int(p) + 1}")
+        else:
+            name = region_name(p)
+            if name == p:
+                name = tech_name(p)
+            words.append(name if name != p else p.replace("_", " "))
+    return " ".join(words) or "choice"
+
+
+def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
+    """One line for what a seat must decide now."""
+    if not prompt:
+        return "nothing to decide"
+    kind = prompt.get("type")
+    if kind == "plan":
+        return "plan this round's decision (secret)"
+    if kind == "improvement":
+        return "choose an Improvement from the Block"
+    if kind == "research":
+        return f"spend {prompt.get('markers', '?')} Research Progress marker(s), one Technology at a time"
+    if kind == "logistics":
+        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s), one region at a time"
+    if kind == "sell":
+        return f"sell {prompt.get('sell', '?')} Goods, region by region"
+    if kind == "retailer_bonus":
+        return f"use or decline the Retailer bonus in {region_name(str(prompt.get('region', '')))}"
+    return str(kind or "decide").replace("_", " ")
+
+
+def outcome_summary(ev: Mapping[str, Any] | None) -> str:
+    """What a plan does: ``ev["yields"]`` (the engine's ``planning.yields``: price, Goods
+    and where they come from, Improve, Research, Logistics)."""
+    if not ev or "yields" not in ev:
+        return ""
+    y = ev["yields"]
+    parts = " + ".join(f"{n} {what}" for what, n in y["goods_parts"]) or "none"
+    bits = [
+        f"price **{y['price']}**",
+        f"Goods **{y['goods']}** ({parts})",
+        f"improve **{'yes' if y['improve'] else 'no (a Goods token)'}**",
+        f"research **{y['research']}**",
+        f"logistics **{y['logistics']}**",
+    ]
+    return ", ".join(bits)
