@@ -14,7 +14,7 @@ custom_id layout (all under 100 characters)::
 
     br:lobby:<gid>:<op>                  lobby buttons (join, leave, ai, start)
     br:ai:<gid>                          the Add-AI kind select
-    br:open:<gid>                        "Take your turn / open my planner"
+    br:open:<gid>                        "Open my turn" (the caller's decision, privately)
     br:ps:<gid>:<seat>:<ver>             planner select (the draft is in the message)
     br:pb:<gid>:<seat>:<ver>:<op>        planner buttons (back, reset, outcomes, seal)
     br:as:<gid>:<seat>:<ver>:<path>      turn-action select, path = picks so far
@@ -147,8 +147,11 @@ def add_ai_view(gid: int, choices: Sequence[Choice]) -> discord.ui.View:
 # ---------------------------------------------------------------------- open turn
 
 
+OPEN_LABEL = "Open my turn"  # the one name of the button that opens a player's decision
+
+
 class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)"):
-    def __init__(self, gid: int, label: str = "Take your turn") -> None:
+    def __init__(self, gid: int, label: str = OPEN_LABEL) -> None:
         super().__init__(
             discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"br:open:{gid}")
         )
@@ -164,7 +167,7 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:o
         await _safely(interaction, _play(interaction).open_decision(interaction, self.gid))
 
 
-def open_view(gid: int, label: str = "Take your turn") -> discord.ui.View:
+def open_view(gid: int, label: str = OPEN_LABEL) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(OpenButton(gid, label))
     return view

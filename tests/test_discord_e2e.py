@@ -18,6 +18,7 @@ import pytest
 
 from tests.discord_support import TOKEN, Clock, SpyRenderer, png_size, running, texts
 from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
+from tests.test_words import assert_plain_words
 
 
 @pytest.fixture
@@ -98,13 +99,16 @@ async def public_with(fake: FakeDiscord, needle: str, timeout: float = 15) -> di
 
 
 def _has_turn_button(m: dict[str, Any]) -> bool:
-    return any(c.get("label") == "Take your turn" for c in iter_components(m))
+    """A turn prompt: the "Open my turn" button on a post that does not open Planning
+    (the planner comes by DM; the same button there opens it too)."""
+    planning = "· Planning**" in m.get("content", "")
+    return not planning and any(c.get("label") == "Open my turn" for c in iter_components(m))
 
 
 async def play_turns(
     fake: FakeDiscord, users: list[dict], until: str, limit: int = 120, since: int = 0, chooser: Any = None
 ) -> None:
-    """Answer every "Take your turn" prompt until a public message contains ``until``;
+    """Answer every "Open my turn" prompt until a public message contains ``until``;
     only messages from index ``since`` on count. ``chooser()`` gives the option index to
     pick at each select (default: the first)."""
     used: set[str] = set()
@@ -124,7 +128,7 @@ async def play_turns(
         movers = [u for u in users if f"<@{u['id']}>" in target["content"]]
         if not movers:  # "Waiting for ...": a turn going on step by step, answered below
             continue
-        ix = await fake.click(movers[0], target, "Take your turn")
+        ix = await fake.click(movers[0], target, "Open my turn")
         assert ix.callback_data.get("flags", 0) & EPHEMERAL
         msg = ix.original
         for _step in range(20):  # Research, Logistics and Selling may go step by step
@@ -244,6 +248,7 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         assert data["seed_withheld"] and "7" not in json.dumps(data.get("options"))
         assert all(a["action"]["type"] != "plan" or a["seq"] < data["version"] - 10 for a in data["actions"][-1:])
     assert TOKEN not in caplog.text
+    assert_plain_words(fake)
 
 
 async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tmp_path: Any) -> None:
@@ -457,6 +462,7 @@ async def test_a_whole_game_to_the_final_scores(
         everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
         assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
         assert sum("Game over" in message_text(m) for m in fake.public_messages()) == 1
+    assert_plain_words(fake)  # no internal id in anything a player read (tests/test_words.py)
 
 
 async def test_a_whole_five_company_game_with_a_closed_dm(fake: FakeDiscord, tmp_path: Any) -> None:
@@ -490,3 +496,4 @@ async def test_a_whole_five_company_game_with_a_closed_dm(fake: FakeDiscord, tmp
             await play_turns(fake, users, until=until, since=since, chooser=lambda: pick_rng.randrange(25))
         assert (await bot.app.info(1)).status == "finished"
         assert fake.dm_messages(eve) == []  # nothing could be sent to her: everything went by /plan
+    assert_plain_words(fake)

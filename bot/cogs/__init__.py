@@ -77,10 +77,10 @@ def make_command(name: str, description: str, callback: Any) -> app_commands.Com
 
 async def game_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
     """The user's live games, for commands that take a game id."""
-    games = await app_of(interaction).games_of_user(interaction.user.id)
+    app = app_of(interaction)
     out = []
-    for g in games:
-        label = f"#{g.id} {g.game} ({g.status})"
+    for g in await app.games_of_user(interaction.user.id):
+        label = f"#{g.id} {app.presenter(g.game).title} ({g.status})"
         if current.strip().lstrip("#") in str(g.id) or current.lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=str(g.id)))
     return out[:25]

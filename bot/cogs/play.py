@@ -147,8 +147,7 @@ class Play(commands.Cog):
         embeds = [self.result_embed(info, out.result)] if out.over and out.result else []
         ui = None
         if out.pending and not out.over:
-            label = "Open my planner" if planning_now else "Take your turn"
-            ui = views.open_view(info.id, label)
+            ui = views.open_view(info.id)
         if not content and not files and not embeds:
             return
         channel = self.channel(info)
@@ -431,7 +430,7 @@ class Play(commands.Cog):
 
     # -------------------------------------------------------------- open decision
     async def open_decision(self, interaction: discord.Interaction[Any], gid: int) -> None:
-        """The "Take your turn" button and ``/plan``: the caller's decision, privately."""
+        """The "Open my turn" button and ``/plan``: the caller's decision, privately."""
         info = await self.app.info(gid)
         me = info.seat_of(interaction.user.id)
         if me is None:
@@ -478,7 +477,7 @@ class Play(commands.Cog):
         except discord.Forbidden:
             await channel.send(
                 f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here.",
-                view=views.open_view(info.id, "Open my decision"),
+                view=views.open_view(info.id),
             )
 
 
@@ -525,7 +524,7 @@ async def game_status(interaction: discord.Interaction[Any]) -> None:
 async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[discord.File]]:
     app = play.app
     game = play.presenter(info)
-    embed = discord.Embed(title=f"Game #{info.id} — {info.game} ({info.status})")
+    embed = discord.Embed(title=f"Game #{info.id} — {game.title} ({info.status})")
     files: list[discord.File] = []
     if info.status in ("lobby",):
         embed.description = "In the lobby: " + ", ".join(s.display_name for s in info.seats)

@@ -351,7 +351,9 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     elif d.step == "review":
         items.append(Choice("@imp", "Place an Improvement on the Pads"))
         for p in d.improvements:
-            items.append(Choice(f"-{p.id}", f"Take {p.id} off the Pads (it lies face down)"))
+            items.append(
+                Choice(f"-{p.id}", text.clip(f"Take the {words.improvement_label(p.id)} off the Pads (face down)", 100))
+            )
         items.append(Choice("@pads", "Change the Pads (keeps nothing)"))
         items.append(Choice("@outcomes", "Pick from the list of distinct outcomes instead"))
     elif d.step == "imp":
@@ -554,10 +556,10 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
         lines.append(top)
     for p in d.improvements:
         where = "on top" if p.layer == "over" else "under the top Pad"
-        lines.append(f"Improvement {p.id} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
+        lines.append(f"{words.improvement_label(p.id).capitalize()} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
     face_down = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
     if face_down and d.pads_complete():
-        lines.append("Face down (1 Goods each): " + ", ".join(face_down))
+        lines.append("Face down (1 Goods each): " + ", ".join(words.improvement_label(i) for i in face_down))
     ev = evaluate(d, ctx)
     if ev is not None:
         lines.append("**This plan gives:** " + words.outcome_summary(ev))

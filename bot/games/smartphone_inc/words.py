@@ -46,10 +46,14 @@ def tech_name(tid: str) -> str:
 
 
 def improvement_label(imp: str) -> str:
+    """An Improvement by what it shows (the rulebook gives them no names, and their ids
+    are not for players): "Improvement (Price Up + Logistics)"; a company's starting
+    Improvement says so."""
     cells = IMPROVEMENTS.get(imp)
     if not cells:
-        return imp
-    return f"{imp} ({' + '.join(SYMBOL_NAMES.get(c, str(c)) for c in cells)})"
+        return "an Improvement"
+    symbols = " + ".join(SYMBOL_NAMES.get(c, str(c)) for c in cells)
+    return f"{'starting ' if imp.startswith('S-') else ''}Improvement ({symbols})"
 
 
 def describe_action(action: Mapping[str, Any]) -> str:
