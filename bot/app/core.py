@@ -14,7 +14,7 @@ Public API (stable; the Discord layer builds on it)
 Construction::
 
     storage = await Storage.open("boardroom.db")          # bot.storage; runs migrations
-    app = App(storage, clock=time.time)                    # games=/ai_choose= for tests
+    app = App(storage, clock=time.time)                    # games=/presenters=/ai_choose= for tests
     ...
     await storage.close()
 
@@ -57,6 +57,12 @@ Play (status "active")::
     games = await app.games_of_user(user_id)       # live GameInfos the user sits in
     games = await app.games_with_status("active")  # GameInfos by status
     state = await app.state(game_id)               # raw engine state (read-only; CLI/tests)
+
+Games (the registry of :mod:`bot.games`, plus ``presenters=``)::
+
+    names = app.offered_games()                    # what a lobby may open
+    p = app.presenter(info.game)                   # the game's Presenter (title, seats, options,
+                                                   # AI players, words, planner, /rules)
 
 Administration::
 

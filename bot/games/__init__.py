@@ -24,8 +24,11 @@ __all__ = [
 ]
 
 # One line per game: the engine's name -> the module whose ``PRESENTER`` presents it.
+# A line whose packages are not built yet is skipped (the game is not offered).
 _PRESENTERS: dict[str, str] = {
     "smartphone-inc": "bot.games.smartphone_inc",
+    "mobile-markets": "bot.games.mobile_markets",
+    "age-of-automaton": "bot.games.age_of_automaton",
 }
 
 
