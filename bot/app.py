@@ -113,6 +113,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.exports import check_export
 from bot.records import (
     AppError,
     Applied,
@@ -1143,8 +1144,7 @@ def replay_export(
     """Replay an :meth:`App.export` dict from its seed and log; return the result
     (``{"over": False, "version": n}`` for an unfinished game). With ``verify``, a
     recorded result that differs raises :class:`ReplayMismatch`."""
-    if data.get("format") != "boardroom-game":
-        raise AppError("This is not a boardroom game export.")
+    check_export(data)
     name = str(data["game"])
     game = (games or {}).get(name)
     if game is None:
