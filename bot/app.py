@@ -114,6 +114,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.exports import check_export
+from bot.limits import MAX_ACTION_CHARS, clip_input, json_size, too_deep
 from bot.records import (
     AppError,
     Applied,
@@ -485,6 +486,8 @@ class App:
         expected_version: int,
     ) -> Outcome:
         """Apply ``action`` for the caller's seat; see the module docstring."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise AppError("That prompt is out of date; open your turn again.")
         async with self.lock(game_id):
             info = await self.info(game_id)
             if info.status in ("lobby", "abandoned"):
@@ -497,6 +500,10 @@ class App:
             state = await self._state(info)
             version = int(state["version"])
             pending = game.pending(state)
+            try:
+                action, unknown = canonical_input(game, action)
+            except IllegalAction as exc:
+                return self._refusal(info, game, state, seat, "illegal", str(exc))
             if expected_version != version:
                 refusal = await self._check_old(info, seat, action, expected_version, pending)
                 if refusal is not None and (refusal.status == "already" or info.status == "active"):
@@ -513,6 +520,11 @@ class App:
                 return self._refusal(
                     info, game, state, seat, "illegal",
                     "The AI is playing your seat; use reclaim to play it yourself again.",
+                )
+            if unknown:
+                return self._refusal(
+                    info, game, state, seat, "illegal",
+                    f"That move has field(s) this game does not know: {clip_input(', '.join(unknown))}.",
                 )
             try:
                 new_state = game.apply(state, seat, action)
@@ -1136,6 +1148,18 @@ def _engine_names() -> list[str]:
         return list(game_names())
     except Exception:
         return []
+
+
+def canonical_input(game: Game, action: Any) -> tuple[dict[str, Any], list[str]]:
+    """A player's action checked for size and shape, in the engine's canonical form (what
+    the log stores), with the names of fields the engine does not know."""
+    if not isinstance(action, dict):
+        raise IllegalAction("A move is a JSON object with a 'type'.")
+    size = None if too_deep(action) else json_size(action)
+    if size is None or size > MAX_ACTION_CHARS:
+        raise IllegalAction("That is too large to be a move in this game.")
+    canonical = getattr(game, "canonical_action", None)
+    return canonical(action) if canonical is not None else (action, [])
 
 
 def replay_export(

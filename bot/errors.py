@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.limits import clip
 from bot.records import AppError
 from bot.storage import StorageUnavailable
 from engine import IllegalAction
@@ -86,7 +87,9 @@ def new_error_id() -> str:
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral reply that works whether or not the interaction was answered already."""
+    """An ephemeral reply that works whether or not the interaction was answered already
+    (cut to Discord's 2,000 characters: a refusal may quote what the user typed)."""
+    text = clip(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -12,10 +12,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.limits import too_deep
 from bot.records import AppError
 
 MAX_EXPORT_CHARS = 20_000_000  # a whole game's log is a few hundred KiB
-MAX_DEPTH = 64  # actions and options nest a few levels; anything deeper is not ours
 MAX_SEED_DIGITS = 80  # a 256-bit seed has 78 digits
 
 
@@ -44,7 +44,8 @@ def check_export(data: Any) -> None:
         raise NotAnExport(f"the top level is a {type(data).__name__}, not an object")
     if data.get("format") != "boardroom-game":
         raise NotAnExport('"format" is not "boardroom-game"')
-    _depth_ok(data)
+    if too_deep(data):
+        raise NotAnExport("it is nested too deeply")
     if not isinstance(data.get("game"), str):
         raise NotAnExport('"game" must be a game name')
     seed = data.get("seed")
@@ -82,16 +83,3 @@ def _is_seed(value: Any) -> bool:
 
 def _small_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**62
-
-
-def _depth_ok(data: Any) -> None:
-    """Walk the structure without recursion; refuse more than MAX_DEPTH levels."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise NotAnExport("it is nested too deeply")
-        if isinstance(value, Mapping):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)

@@ -270,3 +270,102 @@ def test_a_valid_export_still_replays(tmp_path: Path, capsys) -> None:
     path.write_text(json.dumps(VALID_EXPORT), encoding="utf-8")
     assert cli.main(["replay", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) == {"over": False, "version": 0}
+
+
+async def _si_game(storage: Storage, clock: FakeClock):
+    from bot.app import App
+
+    app = App(storage, clock=clock)
+    info = await app.create_game("smartphone-inc", channel_id=9, host_id=1, host_name="Ann")
+    await app.join(info.id, 2, "Bob")
+    await app.start(info.id, 1, seed=12345)
+    return app, info.id
+
+
+async def test_the_log_stores_the_canonical_action_and_refuses_unknown_fields(
+    storage: Storage, clock: FakeClock
+) -> None:
+    from bot.records import AppError
+    from engine.ai import choose
+
+    app, gid = await _si_game(storage, clock)
+    version = (await app.info(gid)).version
+    action = choose("smartphone-inc", await app.state(gid), "ann", "random")
+    # an extra 5 MB field: refused before the engine sees it, nothing stored
+    out = await app.act(gid, 1, "ann", {**action, "junk": "x" * 5_000_000}, version)
+    assert out.status == "illegal" and "too large" in out.message
+    # a small unknown field: refused and named
+    out = await app.act(gid, 1, "ann", {**action, "note": 1}, version)
+    assert out.status == "illegal" and "note" in out.message
+    # nesting 1,000 deep: refused without a RecursionError
+    deep: dict = {}
+    for _ in range(1000):
+        deep = {"a": deep}
+    out = await app.act(gid, 1, "ann", {"type": "plan", "plan": deep}, version)
+    assert out.status == "illegal"
+    # not a number where the prompt's version goes
+    for bad in (None, "3", 1.0, True):
+        with pytest.raises(AppError, match="out of date"):
+            await app.act(gid, 1, "ann", action, bad)  # type: ignore[arg-type]
+    assert (await app.info(gid)).version == version
+    # the plan, written with its fields in another order and the Improvements' layer
+    # left out, is stored in the engine's canonical form
+    plan = action["plan"]
+    messy = {"type": "plan", "plan": {"top": plan["top"], "bottom": plan["bottom"]}}
+    out = await app.act(gid, 1, "ann", messy, version)
+    assert out.status == "applied"
+    async with storage.read() as q:
+        logged = (await q.actions(gid, after=version))[0].action
+    game = app.engine("smartphone-inc")
+    assert logged == game.canonical_action(messy)[0]
+    assert logged["plan"]["improvements"] == []
+    # the same move again with junk is "already done", not "stale"
+    again = await app.act(gid, 1, "ann", {**messy, "junk": 1}, version)
+    assert again.status == "already"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"takeover": "yes"}, {"takeover": 1}, {"remind_after_hours": "4"},
+        {"repeat_hours": float("nan")}, {"takeover_after_hours": True}, {"remind_after_hours": 10**400},
+    ],
+)
+async def test_settings_of_the_wrong_type_are_refused_politely(
+    storage: Storage, clock: FakeClock, change: dict
+) -> None:
+    from bot.records import AppError
+
+    app = await new_app(storage, clock)
+    info = await lobby(app, humans=2)
+    with pytest.raises(AppError):
+        await app.update_settings(info.id, 1, **change)
+    assert (await app.info(info.id)).settings == info.settings
+
+
+async def test_a_private_reply_never_exceeds_discords_limit() -> None:
+    from bot import errors
+
+    sent: list[str] = []
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def send_message(self, text: str, ephemeral: bool) -> None:
+            sent.append(text)
+
+    class Interaction:
+        response = Response()
+
+    await errors.reply_private(Interaction(), "Unknown game " + "x" * 2_537)  # type: ignore[arg-type]
+    assert len(sent[0]) == 2000 and sent[0].endswith("…")
+
+
+def test_quoted_input_in_settings_errors_is_short() -> None:
+    from bot.reminders import parse_hhmm, zone
+
+    for call in (lambda: parse_hhmm("9" * 3000), lambda: zone("Z" * 3000)):
+        with pytest.raises(ValueError) as err:
+            call()
+        assert len(str(err.value)) < 120
