@@ -68,6 +68,12 @@ def _quote(text: object, limit: int = 40) -> str:
     return repr(s if len(s) <= limit else s[: limit - 1] + "…")
 
 
+def _quote(text: object, limit: int = 40) -> str:
+    """User input quoted in a reply: one line, at most ``limit`` characters."""
+    s = " ".join(str(text).split())
+    return repr(s if len(s) <= limit else s[: limit - 1] + "…")
+
+
 def parse_hhmm(text: str) -> int:
     """"22:30" -> minutes after midnight (1350). Raises ValueError on bad input."""
     try:
@@ -306,10 +312,16 @@ class ReminderScheduler:
             self._schedule(game_id, seat, kind, decision.at)
             return None
         waiting = await storage.waiting_of(game_id)
-        since = next((w.since_at for w in waiting if w.seat == seat), row.due_at)
+        wait = next((w for w in waiting if w.seat == seat), None)
+        if wait is None:
+            return None  # the seat acted meanwhile
+        since = wait.since_at
         place = game.thread_id or game.channel_id
         if kind == "takeover":
-            outcome = await self.app.take_over(game_id, seat)
+            # re-checked under the game's lock: the player may be moving right now
+            outcome = await self.app.take_over(game_id, seat, waiting_since=wait.since_version)
+            if outcome is None:
+                return None
             nudge = Nudge("takeover", game_id, seat, holder.user_id, since, row.count, place, outcome)
             await self.send(nudge)
             return nudge

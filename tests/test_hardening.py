@@ -3,6 +3,7 @@ read-only disk, a second process, and DEBUG logging."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -369,3 +370,47 @@ def test_quoted_input_in_settings_errors_is_short() -> None:
         with pytest.raises(ValueError) as err:
             call()
         assert len(str(err.value)) < 120
+
+
+async def test_a_takeover_firing_as_the_player_moves_never_takes_the_seat(storage: Storage) -> None:
+    """The deadline job and the player's move race 24 times with every interleaving the
+    event loop allows: either the move counts and the seat stays the player's, or the
+    AI took over first and the move is refused; never a takeover after the move."""
+    from bot.reminders import ReminderScheduler
+
+    hours = 3600.0
+    outcomes = set()
+    for delay_steps in range(24):
+        clock = FakeClock(1_700_000_000.0)
+        app = await new_app(storage, clock)
+        info = await lobby(app, humans=2)
+        await app.update_settings(info.id, 1, remind_after_hours=100, takeover=True, takeover_after_hours=1)
+        await app.start(info.id, 1, seed=3)
+        await app.act(info.id, 1, None, {"pick": 1}, 0)  # ann moved; bob holds the game up
+        sent = []
+
+        async def send(n, sent=sent):
+            sent.append(n)
+
+        sched = ReminderScheduler(app, send, clock=clock)
+        clock.advance(hours)
+        version = (await app.info(info.id)).version
+
+        async def player(steps=delay_steps, gid=info.id, version=version, app=app):
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            return await app.act(gid, 2, None, {"pick": 2}, version)
+
+        move, _ = await asyncio.gather(player(), sched.fire(info.id, "bob", "takeover"))
+        bob = (await app.info(info.id)).seat_named("bob")
+        took = [n for n in sent if n.kind == "takeover"]
+        if move.status == "applied":
+            assert not bob.ai_takeover and took == []
+            outcomes.add("moved")
+        else:
+            assert bob.ai_takeover and len(took) == 1
+            outcomes.add("taken")
+        sched.shutdown()
+        async with storage.transaction() as tx:  # the next round uses a new game
+            await tx.update_game(info.id, clock(), status="abandoned")
+    assert "moved" in outcomes
