@@ -572,6 +572,33 @@ class Tx:
         )
         return [ReminderRow(*r) for r in rows]
 
+    async def earliest_reminder(self, game_id: int | None = None, after: float | None = None) -> float | None:
+        """The earliest due time of a reminder row of an active game (of one game; later
+        than ``after``)."""
+        sql = (
+            "SELECT min(r.due_at) FROM reminders r JOIN games g ON g.id = r.game_id"
+            " WHERE g.status = 'active'"
+        )
+        args: list[Any] = []
+        if game_id is not None:
+            sql += " AND r.game_id = ?"
+            args.append(game_id)
+        if after is not None:
+            sql += " AND r.due_at > ?"
+            args.append(after)
+        row = await self._one(sql, tuple(args))
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def due_reminders(self, now: float, limit: int) -> list[ReminderRow]:
+        """Reminder rows of active games due by ``now``, oldest first."""
+        rows = await self._all(
+            "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+            " JOIN games g ON g.id = r.game_id WHERE r.due_at <= ? AND g.status = 'active'"
+            " ORDER BY r.due_at LIMIT ?",
+            (now, limit),
+        )
+        return [ReminderRow(*r) for r in rows]
+
     async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         await self.conn.execute(
             "UPDATE reminders SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ?",
@@ -774,6 +801,14 @@ class Storage:
     async def all_reminders(self) -> list[ReminderRow]:
         async with self.read() as q:
             return await q.all_reminders()
+
+    async def earliest_reminder(self, game_id: int | None = None, after: float | None = None) -> float | None:
+        async with self.read() as q:
+            return await q.earliest_reminder(game_id, after)
+
+    async def due_reminders(self, now: float, limit: int) -> list[ReminderRow]:
+        async with self.read() as q:
+            return await q.due_reminders(now, limit)
 
     async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         async with self.transaction() as tx:
