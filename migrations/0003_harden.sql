@@ -1,4 +1,4 @@
--- 0002: snapshot checksums and the process lease.
+-- 0003: snapshot checksums and the process lease.
 
 -- A snapshot is trusted only if sha256("<game_id>:<version>:" || state) matches
 -- (bot/storage.py, snapshot_checksum). Older rows have none: they are rebuilt from
