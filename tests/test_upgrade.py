@@ -160,10 +160,10 @@ def test_every_export_replays_byte_identical(
     assert json.loads(capsys.readouterr().out) == want
 
 
-async def test_hidden_plans_stay_hidden_after_the_upgrade(tmp_path: Path) -> None:
-    """The v1 game stopped in Planning with plans sealed: after the upgrade the other
-    seats and the public still see no sealed plan, and the export still leaves them out."""
-    fixture = UPGRADE / "v1"
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.name for f in FIXTURES])
+async def test_hidden_plans_stay_hidden_after_the_upgrade(fixture: Path, tmp_path: Path) -> None:
+    """The game stopped in Planning with plans sealed: after the upgrade the other seats
+    and the public still see no sealed plan, and the export still leaves them out."""
     entry = next(g for g in json.loads((fixture / "manifest.json").read_text())["games"]
                  if g["name"] == "planning-sealed")
     storage = await open_copy(fixture, tmp_path)
