@@ -229,3 +229,21 @@ def test_no_view_of_any_seat_holds_the_seed_or_the_key_in_any_phase() -> None:
             seat = sorted(GAME.pending(state))[0]
             state = GAME.apply(state, seat, choose("smartphone-inc", state, seat, "random"))
         assert GAME.is_over(state)
+
+
+def test_the_migrate_report_counts_games_per_rules_version_and_generator() -> None:
+    rows = [
+        ("smartphone-inc", None, None, "lobby", 2),
+        ("smartphone-inc", 1, "blake2b", "active", 3),
+        ("smartphone-inc", 1, "blake2b", "paused", 1),
+        ("smartphone-inc", 1, "splitmix64", "abandoned", 1),
+        ("smartphone-inc", 1, "splitmix64", "active", 4),
+        ("smartphone-inc", 1, "splitmix64", "finished", 5),
+        ("smartphone-inc", 2, "blake2b", "active", 1),
+    ]
+    assert cli.edition_report(rows) == [
+        "  smartphone-inc: 2 in the lobby (rules set at the start)",
+        "  smartphone-inc rules version 1, generator blake2b: 4 running, 0 ended",
+        "  smartphone-inc rules version 1, generator splitmix64: 4 running, 6 ended",
+        "  smartphone-inc rules version 2, generator blake2b: 1 running, 0 ended",
+    ]
