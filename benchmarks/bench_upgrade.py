@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.app import App, export_edition  # noqa: E402
+from bot.app import App  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from engine import get_game  # noqa: E402
 from engine.ai import choose  # noqa: E402
 from engine.rng import SPLITMIX64  # noqa: E402
-from engine.versions import setup_as  # noqa: E402
+from engine.versions import export_edition, setup_as  # noqa: E402
 
 UPGRADE = ROOT / "tests" / "fixtures" / "upgrade"
 

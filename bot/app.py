@@ -133,7 +133,7 @@ from bot.reminders import QuietHours, Settings, first_nudge_due, next_nudge_due,
 from bot.storage import ActionRow, GameRow, MessageRef, SeatRow, Storage, Tx
 from engine import Game, IllegalAction
 from engine.errors import StateTooNew
-from engine.versions import edition, setup_as
+from engine.versions import edition, export_edition, setup_as
 
 log = logging.getLogger(__name__)
 
@@ -1150,14 +1150,6 @@ def _engine_names() -> list[str]:
         return list(game_names())
     except Exception:
         return []
-
-
-def export_edition(data: Mapping[str, Any]) -> tuple[int | None, str | None]:
-    """(rules version, generator kind) an export's game runs under. An export of format 1
-    predates both: every such game ran under rules version 1 and splitmix64."""
-    if data.get("format_version", 1) == 1:
-        return data.get("rules") or 1, data.get("rng") or "splitmix64"
-    return data.get("rules"), data.get("rng")
 
 
 def replay_export(

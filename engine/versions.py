@@ -40,6 +40,15 @@ def edition(state: dict[str, Any]) -> tuple[int, str | None]:
     return int(rules), kind
 
 
+def export_edition(data: Any) -> tuple[int | None, str | None]:
+    """(rules version, generator kind) the game of a boardroom export (``App.export``)
+    runs under. An export of format 1 predates both: every such game ran under rules
+    version 1 and the splitmix64 generator."""
+    if data.get("format_version", 1) == 1:
+        return data.get("rules") or 1, data.get("rng") or generators.SPLITMIX64
+    return data.get("rules"), data.get("rng")
+
+
 def _takes_edition(setup: Any) -> bool:
     try:
         params = inspect.signature(setup).parameters

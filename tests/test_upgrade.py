@@ -26,12 +26,12 @@ from typing import Any
 import pytest
 
 from bot import cli
-from bot.app import App, export_edition, replay_export
+from bot.app import App, replay_export
 from bot.storage import Storage
 from engine import get_game
 from engine.ai import choose
 from engine.jsonstate import dumps
-from engine.versions import edition, setup_as
+from engine.versions import edition, export_edition, setup_as
 
 UPGRADE = Path(__file__).parent / "fixtures" / "upgrade"
 FIXTURES = sorted(p for p in UPGRADE.iterdir() if (p / "manifest.json").is_file())

@@ -14,7 +14,7 @@ from fakegame import GAME as FAKE
 from fakegame import FakeClock
 
 from bot import cli
-from bot.app import App, export_edition, replay_export
+from bot.app import App, replay_export
 from bot.storage import Storage
 from engine import IllegalAction
 from engine.ai import choose
@@ -23,7 +23,7 @@ from engine.jsonstate import dumps
 from engine.rng import BLAKE2B, SPLITMIX64, kind_of
 from engine.smartphone_inc import migrations, versions
 from engine.smartphone_inc.game import GAME
-from engine.versions import edition, rules_version, setup_as
+from engine.versions import edition, export_edition, rules_version, setup_as
 
 V1 = Path(__file__).parent / "fixtures" / "upgrade" / "v1"
 

@@ -70,8 +70,7 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
         return []
     game = game or get_game(export["game"])
     seats = [s["seat"] for s in sorted(export["seats"], key=lambda s: s["position"])]
-    from bot.app import export_edition
-    from engine.versions import setup_as
+    from engine.versions import export_edition, setup_as
 
     rules, rng_kind = export_edition(export)  # the rules and generator the game started with
     state = setup_as(game, seats, int(export["seed"]), dict(export["options"]), rules=rules, rng=rng_kind)
