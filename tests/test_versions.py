@@ -247,3 +247,30 @@ def test_the_migrate_report_counts_games_per_rules_version_and_generator() -> No
         "  smartphone-inc rules version 1, generator splitmix64: 4 running, 6 ended",
         "  smartphone-inc rules version 2, generator blake2b: 1 running, 0 ended",
     ]
+
+
+async def test_migration_0002_keeps_every_seed_exactly_and_marks_started_games_rules_1(tmp_path: Path) -> None:
+    """A database at schema 1: the largest INTEGER seed survives as its decimal digits,
+    started games get rules version 1 and splitmix64, a lobby gets neither (yet)."""
+    from bot.storage import connect, migrate
+
+    conn = await connect(tmp_path / "old.db")
+    try:
+        assert await migrate(conn, target=1) == [1]
+        for gid, seed, status in ((1, 2**63 - 1, "active"), (2, None, "lobby"), (3, 0, "finished")):
+            await conn.execute(
+                "INSERT INTO games (id, game, seed, channel_id, host_id, status, created_at, updated_at)"
+                " VALUES (?, 'smartphone-inc', ?, ?, 1, ?, 0, 0)",
+                (gid, seed, 10 + gid, status),
+            )
+        assert await migrate(conn) == [2]
+    finally:
+        await conn.close()
+    storage = await Storage.open(tmp_path / "old.db")
+    try:
+        rows = [await storage.game_row(g) for g in (1, 2, 3)]
+    finally:
+        await storage.close()
+    assert [(r.seed, r.rules, r.rng) for r in rows] == [
+        (2**63 - 1, 1, SPLITMIX64), (None, None, None), (0, 1, SPLITMIX64)
+    ]
