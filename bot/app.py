@@ -134,6 +134,8 @@ from bot.records import (
 from bot.reminders import QuietHours, Settings, first_nudge_due, next_nudge_due, takeover_due
 from bot.storage import ActionRow, GameRow, MessageRef, SeatRow, Storage, Tx
 from engine import Game, IllegalAction
+from engine.errors import StateTooNew
+from engine.versions import edition, export_edition, setup_as
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +144,7 @@ AiChoose = Callable[[str, State, str, str], dict[str, Any]]
 Listener = Callable[[int], Awaitable[None]]
 
 AI_KINDS = ("steve", "bot", "random")
+SEED_BITS = 128
 MAX_SEATS = {"smartphone-inc": 5}
 LIVE = ("lobby", "active", "paused")
 
@@ -203,7 +206,8 @@ class App:
         self.games = dict(games or {})
         self.ai_choose = ai_choose or default_ai_choose
         self.clock = clock
-        self.seed_source = seed_source or (lambda: secrets.randbits(31))
+        # 128 bits from the OS: an opening board must not give the seed away (issue 8 §3)
+        self.seed_source = seed_source or (lambda: secrets.randbits(SEED_BITS))
         self.snapshot_every = max(1, snapshot_every)
         self.keep_snapshots = max(1, keep_snapshots)
         self.cache_size = cache_size
@@ -456,12 +460,14 @@ class App:
             except (IllegalAction, ValueError) as exc:
                 raise AppError(f"The game cannot start: {exc}") from None
             version = int(state.get("version", 0))
+            rules, rng_kind = edition(state)  # kept by the game until it ends
             now = self.clock()
             out = Outcome(game_id, status="started", version=version)
             pub = game.view(state, None)
             async with self.storage.transaction() as tx:
                 await tx.update_game(
-                    game_id, now, status="active", seed=seed, options=options, version=version
+                    game_id, now, status="active", seed=seed, options=options, version=version,
+                    rules=rules, rng=rng_kind,
                 )
                 await tx.put_snapshot(game_id, version, game.dump(state), now)
                 new = await self._sync_waiting(tx, info, game, state, None, version, now)
@@ -761,9 +767,11 @@ class App:
         shown = rows[: len(rows) - hidden]
         data: dict[str, Any] = {
             "format": "boardroom-game",
-            "format_version": 1,
+            "format_version": 2,
             "id": info.id,
             "game": info.game,
+            "rules": info.rules,  # the rules version and generator the game runs under
+            "rng": info.rng,
             "status": info.status,
             "options": info.options,
             "seed": info.seed if (with_seed or info.status in ("finished", "abandoned")) else None,
@@ -902,13 +910,20 @@ class App:
         state: State | None = None
         if snap is not None:
             try:
-                state = game.load(snap[1])
+                state = game.load(snap[1])  # upgraded to the current schema by the engine
+            except StateTooNew as exc:
+                raise Conflict(f"Game #{info.id} cannot go on here: {exc}.") from None
             except Exception:
                 log.warning("game %s: snapshot %s unreadable; replaying the log", info.id, snap[0])
         if state is None or int(state.get("version", -1)) != (snap[0] if snap else -1):
             if info.seed is None:
                 raise Conflict("The game has not started yet.")
-            state = game.setup([s.seat for s in info.seats], info.seed, info.options)
+            try:  # under the rules and generator the game started with
+                state = setup_as(
+                    game, [s.seat for s in info.seats], info.seed, info.options, rules=info.rules, rng=info.rng
+                )
+            except StateTooNew as exc:
+                raise Conflict(f"Game #{info.id} cannot go on here: {exc}.") from None
             async with self.storage.read() as q:
                 rows = await q.actions(info.id, upto=info.version)
         for r in rows:
@@ -1194,7 +1209,10 @@ def replay_export(
             raise AppError("This export of a running game has no seed; export it again once the game is over.")
         raise AppError("The game never started; there is nothing to replay.")
     seats = sorted(data["seats"], key=lambda s: s["position"])
-    state = game.setup([s["seat"] for s in seats], int(data["seed"]), dict(data["options"]))
+    rules, rng_kind = export_edition(data)
+    state = setup_as(
+        game, [s["seat"] for s in seats], int(data["seed"]), dict(data["options"]), rules=rules, rng=rng_kind
+    )
     for row in sorted(data["actions"], key=lambda r: r["seq"]):
         state = game.apply(state, row["seat"], row["action"])
         if int(state["version"]) != int(row["seq"]):

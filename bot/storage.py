@@ -211,6 +211,16 @@ async def migrate(
     return applied
 
 
+async def games_by_edition(conn: aiosqlite.Connection) -> list[tuple[str, int | None, str | None, str, int]]:
+    """(game, rules version, generator kind, status, how many games), for the operator:
+    which rules the games in the database run under (``boardroom migrate``)."""
+    async with conn.execute(
+        "SELECT game, rules, rng, status, count(*) FROM games"
+        " GROUP BY game, rules, rng, status ORDER BY game, rules, rng, status"
+    ) as cur:
+        return [(str(g), r, k, str(st), int(n)) for g, r, k, st, n in await cur.fetchall()]
+
+
 # --- rows ---------------------------------------------------------------------------
 
 
@@ -229,6 +239,8 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: float
     updated_at: float
+    rules: int | None = None  # the rules version it started under (None: in the lobby)
+    rng: str | None = None  # the random generator kind it draws from (None: in the lobby)
 
     @property
     def place_id(self) -> int:
@@ -289,7 +301,7 @@ def dumps(value: Any) -> str:
 
 _GAME_COLS = (
     "id, game, options, seed, guild_id, channel_id, thread_id, host_id, status, version,"
-    " result, created_at, updated_at"
+    " result, created_at, updated_at, rules, rng"
 )
 
 
@@ -298,6 +310,7 @@ def _game(row: Iterable[Any] | None) -> GameRow | None:
         return None
     r = list(row)
     r[2] = json.loads(r[2])
+    r[3] = int(r[3]) if r[3] is not None else None  # TEXT since 0002: seeds of 128 bits
     r[10] = json.loads(r[10]) if r[10] is not None else None
     return GameRow(*r)
 
@@ -377,9 +390,11 @@ class Tx:
         return [g for g in map(_game, rows) if g is not None]
 
     async def update_game(self, game_id: int, at: float, **fields: Any) -> None:
-        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id"}
+        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id", "rules", "rng"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad game fields {sorted(fields)}")
+        if fields.get("seed") is not None:
+            fields["seed"] = str(int(fields["seed"]))  # decimal TEXT: more than 64 bits
         values = [dumps(v) if k in ("options", "result") and v is not None else v for k, v in fields.items()]
         sets = ", ".join(f"{k} = ?" for k in fields)
         await self.conn.execute(

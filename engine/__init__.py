@@ -22,6 +22,15 @@ and the AI use when present:
   names of any other fields (the app refuses such a move). Raises IllegalAction for a
   malformed action. Without it the app stores actions as sent.
 
+Versions (``engine/versions.py``; Smartphone Inc. is the example): a game keeps the
+rules version and the random generator it started with until it ends. Its state says
+both: ``state["rules"]`` (an int; absent = 1) and ``state["rng"]`` (from
+``engine.rng.initial_state(seed)``, which tells its own kind). A package that versions
+its rules exposes ``rules_version`` (the current one, for new games), takes keyword
+arguments ``setup(..., rules=None, rng=None)`` (None: the current ones) to set a game
+up again under the ones it recorded, and upgrades older saved states in ``load``
+(``engine/<game>/migrations.py``), refusing newer ones (``engine.errors.StateTooNew``).
+
 A prompt of ``pending`` carries ``"secret": True`` when it is a hidden simultaneous
 decision (the bot asks for it in private and never shows it before the reveal).
 """
