@@ -113,6 +113,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.exports import check_export
+from bot.limits import MAX_ACTION_CHARS, clip_input, json_size, too_deep
 from bot.records import (
     AppError,
     Applied,
@@ -490,6 +492,8 @@ class App:
         expected_version: int,
     ) -> Outcome:
         """Apply ``action`` for the caller's seat; see the module docstring."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise AppError("That prompt is out of date; open your turn again.")
         async with self.lock(game_id):
             info = await self.info(game_id)
             if info.status in ("lobby", "abandoned"):
@@ -502,6 +506,10 @@ class App:
             state = await self._state(info)
             version = int(state["version"])
             pending = game.pending(state)
+            try:
+                action, unknown = canonical_input(game, action)
+            except IllegalAction as exc:
+                return self._refusal(info, game, state, seat, "illegal", str(exc))
             if expected_version != version:
                 refusal = await self._check_old(info, seat, action, expected_version, pending)
                 if refusal is not None and (refusal.status == "already" or info.status == "active"):
@@ -518,6 +526,11 @@ class App:
                 return self._refusal(
                     info, game, state, seat, "illegal",
                     "The AI is playing your seat; use reclaim to play it yourself again.",
+                )
+            if unknown:
+                return self._refusal(
+                    info, game, state, seat, "illegal",
+                    f"That move has field(s) this game does not know: {clip_input(', '.join(unknown))}.",
                 )
             try:
                 new_state = game.apply(state, seat, action)
@@ -670,16 +683,30 @@ class App:
         return out
 
     async def take_over(
-        self, game_id: int, seat: str, *, user_id: int | None = None, is_admin: bool = False
-    ) -> Outcome:
+        self,
+        game_id: int,
+        seat: str,
+        *,
+        user_id: int | None = None,
+        is_admin: bool = False,
+        waiting_since: int | None = None,
+    ) -> Outcome | None:
         """The AI plays ``seat`` from now on. ``user_id`` None = the system (the
-        reminder scheduler's deadline); otherwise host/admin only."""
+        reminder scheduler's deadline); otherwise host/admin only. ``waiting_since``:
+        the state version the deadline's wait began at; if the seat no longer owes
+        that decision (the player moved while the deadline fired), nothing happens and
+        None is returned."""
         async with self.lock(game_id):
             info = await self.info(game_id)
             if user_id is not None:
                 self._check_manage(info, user_id, is_admin)
             if info.status != "active":
                 raise Conflict(f"The game is {info.status}.")
+            if waiting_since is not None:
+                async with self.storage.read() as q:
+                    wait = next((w for w in await q.waiting_of(game_id) if w.seat == seat), None)
+                if wait is None or wait.since_version != waiting_since:
+                    return None  # the player moved meanwhile
             target = info.seat_named(seat)
             if target is None or not target.is_human:
                 raise NotFound(f"There is no human seat {seat!r} in this game.")
@@ -1152,14 +1179,25 @@ def _engine_names() -> list[str]:
         return []
 
 
+def canonical_input(game: Game, action: Any) -> tuple[dict[str, Any], list[str]]:
+    """A player's action checked for size and shape, in the engine's canonical form (what
+    the log stores), with the names of fields the engine does not know."""
+    if not isinstance(action, dict):
+        raise IllegalAction("A move is a JSON object with a 'type'.")
+    size = None if too_deep(action) else json_size(action)
+    if size is None or size > MAX_ACTION_CHARS:
+        raise IllegalAction("That is too large to be a move in this game.")
+    canonical = getattr(game, "canonical_action", None)
+    return canonical(action) if canonical is not None else (action, [])
+
+
 def replay_export(
     data: Mapping[str, Any], *, games: Mapping[str, Game] | None = None, verify: bool = True
 ) -> dict[str, Any]:
     """Replay an :meth:`App.export` dict from its seed and log; return the result
     (``{"over": False, "version": n}`` for an unfinished game). With ``verify``, a
     recorded result that differs raises :class:`ReplayMismatch`."""
-    if data.get("format") != "boardroom-game":
-        raise AppError("This is not a boardroom game export.")
+    check_export(data)
     name = str(data["game"])
     game = (games or {}).get(name)
     if game is None:

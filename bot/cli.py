@@ -111,14 +111,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from bot.app import replay_export
+    from bot.exports import NotAnExport, read_export
     from bot.records import AppError
     from engine import IllegalAction
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {args.file}: {exc}", 2)
+    try:
+        data = read_export(text)
+    except NotAnExport as exc:
+        return _fail(str(exc), 2)
     try:
         result = replay_export(data)
     except (AppError, IllegalAction, KeyError, TypeError, ValueError) as exc:
@@ -139,11 +143,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     if from_file:
         log.info("read %s from ./.env", ", ".join(sorted(from_file)))  # names, never values
     from bot.discord_bot import create_bot  # lazily: discord is imported only here
+    from bot.storage import LeaseHeld
 
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id)
     log.info("starting boardroom with database %s", config.db_path)
     try:
         client.run(config.token, log_handler=None)
+    except LeaseHeld as exc:
+        return _fail(str(exc), 2)
     except Exception as exc:  # never echo the token: report the type and a safe message
         text = str(exc).replace(config.token, "<token>")
         return _fail(f"the bot stopped: {type(exc).__name__}: {text}")

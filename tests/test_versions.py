@@ -263,7 +263,7 @@ async def test_migration_0002_keeps_every_seed_exactly_and_marks_started_games_r
                 " VALUES (?, 'smartphone-inc', ?, ?, 1, ?, 0, 0)",
                 (gid, seed, 10 + gid, status),
             )
-        assert await migrate(conn) == [2]
+        assert await migrate(conn, target=2) == [2]
     finally:
         await conn.close()
     storage = await Storage.open(tmp_path / "old.db")

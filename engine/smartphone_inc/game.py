@@ -8,6 +8,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.jsonstate import clone, dumps
 from engine.smartphone_inc import (
+    actions,
     decisions,
     flow,
     migrations,
@@ -77,6 +78,10 @@ class SmartphoneInc:
         new["version"] += 1
         flow.run(new, None, on_phase)
         return new
+
+    def canonical_action(self, action: Any) -> tuple[dict[str, Any], list[str]]:
+        """(the action as the engine reads it, the names of fields it does not know)."""
+        return actions.canonical_action(action)
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         prompt = flow.pending(state).get(seat)
