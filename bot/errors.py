@@ -75,8 +75,14 @@ def new_error_id() -> str:
     return secrets.token_hex(4)
 
 
+CONTENT_MAX = 2000  # Discord refuses longer message content (400, code 50035)
+
+
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral reply that works whether or not the interaction was answered already."""
+    """An ephemeral reply that works whether or not the interaction was answered already.
+    The text is clipped to Discord's 2000 characters: error texts may echo user input."""
+    if len(text) > CONTENT_MAX:
+        text = text[: CONTENT_MAX - 1] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -938,6 +938,16 @@ class FakeDiscord:
         """The bot lost its permissions in a channel: every write there gets 50013 Missing Permissions."""
         return self.fail("*", f"/channels/{channel_id}/*", MISSING_PERMISSIONS, times=times, when=lambda r: r.method != "GET")
 
+    def close_dms(self, user: dict[str, Any] | str, *, times: int | None = None) -> FaultRule:
+        """A member closes their DMs now: every message to their DM channel gets 50007."""
+        uid = self._user_of(user)["id"]
+
+        def to_them(rec: Recorded) -> bool:
+            m = re.match(r"/channels/(\d+)/messages$", rec.path)
+            return bool(m) and self.channels.get(m.group(1), {}).get("_user_id") == uid
+
+        return self.fail("POST", "/channels/{channel}/messages", CANNOT_DM, times=times, when=to_them)
+
     def delete_message(self, channel_id: str, message_id: str) -> None:
         """A user deleted a message (a board or the sealed counter): requests for it get 10008 from now on."""
         msg = self._find(channel_id, message_id)
