@@ -31,9 +31,9 @@ from tests.fake_discord import (
     SERVER_ERROR,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
+    Failure,
     FakeDiscord,
     FakeInteraction,
-    Failure,
     message_text,
 )
 from tests.test_discord_e2e import build_plan, new_game, public_with
