@@ -47,8 +47,11 @@ What it does:
   by the recorded request; ``rule.hits`` lists what it answered. Route templates:
   ``{name}`` is one path segment, a final ``*`` any rest.
 
-It does not enforce intents, permissions (but see :meth:`FakeDiscord.deny`) or
-the real rate limits (only injected 429s).
+* on request, paces each channel like Discord's message bucket
+  (:meth:`FakeDiscord.pace_channels`: X-RateLimit-* headers on every write, 429 over
+  the limit) and measures the bot's pacing (:meth:`FakeDiscord.writes_per_window`).
+
+It does not enforce intents or permissions (but see :meth:`FakeDiscord.deny`).
 """
 
 from __future__ import annotations
@@ -629,6 +632,9 @@ class FakeDiscord:
         self.faults: list[FaultRule] = []
         self.enforce_limits = True  # payload limits of real Discord (400 / 50035)
         self.ack_deadline: float | None = ACK_DEADLINE  # 10062 for a callback later than this
+        self.channel_bucket: tuple[int, float] | None = None  # see pace_channels
+        self._channel_writes: dict[str, list[float]] = {}
+        self.paced: list[Recorded] = []  # writes refused with 429 by pace_channels
         self.channel_id = self.add_channel("games")["id"]
         self._ws: web.WebSocketResponse | None = None
         self._ws_ready = asyncio.Event()
@@ -938,6 +944,55 @@ class FakeDiscord:
         """The bot lost its permissions in a channel: every write there gets 50013 Missing Permissions."""
         return self.fail("*", f"/channels/{channel_id}/*", MISSING_PERMISSIONS, times=times, when=lambda r: r.method != "GET")
 
+    def pace_channels(self, limit: int = 5, per: float = 5.0) -> None:
+        """Enforce Discord's message bucket of each channel: ``limit`` writes (post, edit,
+        delete) per ``per`` seconds. Every answer carries X-RateLimit-Limit / -Remaining /
+        -Reset / -Reset-After / -Bucket (discord.py waits on them by itself); a write over the
+        limit gets 429 with ``retry_after``, as on Discord."""
+        self.channel_bucket = (limit, per)
+
+    def writes_per_window(self, channel_id: str, per: float = 5.0) -> int:
+        """The most successful writes (post, edit, delete) the bot made to a channel within
+        any ``per`` seconds: the pacing the issue asks for is at most 5 per 5 s."""
+        times = sorted(
+            r.at
+            for r in self.requests
+            if r.method in ("POST", "PATCH", "DELETE")
+            and re.fullmatch(rf"/channels/{channel_id}/messages(/\d+)?", r.path)
+            and 200 <= r.status < 300
+        )
+        best, lo = 0, 0
+        for hi, t in enumerate(times):
+            while t - times[lo] >= per:
+                lo += 1
+            best = max(best, hi - lo + 1)
+        return best
+
+    def _bucket(self, rec: Recorded) -> tuple[str, list[float], int, float] | None:
+        if self.channel_bucket is None or rec.method not in ("POST", "PATCH", "DELETE"):
+            return None
+        m = re.fullmatch(r"/channels/(\d+)/messages(?:/\d+)?", rec.path)
+        if not m:
+            return None
+        limit, per = self.channel_bucket
+        now = time.monotonic()
+        writes = [t for t in self._channel_writes.get(m.group(1), []) if now - t < per]
+        self._channel_writes[m.group(1)] = writes
+        return m.group(1), writes, limit, per
+
+    @staticmethod
+    def _bucket_headers(resp: web.StreamResponse, writes: list[float], limit: int, per: float) -> None:
+        reset_after = (writes[0] + per - time.monotonic()) if writes else per
+        resp.headers.update(
+            {
+                "X-RateLimit-Limit": str(limit),
+                "X-RateLimit-Remaining": str(max(0, limit - len(writes))),
+                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                "X-RateLimit-Reset-After": f"{max(0.0, reset_after):.3f}",
+                "X-RateLimit-Bucket": "fake-channel-messages",
+            }
+        )
+
     def close_dms(self, user: dict[str, Any] | str, *, times: int | None = None) -> FaultRule:
         """A member closes their DMs now: every message to their DM channel gets 50007."""
         uid = self._user_of(user)["id"]
@@ -1013,9 +1068,15 @@ class FakeDiscord:
             rec.fault = rule
             if rule.delay:
                 await asyncio.sleep(rule.delay)
+        bucket = self._bucket(rec) if rule is None else None
         if rule is not None and rule.failure is not None:
             resp = rule.failure.response(bucket=f"fake-{abs(hash((rule.method, rule.route))) % 10**8:08d}")
             self._fault_effect(rule.failure, rec)
+        elif bucket is not None and len(bucket[1]) >= bucket[2]:
+            _cid, writes, limit, per = bucket
+            retry = max(0.001, writes[0] + per - time.monotonic())
+            resp = rate_limited(round(retry, 3), "user").response("fake-channel-messages")
+            self.paced.append(rec)
         else:
             for method, pattern, handler in self._table():
                 if method != request.method:
@@ -1027,6 +1088,10 @@ class FakeDiscord:
             else:
                 self.unknown.append(rec)
                 resp = _error(404, 0, f"fake discord: unknown route {request.method} {path}")
+            if bucket is not None:
+                if 200 <= resp.status < 300:
+                    bucket[1].append(time.monotonic())
+                self._bucket_headers(resp, bucket[1], bucket[2], bucket[3])
         rec.status = resp.status
         if isinstance(resp, web.Response) and resp.body:
             try:

@@ -36,7 +36,7 @@ from tests.fake_discord import (
     FakeInteraction,
     message_text,
 )
-from tests.test_discord_e2e import build_plan, new_game, public_with
+from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with
 
 # How long a test waits for something the bot should do on its own after a fault cleared
 # (the outbox's retry). OUTBOX: give the deliverer a short back-off in ``running(...)``
@@ -505,3 +505,22 @@ async def test_every_string_option_has_a_max_length(fake: FakeDiscord, tmp_path:
     assert found
     missing = [where for where, o in found if not o.get("max_length")]
     assert not missing, f"string options without max_length: {missing}"
+
+
+# ------------------------------------------------------------------------ pacing
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 8: no pacing; quick players make the bot write more than 5 messages per 5 s "
+    "to the game channel",
+)
+async def test_quick_players_get_at_most_five_writes_per_five_seconds(scene: Scene) -> None:
+    """Players who answer at once (as fast as the fake clicks) through a whole round: the
+    bot merges or delays its posts to at most 5 writes per 5 s in the game channel, and
+    the round still reaches the next Planning."""
+    fake = scene.fake
+    await scene.seal(scene.bob)
+    await play_turns(fake, [scene.ann, scene.bob], until="Round 2 · Planning")
+    await fake.idle()
+    assert fake.writes_per_window(scene.channel, 5.0) <= 5

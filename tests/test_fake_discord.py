@@ -477,3 +477,31 @@ async def test_autocomplete_choices_limit(fake: FakeDiscord, http: Any) -> None:
     assert status == 400 and error_at(body, ("data", "choices"))
     status, _b, _h = await post(http, callback_path(ix), {"type": 8, "data": {"choices": choices[:25]}})
     assert status == 200
+
+
+# ------------------------------------------------------------------- pacing
+
+
+async def test_paced_channel_answers_429_over_the_bucket(fake: FakeDiscord, http: Any) -> None:
+    fake.pace_channels(limit=2, per=1.0)
+    results = [await post(http, send_path(fake), {"content": str(i)}) for i in range(3)]
+    assert [r[0] for r in results] == [200, 200, 429]
+    assert results[0][2]["X-RateLimit-Remaining"] == "1" and results[1][2]["X-RateLimit-Remaining"] == "0"
+    assert 0 < results[2][1]["retry_after"] <= 1.0 and results[2][1]["global"] is False
+    assert fake.writes_per_window(fake.channel_id, 1.0) == 2 and len(fake.paced) == 1
+    other = fake.add_channel("other")["id"]  # the bucket is per channel
+    assert (await post(http, f"/channels/{other}/messages", {"content": "x"}))[0] == 200
+
+
+async def test_discord_py_keeps_to_the_paced_bucket(fake: FakeDiscord) -> None:
+    fake.pace_channels(limit=2, per=0.5)
+    client = await discord_http()
+    started = time.monotonic()
+    try:
+        for i in range(5):
+            await send_with_discord_py(client, fake.channel_id, f"m{i}")
+    finally:
+        await client.close()
+    assert [m["content"] for m in fake.public_messages()] == [f"m{i}" for i in range(5)]  # none lost
+    assert fake.writes_per_window(fake.channel_id, 0.5) <= 2
+    assert time.monotonic() - started >= 1.0  # two full windows waited
