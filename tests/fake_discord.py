@@ -1068,7 +1068,7 @@ class FakeDiscord:
             rec.fault = rule
             if rule.delay:
                 await asyncio.sleep(rule.delay)
-        bucket = self._bucket(rec) if rule is None else None
+        bucket = self._bucket(rec) if rule is None or rule.failure is None else None
         if rule is not None and rule.failure is not None:
             resp = rule.failure.response(bucket=f"fake-{abs(hash((rule.method, rule.route))) % 10**8:08d}")
             self._fault_effect(rule.failure, rec)
