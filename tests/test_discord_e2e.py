@@ -24,7 +24,7 @@ from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_
 async def fake() -> Any:
     async with FakeDiscord() as f:
         yield f
-        f.assert_no_unknown()
+        f.assert_clean()
 
 
 def _select(msg: dict[str, Any]) -> dict[str, Any]:
