@@ -2,7 +2,8 @@
 
 ::
 
-    boardroom migrate --db PATH          apply missing migrations (refuses a newer database)
+    boardroom migrate --db PATH          apply missing migrations (refuses a newer database);
+                                         report how many games run under each rules version
     boardroom export --db PATH GAME_ID   print a game as JSON (for replay or a bug report)
     boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
     boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...;
@@ -33,28 +34,53 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
-async def _migrate(db: str) -> tuple[int, list[int]]:
-    from bot.storage import connect, migrate, schema_version
+async def _migrate(db: str) -> tuple[int, list[int], list[tuple[str, int | None, str | None, str, int]]]:
+    from bot.storage import connect, games_by_edition, migrate, schema_version
 
     conn = await connect(db)
     try:
         applied = await migrate(conn)
-        return await schema_version(conn), applied
+        return await schema_version(conn), applied, await games_by_edition(conn)
     finally:
         await conn.close()
+
+
+def edition_report(rows: list[tuple[str, int | None, str | None, str, int]]) -> list[str]:
+    """One line per game and rules version (and generator kind): how many games run
+    under it (active or paused) and how many ended; lobbies get theirs at the start."""
+    groups: dict[tuple[str, int | None, str | None], dict[str, int]] = {}
+    for game, rules, rng, status, n in rows:
+        key = (game, None, None) if status == "lobby" else (game, rules, rng)
+        bucket = "running" if status in ("active", "paused") else status
+        groups.setdefault(key, {}).setdefault(bucket, 0)
+        groups[key][bucket] += n
+    lines = []
+    for (game, rules, rng), counts in groups.items():
+        if "lobby" in counts:
+            lines.append(f"  {game}: {counts['lobby']} in the lobby (rules set at the start)")
+            continue
+        ended = counts.get("finished", 0) + counts.get("abandoned", 0)
+        lines.append(
+            f"  {game} rules version {rules}, generator {rng}: {counts.get('running', 0)} running, {ended} ended"
+        )
+    return lines
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from bot.storage import StorageError
 
     try:
-        version, applied = asyncio.run(_migrate(args.db))
+        version, applied, editions = asyncio.run(_migrate(args.db))
     except StorageError as exc:
         return _fail(str(exc))
     except (sqlite3.Error, OSError) as exc:
         return _fail(f"cannot open {args.db}: {exc}")
     done = ", ".join(f"{v:04d}" for v in applied) if applied else "nothing to do"
     print(f"{args.db}: schema version {version} (applied: {done})")
+    lines = edition_report(editions)
+    print("games by rules version:" if lines else "no games yet")
+    for line in lines:
+        print(line)
     return 0
 
 
@@ -85,17 +111,21 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from bot.app import replay_export
+    from bot.exports import NotAnExport, read_export
     from bot.records import AppError
     from engine import IllegalAction
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {args.file}: {exc}", 2)
     try:
+        data = read_export(text)
+    except NotAnExport as exc:
+        return _fail(str(exc), 2)
+    try:
         result = replay_export(data)
-    except (AppError, IllegalAction, KeyError, TypeError) as exc:
+    except (AppError, IllegalAction, KeyError, TypeError, ValueError) as exc:
         return _fail(f"replay failed: {exc}")
     print(json.dumps(result, sort_keys=True, separators=(",", ":")))
     return 0
@@ -113,11 +143,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     if from_file:
         log.info("read %s from ./.env", ", ".join(sorted(from_file)))  # names, never values
     from bot.discord_bot import create_bot  # lazily: discord is imported only here
+    from bot.storage import LeaseHeld
 
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id)
     log.info("starting boardroom with database %s", config.db_path)
     try:
         client.run(config.token, log_handler=None)
+    except LeaseHeld as exc:
+        return _fail(str(exc), 2)
     except Exception as exc:  # never echo the token: report the type and a safe message
         text = str(exc).replace(config.token, "<token>")
         return _fail(f"the bot stopped: {type(exc).__name__}: {text}")

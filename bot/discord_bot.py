@@ -27,6 +27,9 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import os
+import secrets
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +41,8 @@ from discord.ext import commands
 from bot import errors, pictures
 
 log = logging.getLogger("boardroom.bot")
+
+LEASE_SECONDS = 60.0  # a crashed process's database is free again after this long
 
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help")
 
@@ -101,6 +106,8 @@ class BoardroomBot(commands.Bot):
         self._token_filter: errors.RedactFilter | None = None
         errors.hide_secret_payloads()
         self.ready_event = asyncio.Event()
+        self.lease_owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._heartbeat: asyncio.Task[None] | None = None
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -119,6 +126,13 @@ class BoardroomBot(commands.Bot):
         from bot.views import DYNAMIC_ITEMS
 
         self.storage = await Storage.open(self.db_path)
+        try:  # one live process per database (a second one would fight over every write)
+            await self.storage.take_lease(self.lease_owner, LEASE_SECONDS, self.clock)
+        except BaseException:
+            storage, self.storage = self.storage, None
+            await storage.close()
+            raise
+        self._heartbeat = self.loop.create_task(self._renew_lease(), name="boardroom-lease")
         self.app = App(self.storage, **self._app_kwargs)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -134,6 +148,16 @@ class BoardroomBot(commands.Bot):
         if self.sync_commands:
             await self._sync()
         self.loop.create_task(self._after_ready(), name="boardroom-after-ready")
+
+    async def _renew_lease(self) -> None:
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 4)
+            try:
+                await self.storage.take_lease(self.lease_owner, LEASE_SECONDS, self.clock)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a full disk or a lost lease: say so, keep trying
+                log.exception("could not renew the database lease")
 
     async def _sync(self) -> None:
         try:
@@ -167,6 +191,12 @@ class BoardroomBot(commands.Bot):
         try:
             if self.reminders is not None:
                 self.reminders.shutdown()
+            if self._heartbeat is not None:
+                self._heartbeat.cancel()
+            if self.storage is not None:
+                await self.storage.release_lease(self.lease_owner)
+        except Exception:
+            log.exception("could not release the database lease cleanly")
         finally:
             try:
                 await super().close()

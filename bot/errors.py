@@ -23,7 +23,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.limits import clip
 from bot.records import AppError
+from bot.storage import StorageUnavailable
 from engine import IllegalAction
 
 log = logging.getLogger("boardroom.errors")
@@ -54,8 +56,17 @@ def unwrap(error: BaseException) -> BaseException:
     return error
 
 
+CANNOT_SAVE = (
+    "The bot cannot save right now, so your move was not recorded. "
+    "Please try again in a while."
+)
+UNKNOWN_INTERACTION = 10062  # answered too late (over 3 s) or twice: Discord forgot it
+
+
 def expected_message(error: BaseException) -> str | None:
     """The private text for an expected error, or None if the error is unexpected."""
+    if isinstance(error, StorageUnavailable):  # the operator got one clear log line
+        return CANNOT_SAVE
     if isinstance(error, (IllegalAction, UserError, AppError)):
         return str(error) or "That is not possible right now."
     if isinstance(error, app_commands.MissingPermissions):
@@ -76,7 +87,9 @@ def new_error_id() -> str:
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral reply that works whether or not the interaction was answered already."""
+    """An ephemeral reply that works whether or not the interaction was answered already
+    (cut to Discord's 2,000 characters: a refusal may quote what the user typed)."""
+    text = clip(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -91,6 +104,10 @@ async def handle(interaction: discord.Interaction[Any], error: BaseException) ->
     error = unwrap(error)
     if interaction.type is discord.InteractionType.autocomplete:
         log.warning("autocomplete failed: %s", type(error).__name__)
+        return None
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        # a late or doubled acknowledgement: nothing we can answer, nothing broken
+        log.info("interaction %s expired before it was answered", getattr(interaction, "id", "?"))
         return None
     text = expected_message(error)
     if text is not None:

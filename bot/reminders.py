@@ -13,10 +13,11 @@ IANA time zone; it may wrap midnight. A nudge never goes out inside it: its due
 time moves to the end of the window. A takeover is a deadline and ignores quiet
 hours (it notifies the channel, not the player's DMs).
 
-Scheduler (:class:`ReminderScheduler`): one APScheduler date job per reminder
-row, rebuilt from the database at start-up with ``replace_existing=True``.
+Scheduler (:class:`ReminderScheduler`): one APScheduler date job, armed for the
+earliest due reminder row of the database (the rows are the record; waiting
+reminders cost no memory and no start-up work beyond one indexed query).
 Overdue policy: a reminder that became due while the bot was down fires once,
-at start-up (the job runs at ``max(due_at, now)``; the next repeat is counted
+at start-up (the timer runs at ``max(due_at, now)``; the next repeat is counted
 from the moment it was actually sent, so missed intervals never pile up).
 ``sent_at`` is written only after the injected ``send`` callback returned.
 """
@@ -136,17 +137,33 @@ class ReminderHost(Protocol):
     listeners: list[Callable[[int], Awaitable[None]]]
 
     async def take_over(
-        self, game_id: int, seat: str, *, user_id: int | None = None, is_admin: bool = False
-    ) -> Outcome: ...
+        self,
+        game_id: int,
+        seat: str,
+        *,
+        user_id: int | None = None,
+        is_admin: bool = False,
+        waiting_since: int | None = None,
+    ) -> Outcome | None: ...
 
 
 class ReminderScheduler:
-    """Keeps one APScheduler job per reminder row of the app's database.
+    """One APScheduler job, the timer, armed for the earliest due reminder row.
+
+    The rows in SQLite are the record; nothing per row is kept in memory, so waiting
+    reminders cost nothing and start-up reads one number (the earliest due time). When
+    the timer fires, every due row is handled (oldest first, in batches) and the timer
+    is armed again for the next one. After an action the app calls :meth:`sync_game`,
+    which reads only that game's earliest row and arms the timer earlier if needed.
 
     ``start()`` must run inside the event loop (discord.py: in ``setup_hook``).
-    ``fire(game_id, seat, kind)`` is what a job runs; tests call it directly, or
-    ``run_due()`` to fire everything due by the (fake) clock.
+    ``fire(game_id, seat, kind)`` handles one row; tests call it directly, or
+    ``run_due()`` to handle everything due by the (fake) clock.
     """
+
+    JOB_ID = "reminders:next"
+    BATCH = 200  # rows handled per query while catching up
+    RETRY_SECONDS = 5 * 60.0  # a row whose sending failed is looked at again after this
 
     def __init__(
         self,
@@ -165,15 +182,12 @@ class ReminderScheduler:
             scheduler = AsyncIOScheduler(timezone=UTC)
         self.scheduler = scheduler
         self._fire_lock = asyncio.Lock()
-        self._due: dict[str, float] = {}  # job id -> run time of the job we scheduled
+        self.wake_at: float | None = None  # when the timer fires next (None: nothing due)
+        self._failed: dict[tuple[int, str, str], float] = {}  # row -> retry not before
         app.listeners.append(self.sync_game)
 
-    @staticmethod
-    def job_id(game_id: int, seat: str, kind: str) -> str:
-        return f"reminder:{game_id}:{seat}:{kind}"
-
     async def start(self) -> int:
-        """Start the scheduler and rebuild every job from the database."""
+        """Start the scheduler and arm the timer; returns the number of timers (0 or 1)."""
         if not self.scheduler.running:
             self.scheduler.start()
         return await self.rebuild()
@@ -185,67 +199,85 @@ class ReminderScheduler:
             self.app.listeners.remove(self.sync_game)
 
     async def rebuild(self) -> int:
-        """(Re)create jobs for all reminder rows of live games; returns how many."""
-        rows = await self.app.storage.all_reminders()
-        wanted = {self.job_id(r.game_id, r.seat, r.kind) for r in rows}
-        for job in self.scheduler.get_jobs():
-            if job.id.startswith("reminder:") and job.id not in wanted:
-                job.remove()
-        self._due.clear()
-        for r in rows:
-            self._schedule(r.game_id, r.seat, r.kind, r.due_at)
-        return len(rows)
+        """Arm the timer for the earliest due row of a live game (start-up, one query)."""
+        self.wake_at = None
+        earliest = await self.app.storage.earliest_reminder()
+        if earliest is not None:
+            self._arm(earliest)
+        elif self.scheduler.get_job(self.JOB_ID) is not None:
+            self.scheduler.remove_job(self.JOB_ID)
+        return int(self.wake_at is not None)
 
     async def sync_game(self, game_id: int) -> None:
-        """Make the jobs of one game match its reminder rows (App listener)."""
-        rows = await self.app.storage.reminders_of(game_id)
-        wanted = {self.job_id(r.game_id, r.seat, r.kind) for r in rows}
-        prefix = f"reminder:{game_id}:"
-        for job_id in [j for j in self._due if j.startswith(prefix) and j not in wanted]:
-            del self._due[job_id]
-            if self.scheduler.get_job(job_id) is not None:
-                self.scheduler.remove_job(job_id)
-        for r in rows:
-            if self._due.get(self.job_id(r.game_id, r.seat, r.kind)) != r.due_at:
-                self._schedule(r.game_id, r.seat, r.kind, r.due_at)
+        """One game's reminder rows changed (App listener): arm the timer earlier if that
+        game now has an earlier row. Rows that went away need nothing: a timer that
+        finds nothing due simply arms itself for the next row."""
+        earliest = await self.app.storage.earliest_reminder(game_id)
+        if earliest is not None and (self.wake_at is None or earliest < self.wake_at):
+            self._arm(earliest)
 
-    def _schedule(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
-        job_id = self.job_id(game_id, seat, kind)
-        self._due[job_id] = due_at
+    def _arm(self, due_at: float) -> None:
         run_at = max(due_at, self.clock())  # overdue: fire once, now
+        self.wake_at = run_at
         self.scheduler.add_job(
-            self.fire,
+            self._wake,
             "date",
             run_date=datetime.fromtimestamp(run_at, UTC),
-            args=[game_id, seat, kind],
-            id=job_id,
+            id=self.JOB_ID,
             replace_existing=True,
             misfire_grace_time=None,  # never drop a late reminder
             coalesce=True,
         )
 
-    async def run_due(self) -> list[Nudge]:
-        """Fire every reminder due by ``clock()`` (tests, and a manual catch-up)."""
+    async def _wake(self) -> None:
+        self.wake_at = None
+        try:
+            await self.run_due(hold_failed=True)
+        finally:
+            # every row due now was handled; what is still due failed (retry later)
+            now = self.clock()
+            self._failed = {k: t for k, t in self._failed.items() if t > now}  # the rest: gone
+            nxt = await self.app.storage.earliest_reminder(after=now)
+            candidates = [t for t in (nxt, *self._failed.values()) if t is not None]
+            if candidates and (self.wake_at is None or min(candidates) < self.wake_at):
+                self._arm(min(candidates))
+
+    async def run_due(self, *, hold_failed: bool = False) -> list[Nudge]:
+        """Handle every reminder due by ``clock()``, oldest first (the timer, tests, and a
+        manual catch-up). With ``hold_failed`` (the timer), a row whose sending failed
+        waits RETRY_SECONDS before it is tried again."""
         now = self.clock()
         sent: list[Nudge] = []
-        for r in await self.app.storage.all_reminders():
-            if r.due_at <= now:
+        seen: set[tuple[int, str, str]] = set()
+        while True:
+            rows = [
+                r for r in await self.app.storage.due_reminders(now, self.BATCH + len(seen))
+                if (r.game_id, r.seat, r.kind) not in seen
+            ]
+            if not rows:
+                return sent
+            for r in rows:
+                key = (r.game_id, r.seat, r.kind)
+                seen.add(key)
+                if hold_failed and self._failed.get(key, 0.0) > now:
+                    continue
                 n = await self.fire(r.game_id, r.seat, r.kind)
                 if n is not None:
                     sent.append(n)
-        return sent
 
     async def fire(self, game_id: int, seat: str, kind: str) -> Nudge | None:
         """Look at one reminder row now: send, reschedule, or drop it."""
-        self._due.pop(self.job_id(game_id, seat, kind), None)  # this job is used up
+        key = (game_id, seat, kind)
         async with self._fire_lock:
             try:
-                return await self._fire(game_id, seat, kind)
+                nudge = await self._fire(game_id, seat, kind)
             except Exception:
                 log.exception("reminder %s/%s/%s failed", game_id, seat, kind)
                 # Leave the row unsent; look again later rather than never.
-                self._schedule(game_id, seat, kind, self.clock() + 5 * 60)
+                self._failed[key] = self.clock() + self.RETRY_SECONDS
                 return None
+            self._failed.pop(key, None)
+            return nudge
 
     async def _fire(self, game_id: int, seat: str, kind: str) -> Nudge | None:
         storage = self.app.storage
@@ -263,13 +295,18 @@ class ReminderScheduler:
         decision = decide(kind, row.due_at, now, quiet)
         if decision.action == "wait":
             await storage.reschedule_reminder(game_id, seat, kind, decision.at)
-            self._schedule(game_id, seat, kind, decision.at)
             return None
         waiting = await storage.waiting_of(game_id)
-        since = next((w.since_at for w in waiting if w.seat == seat), row.due_at)
+        wait = next((w for w in waiting if w.seat == seat), None)
+        if wait is None:
+            return None  # the seat acted meanwhile
+        since = wait.since_at
         place = game.thread_id or game.channel_id
         if kind == "takeover":
-            outcome = await self.app.take_over(game_id, seat)
+            # re-checked under the game's lock: the player may be moving right now
+            outcome = await self.app.take_over(game_id, seat, waiting_since=wait.since_version)
+            if outcome is None:
+                return None
             nudge = Nudge("takeover", game_id, seat, holder.user_id, since, row.count, place, outcome)
             await self.send(nudge)
             return nudge
@@ -278,6 +315,5 @@ class ReminderScheduler:
         settings = await storage.settings(game_id)
         sent_at = self.clock()
         next_due = next_nudge_due(settings, sent_at, quiet)
-        if await storage.mark_reminder_sent(game_id, seat, kind, sent_at, next_due):
-            self._schedule(game_id, seat, kind, next_due)
+        await storage.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
         return nudge

@@ -20,10 +20,21 @@ class Settings:
     takeover_after_hours: float = 48.0
 
     def validate(self) -> None:
+        if not isinstance(self.takeover, bool):
+            raise ValueError("takeover must be on or off (true or false)")
         for name in ("remind_after_hours", "repeat_hours", "takeover_after_hours"):
             value = getattr(self, name)
+            label = name.replace("_", " ")
+            if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+                raise ValueError(f"{label} must be a number of hours")
             if not (0 < value <= 24 * 60):
-                raise ValueError(f"{name.replace('_', ' ')} must be between 0 and 1440 hours")
+                raise ValueError(f"{label} must be between 0 and 1440 hours")
+
+
+def _quote(text: object, limit: int = 40) -> str:
+    """User input quoted in a reply: one line, at most ``limit`` characters."""
+    s = " ".join(str(text).split())
+    return repr(s if len(s) <= limit else s[: limit - 1] + "…")
 
 
 def parse_hhmm(text: str) -> int:
@@ -32,9 +43,9 @@ def parse_hhmm(text: str) -> int:
         hh, mm = text.strip().split(":")
         h, m = int(hh), int(mm)
     except ValueError:
-        raise ValueError(f"{text!r} is not a time like 22:30") from None
+        raise ValueError(f"{_quote(text)} is not a time like 22:30") from None
     if not (0 <= h <= 23 and 0 <= m <= 59):
-        raise ValueError(f"{text!r} is not a time like 22:30")
+        raise ValueError(f"{_quote(text)} is not a time like 22:30")
     return h * 60 + m
 
 
@@ -42,7 +53,7 @@ def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {name!r} (use a name like Europe/Paris)") from None
+        raise ValueError(f"unknown time zone {_quote(name)} (use a name like Europe/Paris)") from None
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,9 @@ version is newer than the newest file is refused (:class:`SchemaTooNew`).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -36,6 +38,29 @@ import aiosqlite
 
 from bot.settings import QuietHours, Settings
 
+log = logging.getLogger("boardroom.storage")
+
+
+class _NoStatementArgs(logging.Filter):
+    """aiosqlite logs every call at DEBUG with its SQL parameters, and those hold sealed
+    plans and seeds. Keep the line, drop the parameters."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and record.args:
+            record.args = tuple(_bare(a) for a in record.args)
+        return True
+
+
+def _bare(value: Any) -> str:
+    """A call or an error named without its arguments: ``execute``, ``OperationalError``."""
+    if isinstance(value, BaseException):
+        return type(value).__name__
+    func = getattr(value, "func", value)  # functools.partial(conn.execute, sql, params)
+    return str(getattr(func, "__name__", type(func).__name__))
+
+
+logging.getLogger("aiosqlite").addFilter(_NoStatementArgs("aiosqlite"))
+
 MIGRATION_RE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 # The runner wraps each file in its own transaction; a file must not manage one itself.
 TX_CONTROL_RE = re.compile(
@@ -44,10 +69,54 @@ TX_CONTROL_RE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 LIVE = ("lobby", "active", "paused")
+# SQLite INTEGER is a signed 64-bit number: a larger id cannot name a row.
+SQL_INT_MIN, SQL_INT_MAX = -(2**63), 2**63 - 1
+# sqlite3.OperationalError texts that mean "cannot write now", not a bug.
+UNAVAILABLE_MARKERS = (
+    "database or disk is full",
+    "attempt to write a readonly database",
+    "disk i/o error",
+    "unable to open database file",
+)
+
+
+def out_of_range(args: Iterable[Any]) -> bool:
+    """Whether a query argument is an integer SQLite cannot hold (so no row matches it)."""
+    return any(
+        isinstance(a, int) and not isinstance(a, bool) and not SQL_INT_MIN <= a <= SQL_INT_MAX
+        for a in args
+    )
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and any(
+        m in str(exc).lower() for m in UNAVAILABLE_MARKERS
+    )
+
+
+def snapshot_checksum(game_id: int, version: int, state: str) -> str:
+    """What a snapshot must hash to: the state text together with the log sequence it
+    stands for (so a snapshot edited, or moved to another version, is not trusted)."""
+    digest = hashlib.sha256(f"{int(game_id)}:{int(version)}:".encode())
+    digest.update(state.encode("utf-8"))
+    return digest.hexdigest()
 
 
 class StorageError(RuntimeError):
     pass
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot take writes now (disk full, read-only, I/O error). Nothing
+    was recorded; writes work again once the operator fixes the cause."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(f"the database cannot save right now: {cause}")
+        self.cause = cause
+
+
+class LeaseHeld(StorageError):
+    """Another live boardroom process uses this database."""
 
 
 class SchemaTooNew(StorageError):
@@ -142,6 +211,16 @@ async def migrate(
     return applied
 
 
+async def games_by_edition(conn: aiosqlite.Connection) -> list[tuple[str, int | None, str | None, str, int]]:
+    """(game, rules version, generator kind, status, how many games), for the operator:
+    which rules the games in the database run under (``boardroom migrate``)."""
+    async with conn.execute(
+        "SELECT game, rules, rng, status, count(*) FROM games"
+        " GROUP BY game, rules, rng, status ORDER BY game, rules, rng, status"
+    ) as cur:
+        return [(str(g), r, k, str(st), int(n)) for g, r, k, st, n in await cur.fetchall()]
+
+
 # --- rows ---------------------------------------------------------------------------
 
 
@@ -160,6 +239,8 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: float
     updated_at: float
+    rules: int | None = None  # the rules version it started under (None: in the lobby)
+    rng: str | None = None  # the random generator kind it draws from (None: in the lobby)
 
     @property
     def place_id(self) -> int:
@@ -220,7 +301,7 @@ def dumps(value: Any) -> str:
 
 _GAME_COLS = (
     "id, game, options, seed, guild_id, channel_id, thread_id, host_id, status, version,"
-    " result, created_at, updated_at"
+    " result, created_at, updated_at, rules, rng"
 )
 
 
@@ -229,6 +310,7 @@ def _game(row: Iterable[Any] | None) -> GameRow | None:
         return None
     r = list(row)
     r[2] = json.loads(r[2])
+    r[3] = int(r[3]) if r[3] is not None else None  # TEXT since 0002: seeds of 128 bits
     r[10] = json.loads(r[10]) if r[10] is not None else None
     return GameRow(*r)
 
@@ -246,10 +328,14 @@ class Tx:
         self.conn = conn
 
     async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        if out_of_range(args):  # an id SQLite cannot hold names no row
+            return None
         async with self.conn.execute(sql, args) as cur:  # closed: no statement left pending
             return await cur.fetchone()
 
     async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        if out_of_range(args):
+            return []
         async with self.conn.execute(sql, args) as cur:
             return list(await cur.fetchall())
 
@@ -304,9 +390,11 @@ class Tx:
         return [g for g in map(_game, rows) if g is not None]
 
     async def update_game(self, game_id: int, at: float, **fields: Any) -> None:
-        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id"}
+        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id", "rules", "rng"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad game fields {sorted(fields)}")
+        if fields.get("seed") is not None:
+            fields["seed"] = str(int(fields["seed"]))  # decimal TEXT: more than 64 bits
         values = [dumps(v) if k in ("options", "result") and v is not None else v for k, v in fields.items()]
         sets = ", ".join(f"{k} = ?" for k in fields)
         await self.conn.execute(
@@ -381,18 +469,31 @@ class Tx:
     # snapshots
     async def put_snapshot(self, game_id: int, version: int, state: str, at: float) -> None:
         await self.conn.execute(
-            "INSERT OR REPLACE INTO snapshots (game_id, version, state, created_at)"
-            " VALUES (?, ?, ?, ?)",
-            (game_id, version, state, at),
+            "INSERT OR REPLACE INTO snapshots (game_id, version, state, created_at, checksum)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (game_id, version, state, at, snapshot_checksum(game_id, version, state)),
         )
 
     async def latest_snapshot(self, game_id: int, upto: int) -> tuple[int, str] | None:
-        row = await self._one(
-            "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ?"
-            " ORDER BY version DESC LIMIT 1",
+        """The newest snapshot at or before ``upto`` whose checksum holds. One that does
+        not (edited or damaged) is skipped with a warning: the log is the record, so the
+        caller rebuilds from an older snapshot or from the start."""
+        rows = await self._all(
+            "SELECT version, state, checksum FROM snapshots WHERE game_id = ? AND version <= ?"
+            " ORDER BY version DESC",
             (game_id, upto),
         )
-        return (int(row[0]), str(row[1])) if row else None
+        for version, state, checksum in rows:
+            if checksum == snapshot_checksum(game_id, version, state):
+                return int(version), str(state)
+            if checksum is None:  # written before migration 0003: not trusted, not alarming
+                log.info("game %s: snapshot %s has no checksum; rebuilding from the log", game_id, version)
+                continue
+            log.warning(
+                "game %s: snapshot of version %s fails its checksum; rebuilding from the log",
+                game_id, version,
+            )
+        return None
 
     async def prune_snapshots(self, game_id: int, keep: int) -> None:
         await self.conn.execute(
@@ -489,6 +590,33 @@ class Tx:
         )
         return [ReminderRow(*r) for r in rows]
 
+    async def earliest_reminder(self, game_id: int | None = None, after: float | None = None) -> float | None:
+        """The earliest due time of a reminder row of an active game (of one game; later
+        than ``after``)."""
+        sql = (
+            "SELECT min(r.due_at) FROM reminders r JOIN games g ON g.id = r.game_id"
+            " WHERE g.status = 'active'"
+        )
+        args: list[Any] = []
+        if game_id is not None:
+            sql += " AND r.game_id = ?"
+            args.append(game_id)
+        if after is not None:
+            sql += " AND r.due_at > ?"
+            args.append(after)
+        row = await self._one(sql, tuple(args))
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def due_reminders(self, now: float, limit: int) -> list[ReminderRow]:
+        """Reminder rows of active games due by ``now``, oldest first."""
+        rows = await self._all(
+            "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+            " JOIN games g ON g.id = r.game_id WHERE r.due_at <= ? AND g.status = 'active'"
+            " ORDER BY r.due_at LIMIT ?",
+            (now, limit),
+        )
+        return [ReminderRow(*r) for r in rows]
+
     async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         await self.conn.execute(
             "UPDATE reminders SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ?",
@@ -504,6 +632,23 @@ class Tx:
             (sent_at, next_due, game_id, seat, kind),
         )
         return cur.rowcount > 0
+
+    # the process lease
+    async def take_lease(self, owner: str, now: float, ttl: float) -> str | None:
+        """Take (or renew) the lease on this database for ``owner``. Returns None when
+        taken, else the live holder's name (its heartbeat is younger than ``ttl``)."""
+        row = await self._one("SELECT owner, heartbeat_at FROM lease WHERE id = 1")
+        if row is not None and row[0] != owner and now - float(row[1]) < ttl:
+            return str(row[0])
+        await self.conn.execute(
+            "INSERT INTO lease (id, owner, heartbeat_at) VALUES (1, ?, ?) ON CONFLICT (id)"
+            " DO UPDATE SET owner = excluded.owner, heartbeat_at = excluded.heartbeat_at",
+            (owner, now),
+        )
+        return None
+
+    async def release_lease(self, owner: str) -> None:
+        await self.conn.execute("DELETE FROM lease WHERE id = 1 AND owner = ?", (owner,))
 
     # settings
     async def settings(self, game_id: int) -> Settings:
@@ -554,6 +699,7 @@ class Storage:
         self.path = path
         self._lock = asyncio.Lock()
         self._tx = Tx(conn)
+        self._unavailable_logged = False  # one clear log line per outage, not one per move
 
     @classmethod
     async def open(
@@ -603,16 +749,43 @@ class Storage:
                 await self.conn.execute("BEGIN IMMEDIATE")
                 yield self._tx
                 await self.conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 await asyncio.shield(self._rollback())
+                if is_unavailable(exc):
+                    if not self._unavailable_logged:
+                        log.error(
+                            "the database %s cannot take writes (%s); moves are refused until"
+                            " this is fixed (free disk space, make the file writable)",
+                            self.path, exc,
+                        )
+                        self._unavailable_logged = True
+                    raise StorageUnavailable(exc) from exc
                 raise
+            else:
+                self._unavailable_logged = False
 
     async def _rollback(self) -> None:
         try:
             await self.conn.execute("ROLLBACK")
         except sqlite3.OperationalError as exc:  # nothing open (BEGIN failed, COMMIT ran)
-            if "no transaction is active" not in str(exc):
+            if "no transaction is active" not in str(exc) and not is_unavailable(exc):
                 raise
+
+    async def take_lease(self, owner: str, ttl: float, clock: Callable[[], float] = time.time) -> None:
+        """Hold this database for ``owner``, or raise :class:`LeaseHeld` while another
+        live process (heartbeat younger than ``ttl`` seconds) holds it. Renew it more
+        often than ``ttl``; an expired lease (a crashed process) is taken over."""
+        async with self.transaction() as tx:
+            holder = await tx.take_lease(owner, clock(), ttl)
+        if holder is not None:
+            raise LeaseHeld(
+                f"another boardroom process ({holder}) is using {self.path}; stop it first"
+                f" (its lease expires {ttl:.0f} s after its last heartbeat)"
+            )
+
+    async def release_lease(self, owner: str) -> None:
+        async with self.transaction() as tx:
+            await tx.release_lease(owner)
 
     # one-call reads/writes (each takes the lock itself)
     async def game_row(self, game_id: int) -> GameRow | None:
@@ -646,6 +819,14 @@ class Storage:
     async def all_reminders(self) -> list[ReminderRow]:
         async with self.read() as q:
             return await q.all_reminders()
+
+    async def earliest_reminder(self, game_id: int | None = None, after: float | None = None) -> float | None:
+        async with self.read() as q:
+            return await q.earliest_reminder(game_id, after)
+
+    async def due_reminders(self, now: float, limit: int) -> list[ReminderRow]:
+        async with self.read() as q:
+            return await q.due_reminders(now, limit)
 
     async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         async with self.transaction() as tx:

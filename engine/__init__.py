@@ -16,7 +16,20 @@ and the AI use when present:
   the action completes, automatic phases included (the bot posts the picture of a
   round's sales before Phase 8 clears the map);
 - ``random_action(state, seat, rng)``: a uniformly drawn legal action without listing
-  every action (the random player; ``rng`` is an :class:`engine.rng.Rng`).
+  every action (the random player; ``rng`` is an :class:`engine.rng.Rng`);
+- ``canonical_action(action) -> (action, unknown_fields)``: the action with only the
+  fields the engine reads, in canonical form (what the app stores in the log), and the
+  names of any other fields (the app refuses such a move). Raises IllegalAction for a
+  malformed action. Without it the app stores actions as sent.
+
+Versions (``engine/versions.py``; Smartphone Inc. is the example): a game keeps the
+rules version and the random generator it started with until it ends. Its state says
+both: ``state["rules"]`` (an int; absent = 1) and ``state["rng"]`` (from
+``engine.rng.initial_state(seed)``, which tells its own kind). A package that versions
+its rules exposes ``rules_version`` (the current one, for new games), takes keyword
+arguments ``setup(..., rules=None, rng=None)`` (None: the current ones) to set a game
+up again under the ones it recorded, and upgrades older saved states in ``load``
+(``engine/<game>/migrations.py``), refusing newer ones (``engine.errors.StateTooNew``).
 
 A prompt of ``pending`` carries ``"secret": True`` when it is a hidden simultaneous
 decision (the bot asks for it in private and never shows it before the reveal).

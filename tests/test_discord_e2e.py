@@ -25,7 +25,7 @@ from tests.test_words import assert_plain_words
 async def fake() -> Any:
     async with FakeDiscord() as f:
         yield f
-        f.assert_no_unknown()
+        f.assert_clean()
 
 
 def _select(msg: dict[str, Any]) -> dict[str, Any]:

@@ -53,8 +53,14 @@ def _played_export(actions: int = 40) -> dict:
         action = ai.choose("smartphone-inc", state, seat, "greedy")
         state = game.apply(state, seat, action)
         log.append({"seq": seq, "seat": seat, "action": action, "actor": "bot"})
+    from engine.versions import edition
+
+    rules, rng = edition(state)
     return {
         "game": "smartphone-inc",
+        "format_version": 2,  # as App.export: the rules and generator the game runs under
+        "rules": rules,
+        "rng": rng,
         "seed": 3,
         "options": {"automata": ["steve"]},
         "seats": [{"seat": s, "position": i} for i, s in enumerate(seats)],

@@ -209,22 +209,57 @@ async def test_paused_and_finished_games_are_quiet(world) -> None:
     assert len(await sched.run_due()) == 2
 
 
-async def test_jobs_are_rebuilt_and_follow_the_rows(world) -> None:
+async def test_one_timer_armed_for_the_earliest_row(world) -> None:
+    """No job per row: one timer, armed for the earliest due row, moved earlier by an
+    action's new rows, and at start-up after downtime armed for now, once."""
     app, clock, send, sched = world
+    sched.scheduler.start(paused=True)  # the fake clock is in 2024: keep APScheduler still
     await sched.start()
+    assert sched.scheduler.get_jobs() == [] and sched.wake_at is None
     gid = await started(app, remind_after_hours=2)
-    jobs = {j.id: j for j in sched.scheduler.get_jobs()}
-    assert set(jobs) == {f"reminder:{gid}:ann:nudge", f"reminder:{gid}:bob:nudge"}
-    assert jobs[f"reminder:{gid}:ann:nudge"].next_run_time.timestamp() == clock.now + 2 * H
-    await app.act(gid, 1, None, {"pick": 1}, 0)  # listener: ann's job goes
-    assert {j.id for j in sched.scheduler.get_jobs()} == {f"reminder:{gid}:bob:nudge"}
-    # start-up after downtime: an overdue row is scheduled for now, once
+    jobs = sched.scheduler.get_jobs()
+    assert [j.id for j in jobs] == [ReminderScheduler.JOB_ID]
+    assert jobs[0].next_run_time.timestamp() == clock.now + 2 * H == sched.wake_at
+    assert jobs[0].misfire_grace_time is None
+    other = await started_elsewhere(app, remind_after_hours=1)  # an earlier row elsewhere
+    assert sched.wake_at == clock.now + H
+    await app.act(other, 3, None, {"pick": 1}, 0)
+    assert len(sched.scheduler.get_jobs()) == 1
+    # start-up after downtime: an overdue row arms the timer for now, once
     clock.advance(10 * H)
     for _ in range(2):
         assert await sched.rebuild() == 1
     jobs = sched.scheduler.get_jobs()
     assert len(jobs) == 1 and jobs[0].next_run_time.timestamp() == clock.now
-    assert jobs[0].misfire_grace_time is None
+    # the timer handles every due row and re-arms for the next one
+    await sched._wake()
+    assert sorted(n.seat for n in send.sent) == ["ann", "bob", "dan"]
+    assert sched.wake_at == min(r.due_at for r in await app.storage.all_reminders())
+    assert gid != other
+
+
+async def test_a_failed_send_is_retried_later_without_spinning(world) -> None:
+    app, clock, send, sched = world
+    sched.scheduler.start(paused=True)
+    await sched.start()
+    await started(app, remind_after_hours=1)
+    clock.advance(H)
+    send.fail = True
+    await sched._wake()
+    assert send.sent == [] and sched.wake_at == clock.now + ReminderScheduler.RETRY_SECONDS
+    send.fail = False
+    clock.advance(ReminderScheduler.RETRY_SECONDS)
+    await sched._wake()
+    assert sorted(n.seat for n in send.sent) == ["ann", "bob"]
+    assert sched.wake_at is not None and sched.wake_at > clock.now
+
+
+async def started_elsewhere(app: App, **settings: object) -> int:
+    info = await app.create_game("fake", channel_id=200, host_id=3, host_name="Cid")
+    await app.join(info.id, 4, "Dan")
+    await app.update_settings(info.id, 3, **settings)  # type: ignore[arg-type]
+    await app.start(info.id, 3, seed=4)
+    return info.id
 
 
 async def test_a_real_job_fires(storage: Storage) -> None:

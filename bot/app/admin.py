@@ -108,16 +108,30 @@ class AdminOps(Core):
         return out
 
     async def take_over(
-        self, game_id: int, seat: str, *, user_id: int | None = None, is_admin: bool = False
-    ) -> Outcome:
+        self,
+        game_id: int,
+        seat: str,
+        *,
+        user_id: int | None = None,
+        is_admin: bool = False,
+        waiting_since: int | None = None,
+    ) -> Outcome | None:
         """The AI plays ``seat`` from now on. ``user_id`` None = the system (the
-        reminder scheduler's deadline); otherwise host/admin only."""
+        reminder scheduler's deadline); otherwise host/admin only. ``waiting_since``:
+        the state version the deadline's wait began at; if the seat no longer owes
+        that decision (the player moved while the deadline fired), nothing happens and
+        None is returned."""
         async with self.lock(game_id):
             info = await self.info(game_id)
             if user_id is not None:
                 self._check_manage(info, user_id, is_admin)
             if info.status != "active":
                 raise Conflict(f"The game is {info.status}.")
+            if waiting_since is not None:
+                async with self.storage.read() as q:
+                    wait = next((w for w in await q.waiting_of(game_id) if w.seat == seat), None)
+                if wait is None or wait.since_version != waiting_since:
+                    return None  # the player moved meanwhile
             target = info.seat_named(seat)
             if target is None or not target.is_human:
                 raise NotFound(f"There is no human seat {seat!r} in this game.")

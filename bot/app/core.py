@@ -126,6 +126,7 @@ from typing import Any
 from bot.games import Presenter
 from bot.games import find as find_presenter
 from bot.games import names as offered
+from bot.limits import MAX_ACTION_CHARS, json_size, too_deep
 from bot.records import (
     AppError,
     Applied,
@@ -143,6 +144,8 @@ from bot.records import (
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
 from bot.storage import GameRow, MessageRef, SeatRow, Storage, Tx
 from engine import Game, IllegalAction
+from engine.errors import StateTooNew
+from engine.versions import setup_as
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +153,7 @@ State = dict[str, Any]
 AiChoose = Callable[[str, State, str, str], dict[str, Any]]
 Listener = Callable[[int], Awaitable[None]]
 
+SEED_BITS = 128  # from the OS: an opening board must not give the seed away (issue 8 §3)
 LIVE = ("lobby", "active", "paused")
 
 
@@ -216,7 +220,8 @@ class Core:
         self.presenters = dict(presenters or {})
         self.ai_choose = ai_choose or default_ai_choose
         self.clock = clock
-        self.seed_source = seed_source or (lambda: secrets.randbits(31))
+        # 128 bits from the OS: an opening board must not give the seed away (issue 8 §3)
+        self.seed_source = seed_source or (lambda: secrets.randbits(SEED_BITS))
         self.snapshot_every = max(1, snapshot_every)
         self.keep_snapshots = max(1, keep_snapshots)
         self.cache_size = cache_size
@@ -399,13 +404,20 @@ class Core:
         state: State | None = None
         if snap is not None:
             try:
-                state = game.load(snap[1])
+                state = game.load(snap[1])  # upgraded to the current schema by the engine
+            except StateTooNew as exc:
+                raise Conflict(f"Game #{info.id} cannot go on here: {exc}.") from None
             except Exception:
                 log.warning("game %s: snapshot %s unreadable; replaying the log", info.id, snap[0])
         if state is None or int(state.get("version", -1)) != (snap[0] if snap else -1):
             if info.seed is None:
                 raise Conflict("The game has not started yet.")
-            state = game.setup([s.seat for s in info.seats], info.seed, info.options)
+            try:  # under the rules and generator the game started with
+                state = setup_as(
+                    game, [s.seat for s in info.seats], info.seed, info.options, rules=info.rules, rng=info.rng
+                )
+            except StateTooNew as exc:
+                raise Conflict(f"Game #{info.id} cannot go on here: {exc}.") from None
             async with self.storage.read() as q:
                 rows = await q.actions(info.id, upto=info.version)
         for r in rows:
@@ -660,3 +672,14 @@ def _engine_names() -> list[str]:
     except Exception:
         return []
 
+
+def canonical_input(game: Game, action: Any) -> tuple[dict[str, Any], list[str]]:
+    """A player's action checked for size and shape, in the engine's canonical form (what
+    the log stores), with the names of fields the engine does not know."""
+    if not isinstance(action, dict):
+        raise IllegalAction("A move is a JSON object with a 'type'.")
+    size = None if too_deep(action) else json_size(action)
+    if size is None or size > MAX_ACTION_CHARS:
+        raise IllegalAction("That is too large to be a move in this game.")
+    canonical = getattr(game, "canonical_action", None)
+    return canonical(action) if canonical is not None else (action, [])

@@ -7,9 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from bot.app.core import Core, _stage
+from bot.exports import check_export
 from bot.records import AppError, GameInfo, ReplayMismatch, canonical, is_secret
 from bot.storage import ActionRow
 from engine import Game
+from engine.versions import export_edition, setup_as
 
 
 class ExportOps(Core):
@@ -32,9 +34,11 @@ class ExportOps(Core):
         shown = rows[: len(rows) - hidden]
         data: dict[str, Any] = {
             "format": "boardroom-game",
-            "format_version": 1,
+            "format_version": 2,
             "id": info.id,
             "game": info.game,
+            "rules": info.rules,  # the rules version and generator the game runs under
+            "rng": info.rng,
             "status": info.status,
             "options": info.options,
             "seed": info.seed if (with_seed or info.status in ("finished", "abandoned")) else None,
@@ -114,8 +118,7 @@ def replay_export(
     """Replay an :meth:`App.export` dict from its seed and log; return the result
     (``{"over": False, "version": n}`` for an unfinished game). With ``verify``, a
     recorded result that differs raises :class:`ReplayMismatch`."""
-    if data.get("format") != "boardroom-game":
-        raise AppError("This is not a boardroom game export.")
+    check_export(data)
     name = str(data["game"])
     game = (games or {}).get(name)
     if game is None:
@@ -127,7 +130,10 @@ def replay_export(
             raise AppError("This export of a running game has no seed; export it again once the game is over.")
         raise AppError("The game never started; there is nothing to replay.")
     seats = sorted(data["seats"], key=lambda s: s["position"])
-    state = game.setup([s["seat"] for s in seats], int(data["seed"]), dict(data["options"]))
+    rules, rng_kind = export_edition(data)
+    state = setup_as(
+        game, [s["seat"] for s in seats], int(data["seed"]), dict(data["options"]), rules=rules, rng=rng_kind
+    )
     for row in sorted(data["actions"], key=lambda r: r["seq"]):
         state = game.apply(state, row["seat"], row["action"])
         if int(state["version"]) != int(row["seq"]):

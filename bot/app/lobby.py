@@ -9,6 +9,7 @@ from typing import Any
 from bot.app.core import Core
 from bot.records import AppError, Conflict, GameInfo, NotFound, Outcome, make_seat_id
 from engine import IllegalAction
+from engine.versions import edition
 
 
 class LobbyOps(Core):
@@ -171,12 +172,14 @@ class LobbyOps(Core):
             except (IllegalAction, ValueError) as exc:
                 raise AppError(f"The game cannot start: {exc}") from None
             version = int(state.get("version", 0))
+            rules, rng_kind = edition(state)  # kept by the game until it ends
             now = self.clock()
             out = Outcome(game_id, status="started", version=version)
             pub = game.view(state, None)
             async with self.storage.transaction() as tx:
                 await tx.update_game(
-                    game_id, now, status="active", seed=seed, options=options, version=version
+                    game_id, now, status="active", seed=seed, options=options, version=version,
+                    rules=rules, rng=rng_kind,
                 )
                 await tx.put_snapshot(game_id, version, game.dump(state), now)
                 new = await self._sync_waiting(tx, info, game, state, None, version, now)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.app.core import Core, _stage, log
-from bot.records import Conflict, Forbidden, Outcome
+from bot.app.core import Core, _stage, canonical_input, log
+from bot.limits import clip_input
+from bot.records import AppError, Conflict, Forbidden, Outcome
 from engine import IllegalAction
 
 
@@ -21,6 +22,8 @@ class TurnOps(Core):
         expected_version: int,
     ) -> Outcome:
         """Apply ``action`` for the caller's seat; see the module docstring."""
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+            raise AppError("That prompt is out of date; open your turn again.")
         async with self.lock(game_id):
             info = await self.info(game_id)
             if info.status in ("lobby", "abandoned"):
@@ -33,6 +36,10 @@ class TurnOps(Core):
             state = await self._state(info)
             version = int(state["version"])
             pending = game.pending(state)
+            try:
+                action, unknown = canonical_input(game, action)
+            except IllegalAction as exc:
+                return self._refusal(info, game, state, seat, "illegal", str(exc))
             if expected_version != version:
                 refusal = await self._check_old(info, seat, action, expected_version, pending)
                 if refusal is not None and (refusal.status == "already" or info.status == "active"):
@@ -49,6 +56,11 @@ class TurnOps(Core):
                 return self._refusal(
                     info, game, state, seat, "illegal",
                     "The AI is playing your seat; use reclaim to play it yourself again.",
+                )
+            if unknown:
+                return self._refusal(
+                    info, game, state, seat, "illegal",
+                    f"That move has field(s) this game does not know: {clip_input(', '.join(unknown))}.",
                 )
             try:
                 new_state = game.apply(state, seat, action)

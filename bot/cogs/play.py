@@ -66,7 +66,10 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
         return []
     game = game or get_game(export["game"])
     seats = [s["seat"] for s in sorted(export["seats"], key=lambda s: s["position"])]
-    state = game.setup(seats, int(export["seed"]), dict(export["options"]))
+    from engine.versions import export_edition, setup_as
+
+    rules, rng_kind = export_edition(export)  # the rules and generator the game started with
+    state = setup_as(game, seats, int(export["seed"]), dict(export["options"]), rules=rules, rng=rng_kind)
     out: list[tuple[dict[str, Any], list[str]]] = []
     lines: list[str] = list(game.events(state))
     view = game.view(state, None)

@@ -7,18 +7,41 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.jsonstate import clone, dumps
-from engine.smartphone_inc import decisions, flow, pads, planning, preparation, research, selling
+from engine.smartphone_inc import (
+    actions,
+    decisions,
+    flow,
+    migrations,
+    pads,
+    planning,
+    preparation,
+    research,
+    selling,
+)
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
+from engine.smartphone_inc.versions import RULES
 
 
 class SmartphoneInc:
     name = "smartphone-inc"
 
     # --- protocol ---------------------------------------------------------------------
-    def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
-        state = preparation.setup(players, seed, options)
+    rules_version = RULES  # the rules version a new game starts under (versions.py)
+
+    def setup(
+        self,
+        players: list[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        *,
+        rules: int | None = None,
+        rng: str | None = None,
+    ) -> State:
+        """A new game under the current rules and generator; ``rules``/``rng`` set up a
+        game under the ones it started with (the replay of an older game's log)."""
+        state = preparation.setup(players, seed, options, rules=rules, rng=rng)
         if all(is_steve(state, s) for s in state["seats"]):
             raise IllegalAction("Steve needs at least one human company to play against")
         flow.start_round(state)
@@ -55,6 +78,10 @@ class SmartphoneInc:
         new["version"] += 1
         flow.run(new, None, on_phase)
         return new
+
+    def canonical_action(self, action: Any) -> tuple[dict[str, Any], list[str]]:
+        """(the action as the engine reads it, the names of fields it does not know)."""
+        return actions.canonical_action(action)
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         prompt = flow.pending(state).get(seat)
@@ -95,10 +122,12 @@ class SmartphoneInc:
         return dumps(state)
 
     def load(self, text: str) -> State:
+        """A saved state, upgraded to the current schema (``migrations.upgrade``); one
+        saved by a newer boardroom is refused (``engine.errors.StateTooNew``)."""
         state = json.loads(text)
-        if state.get("game") != self.name or state.get("schema") != preparation.SCHEMA:
-            raise ValueError("not a Smartphone Inc. state of this version")
-        return state
+        if not isinstance(state, dict) or state.get("game") != self.name:
+            raise ValueError("not a Smartphone Inc. state")
+        return migrations.upgrade(state)
 
 
 # --- legal actions ---------------------------------------------------------------------

@@ -310,6 +310,11 @@ def _structure(plan: Any) -> Plan:
     }
 
 
+def canonical_plan(plan: Any) -> Plan:
+    """A plan's canonical copy (types, keys, ranges checked; no geometry, no ownership)."""
+    return _structure(plan)
+
+
 def _owned_list(owned: Any) -> list[str]:
     if isinstance(owned, (str, bytes)) or not isinstance(owned, (list, tuple, set, frozenset)):
         raise TypeError("owned must be a list of Improvement ids")

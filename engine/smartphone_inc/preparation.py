@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
-from engine.rng import Rng, seed_state
+from engine import rng as generators
+from engine.errors import IllegalAction, StateTooNew
+from engine.rng import Rng
 from engine.smartphone_inc.data import (
     COLOURS,
     DECK,
@@ -18,8 +19,9 @@ from engine.smartphone_inc.data import (
     STARTING,
     TECH_ORDER,
 )
+from engine.smartphone_inc.migrations import check_rules
+from engine.smartphone_inc.versions import RULES, SCHEMA
 
-SCHEMA = 1
 KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore"}
 
 
@@ -66,19 +68,35 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
     }
 
 
-def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def setup(
+    players: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    rules: int | None = None,
+    rng: str | None = None,
+) -> dict[str, Any]:
+    """A new game (``rules``/``rng`` None: the current rules version and generator kind),
+    or the set-up of a game started under older ones (a replay of its log)."""
     if not isinstance(players, list) or not 1 <= len(players) <= 5:
         raise IllegalAction("Smartphone Inc. is for 1 to 5 companies")
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
         raise IllegalAction("seats must be distinct non-empty strings")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise IllegalAction("seed must be an integer")
+    try:
+        rules = RULES if rules is None else check_rules(rules)
+        draws = Rng(generators.initial_state(seed, rng))
+    except StateTooNew:
+        raise
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
     opts = normalize_options(players, options)
-    rng = Rng(seed_state(seed))
 
     colours = opts["colours"] or {s: COLOURS[i] for i, s in enumerate(players)}
     state: dict[str, Any] = {
         "schema": SCHEMA,
+        "rules": rules,
         "game": "smartphone-inc",
         "seed": seed,
         "version": 0,
@@ -130,7 +148,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         if sides == "up":
             side = 0
         elif sides == "random":
-            side = rng.below(2)
+            side = draws.below(2)
         else:
             side = sides[tech]
         state["techs"][tech] = {"side": side, "patent": None}
@@ -141,18 +159,18 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
     targets = list(RETAILER_FIXED[n]) + sorted(
         r for r in REGIONS if REGIONS[r]["size"] == "M" and r not in occupied
     )
-    pool = rng.shuffle(sorted(RETAILERS))
+    pool = draws.shuffle(sorted(RETAILERS))
     for rid in targets:
         size = REGIONS[rid]["size"]
         match = next((x for x in pool if RETAILERS[x]["size"] == size), None)
         if match is None:
             continue  # solo: medium Retailers run out (DATA.md)
         pool.remove(match)
-        state["regions"][rid]["retailer"] = {"id": match, "side": rng.below(2)}
+        state["regions"][rid]["retailer"] = {"id": match, "side": draws.below(2)}
 
     # Improvements (SI-SET-05)
-    deck = rng.shuffle(list(DECK))
+    deck = draws.shuffle(list(DECK))
     size = opts["block_size"]
     state["block"], state["pile"] = deck[:size], deck[size:]
-    state["rng"] = rng.state
+    state["rng"] = draws.state
     return state

@@ -1,0 +1,199 @@
+"""Many active games on one machine: start-up, per-action cost, memory (issue 9).
+
+    .venv/bin/python benchmarks/bench_scale.py --games 10000 [--ai-seats] [--acts 200]
+
+1. Builds a database of N active Smartphone Inc. games: a few real 3-player games
+   are played through the app layer to different points (Planning with a plan
+   sealed, the middle of Research, Logistics, Selling, a later round), then their
+   rows are copied (ids and channels changed) until there are N. With
+   ``--ai-seats`` every game has one rule-bot seat.
+2. In a fresh process, starts the real bot (``create_bot``, as ``boardroom run``
+   does) against the fake Discord on loopback and measures: time to ready
+   (gateway READY, reminder timer armed), time to done (the start-up catch-up,
+   ``advance_all``, finished), then ``App.act`` p50/p99 over ``--acts`` moves in
+   random games, and the process's peak RSS.
+
+Prints one JSON line. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GAME = "smartphone-inc"
+STOPS = (1, 12, 25, 38, 50)  # actions played in each base game (several phases and rounds)
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
+
+
+async def _play(app: Any, channel: int, seed: int, stop: int, ai_seat: bool) -> int:
+    from engine.ai import choose
+
+    info = await app.create_game(GAME, channel_id=channel, host_id=1, host_name="p1")
+    await app.join(info.id, 2, "p2")
+    if ai_seat:
+        await app.add_ai(info.id, 1, "bot")
+    else:
+        await app.join(info.id, 3, "p3")
+    out = await app.start(info.id, 1, seed=seed)
+    users = {s.seat: s.user_id for s in (await app.info(info.id)).seats if s.user_id}
+    for _ in range(stop):
+        if out.over or not out.pending:
+            break
+        seat = sorted(out.pending)[0]
+        state = await app.state(info.id)
+        out = await app.act(info.id, users[seat], seat, choose(GAME, state, seat, "random"), int(state["version"]))
+    return info.id
+
+
+async def _columns(conn: Any, table: str) -> list[str]:
+    async with conn.execute(f"PRAGMA table_info({table})") as cur:
+        return [r[1] for r in await cur.fetchall()]
+
+
+async def build(db: Path, n: int, ai_seats: bool) -> None:
+    from bot.app import App
+    from bot.storage import Storage
+
+    storage = await Storage.open(db)
+    try:
+        app = App(storage)
+        bases = [await _play(app, 1 + i, 100 + i, stop, ai_seats) for i, stop in enumerate(STOPS)]
+        checksum = None
+        try:
+            from bot.storage import snapshot_checksum as checksum  # type: ignore[no-redef]
+        except ImportError:
+            pass
+        async with storage.transaction() as tx:
+            c = tx.conn
+            gcols = [x for x in await _columns(c, "games") if x not in ("id", "channel_id", "thread_id")]
+            children = [
+                (t, [x for x in await _columns(c, t) if x != "game_id"])
+                for t in ("game_settings", "seats", "actions", "snapshots", "waiting", "reminders")
+            ]
+            async with c.execute("SELECT max(id) FROM games") as cur:
+                (top,) = await cur.fetchone()
+            for k in range(n - len(bases)):
+                gid = top + 1 + k
+                src = bases[k % len(bases)]
+                await c.execute(
+                    f"INSERT INTO games (id, channel_id, {', '.join(gcols)})"
+                    f" SELECT ?, ?, {', '.join(gcols)} FROM games WHERE id = ?",
+                    (gid, 10_000_000 + gid, src),
+                )
+                for table, cols in children:
+                    await c.execute(
+                        f"INSERT INTO {table} (game_id, {', '.join(cols)})"
+                        f" SELECT ?, {', '.join(cols)} FROM {table} WHERE game_id = ?",
+                        (gid, src),
+                    )
+            if checksum is not None:  # a snapshot's checksum names its game: recompute
+                async with c.execute("SELECT game_id, version, state FROM snapshots") as cur:
+                    rows = await cur.fetchall()
+                await c.executemany(
+                    "UPDATE snapshots SET checksum = ? WHERE game_id = ? AND version = ?",
+                    [(checksum(g, v, s), g, v) for g, v, s in rows],
+                )
+    finally:
+        await storage.close()
+
+
+async def measure(db: Path, acts: int) -> dict[str, Any]:
+    from bot.discord_bot import create_bot
+    from engine.ai import choose
+    from tests.discord_support import TOKEN as token
+    from tests.fake_discord import FakeDiscord
+    async with FakeDiscord():
+        t0 = time.perf_counter()
+        bot = create_bot(db_path=str(db), guild_ready_timeout=0.05, sync_commands=False)
+        marks: dict[str, float] = {}
+        after_ready = bot._after_ready
+
+        async def timed() -> None:
+            await after_ready()
+            marks["done"] = time.perf_counter()
+
+        bot._after_ready = timed  # type: ignore[method-assign]
+        task = asyncio.create_task(bot.start(token))
+        try:
+            await asyncio.wait_for(bot.ready_event.wait(), 600)
+            marks["ready"] = time.perf_counter()
+            while "done" not in marks:
+                await asyncio.sleep(0.01)
+            app = bot.app
+            games = await app.games_with_status("active")
+            rng = random.Random(1)
+            times: list[float] = []
+            for _ in range(acts):
+                info = games[rng.randrange(len(games))]
+                holdups = await app.holdups(info.id)
+                if not holdups:
+                    continue
+                h = holdups[0]
+                state = await app.state(info.id)
+                action = choose(GAME, state, h.seat, "random")
+                t = time.perf_counter()
+                await app.act(info.id, h.user_id, h.seat, action, int(state["version"]))
+                times.append(time.perf_counter() - t)
+        finally:
+            await bot.close()
+            task.cancel()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "games": len(games),
+        "ready_s": round(marks["ready"] - t0, 3),
+        "done_s": round(marks["done"] - t0, 3),
+        "act_p50_ms": round(pct(times, 50) * 1000, 2) if times else None,
+        "act_p99_ms": round(pct(times, 99) * 1000, 2) if times else None,
+        "acts": len(times),
+        "peak_rss_mib": round(rss, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--ai-seats", action="store_true")
+    parser.add_argument("--acts", type=int, default=200)
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(asyncio.run(measure(Path(args.measure), args.acts))))
+        return
+    with tempfile.TemporaryDirectory() as d:
+        db = Path(d) / "scale.db"
+        t = time.perf_counter()
+        asyncio.run(build(db, args.games, args.ai_seats))
+        built = time.perf_counter() - t
+        child = subprocess.run(
+            [sys.executable, __file__, "--measure", str(db), "--acts", str(args.acts)],
+            capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        if child.returncode != 0:
+            sys.stderr.write(child.stderr[-3000:])
+            raise SystemExit(child.returncode)
+        out = json.loads(child.stdout.strip().splitlines()[-1])
+        out.update(bench="scale", ai_seats=args.ai_seats, build_s=round(built, 1),
+                   db_mib=round(os.path.getsize(db) / 2**20, 1))
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

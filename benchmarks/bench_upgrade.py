@@ -1,0 +1,156 @@
+"""Upgrade figures (issue 13): how many fixture games load, finish and replay under the
+current code, and the time to ``load`` a state saved by the oldest version (upgraded
+step by step by the engine's migrations) against one of the current version.
+
+Run: .venv/bin/python benchmarks/bench_upgrade.py [--runs N] [--quick]
+
+Every fixture under tests/fixtures/upgrade/ is copied to a temporary directory (never
+touched in place); ``--quick`` skips playing the games to the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bot.app import App  # noqa: E402
+from bot.storage import Storage  # noqa: E402
+from engine import get_game  # noqa: E402
+from engine.ai import choose  # noqa: E402
+from engine.rng import SPLITMIX64  # noqa: E402
+from engine.versions import export_edition, setup_as  # noqa: E402
+
+UPGRADE = ROOT / "tests" / "fixtures" / "upgrade"
+
+
+def fixtures() -> list[Path]:
+    return sorted(p for p in UPGRADE.iterdir() if (p / "manifest.json").is_file())
+
+
+async def load_and_finish(fixture: Path, workdir: Path, play: bool) -> dict[str, int]:
+    db = workdir / f"{fixture.name}.db"
+    shutil.copyfile(fixture / "games.db", db)
+    manifest = json.loads((fixture / "manifest.json").read_text())
+    counts = {"games": len(manifest["games"]), "loaded": 0, "finished": 0}
+    storage = await Storage.open(db)
+    try:
+        app = App(storage)
+        for entry in manifest["games"]:
+            gid = entry["id"]
+            try:
+                state = await app.state(gid)
+            except Exception as exc:  # a figure, not a test: count it and go on
+                print(f"{fixture.name}/{entry['name']}: does not load: {exc!r}", file=sys.stderr)
+                continue
+            counts["loaded"] += (state["round"], state["phase"]) == (entry["round"], entry["phase"])
+            if not play:
+                continue
+            info = await app.info(gid)
+            if info.status == "paused":
+                out = await app.resume(gid, info.host_id)
+            elif info.status == "active":
+                out = await app.run_ai(gid)
+            else:
+                counts["finished"] += info.status == "finished"
+                continue
+            users = {s.seat: s.user_id for s in info.seats if s.user_id is not None}
+            for _ in range(5000):
+                if out.over:
+                    break
+                seat = sorted(out.pending)[0]
+                st = await app.state(gid)
+                out = await app.act(gid, users[seat], seat, choose(info.game, st, seat, "random"), int(st["version"]))
+                if out.status != "applied":
+                    break
+            counts["finished"] += (await app.info(gid)).status == "finished"
+    finally:
+        await storage.close()
+    return counts
+
+
+def replays(fixture: Path) -> int:
+    ok = 0
+    for path in sorted((fixture / "exports").glob("*.json")):
+        data = json.loads(path.read_text())
+        game = get_game(data["game"])
+        seats = [s["seat"] for s in sorted(data["seats"], key=lambda s: s["position"])]
+        rules, rng = export_edition(data)
+        state = setup_as(game, seats, int(data["seed"]), dict(data["options"]), rules=rules, rng=rng)
+        for row in sorted(data["actions"], key=lambda r: r["seq"]):
+            state = game.apply(state, row["seat"], row["action"])
+        then = game.load((fixture / "states" / path.name).read_text())
+        ok += game.dump(state) == game.dump(then)
+    return ok
+
+
+def median_us(fn: Any, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times) * 1e6, 1)
+
+
+def load_times(runs: int) -> dict[str, Any]:
+    """``game.load`` of every state of the oldest fixture as saved then (schema 1) and
+    as saved now (the same state, current schema); medians per state, then their mean."""
+    game = get_game("smartphone-inc")
+    oldest = fixtures()[0]
+    old_us, new_us, sizes = [], [], []
+    for path in sorted((oldest / "states").glob("*.json")):
+        old_text = path.read_text()
+        new_text = game.dump(game.load(old_text))
+        old_us.append(median_us(lambda t=old_text: game.load(t), runs))
+        new_us.append(median_us(lambda t=new_text: game.load(t), runs))
+        sizes.append(len(old_text))
+    finished = json.loads((oldest / "exports" / "finished.json").read_text())
+    seats = [s["seat"] for s in sorted(finished["seats"], key=lambda s: s["position"])]
+
+    def replay() -> None:
+        state = setup_as(game, seats, finished["seed"], finished["options"], rules=1, rng=SPLITMIX64)
+        for row in finished["actions"]:
+            state = game.apply(state, row["seat"], row["action"])
+
+    return {
+        "oldest_fixture": oldest.name,
+        "states": len(old_us),
+        "mean_state_bytes": round(statistics.mean(sizes)),
+        "load_oldest_version_us": round(statistics.mean(old_us), 1),
+        "load_current_version_us": round(statistics.mean(new_us), 1),
+        "load_oldest_over_current": round(statistics.mean(old_us) / statistics.mean(new_us), 2),
+        "replay_whole_finished_game_from_seed_ms": round(median_us(replay, max(1, runs // 20)) / 1000, 1),
+        "setup_splitmix64_us": median_us(lambda: game.setup(seats, 1, {}, rules=1, rng=SPLITMIX64), runs),
+        "setup_blake2b_us": median_us(lambda: game.setup(seats, 2**127 + 1, {}), runs),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200, help="timed repetitions of each load")
+    parser.add_argument("--quick", action="store_true", help="do not play the fixture games to the end")
+    args = parser.parse_args()
+    out: dict[str, Any] = {"fixtures": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for fx in fixtures():
+            counts = asyncio.run(load_and_finish(fx, Path(tmp), play=not args.quick))
+            counts["replayed_byte_identical"] = replays(fx)
+            out["fixtures"][fx.name] = counts
+    out["load"] = load_times(max(1, args.runs))
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
