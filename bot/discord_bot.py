@@ -112,8 +112,10 @@ class BoardroomBot(commands.Bot):
         from bot.app import App
         from bot.reminders import ReminderScheduler
         from bot.storage import Storage
+        from bot.version import version_line
         from bot.views import DYNAMIC_ITEMS
 
+        log.info("%s", version_line())
         self.storage = await Storage.open(self.db_path)
         self.app = App(self.storage, **self._app_kwargs)
         for ext in EXTENSIONS:
