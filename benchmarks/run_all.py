@@ -13,8 +13,8 @@ The convention for a benchmark:
 - It prints its figures as one JSON object: either its whole output, or its last line
   that is a JSON object. Every number in it is a row of the table; a key of ``GOALS``
   (or a key ending with one, e.g. ``mm_apply_per_second``) gets that goal and a verdict.
-  Units come from the key's ending: ``_ms``, ``_s``, ``_kib``, ``_mib``,
-  ``_per_second``; a key with the word ``bytes`` is shown in KiB.
+  Units come from the key's words: ``ms``, ``kib``, ``mib``, ``bytes`` (shown in
+  KiB), a final ``s`` (seconds) or ``per_second``, e.g. ``act_p99_ms``, ``ready_s``.
 - In the quick run it gets the arguments of ``QUICK_ARGS``, or ``--quick`` if it has
   that option and is not listed there, or none.
 
@@ -64,7 +64,7 @@ def at_most(limit: float, text: str) -> Goal:
 GOALS: dict[str, Goal] = {
     # engine (issues 10 and 11: the same bar for every game)
     "apply_per_second": at_least(5000, "5,000/s"),
-    "failures": at_most(0, "0"),
+    "failures": Goal("0", lambda v: v == 0),
     "largest_state_bytes_5_players": at_most(20 * 1024, "20 KiB"),
     "final_state_bytes": at_most(20 * 1024, "20 KiB"),
     "state_bytes": at_most(20 * 1024, "20 KiB"),
@@ -97,13 +97,15 @@ def measured_text(key: str, value: float) -> str:
             return f"{int(v):,}"
         return f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}"
 
-    for suffix, unit in (("_ms", " ms"), ("_s", " s"), ("_kib", " KiB"), ("_mib", " MiB"),
-                         ("_per_second", "/s")):
-        if key.endswith(suffix):
-            return num(value) + unit
-    if "bytes" in key.split("_"):
+    words = key.lower().split("_")
+    if "bytes" in words:
         return f"{value / 1024:,.1f} KiB"
-    return num(value)
+    if key.endswith("per_second"):
+        return num(value) + "/s"
+    for word, unit in (("ms", " ms"), ("kib", " KiB"), ("mib", " MiB")):
+        if word in words:
+            return num(value) + unit
+    return num(value) + (" s" if words[-1] == "s" else "")
 
 
 def figures_of(stdout: str) -> dict[str, Any] | None:
