@@ -2,15 +2,17 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test demo run lint bench clean
+.PHONY: test demo run lint bench lock clean
 
-$(BIN)/python:
-	$(PY) -m venv $(VENV)
-
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]' --config-settings editable_mode=compat
+# The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
+# editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
+$(STAMP): pyproject.toml $(LOCKS)
+	$(PY) -m venv --clear $(VENV)
+	$(BIN)/pip install -q --require-hashes -r requirements/pip.txt
+	$(BIN)/pip install -q --require-hashes -r requirements/dev.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -24,7 +26,29 @@ run: $(STAMP)
 	$(BIN)/boardroom run
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
+
+# Regenerate requirements/*.txt from pyproject.toml (and requirements/pip.in) with
+# pip-tools in a throwaway virtualenv. Only the public package index is asked: this
+# machine's pip configuration, find-links and extra indexes are ignored, so every hash
+# is the index's own. Existing pins are kept unless LOCK_ARGS says otherwise:
+#   make lock LOCK_ARGS=--upgrade                      # newest versions within the ranges
+#   make lock LOCK_ARGS="--upgrade-package pillow"     # one package
+PIP_TOOLS := pip-tools==7.6.2
+LOCK_ENV := env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL -u PIP_NO_INDEX \
+	-u PIP_CONSTRAINT -u PIP_REQUIRE_VIRTUALENV PIP_CONFIG_FILE=/dev/null CUSTOM_COMPILE_COMMAND="make lock"
+COMPILE := --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+	--no-emit-find-links $(LOCK_ARGS)
+
+lock:
+	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PY) -m venv "$$tmp/venv"; \
+	$(LOCK_ENV) "$$tmp/venv/bin/pip" install -q '$(PIP_TOOLS)'; \
+	compile() { $(LOCK_ENV) "$$tmp/venv/bin/pip-compile" $(COMPILE) "$$@"; }; \
+	compile -o requirements/pip.txt requirements/pip.in; \
+	compile --all-build-deps -o requirements/runtime.txt pyproject.toml; \
+	compile --all-build-deps --extra dev -c requirements/runtime.txt -o requirements/dev.txt \
+		pyproject.toml
 
 clean:
 	rm -rf $(VENV) demo.db demo-out .pytest_cache

@@ -76,7 +76,7 @@ async def play_humans(app: App, players: int, seed: int, channel: int, *, upto: 
     return info.id, act_t, full_t
 
 
-async def bench_actions(tmp: Path, games: int) -> None:
+async def bench_actions(tmp: Path, games: int) -> dict[str, float]:
     draw = render.draw
     storage = await Storage.open(tmp / "actions.db")
     try:
@@ -98,6 +98,7 @@ async def bench_actions(tmp: Path, games: int) -> None:
               f"  ({len(drawn)} pictures, p50 {ms(pct(drawn, 50))} each)")
     else:
         print("[action] render.draw not available: no picture timing")
+    return {"act_p50_ms": round(pct(act_t, 50) * 1000, 2), "act_p99_ms": round(pct(act_t, 99) * 1000, 2)}
 
 
 async def clone_games(storage: Storage, source: int, copies: int) -> None:
@@ -125,7 +126,7 @@ async def clone_games(storage: Storage, source: int, copies: int) -> None:
                     " WHERE game_id = ?", (gid, source))
 
 
-async def bench_startup(tmp: Path, n: int) -> None:
+async def bench_startup(tmp: Path, n: int) -> dict[str, float]:
     db = tmp / "startup.db"
     storage = await Storage.open(db)
     try:
@@ -161,6 +162,8 @@ async def bench_startup(tmp: Path, n: int) -> None:
           f" load all states: {ms(t3 - t2)} ({ms((t3 - t2) / len(active))}/game)")
     print(f"[startup] total to all games loaded: {ms(t3 - t0)}; advance_all (nothing to do, {len(outs)}"
           f" advanced): {ms(t4 - t3)}")
+    return {"startup_games": len(active), "startup_all_loaded_ms": round((t3 - t0) * 1000, 1),
+            "startup_advance_all_ms": round((t4 - t3) * 1000, 1)}
 
 
 async def vacuumed_size(db: Path) -> int:
@@ -175,7 +178,7 @@ async def vacuumed_size(db: Path) -> int:
     return os.path.getsize(db)
 
 
-async def bench_bytes(tmp: Path, games: int) -> None:
+async def bench_bytes(tmp: Path, games: int) -> dict[str, float]:
     empty = await vacuumed_size(tmp / "empty.db")
     db = tmp / "bytes.db"
     for g in range(games):
@@ -194,6 +197,7 @@ async def bench_bytes(tmp: Path, games: int) -> None:
           f" game ({size} bytes for {games} games; the empty schema is {empty} bytes)")
     print(f"[bytes] action JSON {action_bytes / games / 1024:.1f} KiB/game;"
           f" kept snapshots {n_snaps / games:.1f}/game, {snap_bytes / games / 1024:.1f} KiB/game")
+    return {"database_kib_per_finished_game": round((size - empty) / games / 1024, 1)}
 
 
 async def main() -> None:
@@ -206,10 +210,10 @@ async def main() -> None:
         args.games, args.startup_games = 1, 100
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        await bench_actions(tmp, args.games)
-        await bench_startup(tmp, args.startup_games)
-        await bench_bytes(tmp, args.games)
-    print(json.dumps({"python": sys.version.split()[0]}))
+        figures = await bench_actions(tmp, args.games)
+        figures |= await bench_startup(tmp, args.startup_games)
+        figures |= await bench_bytes(tmp, args.games)
+    print(json.dumps({**figures, "python": sys.version.split()[0]}))  # the last line, for run_all.py
 
 
 if __name__ == "__main__":

@@ -119,6 +119,8 @@ def main() -> None:
     print(
         f"\nworst median draw+encode: {worst} ms (bar: 150 ms); largest PNG: {max(r['png_kib'] for r in rows)} KiB (bar: 1024 KiB)"
     )
+    # the last line, for benchmarks/run_all.py
+    print(json.dumps({"render_worst_ms": worst, "render_largest_png_kib": max(r["png_kib"] for r in rows)}))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
     boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...;
                                          a ./.env file is read first if there is one)
     boardroom demo --game smartphone-inc --players N --seed S [--db PATH] [--out DIR] [--pace S]
+    boardroom --version                  boardroom's version and its libraries' (and Python's)
 
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config, ConfigError, load_env_file
+from bot.version import VersionAction
 
 log = logging.getLogger("boardroom")
 
@@ -181,6 +183,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardroom", description="Asynchronous board games on Discord")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("migrate", help="apply missing database migrations")

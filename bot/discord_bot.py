@@ -123,8 +123,10 @@ class BoardroomBot(commands.Bot):
         from bot.app import App
         from bot.reminders import ReminderScheduler
         from bot.storage import Storage
+        from bot.version import version_line
         from bot.views import DYNAMIC_ITEMS
 
+        log.info("%s", version_line())
         self.storage = await Storage.open(self.db_path)
         try:  # one live process per database (a second one would fight over every write)
             await self.storage.take_lease(self.lease_owner, LEASE_SECONDS, self.clock)

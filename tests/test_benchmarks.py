@@ -1,15 +1,25 @@
 """The benchmarks still run (smallest sizes): a broken benchmark is found here, not by
-the next person who wants a figure. No timing is asserted."""
+the next person who wants a figure. No timing is asserted. ``benchmarks/run_all.py``
+(what ``make bench`` runs) is checked on small stand-in benchmarks."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+
+_spec = importlib.util.spec_from_file_location("run_all", BENCH / "run_all.py")
+assert _spec and _spec.loader
+run_all = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("run_all", run_all)  # dataclasses look their module up
+_spec.loader.exec_module(run_all)
 
 
 @pytest.mark.parametrize(
@@ -24,8 +34,87 @@ ROOT = Path(__file__).resolve().parent.parent
 )
 def test_benchmark_runs(args, tmp_path):
     out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / args[0]), *args[1:]],
+        [sys.executable, str(BENCH / args[0]), *args[1:]],
         capture_output=True, text=True, cwd=tmp_path, timeout=600,
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip()
+    # its figures reach make bench's table
+    figures = run_all.figures_of(out.stdout)
+    assert figures and any(run_all.goal_for(k) for k in figures) or args[0] == "bench_app.py"
+    assert figures and any(isinstance(v, float | int) for v in figures.values())
+
+
+def test_every_benchmark_is_quick_in_make_bench():
+    """A benchmark gets small sizes in the default run: listed in QUICK_ARGS or --quick."""
+    scripts = run_all.discover(BENCH, None)
+    assert {s.name for s in scripts} >= set(run_all.QUICK_ARGS)
+    for script in scripts:
+        assert run_all.args_for(script, full=False), script.name
+        assert run_all.args_for(script, full=True) == []
+
+
+STAND_INS = {
+    "bench_lines.py": """
+        print("some human lines")
+        print('{"not": "the last JSON line"}')
+        print('{"apply_per_second": 6000, "render_worst_ms": 250.5, "note": "x", "flag": true}')
+    """,
+    "bench_whole.py": """
+        import json
+        print(json.dumps({"largest_state_bytes_5_players": 30720, "games": 3}, indent=1))
+    """,
+    "bench_broken.py": """
+        raise SystemExit("boom: no such table")
+    """,
+    "bench_quiet.py": """
+        print("a table without JSON")
+    """,
+    "bench_sized.py": """
+        import json, sys
+        # accepts "--quick"
+        print(json.dumps({"mm_apply_per_second": 4000, "quick": int("--quick" in sys.argv)}))
+    """,
+}
+
+
+def run_stand_ins(tmp_path: Path, *extra: str) -> str:
+    for name, body in STAND_INS.items():
+        (tmp_path / name).write_text(textwrap.dedent(body), encoding="utf-8")
+    (tmp_path / "helper.py").write_text("raise SystemExit(3)\n", encoding="utf-8")  # not bench_*
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "run_all.py"), "--dir", str(tmp_path), "--timeout", "60", *extra],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def row(stdout: str, figure: str) -> list[str]:
+    lines = [line for line in stdout.splitlines() if line.startswith(figure + " ")]
+    assert len(lines) == 1, (figure, stdout)
+    return lines[0].split()
+
+
+def test_run_all_tables_figures_goals_and_failures(tmp_path):
+    out = run_stand_ins(tmp_path)
+    assert out.splitlines()[1].split() == ["figure", "goal", "measured"]
+    assert row(out, "lines: apply_per_second") == ["lines:", "apply_per_second", "≥", "5,000/s", "6,000/s", "ok"]
+    assert row(out, "lines: render_worst_ms") == ["lines:", "render_worst_ms", "≤", "100", "ms", "250.5", "ms", "MISSED"]
+    assert "note" not in out and "flag" not in out and "the last JSON line" not in out
+    assert row(out, "whole: largest_state_bytes_5_players")[-4:] == ["KiB", "30.0", "KiB", "MISSED"]
+    assert row(out, "whole: games") == ["whole:", "games", "3"]  # a figure without a goal
+    assert row(out, "broken")[:3] == ["broken", "FAILED", "(exit"] and "boom: no such table" in out
+    assert row(out, "quiet") == ["quiet", "NO", "FIGURES"]
+    # a goal by suffix (a game's prefix), and --quick passed to a script that has it
+    assert row(out, "sized: mm_apply_per_second")[-2:] == ["4,000/s", "MISSED"]
+    assert row(out, "sized: quick")[-1] == "1"
+    assert "helper" not in out
+    assert "not measured: bench_broken.py, bench_quiet.py" in out
+
+
+def test_run_all_full_and_only(tmp_path):
+    out = run_stand_ins(tmp_path, "--full", "--only", "sized")
+    assert out.startswith("full run")
+    assert row(out, "sized: quick")[-1] == "0"
+    assert "lines" not in out and "broken" not in out

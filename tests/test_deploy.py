@@ -1,6 +1,6 @@
 """The Dockerfile and the example configuration, checked by reading them (Docker
-does not run on the test machines): slim Python 3.11+ base, runtime dependencies
-only, a non-root user, the database on the /data volume, ``boardroom run``."""
+does not run on the test machines): slim Python 3.11+ base, the runtime lock's
+dependencies only, a non-root user, the database on the /data volume, ``boardroom run``."""
 
 from __future__ import annotations
 
@@ -77,12 +77,30 @@ def test_runs_as_a_user_who_is_not_root(docker: list[tuple[str, str]]) -> None:
     assert re.search(rf"(useradd|adduser)\b.*\b{re.escape(last.split(':')[0])}\b", created), "the user is created"
 
 
-def test_installs_the_package_without_dev_extras(docker: list[tuple[str, str]]) -> None:
-    installs = [args for kw, args in docker if kw == "RUN" and "pip install" in args]
+def test_installs_the_runtime_lock_then_the_package_alone(docker: list[tuple[str, str]]) -> None:
+    """The image's dependencies are the lock's (requirements/runtime.txt, hashes checked),
+    never the dev set; then boardroom itself without dependencies, not editable."""
+    installs = [(i, args) for i, (kw, args) in enumerate(docker) if kw == "RUN" and "pip install" in args]
     assert installs, "no pip install"
-    for args in installs:
-        assert re.search(r"pip install (--\S+ )*\.(\s|$)", args), args
-        assert "[dev]" not in args and " -e " not in args and "requirements-dev" not in args
+    commands = [cmd.strip() for _, args in installs for cmd in re.split(r"&&|;", args)
+                if "pip install" in cmd]
+    lock_installs = [c for c in commands if re.search(r"\s-r\s", c)]
+    assert lock_installs == ["pip install --require-hashes -r requirements/runtime.txt"], commands
+    package_installs = [c for c in commands if c not in lock_installs]
+    assert len(package_installs) == 1, commands
+    assert re.fullmatch(r"pip install (--\S+ )*\.", package_installs[0]), package_installs
+    assert "--no-deps" in package_installs[0].split()  # nothing from outside the lock
+    for c in commands:
+        assert "[dev]" not in c and " -e " not in c and "dev.txt" not in c, c
+    # the lock is copied before it is installed, and installed before the package
+    lock_run = next(i for i, args in installs if "requirements/runtime.txt" in args)
+    package_run = next(i for i, args in installs if re.search(r"pip install (--\S+ )*\.(\s|$)", args))
+    copies = [i for i, (kw, args) in enumerate(docker)
+              if kw == "COPY" and "requirements/runtime.txt" in shlex.split(args)[:-1]]
+    assert copies and copies[0] < lock_run <= package_run
+    assert (ROOT / "requirements" / "runtime.txt").is_file()
+    dockerignore = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert not {"requirements", "requirements/", "*.txt"} & set(dockerignore)
     # every package the project installs is copied into the build
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]}

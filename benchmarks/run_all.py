@@ -1,0 +1,239 @@
+"""Run every benchmark in benchmarks/ and print a table of figure, goal and measured.
+
+    .venv/bin/python benchmarks/run_all.py            # quick: small sizes (what `make bench` runs)
+    .venv/bin/python benchmarks/run_all.py --full     # each benchmark at its own default sizes
+    .venv/bin/python benchmarks/run_all.py --only app -v   # bench_*app*.py, echoing its output
+
+Every ``bench_*.py`` beside this file is run in its own process (a new one is picked up
+without changing this file); one that fails, times out or prints no figures is marked
+in the table and the others still run.
+
+The convention for a benchmark:
+
+- It prints its figures as one JSON object: either its whole output, or its last line
+  that is a JSON object. Every number in it is a row of the table; a key of ``GOALS``
+  (or a key ending with one, e.g. ``mm_apply_per_second``) gets that goal and a verdict.
+  Units come from the key's words: ``ms``, ``kib``, ``mib``, ``bytes`` (shown in
+  KiB), a final ``s`` (seconds) or ``per_second``, e.g. ``act_p99_ms``, ``ready_s``.
+- In the quick run it gets the arguments of ``QUICK_ARGS``, or ``--quick`` if it has
+  that option and is not listed there, or none.
+
+The goals are the issues': engine ≥ 5,000 actions/s and a dumped state ≤ 20 KiB;
+plans with 6 Improvements and 4G ≤ 50 ms warm, ≤ 150 ms cold; a picture ≤ 100 ms and
+≤ 400 KiB; with 50,000 games start-up ready ≤ 3 s, done ≤ 3 s, peak RSS ≤ 300 MiB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+# Small sizes for the default (quick) run; a script not listed gets --quick if it has it.
+QUICK_ARGS: dict[str, list[str]] = {
+    "bench_engine.py": ["--games", "10"],
+    "bench_plans.py": ["--runs", "3"],
+    "bench_render.py": ["--runs", "5"],
+    "bench_app.py": ["--quick"],
+}
+
+
+@dataclass(frozen=True)
+class Goal:
+    text: str  # e.g. "≥ 5,000/s"
+    ok: Callable[[float], bool]
+
+
+def at_least(limit: float, text: str) -> Goal:
+    return Goal(f"≥ {text}", lambda v: v >= limit)
+
+
+def at_most(limit: float, text: str) -> Goal:
+    return Goal(f"≤ {text}", lambda v: v <= limit)
+
+
+GOALS: dict[str, Goal] = {
+    # engine (issues 10 and 11: the same bar for every game)
+    "apply_per_second": at_least(5000, "5,000/s"),
+    "failures": Goal("0", lambda v: v == 0),
+    "largest_state_bytes_5_players": at_most(20 * 1024, "20 KiB"),
+    "final_state_bytes": at_most(20 * 1024, "20 KiB"),
+    "state_bytes": at_most(20 * 1024, "20 KiB"),
+    # planning (issue 9)
+    "distinct_outcomes_6_improvements_ms": at_most(50, "50 ms"),
+    "plans_6_4g_warm_ms": at_most(50, "50 ms"),
+    "plans_6_4g_cold_ms": at_most(150, "150 ms"),
+    "plans_6_warm_ms": at_most(50, "50 ms"),
+    "plans_6_cold_ms": at_most(150, "150 ms"),
+    # pictures (issues 10 and 11: draw + PNG encode per picture)
+    "render_worst_ms": at_most(100, "100 ms"),
+    "render_largest_png_kib": at_most(400, "400 KiB"),
+    # scale (issue 9, benchmarks/bench_scale.py)
+    "ready_s": at_most(3, "3 s"),
+    "done_s": at_most(3, "3 s"),
+    "peak_rss_mib": at_most(300, "300 MiB"),
+}
+
+
+def goal_for(key: str) -> Goal | None:
+    if key in GOALS:
+        return GOALS[key]
+    ends = [k for k in GOALS if key.endswith("_" + k) or key.endswith("." + k)]
+    return GOALS[max(ends, key=len)] if ends else None
+
+
+def measured_text(key: str, value: float) -> str:
+    def num(v: float) -> str:
+        if float(v).is_integer():
+            return f"{int(v):,}"
+        return f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}"
+
+    words = key.lower().split("_")
+    if "bytes" in words:
+        return f"{value / 1024:,.1f} KiB"
+    if key.endswith("per_second"):
+        return num(value) + "/s"
+    for word, unit in (("ms", " ms"), ("kib", " KiB"), ("mib", " MiB")):
+        if word in words:
+            return num(value) + unit
+    return num(value) + (" s" if words[-1] == "s" else "")
+
+
+def figures_of(stdout: str) -> dict[str, Any] | None:
+    """The benchmark's JSON object: the whole output, else its last JSON-object line."""
+    try:
+        whole = json.loads(stdout)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict):
+        return whole
+    for line in reversed(stdout.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(obj, dict):
+                return obj
+    return None
+
+
+@dataclass
+class Result:
+    script: str
+    args: list[str]
+    seconds: float
+    status: str  # "ok", "FAILED (exit N)", "TIMED OUT (N s)", "NO FIGURES"
+    figures: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""  # the last line of stderr of a failure
+    stdout: str = ""
+
+
+def args_for(script: Path, full: bool) -> list[str]:
+    if full:
+        return []
+    if script.name in QUICK_ARGS:
+        return QUICK_ARGS[script.name]
+    return ["--quick"] if '"--quick"' in script.read_text(encoding="utf-8") else []
+
+
+def run_one(script: Path, args: list[str], timeout: float) -> Result:
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:  # a benchmark writes nothing into the repository
+        try:
+            out = subprocess.run(
+                [sys.executable, str(script), *args], capture_output=True, text=True,
+                cwd=tmp, timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            return Result(script.name, args, time.perf_counter() - t0, f"TIMED OUT ({timeout:.0f} s)")
+    seconds = time.perf_counter() - t0
+    if out.returncode != 0:
+        lines = out.stderr.strip().splitlines()
+        return Result(script.name, args, seconds, f"FAILED (exit {out.returncode})",
+                      detail=lines[-1] if lines else "", stdout=out.stdout)
+    figures = figures_of(out.stdout)
+    if figures is None:
+        return Result(script.name, args, seconds, "NO FIGURES", stdout=out.stdout)
+    return Result(script.name, args, seconds, "ok", figures=figures, stdout=out.stdout)
+
+
+def rows_of(results: list[Result]) -> list[tuple[str, str, str, str]]:
+    """(figure, goal, measured, verdict) rows."""
+    rows = []
+    for r in results:
+        name = r.script.removesuffix(".py").removeprefix("bench_")
+        if r.status != "ok":
+            rows.append((name, "", r.status, r.detail[:80]))
+            continue
+        numbers = {k: v for k, v in r.figures.items()
+                   if isinstance(v, int | float) and not isinstance(v, bool)}
+        if not numbers:
+            rows.append((name, "", "NO NUMBERS", ""))
+        for key, value in numbers.items():
+            goal = goal_for(key)
+            verdict = "" if goal is None else ("ok" if goal.ok(value) else "MISSED")
+            rows.append((f"{name}: {key}", goal.text if goal else "", measured_text(key, value), verdict))
+    return rows
+
+
+def table(rows: list[tuple[str, str, str, str]]) -> str:
+    head = ("figure", "goal", "measured", "")
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(4)]
+    lines = []
+    for j, row in enumerate([head, *rows]):
+        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2].rjust(widths[2]), row[3]]
+        lines.append("  ".join(cells).rstrip())
+        if j == 0:
+            lines.append("  ".join("-" * w for w in widths).rstrip())
+    return "\n".join(lines)
+
+
+def discover(directory: Path, only: str | None) -> list[Path]:
+    scripts = sorted(directory.glob("bench_*.py"))
+    return [s for s in scripts if only is None or only in s.name]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--full", action="store_true", help="each benchmark at its default sizes")
+    ap.add_argument("--only", help="run only the bench_*.py whose name contains this")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per benchmark (default 600 quick, 3600 full)")
+    ap.add_argument("--dir", type=Path, default=HERE, help=argparse.SUPPRESS)  # for the tests
+    ap.add_argument("-v", "--verbose", action="store_true", help="echo each benchmark's output")
+    args = ap.parse_args(argv)
+    timeout = args.timeout or (3600 if args.full else 600)
+    scripts = discover(args.dir, args.only)
+    if not scripts:
+        print(f"no bench_*.py in {args.dir}", file=sys.stderr)
+        return 2
+    results = []
+    for script in scripts:
+        extra = args_for(script, args.full)
+        print(f"running {script.name} {' '.join(extra)}".rstrip() + " ...", file=sys.stderr, flush=True)
+        result = run_one(script, extra, timeout)
+        print(f"  {result.status} in {result.seconds:.1f} s", file=sys.stderr, flush=True)
+        if args.verbose and result.stdout:
+            print(result.stdout, file=sys.stderr, flush=True)
+        results.append(result)
+    print(f"{'full' if args.full else 'quick'} run, Python {sys.version.split()[0]}")
+    print(table(rows_of(results)))
+    failed = [r.script for r in results if r.status != "ok"]
+    if failed:
+        print(f"\nnot measured: {', '.join(failed)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
