@@ -149,6 +149,11 @@ def main() -> None:
             counts["replayed_byte_identical"] = replays(fx)
             out["fixtures"][fx.name] = counts
     out["load"] = load_times(max(1, args.runs))
+    fx_counts = out["fixtures"].values()
+    out["upgrade_games_not_loaded"] = sum(c["games"] - c["loaded"] for c in fx_counts)
+    out["upgrade_games_not_replayed"] = sum(c["games"] - c["replayed_byte_identical"] for c in fx_counts)
+    if not args.quick:
+        out["upgrade_games_not_finished"] = sum(c["games"] - c["finished"] for c in fx_counts)
     print(json.dumps(out, indent=1))
 
 

@@ -44,6 +44,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_plans.py": ["--runs", "3"],
     "bench_render.py": ["--runs", "5"],
     "bench_app.py": ["--quick"],
+    "bench_scale.py": ["--games", "500", "--acts", "50"],
 }
 
 
@@ -65,6 +66,9 @@ GOALS: dict[str, Goal] = {
     # engine (issues 10 and 11: the same bar for every game)
     "apply_per_second": at_least(5000, "5,000/s"),
     "failures": Goal("0", lambda v: v == 0),
+    "upgrade_games_not_loaded": Goal("0", lambda v: v == 0),
+    "upgrade_games_not_replayed": Goal("0", lambda v: v == 0),
+    "upgrade_games_not_finished": Goal("0", lambda v: v == 0),
     "largest_state_bytes_5_players": at_most(20 * 1024, "20 KiB"),
     "final_state_bytes": at_most(20 * 1024, "20 KiB"),
     "state_bytes": at_most(20 * 1024, "20 KiB"),
