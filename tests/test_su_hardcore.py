@@ -118,3 +118,37 @@ def test_vp_may_go_negative_and_the_highest_wins_SU_HC_08():
     assert all(r["vp"] == best for r in res["scores"] if r["rank"] == 1)
     for r in res["scores"]:
         assert r["vp"] == final["players"][r["seat"]]["vp"]  # nothing added at the end
+
+
+def test_a_shifted_office_pays_back_what_it_was_paid_SU_HC_06():
+    """SU-HC-06 (the issue's case): in Australia (spaces 3, 2, 1) A's Office sits first and
+    B's second, so B was paid 2. A moves away: A loses its 3, B shifts onto the 3 space
+    and gains nothing (it was not placed there). B moves away later: B loses its 2, so
+    holding the space cost B nothing overall. An Office moved onto a Retailer is paid
+    for the space it lands on, and that is what it pays back."""
+    from engine.smartphone_inc.logistics import found_office
+    from engine.smartphone_inc.retailers import move_office
+
+    state = new_game(3, hardcore=True)
+    state["regions"]["australia"]["retailer"] = {"id": "R2", "side": 1}  # VP 3, 2, 1
+    state["regions"]["australia"]["offices"] = []
+    vp = {s: state["players"][s]["vp"] for s in state["seats"]}
+    found_office(state, "p1", "australia", bonus=False)
+    found_office(state, "p2", "australia", bonus=False)
+    assert state["players"]["p1"]["vp"] == vp["p1"] + 3
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 2
+    move_office(state, "p1", "australia", "china")  # A leaves with a Retailer bonus
+    assert state["regions"]["australia"]["offices"] == ["p2"]  # B shifted left
+    assert state["players"]["p1"]["vp"] == vp["p1"]
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 2  # the shift gains nothing
+    move_office(state, "p2", "australia", "china")  # B leaves later
+    assert state["players"]["p2"]["vp"] == vp["p2"]  # loses the 2 it was paid, not 3
+    # moving onto a Retailer: paid for the space reached, and exactly that comes back
+    state["regions"]["europe"]["offices"] = ["p3"]
+    state["regions"]["europe"]["retailer"] = {"id": "R6", "side": 0}  # VP 4, 3, 2, 1
+    move_office(state, "p2", "china", "europe")
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 3
+    move_office(state, "p3", "europe", "china")  # p2 shifts onto the 4 space
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 3
+    move_office(state, "p2", "europe", "china")
+    assert state["players"]["p2"]["vp"] == vp["p2"]
