@@ -272,7 +272,8 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
         return None
     try:
         plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
-        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g))
+        literal = ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2  # the game's rules version
+        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, literal))
     except IllegalAction:
         return None
     ev["yields"] = ctx.yields(ev)

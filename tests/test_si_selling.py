@@ -152,8 +152,9 @@ def test_receive_vp_goods_times_price_plus_control_SI_VP_01():
     state["phase"] = "vp"
     state["players"]["p2"]["price"] = 3
     state["regions"]["north-africa"]["sold"] = ["p2", "p2", "p2", None]
+    before = state["players"]["p2"]["vp"]
     scoring.receive_vp(state)
-    assert state["players"]["p2"]["vp"] == 3 * 3 + 1  # 1 Office: the first space shows 1 VP
+    assert state["players"]["p2"]["vp"] == before + 3 * 3 + 1  # 1 Office: the first space shows 1 VP
 
 
 def test_next_round_reset_SI_VP_02():

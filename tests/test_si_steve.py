@@ -9,7 +9,7 @@ from pathlib import Path
 from si_support import new_game, outcome, pass_turns, reveal_with
 
 from engine.smartphone_inc import control, flow, preparation, steve, technologies
-from engine.smartphone_inc.data import STARTING, TECHS
+from engine.smartphone_inc.data import START_VP, STARTING, TECHS
 from engine.smartphone_inc.game import GAME
 from engine.smartphone_inc.scoring import final_scores
 
@@ -209,5 +209,5 @@ def test_steve_rules_summary_one_round():
     # sold 1 in North Africa at 4 (the 3-Buyer and the Technology Buyers won't buy)
     assert "steve sells 1 Goods in North Africa." in state["log"]
     assert last["sold"]["steve"] == 1 and last["control"]["north-africa"] == {"steve": 1}
-    assert last["vp"]["steve"] == 1 * 4 + 1 and st["vp"] == 5  # VP as normal
+    assert last["vp"]["steve"] == 1 * 4 + 1 and st["vp"] == START_VP["blue"] + 5  # VP as normal
     assert st["goods"] == 0  # the other 3 Goods are lost

@@ -8,7 +8,7 @@ from si_support import PLAN, act_here, new_game, outcome, reveal_with
 
 from engine import IllegalAction
 from engine.smartphone_inc import flow, hardcore, technologies
-from engine.smartphone_inc.data import TECHS
+from engine.smartphone_inc.data import START_VP, TECHS
 from engine.smartphone_inc.game import GAME
 from engine.smartphone_inc.scoring import final_scores
 
@@ -41,8 +41,9 @@ def test_paying_for_the_decision_SU_HC_01_SU_HC_02():
     assert hardcore.decision_cost(state, "p1") == 3 * 2 + 2 * 2 + 1 * 2 + 1 * 2 - 2 * 2  # 10
     # PLAN: prod 2, research 2, logistics 2, improve 2, down 2; 2 Improve symbols
     assert hardcore.decision_cost(state, "p2") == 3 * 2 + 2 * 2 + 2 - 2 - 2 * 2  # 6
-    assert "p1 pays 10 VP (for its decision); -10 VP." in state["log"]
-    assert state["log"].index("p1 pays 10 VP (for its decision); -10 VP.") > state["log"].index("p1 sets price 7.")
+    line = f"p1 pays 10 VP (for its decision); {START_VP['green'] - 10} VP."  # green starts on its space
+    assert line in state["log"]
+    assert state["log"].index(line) > state["log"].index("p1 sets price 7.")
 
 
 def test_the_payment_is_never_below_zero_SU_HC_02():
@@ -65,18 +66,20 @@ def test_decisions_paid_from_the_lowest_price_SU_HC_01():
 def test_production_costs_1_vp_per_goods_SU_HC_03():
     """SU-HC-03: 1 VP per Goods produced."""
     state = new_game(2, hardcore=True)
+    start = {s: state["players"][s]["vp"] for s in state["seats"]}
     state = reveal_with(state, {"p1": outcome(covered=3, prod=2), "p2": outcome(covered=1)}, "improve")
-    assert state["players"]["p1"]["goods"] == 5 and state["players"]["p1"]["vp"] == -5
-    assert state["players"]["p2"]["vp"] == -1
+    assert state["players"]["p1"]["goods"] == 5 and state["players"]["p1"]["vp"] == start["p1"] - 5
+    assert state["players"]["p2"]["vp"] == start["p2"] - 1
 
 
 def test_patent_vp_at_once_and_not_again_SU_HC_04_SU_HC_08():
     """SU-HC-04/08: a Patent scores when claimed, not again at the end."""
     state = new_game(2, hardcore=True)
+    start = state["players"]["p1"]["vp"]
     technologies.gain(state, "p1", "nfc")
-    assert state["players"]["p1"]["vp"] == TECHS["nfc"]["patent_vp"]
+    assert state["players"]["p1"]["vp"] == start + TECHS["nfc"]["patent_vp"]
     row = next(r for r in final_scores(state)["scores"] if r["seat"] == "p1")
-    assert row["vp"] == TECHS["nfc"]["patent_vp"] and row["patent_vp"] == 0
+    assert row["vp"] == start + TECHS["nfc"]["patent_vp"] and row["patent_vp"] == 0
 
 
 @pytest.mark.parametrize(("vp", "after"), [(-15, -17), (-10, -11), (-1, -2), (0, 0), (1, 2), (20, 21), (25, 27)])

@@ -69,6 +69,7 @@ DECK: list[str] = [i["id"] for i in _imp["improvements"]]
 STARTING: dict[str, str] = {i["colour"]: i["id"] for i in _imp["starting"]}
 COLOURS: list[str] = [c["id"] for c in _comp["colours"]]
 HOME: dict[str, str] = {c["id"]: c["home"] for c in _comp["colours"]}
+START_VP: dict[str, int] = {c["id"]: int(c["start_vp"]) for c in _comp["colours"]}
 
 # Retailer placement per number of companies (rulebook, "Placement of Retailers"):
 # the fixed regions, plus every medium region without a starting Office (SI-SET-07..10).
@@ -104,6 +105,8 @@ def _validate() -> None:
     mediums = sorted(r for r, d in REGIONS.items() if d["size"] == "M")
     if homes != mediums:
         problems.append("home regions must be the medium regions")
+    if [START_VP[c] for c in COLOURS] != sorted(set(START_VP.values())):
+        problems.append("starting VP must rise strictly in scoreboard order (FAQ tie-break)")
     if sorted(PADS) != ["A", "B"]:
         problems.append("pads.json must define Pads A and B")
     for pid, sides in PADS.items():

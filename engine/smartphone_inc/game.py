@@ -209,6 +209,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "smartphone-inc",
         "version": state["version"],
+        "rules": state.get("rules", 1),
         "round": state["round"],
         "rounds": 5,
         "phase": state["phase"],
@@ -236,7 +237,10 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         if me["plan"] is not None and not me["steve"]:
             try:
                 ev = pads.evaluate(
-                    me["plan"], state["players"][seat]["improvements"], has_effect(state, seat, "improvements_off_edge")
+                    me["plan"],
+                    state["players"][seat]["improvements"],
+                    has_effect(state, seat, "improvements_off_edge"),
+                    planning.literal_cover(state),
                 )
                 ev["yields"] = planning.yields(state, seat, ev)
                 view["my_plan_outcome"] = ev

@@ -48,6 +48,12 @@ def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def literal_cover(state: State) -> bool:
+    """Correction 2 (rules version 2 on): bottom cells under an "under" Improvement make
+    no covered-cell Goods (DATA.md); version 1 games keep counting them."""
+    return int(state.get("rules", 1)) >= 2
+
+
 def unsealed(state: State) -> list[str]:
     return [s for s in state["seats"] if not is_steve(state, s) and state["players"][s]["plan"] is None]
 
@@ -81,7 +87,9 @@ def reveal(state: State) -> None:
         if is_steve(state, seat):
             p["outcome"] = steve.plan_outcome(state)
             continue
-        ev = pads.evaluate(p["plan"], p["improvements"], has_effect(state, seat, "improvements_off_edge"))
+        ev = pads.evaluate(
+            p["plan"], p["improvements"], has_effect(state, seat, "improvements_off_edge"), literal_cover(state)
+        )
         p["outcome"] = {
             "active": {k: ev["active"].get(k, 0) for k in SYMBOLS},
             "covered": ev["covered"],

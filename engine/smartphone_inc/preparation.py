@@ -15,11 +15,16 @@ from engine.smartphone_inc.data import (
     REGIONS,
     RETAILER_FIXED,
     RETAILERS,
+    START_VP,
     STARTING,
     TECH_ORDER,
 )
 
 SCHEMA = 1
+# The rules version a new game is played by (``state["rules"]``; a state without it is
+# version 1). 2: each colour starts on its scoreboard space (START_VP), and bottom cells
+# under an "under" Improvement make no covered-cell Goods (DATA.md, "Rules versions").
+RULES = 2
 KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore"}
 
 
@@ -82,6 +87,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         "game": "smartphone-inc",
         "seed": seed,
         "version": 0,
+        "rules": RULES,
         "options": opts,
         "seats": list(players),
         "round": 1,
@@ -106,7 +112,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
             "colour": colour,
             "start": COLOURS.index(colour),
             "steve": steve,
-            "vp": 0,
+            "vp": START_VP[colour] if RULES >= 2 else 0,  # the FAQ's starting position
             "price": 5,
             "goods": 0,
             "supply": GOODS_SUPPLY,
