@@ -49,6 +49,7 @@ _ret = _load("retailers.json")
 _imp = _load("improvements.json")
 _comp = _load("companies.json")
 _pads = _load("pads.json")
+_dir = _load("directives.json")
 STEVE_PAD: dict[str, Any] = _load("steve.json")
 
 REGIONS: dict[str, dict[str, Any]] = {r["id"]: r for r in _map["regions"]}
@@ -67,6 +68,12 @@ PADS: dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]] = {
 }
 DECK: list[str] = [i["id"] for i in _imp["improvements"]]
 STARTING: dict[str, str] = {i["colour"]: i["id"] for i in _imp["starting"]}
+# Update 1.1 Directives: number -> {"vp", "goal": {"kind", "n"}, "text"}
+DIRECTIVES: dict[int, dict[str, Any]] = {d["number"]: d for d in _dir["directives"]}
+DIRECTIVE_KINDS = (
+    "offices", "regions", "large_regions", "small_regions", "retailers", "second_offices", "technologies",
+    "patents", "sold", "sold_in_one_region", "sold_regions", "control", "price_at_most", "vp",
+)
 COLOURS: list[str] = [c["id"] for c in _comp["colours"]]
 HOME: dict[str, str] = {c["id"]: c["home"] for c in _comp["colours"]}
 START_VP: dict[str, int] = {c["id"]: int(c["start_vp"]) for c in _comp["colours"]}
@@ -107,6 +114,13 @@ def _validate() -> None:
         problems.append("home regions must be the medium regions")
     if [START_VP[c] for c in COLOURS] != sorted(set(START_VP.values())):
         problems.append("starting VP must rise strictly in scoreboard order (FAQ tie-break)")
+    if sorted(DIRECTIVES) != list(range(1, 25)) or len(_dir["directives"]) != 24:
+        problems.append("there must be 24 Directives numbered 1-24")
+    if sum(sorted((d["vp"] for d in DIRECTIVES.values()), reverse=True)[:5]) > 60:
+        problems.append("the best 5 Directives are worth at most 60 VP")
+    for d in DIRECTIVES.values():
+        if d["goal"]["kind"] not in DIRECTIVE_KINDS or d["source"] not in ("rulebook", "reconstructed"):
+            problems.append(f"Directive {d['number']}: unknown goal or source")
     if sorted(PADS) != ["A", "B"]:
         problems.append("pads.json must define Pads A and B")
     for pid, sides in PADS.items():

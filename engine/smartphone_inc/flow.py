@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.smartphone_inc import (
+    directives,
     hardcore,
     improve,
     logistics,
@@ -92,6 +93,8 @@ def queue_prompt(state: State, item: dict[str, Any]) -> dict[str, Any] | None:
     seat = item["seat"]
     if item["kind"] == "retailer_bonus":
         return retailers.prompt(state, seat, item)
+    if item["kind"] == "directive":
+        return directives.prompt(state, seat, item)
     if item["kind"] == "gamepad_office":
         choices = technologies.small_region_choices(state, seat)
         if not choices:
@@ -170,6 +173,8 @@ def queue_act(state: State, item: dict[str, Any], action: dict[str, Any]) -> Non
     seat = item["seat"]
     if item["kind"] == "retailer_bonus":
         retailers.act(state, seat, item, action)
+    elif item["kind"] == "directive":
+        directives.act(state, seat, item, action)
     elif item["kind"] == "gamepad_office":
         rid = region_id(action.get("region"))
         require(rid in technologies.small_region_choices(state, seat), f"you cannot place the Gamepad Office in {REGIONS[rid]['name']}")
@@ -233,6 +238,14 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
         phase = state["phase"]
         if phase == "over" or (until is not None and phase == until and _fresh(state)):
             return
+        directives.offer(state)  # SU-DIR-02: a goal just met is offered at once
+        if state["queue"] and phase not in TURN_PHASES:  # (turn phases: below)
+            item = state["queue"][0]
+            p = queue_prompt(state, item)
+            if p is None:
+                state["queue"].pop(0)
+                continue
+            return
         if phase == "planning":
             if planning.unsealed(state):
                 return
@@ -248,7 +261,13 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
             enter(state, "improve")
             continue
         if phase == "vp":
-            scoring.receive_vp(state)
+            if directives.on(state) and not state["directives"]["scored"]:
+                scoring.receive_vp(state)
+                state["directives"]["scored"] = True  # now the goals met by Phase 8
+                continue
+            if not directives.on(state):
+                scoring.receive_vp(state)
+            directives.end_round(state)  # SU-DIR-05, SU-HC-07
             if state["round"] >= ROUNDS:  # SI-END-01
                 scoring.end_game(state)
                 continue

@@ -7,7 +7,16 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.jsonstate import clone, dumps
-from engine.smartphone_inc import decisions, flow, pads, planning, preparation, research, selling
+from engine.smartphone_inc import (
+    decisions,
+    directives,
+    flow,
+    pads,
+    planning,
+    preparation,
+    research,
+    selling,
+)
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
@@ -156,6 +165,8 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         return selling.options(state, seat)
     if kind == "gamepad_office":
         return [{"type": "gamepad_office", "region": r} for r in prompt["regions"]]
+    if kind == "directive":
+        return [{"type": "directive", "take": True}, {"type": "directive", "take": False}]
     if kind == "retailer_bonus":
         return retailer_actions(state, seat, prompt)
     return []
@@ -229,6 +240,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "pending": sorted(pend),
         "result": clone(state["result"]),
         "last_round": clone(state.get("last_round")),
+        "directives": directives.public(state),
         "you": seat,
     }
     if seat is not None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rng import Rng, seed_state
+from engine.smartphone_inc import directives
 from engine.smartphone_inc.data import (
     COLOURS,
     DECK,
@@ -25,7 +26,7 @@ SCHEMA = 1
 # version 1). 2: each colour starts on its scoreboard space (START_VP), and bottom cells
 # under an "under" Improvement make no covered-cell Goods (DATA.md, "Rules versions").
 RULES = 2
-KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore"}
+KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives"}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
@@ -62,13 +63,20 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
     hardcore = options.get("hardcore", False)
     if not isinstance(hardcore, bool):
         raise IllegalAction("hardcore is true or false (Update 1.1 Hardcore Mode)")
-    return {
+    out: dict[str, Any] = {
         "hardcore": hardcore,
         "automata": list(automata),
         "tech_sides": sides,
         "colours": colours,
         "block_size": block,
     }
+    # Update 1.1 modules: written only when chosen, so the options of other games keep their bytes
+    directives = options.get("directives", False)
+    if not isinstance(directives, bool):
+        raise IllegalAction("directives is true or false (Update 1.1 Directives)")
+    if directives:
+        out["directives"] = True
+    return out
 
 
 def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -160,5 +168,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
     deck = rng.shuffle(list(DECK))
     size = opts["block_size"]
     state["block"], state["pile"] = deck[:size], deck[size:]
+    if opts.get("directives"):  # SU-DIR-01, drawn after everything else
+        directives.setup(state, rng)
     state["rng"] = rng.state
     return state

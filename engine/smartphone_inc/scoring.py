@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import control, improve
+from engine.smartphone_inc import control, directives, improve
 from engine.smartphone_inc.common import State, say
 from engine.smartphone_inc.data import REGIONS, RETAILERS, ROUNDS, START_PRICE, TECHS
 
@@ -67,18 +67,20 @@ def final_scores(state: State) -> dict[str, Any]:
         p = state["players"][seat]
         patents = 0 if counted_already else sum(TECHS[t]["patent_vp"] for t in p["patents"])
         retail = 0 if counted_already else retailer_vp(state, seat)
-        rows.append(
-            {
-                "seat": seat,
-                "colour": p["colour"],
-                "vp": p["vp"] + patents + retail,
-                "scored": p["vp"],
-                "patent_vp": patents,
-                "retailer_vp": retail,
-                "technologies": len(p["techs"]),
-                "patents": len(p["patents"]),
-            }
-        )
+        orders = directives.final_vp(state, seat)  # SU-DIR-05
+        row = {
+            "seat": seat,
+            "colour": p["colour"],
+            "vp": p["vp"] + patents + retail + orders,
+            "scored": p["vp"],
+            "patent_vp": patents,
+            "retailer_vp": retail,
+            "technologies": len(p["techs"]),
+            "patents": len(p["patents"]),
+        }
+        if directives.on(state):
+            row["directive_vp"] = orders
+        rows.append(row)
 
     def key(r: dict[str, Any]) -> tuple[int, int, int]:
         return (r["vp"], r["technologies"], r["patents"])
