@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.smartphone_inc.data import REGIONS, RETAILERS, TECHS, tech_effect
+from engine.smartphone_inc.data import REGIONS, RETAILERS, TECHS, tech_effect, tech_side
 
 State = dict[str, Any]
 
@@ -53,9 +53,22 @@ def has_effect(state: State, seat: str, effect: str) -> bool:
     return False
 
 
+def in_play(state: State, tech: str) -> dict[str, Any]:
+    """Name, cost, Patent VP, text and effect of the Technology on ``tech``'s space."""
+    return tech_side(tech, state["techs"][tech]["side"])
+
+
+def tech_name(state: State, tech: str) -> str:
+    return str(in_play(state, tech)["name"])
+
+
+def patent_vp(state: State, tech: str) -> int:
+    return int(in_play(state, tech)["patent_vp"])
+
+
 def tech_cost(state: State, seat: str, tech: str) -> int:
     """Progress markers ``seat`` needs for ``tech`` now (SI-RES-06, SI-TECH-07)."""
-    cost = TECHS[tech]["cost"]
+    cost = int(in_play(state, tech)["cost"])
     if state["techs"][tech]["patent"] is None:
         cost += 1
     if has_effect(state, seat, "research_discount"):

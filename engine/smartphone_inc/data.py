@@ -60,8 +60,9 @@ TECH_ORDER: list[str] = [t["id"] for t in _tech["technologies"]]
 RETAILERS: dict[str, dict[str, Any]] = {r["id"]: r for r in _ret["retailers"]}
 SYMBOLS = ("down", "up", "prod", "improve", "research", "logistics")  # None = open cell
 IMPROVEMENTS: dict[str, tuple[str | None, str | None]] = {
-    i["id"]: tuple(i["cells"]) for i in _imp["improvements"] + _imp["starting"]  # type: ignore[misc]
+    i["id"]: tuple(i["cells"]) for i in _imp["improvements"] + _imp["starting"] + _imp["mini_upgrades"]  # type: ignore[misc]
 }
+MINI_UPGRADES: list[str] = [i["id"] for i in _imp["mini_upgrades"]]  # Update 1.1 (Blitz Li-Ion)
 # PADS[pad][side] = 2 rows of 3 symbols, as printed (row 0 on top)
 PADS: dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]] = {
     p["id"]: tuple(tuple(tuple(row) for row in side) for side in p["sides"]) for p in _pads["pads"]
@@ -91,6 +92,27 @@ RETAILER_FIXED: dict[int, list[str]] = {
 
 def tech_effect(tech: str, side: int) -> str:
     return TECHS[tech]["sides"][side]["effect"]
+
+
+def tech_side(tech: str, side: int) -> dict[str, Any]:
+    """The Technology in play on ``tech``'s symbol space: a base side (0, 1) or a New
+    Technology of the Update 1.1 (2, 3), with its name, cost and Patent VP."""
+    s = TECHS[tech]["sides"][side]
+    return {
+        "name": s.get("name", TECHS[tech]["name"]),
+        "cost": int(s.get("cost", TECHS[tech]["cost"])),
+        "patent_vp": int(s.get("patent_vp", TECHS[tech]["patent_vp"])),
+        "text": s["text"],
+        "effect": s["effect"],
+        "new": "module" in s,
+    }
+
+
+# Update 1.1 New Technologies: option names -> (symbol space, side); the recommended sets
+NEW_TECHS: dict[str, tuple[str, int]] = {
+    s["option"]: (t["id"], i) for t in _tech["technologies"] for i, s in enumerate(t["sides"]) if "option" in s
+}
+TECH_SETS: dict[str, dict[str, int]] = {k: dict(v) for k, v in _tech["sets"].items() if k not in ("about", "source")}
 
 
 def _validate() -> None:
@@ -129,7 +151,9 @@ def _validate() -> None:
         for side in sides:
             for row in side:
                 problems += [f"Pad {pid}: unknown symbol {c!r}" for c in row if c is not None and c not in SYMBOLS]
-    if len(IMPROVEMENTS) != len(_imp["improvements"]) + len(_imp["starting"]):
+    if len(MINI_UPGRADES) != 5:
+        problems.append("there must be 5 Mini-upgrades")
+    if len(IMPROVEMENTS) != len(_imp["improvements"]) + len(_imp["starting"]) + len(MINI_UPGRADES):
         problems.append("Improvement ids must be unique")
     for iid, cells in IMPROVEMENTS.items():
         if len(cells) != 2 or any(c is not None and c not in SYMBOLS for c in cells):
@@ -142,6 +166,11 @@ def _validate() -> None:
         problems.append("there must be 7 Retailers")
     if len(TECHS) != 6:
         problems.append("there must be 6 Technologies")
+    if len(NEW_TECHS) != 10:
+        problems.append("there must be 10 New Technologies")
+    for name, chosen in TECH_SETS.items():
+        if sorted(chosen) != sorted(TECHS) or any(not 0 <= s < len(TECHS[t]["sides"]) for t, s in chosen.items()):
+            problems.append(f"set {name}: one side for each of the 6 symbols")
     for n, fixed in RETAILER_FIXED.items():
         if n == 1:
             continue  # solo: as for 2 players, while medium Retailers last (DATA.md)

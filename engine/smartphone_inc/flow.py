@@ -16,6 +16,7 @@ from engine.smartphone_inc import (
     hardcore,
     improve,
     logistics,
+    new_technologies,
     planning,
     prices,
     production,
@@ -34,7 +35,7 @@ TURN_PHASES = ("improve", "research", "logistics", "selling")
 STAGES: dict[str, tuple[str, ...]] = {
     "improve": ("improvement",),
     "research": ("research",),
-    "logistics": ("logistics", "wifi", "nfc"),
+    "logistics": ("logistics", "wifi", "nfc", "ceo_sell"),  # ceo_sell: Update 1.1 (SU-TEC-02)
     "selling": ("sell",),
 }
 NEXT = {
@@ -86,6 +87,8 @@ def stage_prompt(state: State, seat: str, stage: str) -> dict[str, Any] | None:
         return logistics.nfc_prompt(state, seat)
     if stage == "sell":
         return selling.prompt(state, seat)
+    if stage == "ceo_sell":
+        return new_technologies.ceo_sell_prompt(state, seat)
     raise RuntimeError(stage)
 
 
@@ -95,6 +98,12 @@ def queue_prompt(state: State, item: dict[str, Any]) -> dict[str, Any] | None:
         return retailers.prompt(state, seat, item)
     if item["kind"] == "directive":
         return directives.prompt(state, seat, item)
+    if item["kind"] == "mini_upgrade":
+        return new_technologies.mini_upgrade_prompt(state, seat)
+    if item["kind"] == "place_retailer":
+        return new_technologies.place_retailer_prompt(state, seat)
+    if item["kind"] == "blitz":
+        return new_technologies.blitz_prompt(state, seat)
     if item["kind"] == "gamepad_office":
         choices = technologies.small_region_choices(state, seat)
         if not choices:
@@ -161,6 +170,8 @@ def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> bo
         logistics.nfc_act(state, seat, action)
     elif stage == "sell":
         return selling.act(state, seat, action)
+    elif stage == "ceo_sell":
+        new_technologies.ceo_sell_act(state, seat, action)
     return True
 
 
@@ -175,6 +186,12 @@ def queue_act(state: State, item: dict[str, Any], action: dict[str, Any]) -> Non
         retailers.act(state, seat, item, action)
     elif item["kind"] == "directive":
         directives.act(state, seat, item, action)
+    elif item["kind"] == "mini_upgrade":
+        new_technologies.mini_upgrade_act(state, seat, action)
+    elif item["kind"] == "place_retailer":
+        new_technologies.place_retailer_act(state, seat, action)
+    elif item["kind"] == "blitz":
+        new_technologies.blitz_act(state, seat, action)
     elif item["kind"] == "gamepad_office":
         rid = region_id(action.get("region"))
         require(rid in technologies.small_region_choices(state, seat), f"you cannot place the Gamepad Office in {REGIONS[rid]['name']}")

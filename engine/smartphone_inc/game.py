@@ -11,6 +11,7 @@ from engine.smartphone_inc import (
     decisions,
     directives,
     flow,
+    new_technologies,
     pads,
     planning,
     preparation,
@@ -18,7 +19,7 @@ from engine.smartphone_inc import (
     selling,
 )
 from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
-from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
+from engine.smartphone_inc.data import PHASE_TITLES, PHASES, REGIONS, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
 
 
@@ -145,18 +146,25 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         return [{"type": "improvement", "id": i} for i in prompt["block"]]
     if kind == "research":  # one Technology at a time (the turn goes on), or stop
         left = prompt["markers"]
-        return [
-            {"type": "research", "place": {t: n}}
-            for t, need in prompt["needed"].items()
-            for n in range(min(need, left), 0, -1)
-        ] + [{"type": "research", "place": {}}]
+        return (
+            [
+                {"type": "research", "place": {t: n}}
+                for t, need in prompt["needed"].items()
+                for n in range(min(need, left), 0, -1)
+            ]
+            + [{"type": "research", "place": {}, "token": tok} for tok in prompt.get("token", [])]
+            + [{"type": "research", "place": {}}]
+        )
     if kind == "logistics":  # one region at a time (the turn goes on), or stop
         left = prompt["markers"]
+        ceo = [
+            {"type": "logistics", "place": [], "ceo": r} for r in REGIONS if "ceo" in prompt and r != prompt["ceo"]
+        ]
         return [
             {"type": "logistics", "place": [[r, n]]}
             for r, need in prompt["needed"].items()
             for n in range(min(need, left), 0, -1)
-        ] + [{"type": "logistics", "place": []}]
+        ] + ceo + [{"type": "logistics", "place": []}]
     if kind == "wifi":
         return [{"type": "wifi", "region": r} for r in prompt["regions"]] + [{"type": "wifi", "region": None}]
     if kind == "nfc":
@@ -167,6 +175,21 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         return [{"type": "gamepad_office", "region": r} for r in prompt["regions"]]
     if kind == "directive":
         return [{"type": "directive", "take": True}, {"type": "directive", "take": False}]
+    if kind == "mini_upgrade":
+        return [{"type": "mini_upgrade", "id": m} for m in prompt["choices"]]
+    if kind == "place_retailer":
+        return [
+            {"type": "place_retailer", "region": r, "retailer": x, "side": side}
+            for r, rets in prompt["regions"].items()
+            for x in rets
+            for side in (0, 1)
+        ]
+    if kind == "blitz":
+        syms = prompt["symbols"]
+        picks = [{k: 1 for k in combo} for combo in ([*syms], *([k] for k in syms), [])]
+        return [{"type": "blitz", **p} for p in picks if sum(p.values()) <= prompt["goods"]]
+    if kind == "ceo_sell":
+        return [{"type": "ceo_sell", "sell": n} for n in range(prompt["max"], -1, -1)]
     if kind == "retailer_bonus":
         return retailer_actions(state, seat, prompt)
     return []
@@ -254,7 +277,9 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
                     has_effect(state, seat, "improvements_off_edge"),
                     planning.literal_cover(state),
                 )
-                ev["yields"] = planning.yields(state, seat, ev)
+                ev["yields"] = planning.yields(
+                    state, seat, {**ev, "face_down": new_technologies.face_down_goods(ev["face_down"])}
+                )
                 view["my_plan_outcome"] = ev
             except IllegalAction:
                 view["my_plan_outcome"] = None

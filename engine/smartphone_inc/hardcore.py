@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from engine.smartphone_inc import pads
-from engine.smartphone_inc.common import State, is_steve, say
-from engine.smartphone_inc.data import IMPROVEMENTS, RETAILERS, TECHS
+from engine.smartphone_inc.common import State, is_steve, patent_vp, say, tech_name
+from engine.smartphone_inc.data import IMPROVEMENTS, RETAILERS
 from engine.smartphone_inc.priority import priority_order
 
 # SU-HC-01: VP paid per active icon (negative: the company gets it back)
@@ -72,7 +72,7 @@ def pay_for_production(state: State, seat: str, goods: int) -> None:
 def patent_now(state: State, seat: str, tech: str) -> None:
     """SU-HC-04: a Patent's VP at once."""
     if on(state):
-        _pay(state, seat, -TECHS[tech]["patent_vp"], f"the {TECHS[tech]['name']} Patent")
+        _pay(state, seat, -patent_vp(state, tech), f"the {tech_name(state, tech)} Patent")
 
 
 def interest(state: State, seat: str) -> None:

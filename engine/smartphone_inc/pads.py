@@ -143,7 +143,7 @@ _PADS = PADS
 _IMPROVEMENTS = IMPROVEMENTS
 
 PAD_IDS: tuple[str, ...] = ("A", "B")
-IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if not i.startswith("S-"))
+IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if not i.startswith(("S-", "M")))
 STARTING_IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if i.startswith("S-"))
 _IDS_FOLDED = {i.casefold(): i for i in _IMPROVEMENTS}
 

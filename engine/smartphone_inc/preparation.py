@@ -6,12 +6,13 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rng import Rng, seed_state
-from engine.smartphone_inc import directives
+from engine.smartphone_inc import directives, new_technologies
 from engine.smartphone_inc.data import (
     COLOURS,
     DECK,
     GOODS_SUPPLY,
     HOME,
+    NEW_TECHS,
     OFFICE_MARKERS,
     REGIONS,
     RETAILER_FIXED,
@@ -19,6 +20,7 @@ from engine.smartphone_inc.data import (
     START_VP,
     STARTING,
     TECH_ORDER,
+    TECH_SETS,
 )
 
 SCHEMA = 1
@@ -26,7 +28,7 @@ SCHEMA = 1
 # version 1). 2: each colour starts on its scoreboard space (START_VP), and bottom cells
 # under an "under" Improvement make no covered-cell Goods (DATA.md, "Rules versions").
 RULES = 2
-KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives"}
+KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives", "technologies"}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
@@ -76,7 +78,39 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
         raise IllegalAction("directives is true or false (Update 1.1 Directives)")
     if directives:
         out["directives"] = True
+    techs = options.get("technologies", "base")
+    if techs != "base":
+        if "tech_sides" in options and options["tech_sides"] != "up":
+            raise IllegalAction("choose the Technologies either with tech_sides or with technologies, not both")
+        out["tech_sides"] = technology_sides(techs)
+        out["technologies"] = techs
     return out
+
+
+def technology_sides(choice: Any) -> dict[str, int]:
+    """The side in play on each symbol space for the option ``technologies``: a
+    recommended set by name, or a list of 6 Technologies, one per symbol: a New
+    Technology by name or a base side as "gps:0" / "gps:1" (SU-TEC-12)."""
+    if isinstance(choice, str):
+        if choice not in TECH_SETS:
+            names = ", ".join(["base", *sorted(TECH_SETS)])
+            raise IllegalAction(f"technologies is one of {names}, or a list of 6 Technologies")
+        return dict(TECH_SETS[choice])
+    if not isinstance(choice, list) or len(choice) != 6 or not all(isinstance(c, str) for c in choice):
+        raise IllegalAction("a custom mix lists 6 Technologies, one for each symbol")
+    sides: dict[str, int] = {}
+    for name in choice:
+        if name in NEW_TECHS:
+            tech, side = NEW_TECHS[name]
+        else:
+            tech, _, side_text = name.partition(":")
+            if tech not in TECH_ORDER or side_text not in ("0", "1"):
+                raise IllegalAction(f"unknown Technology {name!r} (New Technologies: {', '.join(sorted(NEW_TECHS))}; base sides: gps:0, gps:1, ...)")
+            side = int(side_text)
+        if tech in sides:
+            raise IllegalAction(f"two Technologies for the {tech} symbol: one each")
+        sides[tech] = side
+    return {t: sides[t] for t in TECH_ORDER}
 
 
 def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -148,6 +182,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         else:
             side = sides[tech]
         state["techs"][tech] = {"side": side, "patent": None}
+    new_technologies.setup(state)  # CEOs, Mini-upgrades, Marketing Tokens (Update 1.1)
 
     # Retailers (SI-SET-07..11): shuffled, random side, matching sizes
     occupied = {HOME[colours[s]] for s in players}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import control, directives, improve
-from engine.smartphone_inc.common import State, say
-from engine.smartphone_inc.data import REGIONS, RETAILERS, ROUNDS, START_PRICE, TECHS
+from engine.smartphone_inc import control, directives, improve, new_technologies
+from engine.smartphone_inc.common import State, has_effect, patent_vp, say
+from engine.smartphone_inc.data import REGIONS, RETAILERS, ROUNDS, START_PRICE
 
 
 def receive_vp(state: State) -> None:
@@ -24,6 +24,9 @@ def receive_vp(state: State) -> None:
         p = state["players"][seat]
         sold = sum(state["regions"][r]["sold"].count(seat) for r in REGIONS)
         gains[seat] += sold * p["price"]
+        if has_effect(state, seat, "spatial_vp") or has_effect(state, seat, "spatial_goods"):
+            firsts = sum(1 for rid in controls if control.ranking(state, rid)[:1] == [seat])
+            gains[seat] += new_technologies.phase_8(state, seat, firsts)  # SU-TEC-08/09
         p["vp"] += gains[seat]
         sold_total[seat] = sold
         say(state, f"{seat} sold {sold} Goods at {p['price']}: {gains[seat]} VP this phase, {p['vp']} in all.")
@@ -38,6 +41,7 @@ def reset_round(state: State) -> None:
                 state["players"][seat]["supply"] += 1
         reg["sold"] = [None] * len(REGIONS[rid]["buyers"])
     improve.refill(state)
+    new_technologies.reset_round(state)
     for seat in state["seats"]:
         p = state["players"][seat]
         p["price"] = START_PRICE
@@ -65,7 +69,7 @@ def final_scores(state: State) -> dict[str, Any]:
     counted_already = bool(state["options"].get("hardcore"))  # SU-HC-08: scored when gained
     for seat in state["seats"]:
         p = state["players"][seat]
-        patents = 0 if counted_already else sum(TECHS[t]["patent_vp"] for t in p["patents"])
+        patents = 0 if counted_already else sum(patent_vp(state, t) for t in p["patents"])
         retail = 0 if counted_already else retailer_vp(state, seat)
         orders = directives.final_vp(state, seat)  # SU-DIR-05
         row = {

@@ -17,6 +17,7 @@ from engine.smartphone_inc.common import (
     linked_to_office,
     say,
     tech_cost,
+    tech_name,
 )
 from engine.smartphone_inc.data import (
     ALPHABETICAL,
@@ -26,7 +27,6 @@ from engine.smartphone_inc.data import (
     STEVE_PAD,
     SYMBOLS,
     TECH_ORDER,
-    TECHS,
 )
 
 
@@ -95,7 +95,7 @@ def research(state: State, seat: str, markers: int) -> None:
         placed[tech] = placed.get(tech, 0) + 1
         complete(state, seat)
     if placed:
-        say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in placed.items()) + ".")
+        say(state, f"{seat} researches " + ", ".join(f"{tech_name(state, t)} +{n}" for t, n in placed.items()) + ".")
     else:
         say(state, f"{seat} skips research.")
     complete(state, seat)
