@@ -38,6 +38,17 @@ def end_of_step(
     return True
 
 
+def goods_on(state: State, seat: str, rid: str) -> int:
+    """Goods ``seat`` sold in ``rid`` this round: one per Buyer, plus the second Goods
+    of the Gamepad Patent Technology (Update 1.1, ``state["seconds"]``)."""
+    sold = state["regions"][rid]["sold"]
+    n = sold.count(seat)
+    seconds = state.get("seconds")
+    if seconds and rid in seconds:
+        n += sum(1 for i in seconds[rid] if sold[i] == seat)
+    return n
+
+
 def is_steve(state: State, seat: str) -> bool:
     return bool(state["players"][seat]["steve"])
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.smartphone_inc import control
-from engine.smartphone_inc.common import State, is_steve, require, say
+from engine.smartphone_inc.common import State, goods_on, is_steve, require, say
 from engine.smartphone_inc.data import DIRECTIVES, REGIONS
 from engine.smartphone_inc.priority import priority_order
 
@@ -53,7 +53,7 @@ def _office_regions(state: State, seat: str) -> list[str]:
 
 
 def _sold(state: State, seat: str) -> dict[str, int]:
-    return {r: reg["sold"].count(seat) for r, reg in state["regions"].items() if seat in reg["sold"]}
+    return {r: goods_on(state, seat, r) for r, reg in state["regions"].items() if seat in reg["sold"]}
 
 
 def measure(state: State, seat: str, kind: str) -> int:

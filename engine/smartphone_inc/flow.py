@@ -36,7 +36,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "improve": ("improvement",),
     "research": ("research",),
     "logistics": ("logistics", "wifi", "nfc", "ceo_sell"),  # ceo_sell: Update 1.1 (SU-TEC-02)
-    "selling": ("sell",),
+    "selling": ("sell", "second_sell"),  # second_sell: Update 1.1 (SU-TEC-04)
 }
 NEXT = {
     "prices": "production",
@@ -89,6 +89,8 @@ def stage_prompt(state: State, seat: str, stage: str) -> dict[str, Any] | None:
         return selling.prompt(state, seat)
     if stage == "ceo_sell":
         return new_technologies.ceo_sell_prompt(state, seat)
+    if stage == "second_sell":
+        return new_technologies.second_prompt(state, seat)
     raise RuntimeError(stage)
 
 
@@ -172,6 +174,8 @@ def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> bo
         return selling.act(state, seat, action)
     elif stage == "ceo_sell":
         new_technologies.ceo_sell_act(state, seat, action)
+    elif stage == "second_sell":
+        new_technologies.second_act(state, seat, action)
     return True
 
 

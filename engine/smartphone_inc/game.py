@@ -18,7 +18,7 @@ from engine.smartphone_inc import (
     research,
     selling,
 )
-from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
+from engine.smartphone_inc.common import State, has_effect, in_play, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, REGIONS, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
 
@@ -188,6 +188,13 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         syms = prompt["symbols"]
         picks = [{k: 1 for k in combo} for combo in ([*syms], *([k] for k in syms), [])]
         return [{"type": "blitz", **p} for p in picks if sum(p.values()) <= prompt["goods"]]
+    if kind == "second_sell":
+        regions = prompt["regions"]
+        every = {r: n for r, n in regions.items()}
+        opts = [{"type": "second_sell", "regions": {r: 1}} for r in regions]
+        if sum(every.values()) <= prompt["goods"] and len(every) > 1:
+            opts.insert(0, {"type": "second_sell", "regions": every})
+        return opts + [{"type": "second_sell", "regions": {}}]
     if kind == "ceo_sell":
         return [{"type": "ceo_sell", "sell": n} for n in range(prompt["max"], -1, -1)]
     if kind == "retailer_bonus":
@@ -254,7 +261,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "players": players,
         "priority": priority_order(state),
         "regions": clone(state["regions"]),
-        "techs": clone(state["techs"]),
+        "techs": {t: {**v, **in_play(state, t)} for t, v in state["techs"].items()},  # name, cost, Patent VP, text
         "block": list(state["block"]),
         "pile_count": len(state["pile"]),
         "turn": clone(state["turn"]),
@@ -264,6 +271,9 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "result": clone(state["result"]),
         "last_round": clone(state.get("last_round")),
         "directives": directives.public(state),
+        "ceo": clone(state.get("ceo")),  # Update 1.1: CEO figures, region by seat
+        "marketing": clone(state.get("marketing")),  # Marketing Tokens: region -> {Buyer index: seat}
+        "mini_upgrades": clone(state.get("mini_upgrades")),  # Mini-upgrade tokens left
         "you": seat,
     }
     if seat is not None:

@@ -19,6 +19,7 @@ from engine.smartphone_inc.common import (
     State,
     add_goods,
     as_int,
+    goods_on,
     has_effect,
     region_id,
     require,
@@ -50,6 +51,8 @@ def setup(state: State) -> None:
         state["mini_upgrades"] = list(MINI_UPGRADES)
     if "marketing_token" in effects:
         state["marketing"] = {}
+    if "patent_second_goods" in effects:
+        state["seconds"] = {}
 
 
 def start_region(state: State, seat: str) -> str:
@@ -304,7 +307,7 @@ def phase_8(state: State, seat: str, controlled: int) -> int:
     """The VP of Spatial (VP) and the Goods of Spatial (Goods); returns the VP."""
     vp = 0
     if has_effect(state, seat, "spatial_vp"):  # SU-TEC-08: the best region (DATA.md)
-        counts = {r: reg["sold"].count(seat) for r, reg in state["regions"].items()}
+        counts = {r: goods_on(state, seat, r) for r in state["regions"]}  # bonus Goods included
         best = max(counts, key=lambda r: (counts[r], -list(REGIONS).index(r)))
         if counts[best]:
             vp = 2 * counts[best]
@@ -314,3 +317,51 @@ def phase_8(state: State, seat: str, controlled: int) -> int:
         say(state, f"{seat} produces {n} Goods for the next round ({controlled} region(s) controlled).")
     return vp
 
+
+
+# --- Gamepad Patent: a second Goods to a Buyer of a patented Technology (SU-TEC-04) -------------
+
+
+def second_places(state: State, seat: str) -> dict[str, list[int]]:
+    """Buyers ``seat`` sold to this round that want a Technology whose Patent it holds and
+    hold no second Goods yet, by region."""
+    if not has_effect(state, seat, "patent_second_goods"):
+        return {}
+    patents = set(state["players"][seat]["patents"])
+    seconds = state.get("seconds") or {}
+    out: dict[str, list[int]] = {}
+    for rid, reg in state["regions"].items():
+        idx = [
+            i
+            for i, b in enumerate(REGIONS[rid]["buyers"])
+            if reg["sold"][i] == seat and b.get("tech") in patents and i not in seconds.get(rid, [])
+        ]
+        if idx:
+            out[rid] = idx
+    return out
+
+
+def second_prompt(state: State, seat: str) -> dict[str, Any] | None:
+    goods = state["players"][seat]["goods"]
+    places = second_places(state, seat)
+    if not goods or not places:
+        return None
+    return {"type": "second_sell", "goods": goods, "regions": {r: len(i) for r, i in places.items()}}
+
+
+def second_act(state: State, seat: str, action: dict[str, Any]) -> None:
+    places = second_places(state, seat)
+    regions = action.get("regions", {})
+    require(isinstance(regions, dict), "regions maps regions to numbers of second Goods")
+    plan = []
+    for key, value in regions.items():
+        rid = region_id(key)
+        n = as_int(value, f"second Goods for {key}", 0, len(places.get(rid, [])))
+        if n:
+            plan.append((rid, n))
+    goods = state["players"][seat]["goods"]
+    require(sum(n for _, n in plan) <= goods, f"you have only {goods} Goods")
+    for rid, n in plan:
+        state["seconds"].setdefault(rid, []).extend(places[rid][:n])
+        state["players"][seat]["goods"] -= n
+        say(state, f"{seat} sells {n} second Goods in {REGIONS[rid]['name']} (Patent).")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.smartphone_inc import control, directives, improve, new_technologies
-from engine.smartphone_inc.common import State, has_effect, patent_vp, say
+from engine.smartphone_inc.common import State, goods_on, has_effect, patent_vp, say
 from engine.smartphone_inc.data import REGIONS, RETAILERS, ROUNDS, START_PRICE
 
 
@@ -22,7 +22,7 @@ def receive_vp(state: State) -> None:
     sold_total: dict[str, int] = {}
     for seat in state["seats"]:
         p = state["players"][seat]
-        sold = sum(state["regions"][r]["sold"].count(seat) for r in REGIONS)
+        sold = sum(goods_on(state, seat, r) for r in REGIONS)
         gains[seat] += sold * p["price"]
         if has_effect(state, seat, "spatial_vp") or has_effect(state, seat, "spatial_goods"):
             firsts = sum(1 for rid in controls if control.ranking(state, rid)[:1] == [seat])
@@ -39,7 +39,11 @@ def reset_round(state: State) -> None:
         for seat in reg["sold"]:
             if seat is not None:
                 state["players"][seat]["supply"] += 1
+        for i in (state.get("seconds") or {}).get(rid, []):  # second Goods (SU-TEC-04)
+            state["players"][reg["sold"][i]]["supply"] += 1
         reg["sold"] = [None] * len(REGIONS[rid]["buyers"])
+    if state.get("seconds"):
+        state["seconds"] = {}
     improve.refill(state)
     new_technologies.reset_round(state)
     for seat in state["seats"]:
