@@ -28,7 +28,7 @@ def test_north_africa_is_medium_and_linked_as_in_the_example_SI_LOG_02():
 
 
 def test_home_regions_are_the_medium_regions():
-    assert sorted(data.HOME.values()) == sorted(r for r, d in data.REGIONS.items() if d["size"] == "M")
+    assert sorted(data.HOME.values()) == sorted(r for r in data.REGION_ORDER if data.REGIONS[r]["size"] == "M")
     assert len(set(data.HOME.values())) == 5
 
 

@@ -11,7 +11,7 @@ from si_support import act, act_here, new_game, outcome, pass_turns, reveal_with
 
 from engine import IllegalAction
 from engine.smartphone_inc import directives, flow, scoring
-from engine.smartphone_inc.data import DIRECTIVES, REGIONS
+from engine.smartphone_inc.data import DIRECTIVES, REGION_ORDER, REGIONS
 from engine.smartphone_inc.game import GAME
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "smartphone_inc" / "data"
@@ -231,12 +231,12 @@ def _offices(state, seat, regions, twice=()):
 
 
 def _sizes(size):
-    return [r for r in REGIONS if REGIONS[r]["size"] == size]
+    return [r for r in REGION_ORDER if REGIONS[r]["size"] == size]
 
 
 def _setter(kind, state, n):
     p1 = state["players"]["p1"]
-    others = [r for r in REGIONS if "p1" not in state["regions"][r]["offices"]]
+    others = [r for r in state["regions"] if "p1" not in state["regions"][r]["offices"]]
     if kind == "regions":
         _offices(state, "p1", others[: n - 1])  # + the home region
     elif kind in ("large_regions", "small_regions"):
@@ -254,7 +254,7 @@ def _setter(kind, state, n):
     elif kind == "patents":
         p1["patents"] = ["gps", "wi-fi", "gamepad"][:n]
     elif kind == "sold":
-        regions = [r for r in REGIONS if len(state["regions"][r]["sold"]) >= 2]
+        regions = [r for r in state["regions"] if len(state["regions"][r]["sold"]) >= 2]
         cells = [(r, i) for r in regions for i in range(2)][:n]
         for r, i in cells:
             state["regions"][r]["sold"][i] = "p1"
@@ -262,7 +262,7 @@ def _setter(kind, state, n):
         for i in range(n):
             state["regions"]["china"]["sold"][i] = "p1"
     elif kind == "sold_regions":
-        for r in list(REGIONS)[:n]:
+        for r in list(state["regions"])[:n]:
             state["regions"][r]["sold"][0] = "p1"
     elif kind == "control":
         state["phase"] = "vp"

@@ -139,8 +139,9 @@ def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) 
     return value
 
 
-def region_id(value: Any) -> str:
-    if not isinstance(value, str) or value not in REGIONS:
+def region_id(value: Any, state: State | None = None) -> str:
+    """A region of the game's board (of either board without ``state``)."""
+    if not isinstance(value, str) or value not in (REGIONS if state is None else state["regions"]):
         raise IllegalAction(f"unknown region {value!r}")
     return value
 

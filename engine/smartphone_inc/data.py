@@ -44,6 +44,7 @@ def _load(name: str) -> dict[str, Any]:
 
 
 _map = _load("map.json")
+_small = _load("map_small.json")  # Update 1.1: the 2-3 player board
 _tech = _load("technologies.json")
 _ret = _load("retailers.json")
 _imp = _load("improvements.json")
@@ -52,9 +53,13 @@ _pads = _load("pads.json")
 _dir = _load("directives.json")
 STEVE_PAD: dict[str, Any] = _load("steve.json")
 
-REGIONS: dict[str, dict[str, Any]] = {r["id"]: r for r in _map["regions"]}
+# REGIONS holds the regions of both boards (their ids differ); a game plays on the
+# regions of its board (``state["regions"]``, BOARD_REGIONS).
+REGIONS: dict[str, dict[str, Any]] = {r["id"]: r for r in _map["regions"] + _small["regions"]}
 REGION_ORDER: list[str] = [r["id"] for r in _map["regions"]]
 ALPHABETICAL: list[str] = list(_map["alphabetical"])
+BOARD_REGIONS: dict[str, list[str]] = {"big": REGION_ORDER, "small": [r["id"] for r in _small["regions"]]}
+BOARD_ALPHABETICAL: dict[str, list[str]] = {"big": ALPHABETICAL, "small": list(_small["alphabetical"])}
 TECHS: dict[str, dict[str, Any]] = {t["id"]: t for t in _tech["technologies"]}
 TECH_ORDER: list[str] = [t["id"] for t in _tech["technologies"]]
 RETAILERS: dict[str, dict[str, Any]] = {r["id"]: r for r in _ret["retailers"]}
@@ -117,10 +122,15 @@ TECH_SETS: dict[str, dict[str, int]] = {k: dict(v) for k, v in _tech["sets"].ite
 
 def _validate() -> None:
     problems: list[str] = []
-    if len(REGIONS) != 12:
+    if len(REGION_ORDER) != 12:
         problems.append("the map must have 12 regions")
-    if sorted(ALPHABETICAL) != sorted(REGIONS):
-        problems.append("alphabetical order must list every region")
+    for board, ids in BOARD_REGIONS.items():
+        if sorted(BOARD_ALPHABETICAL[board]) != sorted(ids):
+            problems.append(f"alphabetical order must list every region of the {board} board")
+    if [REGIONS[r]["size"] for r in BOARD_REGIONS["small"]].count("M") != 3:
+        problems.append("the 2-3 player board has 3 medium regions to start in")
+    if set(BOARD_REGIONS["big"]) & set(BOARD_REGIONS["small"]):
+        problems.append("the two boards use different region ids")
     for rid, r in REGIONS.items():
         for link in r["links"]:
             if link not in REGIONS or rid not in REGIONS[link]["links"]:
@@ -131,7 +141,7 @@ def _validate() -> None:
             if "tech" in b and b["tech"] not in TECHS:
                 problems.append(f"{rid}: unknown tech buyer {b}")
     homes = sorted(HOME.values())
-    mediums = sorted(r for r, d in REGIONS.items() if d["size"] == "M")
+    mediums = sorted(r for r in REGION_ORDER if REGIONS[r]["size"] == "M")
     if homes != mediums:
         problems.append("home regions must be the medium regions")
     if [START_VP[c] for c in COLOURS] != sorted(set(START_VP.values())):

@@ -86,7 +86,7 @@ def measure(state: State, seat: str, kind: str) -> int:
     if kind == "control":  # first place, once Phase 8 has scored the round
         if state["phase"] != "vp" or not state["directives"]["scored"]:
             return 0
-        return sum(1 for r in REGIONS if (control.ranking(state, r)[:1] == [seat] and control.control_vp(state, r)))
+        return sum(1 for r in state["regions"] if (control.ranking(state, r)[:1] == [seat] and control.control_vp(state, r)))
     if kind == "price_at_most":
         return p["price"]
     if kind == "vp":

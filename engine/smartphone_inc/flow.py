@@ -24,6 +24,7 @@ from engine.smartphone_inc import (
     retailers,
     scoring,
     selling,
+    small_board,
     steve,
     technologies,
 )
@@ -135,6 +136,8 @@ def current(state: State) -> tuple[str, dict[str, Any]] | None:
 
 
 def pending(state: State) -> dict[str, dict[str, Any]]:
+    if state["phase"] == "start":  # the 2-3 player board's start (SU-BRD-02)
+        return small_board.pending(state)
     if state["phase"] == "planning":
         return {s: planning.prompt(state, s) for s in planning.unsealed(state)}
     cur = current(state)
@@ -197,7 +200,7 @@ def queue_act(state: State, item: dict[str, Any], action: dict[str, Any]) -> Non
     elif item["kind"] == "blitz":
         new_technologies.blitz_act(state, seat, action)
     elif item["kind"] == "gamepad_office":
-        rid = region_id(action.get("region"))
+        rid = region_id(action.get("region"), state)
         require(rid in technologies.small_region_choices(state, seat), f"you cannot place the Gamepad Office in {REGIONS[rid]['name']}")
         logistics.found_office(state, seat, rid)
 
@@ -225,6 +228,9 @@ def end_turn_phase(state: State) -> None:
 def act(state: State, seat: str, action: dict[str, Any]) -> None:
     """Apply one decision of ``seat`` (already known to be pending) to ``state`` in place."""
     kind = action.get("type")
+    if state["phase"] == "start":
+        small_board.act(state, seat, action)
+        return
     if state["phase"] == "planning":
         require(kind == "plan", "it is the Planning phase: send your plan")
         planning.seal(state, seat, action)
@@ -259,6 +265,16 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
         phase = state["phase"]
         if phase == "over" or (until is not None and phase == until and _fresh(state)):
             return
+        if phase == "start":  # the 2-3 player board (SU-BRD-02)
+            todo = state["start"]["todo"]
+            if todo and is_steve(state, todo[0][1]):
+                small_board.steve_step(state)
+                continue
+            if todo:
+                return
+            small_board.finish(state)
+            start_round(state)
+            continue
         directives.offer(state)  # SU-DIR-02: a goal just met is offered at once
         if state["queue"] and phase not in TURN_PHASES:  # (turn phases: below)
             item = state["queue"][0]

@@ -19,7 +19,7 @@ from engine.smartphone_inc import (
     selling,
 )
 from engine.smartphone_inc.common import State, has_effect, in_play, is_steve, tech_cost
-from engine.smartphone_inc.data import PHASE_TITLES, PHASES, REGIONS, TECH_ORDER
+from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
 
 
@@ -31,7 +31,8 @@ class SmartphoneInc:
         state = preparation.setup(players, seed, options)
         if all(is_steve(state, s) for s in state["seats"]):
             raise IllegalAction("Steve needs at least one human company to play against")
-        flow.start_round(state)
+        if state["phase"] == "planning":  # (the 2-3 player board starts with decisions)
+            flow.start_round(state)
         flow.run(state)
         return state
 
@@ -158,7 +159,7 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
     if kind == "logistics":  # one region at a time (the turn goes on), or stop
         left = prompt["markers"]
         ceo = [
-            {"type": "logistics", "place": [], "ceo": r} for r in REGIONS if "ceo" in prompt and r != prompt["ceo"]
+            {"type": "logistics", "place": [], "ceo": r} for r in state["regions"] if "ceo" in prompt and r != prompt["ceo"]
         ]
         return [
             {"type": "logistics", "place": [[r, n]]}
@@ -195,6 +196,10 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         if sum(every.values()) <= prompt["goods"] and len(every) > 1:
             opts.insert(0, {"type": "second_sell", "regions": every})
         return opts + [{"type": "second_sell", "regions": {}}]
+    if kind == "company":
+        return [{"type": "company", "colour": c} for c in prompt["colours"]]
+    if kind in ("start_region", "start_retailer"):
+        return [{"type": kind, "region": r} for r in prompt["regions"]]
     if kind == "ceo_sell":
         return [{"type": "ceo_sell", "sell": n} for n in range(prompt["max"], -1, -1)]
     if kind == "retailer_bonus":
@@ -254,7 +259,9 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "round": state["round"],
         "rounds": 5,
         "phase": state["phase"],
-        "phase_title": PHASE_TITLES.get(state["phase"], "Game over"),
+        "phase_title": "Start" if state["phase"] == "start" else PHASE_TITLES.get(state["phase"], "Game over"),
+        "board": state["options"].get("board", "big"),
+        "start": clone(state.get("start")),  # the 2-3 player board's start decisions still to make
         "phase_number": PHASES.index(state["phase"]) + 1 if state["phase"] in PHASES else None,
         "over": state["phase"] == "over",
         "seats": list(state["seats"]),

@@ -48,7 +48,7 @@ def reachable(state: State, seat: str) -> list[str]:
     """Regions where ``seat`` may place Progress markers now (SI-LOG-02, -05, -06)."""
     return [
         r
-        for r in REGIONS
+        for r in state["regions"]
         if linked_to_office(state, seat, r) and can_found_office(state, seat, r) is None
     ]
 
@@ -99,7 +99,7 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
         spent = 1
     for item in place:
         require(isinstance(item, list | tuple) and len(item) == 2, "each placement is [region, markers]")
-        rid = region_id(item[0])
+        rid = region_id(item[0], state)
         n = as_int(item[1], f"markers in {item[0]}", 1)
         label = REGIONS[rid]["name"]
         why = can_found_office(state, seat, rid)
@@ -159,7 +159,7 @@ def wifi_act(state: State, seat: str, action: dict[str, Any]) -> None:
     if rid is None:
         say(state, f"{seat} adds no Wi-Fi Office.")
         return
-    add_second_office(state, seat, region_id(rid), "Wi-Fi")
+    add_second_office(state, seat, region_id(rid, state), "Wi-Fi")
 
 
 # --- NFC (SI-TECH-09) ---------------------------------------------------------------

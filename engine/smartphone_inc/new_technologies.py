@@ -56,7 +56,8 @@ def setup(state: State) -> None:
 
 
 def start_region(state: State, seat: str) -> str:
-    return HOME[state["players"][seat]["colour"]]
+    p = state["players"][seat]
+    return str(p["home"]) if "home" in p else HOME[p["colour"]]  # the 2-3 player board: chosen
 
 
 # --- on gaining a Technology ----------------------------------------------------------------
@@ -135,7 +136,7 @@ def place_retailer_prompt(state: State, seat: str) -> dict[str, Any] | None:
 def place_retailer_act(state: State, seat: str, action: dict[str, Any]) -> None:
     prompt = place_retailer_prompt(state, seat)
     require(prompt is not None, "there is nowhere to place a Retailer")
-    rid = region_id(action.get("region"))
+    rid = region_id(action.get("region"), state)
     require(rid in prompt["regions"], f"you cannot place a Retailer in {REGIONS[rid]['name']}")
     ret = action.get("retailer")
     require(ret in prompt["regions"][rid], "choose an unused Retailer of the region's size")
@@ -216,7 +217,7 @@ def ceo_on(state: State) -> bool:
 def move_ceo(state: State, seat: str, value: Any) -> None:
     """SU-TEC-01: 1 Logistics Progress marker moves the CEO to any region."""
     require(ceo_on(state), "there are no CEOs in this game")
-    rid = region_id(value)
+    rid = region_id(value, state)
     require(rid != state["ceo"][seat], f"your CEO is already in {REGIONS[rid]['name']}")
     state["ceo"][seat] = rid
     say(state, f"{seat} moves its CEO to {REGIONS[rid]['name']}.")
@@ -293,7 +294,7 @@ def token_places(state: State, seat: str) -> list[list[Any]]:
 
 def place_token(state: State, seat: str, value: Any) -> None:
     require(isinstance(value, list | tuple) and len(value) == 2, "token is [region, Buyer number]")
-    rid, index = region_id(value[0]), as_int(value[1], "Buyer", 0)
+    rid, index = region_id(value[0], state), as_int(value[1], "Buyer", 0)
     require([rid, index] in token_places(state, seat), "your Marketing Token goes on the leftmost or rightmost empty Buyer of a region with your Office and no Token of yours, once per round")
     state["marketing"].setdefault(rid, {})[str(index)] = seat
     state["players"][seat]["token_round"] = state["round"]
@@ -308,7 +309,7 @@ def phase_8(state: State, seat: str, controlled: int) -> int:
     vp = 0
     if has_effect(state, seat, "spatial_vp"):  # SU-TEC-08: the best region (DATA.md)
         counts = {r: goods_on(state, seat, r) for r in state["regions"]}  # bonus Goods included
-        best = max(counts, key=lambda r: (counts[r], -list(REGIONS).index(r)))
+        best = max(counts, key=lambda r: (counts[r], -list(state["regions"]).index(r)))
         if counts[best]:
             vp = 2 * counts[best]
             say(state, f"{seat} scores +{vp} VP for {counts[best]} Goods sold in {REGIONS[best]['name']} (Spatial).")
@@ -355,7 +356,7 @@ def second_act(state: State, seat: str, action: dict[str, Any]) -> None:
     require(isinstance(regions, dict), "regions maps regions to numbers of second Goods")
     plan = []
     for key, value in regions.items():
-        rid = region_id(key)
+        rid = region_id(key, state)
         n = as_int(value, f"second Goods for {key}", 0, len(places.get(rid, [])))
         if n:
             plan.append((rid, n))

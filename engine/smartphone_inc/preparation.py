@@ -6,8 +6,9 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.rng import Rng, seed_state
-from engine.smartphone_inc import directives, new_technologies
+from engine.smartphone_inc import directives, new_technologies, small_board
 from engine.smartphone_inc.data import (
+    BOARD_REGIONS,
     COLOURS,
     DECK,
     GOODS_SUPPLY,
@@ -28,7 +29,7 @@ SCHEMA = 1
 # version 1). 2: each colour starts on its scoreboard space (START_VP), and bottom cells
 # under an "under" Improvement make no covered-cell Goods (DATA.md, "Rules versions").
 RULES = 2
-KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives", "technologies"}
+KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives", "technologies", "board"}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
@@ -59,7 +60,15 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
             or any(c not in COLOURS for c in colours.values())
         ):
             raise IllegalAction("colours gives every seat a different colour")
-    block = options.get("block_size", 5)
+    board = options.get("board", "big")
+    if board not in ("big", "small"):
+        raise IllegalAction("board is 'big' or 'small' (the 2-3 player board of the Update 1.1)")
+    if board == "small":
+        if len(seats) > 3:
+            raise IllegalAction("the 2-3 player board is for 1 to 3 companies")
+        if options.get("colours") is not None:
+            raise IllegalAction("on the 2-3 player board the companies are picked at the table")
+    block = options.get("block_size", 3 if board == "small" else 5)  # SU-BRD-03
     if block not in (3, 5):
         raise IllegalAction("block_size is 5 (big board) or 3 (2-3 player board rule)")
     hardcore = options.get("hardcore", False)
@@ -78,6 +87,8 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
         raise IllegalAction("directives is true or false (Update 1.1 Directives)")
     if directives:
         out["directives"] = True
+    if board == "small":
+        out["board"] = "small"
     techs = options.get("technologies", "base")
     if techs != "base":
         if "tech_sides" in options and options["tech_sides"] != "up":
@@ -123,7 +134,9 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
     opts = normalize_options(players, options)
     rng = Rng(seed_state(seed))
 
+    small = opts.get("board") == "small"
     colours = opts["colours"] or {s: COLOURS[i] for i, s in enumerate(players)}
+    board = BOARD_REGIONS["small" if small else "big"]
     state: dict[str, Any] = {
         "schema": SCHEMA,
         "game": "smartphone-inc",
@@ -136,7 +149,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         "phase": "planning",
         "office_markers": OFFICE_MARKERS,
         "players": {},
-        "regions": {r: {"offices": [], "retailer": None, "sold": [None] * len(REGIONS[r]["buyers"])} for r in REGIONS},
+        "regions": {r: {"offices": [], "retailer": None, "sold": [None] * len(REGIONS[r]["buyers"])} for r in board},
         "techs": {},
         "block": [],
         "pile": [],
@@ -147,19 +160,19 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         "result": None,
         "last_round": None,
     }
-    for seat in players:
-        colour = colours[seat]
+    for i, seat in enumerate(players):
+        colour = None if small else colours[seat]  # the 2-3 player board: picked at the start
         steve = seat in opts["automata"]
         state["players"][seat] = {
             "colour": colour,
-            "start": COLOURS.index(colour),
+            "start": i if colour is None else COLOURS.index(colour),
             "steve": steve,
-            "vp": START_VP[colour] if RULES >= 2 else 0,  # the FAQ's starting position
+            "vp": START_VP[colour] if RULES >= 2 and colour else 0,  # the FAQ's starting position
             "price": 5,
             "goods": 0,
             "supply": GOODS_SUPPLY,
             "tokens": 0,
-            "improvements": [] if steve else [STARTING[colour]],
+            "improvements": [] if steve or colour is None else [STARTING[colour]],
             "techs": [],
             "patents": [],
             "research": {},
@@ -168,9 +181,11 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
             "outcome": None,
             "nfc_sold": 0,
         }
-        state["regions"][HOME[colour]]["offices"].append(seat)  # SI-SET-02
+        if colour is not None:
+            state["regions"][HOME[colour]]["offices"].append(seat)  # SI-SET-02
         if steve:  # SI-STEVE-02
-            state["steve"] = {"seat": seat, "marker": None, "delayed": STARTING[colour], "slots": {}, "bonus": 0}
+            delayed = STARTING[colour] if colour else None
+            state["steve"] = {"seat": seat, "marker": None, "delayed": delayed, "slots": {}, "bonus": 0}
 
     # Technologies and Patents (SI-SET-06)
     sides = opts["tech_sides"]
@@ -182,13 +197,16 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         else:
             side = sides[tech]
         state["techs"][tech] = {"side": side, "patent": None}
-    new_technologies.setup(state)  # CEOs, Mini-upgrades, Marketing Tokens (Update 1.1)
+    if small:
+        small_board.setup(state, rng)  # SU-BRD-01/02: the start is decided in the game
+    else:
+        new_technologies.setup(state)  # CEOs, Mini-upgrades, Marketing Tokens (Update 1.1)
 
     # Retailers (SI-SET-07..11): shuffled, random side, matching sizes
     occupied = {HOME[colours[s]] for s in players}
     n = len(players)
-    targets = list(RETAILER_FIXED[n]) + sorted(
-        r for r in REGIONS if REGIONS[r]["size"] == "M" and r not in occupied
+    targets = [] if small else list(RETAILER_FIXED[n]) + sorted(
+        r for r in board if REGIONS[r]["size"] == "M" and r not in occupied
     )
     pool = rng.shuffle(sorted(RETAILERS))
     for rid in targets:

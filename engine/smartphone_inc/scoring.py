@@ -14,7 +14,7 @@ def receive_vp(state: State) -> None:
     """SI-VP-01; the round's result stays in ``last_round`` until the next Phase 8."""
     gains = {s: 0 for s in state["seats"]}
     controls: dict[str, dict[str, int]] = {}
-    for rid in REGIONS:
+    for rid in state["regions"]:
         for seat, vp in control.control_vp(state, rid).items():
             gains[seat] += vp
             controls.setdefault(rid, {})[seat] = vp
@@ -22,7 +22,7 @@ def receive_vp(state: State) -> None:
     sold_total: dict[str, int] = {}
     for seat in state["seats"]:
         p = state["players"][seat]
-        sold = sum(goods_on(state, seat, r) for r in REGIONS)
+        sold = sum(goods_on(state, seat, r) for r in state["regions"])
         gains[seat] += sold * p["price"]
         if has_effect(state, seat, "spatial_vp") or has_effect(state, seat, "spatial_goods"):
             firsts = sum(1 for rid in controls if control.ranking(state, rid)[:1] == [seat])

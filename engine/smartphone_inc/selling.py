@@ -129,14 +129,14 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     require(isinstance(regions, dict) and isinstance(more, dict), "regions and extra map regions to numbers of Goods")
     plan: list[tuple[str, int]] = []
     for key, value in regions.items():
-        rid = region_id(key)
+        rid = region_id(key, state)
         n = as_int(value, f"Goods for {key}", 0)
         require(rid in main or n == 0, f"you cannot sell in {REGIONS[rid]['name']}")
         require(n <= main.get(rid, 0), f"only {main.get(rid, 0)} Buyer(s) in {REGIONS[rid]['name']} will buy from you")
         if n:
             plan.append((rid, n))
     for key, value in more.items():
-        rid = region_id(key)
+        rid = region_id(key, state)
         n = as_int(value, f"4G Goods for {key}", 0, 1)
         require(rid in extra or n == 0, f"4G cannot sell in {REGIONS[rid]['name']}")
         if n:

@@ -57,6 +57,6 @@ def gain(state: State, seat: str, tech: str) -> None:
 def small_region_choices(state: State, seat: str) -> list[str]:
     return [
         r
-        for r in REGIONS
+        for r in state["regions"]
         if REGIONS[r]["size"] == "S" and can_found_office(state, seat, r) is None
     ]
