@@ -1,5 +1,5 @@
 """Smartphone Inc. Update 1.1: Hardcore Mode (SU-HC-01..06, SU-HC-08), an option of the
-base game. (SU-HC-07 needs the Directives module, not built yet.)"""
+base game. (SU-HC-07, Directives under Hardcore: tests/test_su_directives.py.)"""
 
 from __future__ import annotations
 
