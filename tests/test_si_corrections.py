@@ -5,6 +5,7 @@ the starting VP of each colour (FAQ) and cells covered by an Improvement (SI-PRO
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from pathlib import Path
 
@@ -119,3 +120,27 @@ def test_the_private_preview_follows_the_games_rules_SI_PROD_02():
         state["players"]["p1"]["improvements"].append("I07")
         state = act(state, "p1", {"type": "plan", "plan": I07_UNDER})
         assert GAME.view(state, "p1")["my_plan_outcome"]["yields"]["goods"] == goods
+
+
+def test_games_recorded_before_the_corrections_replay_byte_for_byte():
+    """Rules version 1 stays byte-identical: four random games recorded with the engine
+    before the corrections (commit d1455f7: 1, 2 + Steve, 3, 5 companies) are replayed
+    from their saved first state; every action is accepted and the last state has the
+    same bytes. Several plans put an "under" Improvement on covered cells, where
+    version 2 would count fewer Goods."""
+    games = json.loads((Path(__file__).resolve().parent / "reference" / "rules-v1-games.json").read_text())
+    literal_differs = 0
+    for g in games:
+        state = GAME.load(g["initial"])
+        assert "rules" not in state
+        for seat, action in g["actions"]:
+            if action["type"] == "plan":
+                owned = state["players"][seat]["improvements"]
+                literal_differs += (
+                    pads.evaluate(action["plan"], owned, True)["covered"]
+                    != pads.evaluate(action["plan"], owned, True, literal_cover=True)["covered"]
+                )
+            state = GAME.apply(state, seat, action)
+        assert GAME.is_over(state)
+        assert hashlib.sha256(GAME.dump(state).encode()).hexdigest() == g["final_sha256"]
+    assert literal_differs > 0
