@@ -30,6 +30,7 @@ from typing import Any
 from bot import text
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
+from engine.smartphone_inc.new_technologies import face_down_goods
 from engine.smartphone_inc.planning import yields
 
 PAGE = 23  # options per select page (2 slots left for "previous"/"more")
@@ -276,7 +277,7 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
         ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, literal))
     except IllegalAction:
         return None
-    ev["yields"] = ctx.yields(ev)
+    ev["yields"] = ctx.yields({**ev, "face_down": face_down_goods(ev["face_down"])})  # a Mini-upgrade makes no Goods
     return ev
 
 

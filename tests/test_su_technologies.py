@@ -313,3 +313,18 @@ def test_mini_upgrade_used_like_an_improvement_SU_TEC_11():
     for seat in state["seats"]:
         state = act(state, seat, {"type": "plan", "plan": bare})
     assert state["players"]["p2"]["outcome"]["face_down"] == ["S-blue"]
+
+
+def test_the_planner_preview_counts_no_goods_for_a_mini_upgrade_SU_TEC_11():
+    """The Discord planner's preview of a draft: an unused Mini-upgrade lies face down
+    but adds no Goods (the starting Improvement still does)."""
+    from bot.planner import Draft, PlanContext, evaluate
+
+    state = new_game(3, technologies="first-add-on-game")
+    state["players"]["p2"]["improvements"].append("M1")
+    view = GAME.view(state, "p2")
+    ctx = PlanContext.from_prompt(GAME.pending(state)["p2"], view, "p2")
+    d = Draft(bottom="A", bottom_side=0, top_side=0, rot=0, x=2, y=1, step="done")
+    ev = evaluate(d, ctx)
+    assert sorted(ev["face_down"]) == ["M1", "S-blue"]
+    assert ev["yields"]["goods"] == 2 + 1 + 1  # 2 Production, 1 covered cell, S-blue
