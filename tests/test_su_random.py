@@ -52,3 +52,47 @@ def test_the_invariants_catch_a_broken_state():
     state["players"]["a"]["goods"] += 1  # a Goods marker from nowhere
     with pytest.raises(invariants.Broken):
         invariants.check(state)
+
+
+JUNK = [None, 0, -1, 7, 99, True, "x", "north-africa", "africa", [], {}, ["north-africa", 0], ["africa", 9], {"a": 1}, "M1", "R4"]
+KEYS = ("take", "id", "region", "retailer", "side", "research", "logistics", "sell", "regions", "colour", "ceo", "token", "place")
+TYPES = ("directive", "mini_upgrade", "place_retailer", "blitz", "ceo_sell", "second_sell", "company", "start_region",
+         "start_retailer", "logistics", "research", "sell")
+
+
+@pytest.mark.parametrize("options", [
+    {"board": "small", "directives": True, "technologies": "overproduction"},
+    {"directives": True, "hardcore": True, "technologies": "first-add-on-game"},
+    {"technologies": "i-want-some-space"},
+])
+def test_junk_payloads_of_the_new_decisions_never_crash(options):
+    """Any payload for the module decisions is either legal or refused with
+    IllegalAction, and a refused one leaves the state unchanged."""
+    from engine import IllegalAction
+    from engine.rng import Rng
+
+    rng = Rng(12345)
+    states = []
+
+    def keep(state):
+        prompts = GAME.pending(state).values()
+        if any(p["type"] in TYPES[:9] or "ceo" in p or "token" in p for p in prompts) and len(states) < 30:
+            states.append(state)
+
+    for seed in range(9, 15):
+        play_game("smartphone-inc", ["p1", "p2", "p3"], seed, options, "random", on_state=keep)
+    assert states
+    for state in states:
+        for seat, prompt in GAME.pending(state).items():
+            before = GAME.dump(state)
+            for _ in range(40):
+                kind = prompt["type"] if rng.below(2) else TYPES[rng.below(len(TYPES))]
+                action = {"type": kind}
+                for key in KEYS:
+                    if rng.below(3) == 0:
+                        action[key] = JUNK[rng.below(len(JUNK))]
+                try:
+                    GAME.apply(state, seat, action)
+                except IllegalAction:
+                    pass
+                assert GAME.dump(state) == before
