@@ -20,12 +20,18 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--options", default="{}", help="engine options as JSON")
     sim.add_argument("--ai", choices=["random", "greedy"], default="random")
     sim.add_argument("--steve", action="store_true", help="the last seat is Steve (2+ seats)")
+    sim.add_argument(
+        "--mix",
+        action="store_true",
+        help="Smartphone Inc.: each game draws Update 1.1 modules (Hardcore, Directives, New Technologies, "
+        "the 2-3 player board with 1-3 seats, Steve) and every state is checked against the invariants",
+    )
     args = parser.parse_args(argv)
     try:
         options = json.loads(args.options)
     except json.JSONDecodeError as exc:
         parser.error(f"--options is not JSON: {exc}")
-    summary = simulate(args.game, args.players, args.games, args.seed, options, args.ai, args.steve)
+    summary = simulate(args.game, args.players, args.games, args.seed, options, args.ai, args.steve, args.mix)
     print(json.dumps(summary))
     return 1 if summary["failures"] else 0
 

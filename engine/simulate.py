@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import get_game
 from engine.ai import choose
+from engine.rng import Rng, seed_state
 
 
 def play_game(
@@ -38,6 +39,33 @@ def play_game(
     return state, log, len(log)
 
 
+def module_mix(seed: int, players: int) -> tuple[int, dict[str, Any], bool]:
+    """A Smartphone Inc. module combination drawn from ``seed`` (Update 1.1: Hardcore,
+    Directives, New Technologies, the 2-3 player board; Steve): (seats, options, Steve)."""
+    from engine.smartphone_inc.data import NEW_TECHS, TECH_ORDER, TECH_SETS
+
+    rng = Rng(seed_state(seed))
+    small = rng.below(4) == 0
+    n = players if players > 0 else 1 + rng.below(3 if small else 5)
+    if small:
+        n = min(n, 3)
+    opts: dict[str, Any] = {}
+    if small:
+        opts["board"] = "small"
+    if rng.below(2):
+        opts["hardcore"] = True
+    if rng.below(2):
+        opts["directives"] = True
+    pick = rng.below(6)
+    if pick < 3:
+        opts["technologies"] = sorted(TECH_SETS)[pick]
+    elif pick == 3:  # a custom mix: one Technology per symbol, any side
+        by_symbol = {t: [f"{t}:0", f"{t}:1"] + [k for k, v in NEW_TECHS.items() if v[0] == t] for t in TECH_ORDER}
+        opts["technologies"] = [rng.choice(by_symbol[t]) for t in TECH_ORDER]
+    steve = n >= 2 and rng.below(3) == 0
+    return n, opts, steve
+
+
 def simulate(
     game_name: str,
     players: int,
@@ -46,26 +74,42 @@ def simulate(
     options: dict[str, Any] | None = None,
     kind: str = "random",
     steve: bool = False,
+    mix: bool = False,
 ) -> dict[str, Any]:
+    """Play ``games`` games; with ``mix`` (Smartphone Inc.) each game draws its own module
+    combination (``module_mix``) on top of ``options`` and every state is checked
+    against ``smartphone_inc.invariants``."""
     failures: list[dict[str, Any]] = []
     vp_total = 0.0
     vp_count = 0
     actions = 0
     started = time.perf_counter()
+    combos: dict[str, int] = {}
+    check = None
+    if mix:
+        from engine.smartphone_inc.invariants import check
     for g in range(games):
         n = players if players > 0 else 1 + (g % 5)
-        seats = [f"p{i + 1}" for i in range(n)]
         opts = dict(options or {})
-        if steve and n >= 2:
+        with_steve = steve
+        if mix:
+            n, drawn, with_steve = module_mix(seed + g, players)
+            opts.update(drawn)
+            name = "+".join(sorted(k for k in drawn)) or "base"
+            combos[name] = combos.get(name, 0) + 1
+        seats = [f"p{i + 1}" for i in range(n)]
+        if with_steve and n >= 2:
             opts["automata"] = [seats[-1]]
         try:
-            state, _, count = play_game(game_name, seats, seed + g, opts, kind)
+            state, _, count = play_game(game_name, seats, seed + g, opts, kind, on_state=check)
             actions += count
             for row in get_game(game_name).result(state)["scores"]:
                 vp_total += row["vp"]
                 vp_count += 1
         except Exception as exc:  # a failure is data for the summary
-            failures.append({"seed": seed + g, "players": n, "error": repr(exc), "trace": traceback.format_exc(limit=3)})
+            failures.append(
+                {"seed": seed + g, "players": n, "options": opts, "error": repr(exc), "trace": traceback.format_exc(limit=3)}
+            )
     elapsed = time.perf_counter() - started
     return {
         "game": game_name,
@@ -76,4 +120,5 @@ def simulate(
         "actions": actions,
         "seconds": round(elapsed, 3),
         "actions_per_second": round(actions / elapsed, 1) if elapsed > 0 else None,
+        **({"combinations": dict(sorted(combos.items()))} if mix else {}),
     }

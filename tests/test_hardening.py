@@ -414,3 +414,28 @@ async def test_a_takeover_firing_as_the_player_moves_never_takes_the_seat(storag
         async with storage.transaction() as tx:  # the next round uses a new game
             await tx.update_game(info.id, clock(), status="abandoned")
     assert "moved" in outcomes
+
+
+def test_every_smartphone_action_the_engine_asks_for_has_only_known_fields() -> None:
+    """The canonical-action table (engine/smartphone_inc/actions.py) knows every field of
+    every decision the engine can ask for, modules included: a legal action is never
+    refused as having unknown fields, and its canonical form plays the same."""
+    from engine import get_game
+    from engine.simulate import module_mix, play_game
+
+    game = get_game("smartphone-inc")
+    seen: set[str] = set()
+    for seed in range(12):
+        n, opts, steve = module_mix(seed, 0)
+        seats = [f"p{i}" for i in range(n)]
+        if steve:
+            opts = {**opts, "automata": [seats[-1]]}
+        state, log, _ = play_game("smartphone-inc", seats, seed, opts)
+        replay = game.setup(seats, seed, opts)
+        for seat, action in log:
+            canon, unknown = game.canonical_action(action)
+            assert unknown == [], (action, unknown)
+            seen.add(action["type"])
+            replay = game.apply(replay, seat, canon)
+        assert game.dump(replay) == game.dump(state)
+    assert {"plan", "research", "logistics", "improvement", "directive", "company"} <= seen, seen

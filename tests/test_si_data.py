@@ -28,7 +28,7 @@ def test_north_africa_is_medium_and_linked_as_in_the_example_SI_LOG_02():
 
 
 def test_home_regions_are_the_medium_regions():
-    assert sorted(data.HOME.values()) == sorted(r for r, d in data.REGIONS.items() if d["size"] == "M")
+    assert sorted(data.HOME.values()) == sorted(r for r in data.REGION_ORDER if data.REGIONS[r]["size"] == "M")
     assert len(set(data.HOME.values())) == 5
 
 
@@ -36,7 +36,9 @@ def test_counts_from_the_component_list():
     assert len(data.DECK) == 27 and len(data.STARTING) == 5
     assert len(data.RETAILERS) == 7 and {r["size"] for r in data.RETAILERS.values()} == {"S", "M", "L"}
     assert [data.TECHS[t]["name"] for t in data.TECH_ORDER] == ["GPS", "Wi-Fi", "Gamepad", "NFC", "Li-Ion", "4G"]
-    assert all(len(t["sides"]) == 2 for t in data.TECHS.values())
+    assert all(len([s for s in t["sides"] if "module" not in s]) == 2 for t in data.TECHS.values())  # both sides
+    # Update 1.1: 10 New Technologies on the 6 symbols, 5 Mini-upgrades
+    assert len(data.NEW_TECHS) == 10 and len(data.MINI_UPGRADES) == 5
     assert data.GOODS_MARKERS == 20 and data.OFFICE_MARKERS == 18
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from si_support import act, new_game, outcome, reveal_with
+from si_support import act, act_here, new_game, outcome, reveal_with
 
 from engine import IllegalAction
-from engine.smartphone_inc import logistics, technologies
+from engine.smartphone_inc import control, flow, logistics, scoring, technologies
 from engine.smartphone_inc.data import REGIONS
 from engine.smartphone_inc.game import GAME
 
@@ -99,7 +99,8 @@ def test_wifi_second_office_SI_TECH_05():
 
 
 def test_nfc_sells_up_to_three_in_phase_6_SI_TECH_09():
-    """SI-TECH-09: NFC (side 0): in Phase 6 sell 0-3 Goods at your price, scored at once."""
+    """SI-TECH-09: NFC (side 0): in Phase 6 sell 0-3 Goods at your price, scored at once,
+    and not placed in a region: Phase 8 scores only the Goods on the board (and control)."""
     state = new_game(3)
     technologies.gain(state, "p1", "nfc")
     state = at_logistics(state, {"p1": outcome(covered=4, down=1)})
@@ -107,9 +108,19 @@ def test_nfc_sells_up_to_three_in_phase_6_SI_TECH_09():
     assert prompt == {"type": "nfc", "max": 3, "price": 4}
     with pytest.raises(IllegalAction):
         act(state, "p1", {"type": "nfc", "sell": 4})
-    state = act(state, "p1", {"type": "nfc", "sell": 3})
+    before = state["players"]["p1"]["vp"]
+    state = act_here(state, "p1", {"type": "nfc", "sell": 3})
     p = state["players"]["p1"]
-    assert p["nfc_sold"] == 3 and p["vp"] >= 12  # 3 x 4 scored at once (+ Phase 8 later)
+    assert p["nfc_sold"] == 3 and p["vp"] == before + 3 * 4  # scored at once
+    assert p["goods"] == 1  # 4 made, 3 sold through NFC
+    assert all(reg["sold"].count("p1") == 0 for reg in state["regions"].values())  # not placed
+    flow.run(state, "vp")
+    assert state["phase"] == "vp" and state["round"] == 1
+    on_board = sum(reg["sold"].count("p1") for reg in state["regions"].values())
+    assert on_board <= 1
+    ctrl = sum(control.control_vp(state, r).get("p1", 0) for r in state["regions"])
+    scoring.receive_vp(state)
+    assert state["players"]["p1"]["vp"] == before + 12 + on_board * 4 + ctrl  # NFC Goods not again
 
 
 def test_li_ion_price_symbols_count_as_logistics_SI_TECH_11():

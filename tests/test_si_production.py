@@ -26,13 +26,45 @@ def test_two_price_down_gives_price_3_SI_PRICE_02():
     assert [state["players"][s]["price"] for s in ("p1", "p2", "p3")] == [3, 6, 5]
 
 
-def test_production_symbols_and_covered_cells_SI_PROD_01_SI_PROD_02_SI_PROD_03():
-    """SI-PROD-01/02/03 (ex): 4 covered cells + 3 Production = 7 Goods, into Available Goods."""
-    state = reveal_with(new_game(3), {"p1": outcome(covered=4, prod=3), "p2": outcome(covered=1, prod=0)}, "improve")
-    assert state["players"]["p1"]["goods"] == 7
-    assert state["players"]["p2"]["goods"] == 1
-    assert state["players"]["p1"]["supply"] == 18 - 7
+# Pad A side 0 (filled diamond), as printed:      Pad B side 0:
+#   (0,0) Production  (1,0) Research  (2,0) Up        Down    Logistics  Production
+#   (0,1) Logistics   (1,1) Improve   (2,1) open      Improve Research   Down
+# p1: B0 on top at x=1 covers (1,0) (2,0) (1,1) (2,1) = 4 cells; S-green (Production,
+# Research) over (0,1)-(1,1). Visible Production: A (0,0), B's third cell at (3,0), and
+# S-green's half: 3. 4 covered + 3 Production = 7 (the rulebook's example). S-blue
+# (Production, Logistics) placed the same way does the same for p2.
+def plan_7(starting: str = "S-green") -> dict:
+    return {
+        "bottom": {"pad": "A", "side": 0},
+        "top": {"side": 0, "rot": 0, "x": 1, "y": 0},
+        "improvements": [{"id": starting, "x": 0, "y": 1, "rot": 0, "layer": "over"}],
+    }
 
+
+PLAN_7 = plan_7()
+# B0 on top at x=2, y=1 covers only the open cell (2,1); visible Production: A (0,0)
+# and B's third cell at (4,1); the starting Improvement lies face down: 1 + 2 + 1 = 4.
+PLAN_4 = {"bottom": {"pad": "A", "side": 0}, "top": {"side": 0, "rot": 0, "x": 2, "y": 1}, "improvements": []}
+
+
+def planned(state, plans):
+    """Seal real plans (the Pad geometry runs) and play to the first decision after them."""
+    for seat, plan in plans.items():
+        assert GAME.pending(state)[seat]["type"] == "plan"
+        state = act(state, seat, {"type": "plan", "plan": plan})
+    return state
+
+
+def test_production_symbols_and_covered_cells_SI_PROD_01_SI_PROD_02_SI_PROD_03():
+    """SI-PROD-01/02/03 (ex): each active Production symbol and each bottom cell covered by
+    the other Pad makes 1 Goods, into Available Goods: 4 covered + 3 Production = 7."""
+    state = planned(new_game(3), {"p1": PLAN_7, "p2": PLAN_4, "p3": PLAN_4})
+    assert state["phase"] == "improve"
+    assert state["players"]["p1"]["outcome"]["covered"] == 4
+    assert state["players"]["p1"]["outcome"]["active"]["prod"] == 3
+    assert state["players"]["p1"]["goods"] == 7
+    assert state["players"]["p1"]["supply"] == 18 - 7
+    assert state["players"]["p2"]["goods"] == 4 and state["players"]["p3"]["goods"] == 4
 
 def test_face_down_improvements_and_goods_tokens_produce_SI_PLAN_10_SI_PLAN_11():
     """SI-PLAN-10/11: each face-down Improvement and each Goods token produces 1 Goods."""
@@ -43,13 +75,16 @@ def test_face_down_improvements_and_goods_tokens_produce_SI_PLAN_10_SI_PLAN_11()
 
 
 def test_production_is_exactly_what_can_be_made_SI_PROD_04():
-    """SI-PROD-04: no action lets a company produce less; only the supply limits it."""
+    """SI-PROD-04 (FAQ): a company produces exactly what its decision makes: nobody is
+    asked anything between the plans and Phase 4, and only the supply limits it."""
     state = new_game(3)
-    state["players"]["p1"]["supply"] = 3
-    state = reveal_with(state, {"p1": outcome(covered=4, prod=3)}, "improve")
-    assert state["players"]["p1"]["goods"] == 3 and state["players"]["p1"]["supply"] == 0
-    assert all(a["type"] != "production" for a in GAME.legal_actions(state, "p1"))
-
+    state["players"]["p2"]["supply"] = 3
+    state = planned(state, {"p1": PLAN_7, "p2": plan_7("S-blue"), "p3": PLAN_4})
+    assert state["phase"] == "improve"  # Phases 2 and 3 ran with no decision
+    assert all(p["type"] == "improvement" for p in GAME.pending(state).values())
+    assert state["players"]["p1"]["goods"] == 7  # not fewer
+    assert state["players"]["p2"]["goods"] == 3 and state["players"]["p2"]["supply"] == 0
+    assert state["players"]["p3"]["goods"] == 4
 
 def test_priority_lowest_price_first_SI_PRIO_01():
     """SI-PRIO-01: from Phase 4 on, lowest price acts first."""

@@ -152,8 +152,9 @@ def test_receive_vp_goods_times_price_plus_control_SI_VP_01():
     state["phase"] = "vp"
     state["players"]["p2"]["price"] = 3
     state["regions"]["north-africa"]["sold"] = ["p2", "p2", "p2", None]
+    before = state["players"]["p2"]["vp"]
     scoring.receive_vp(state)
-    assert state["players"]["p2"]["vp"] == 3 * 3 + 1  # 1 Office: the first space shows 1 VP
+    assert state["players"]["p2"]["vp"] == before + 3 * 3 + 1  # 1 Office: the first space shows 1 VP
 
 
 def test_next_round_reset_SI_VP_02():
@@ -201,18 +202,30 @@ def test_final_vp_adds_patents_and_retailers_SI_END_02():
 
 
 def test_ties_most_technologies_then_patents_then_shared_SI_END_03():
-    """SI-END-03: ties broken by most Technologies, then most Patents, else shared."""
+    """SI-END-03: ties broken by most Technologies, then most Patents, else shared.
+    The Technology count decides before the Patents: p1 (3 Technologies, no Patent)
+    beats p2 (2 Technologies, 1 Patent) on equal totals; equal Technologies, the
+    Patent decides; equal both, the victory is shared."""
     state = new_game(3)
     for s in state["seats"]:
         state["players"][s]["vp"] = 20
-    state["players"]["p1"]["techs"] = ["gps", "nfc"]
+    patent = TECHS["wi-fi"]["patent_vp"]
+    state["players"]["p1"]["techs"] = ["gps", "nfc", "4g"]
     state["players"]["p2"]["techs"] = ["gps", "wi-fi"]
     state["players"]["p2"]["patents"] = ["wi-fi"]
-    state["players"]["p1"]["vp"] = 20 + TECHS["wi-fi"]["patent_vp"]  # equal totals
+    state["players"]["p1"]["vp"] = 20 + patent  # equal totals with p2's Patent
+    res = scoring.final_scores(state)
+    assert [r["vp"] for r in res["scores"][:2]] == [20 + patent, 20 + patent]
+    assert res["winners"] == ["p1"]
+    assert [r["seat"] for r in res["scores"]] == ["p1", "p2", "p3"]
+    # equal Technologies: the Patent decides
+    state["players"]["p1"]["techs"] = ["gps", "nfc"]
     res = scoring.final_scores(state)
     assert res["winners"] == ["p2"]
+    assert [(r["seat"], r["rank"]) for r in res["scores"]] == [("p2", 1), ("p1", 2), ("p3", 3)]
+    # equal Technologies and Patents: shared
     state["players"]["p2"]["patents"] = []
-    state["players"]["p2"]["vp"] = 20 + TECHS["wi-fi"]["patent_vp"]
+    state["players"]["p2"]["vp"] = 20 + patent
     res = scoring.final_scores(state)
     assert sorted(res["winners"]) == ["p1", "p2"]
     assert [r["rank"] for r in res["scores"]] == [1, 1, 3]

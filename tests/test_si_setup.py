@@ -77,7 +77,7 @@ def covered(state):
 
 
 def unoccupied_mediums(state):
-    return [r for r in REGIONS if REGIONS[r]["size"] == "M" and not state["regions"][r]["offices"]]
+    return [r for r in state["regions"] if REGIONS[r]["size"] == "M" and not state["regions"][r]["offices"]]
 
 
 def test_two_players_retailers_SI_SET_07():

@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
+import copy
+import json
+from pathlib import Path
+
 from si_support import new_game, outcome, pass_turns, reveal_with
 
-from engine.smartphone_inc import preparation, steve, technologies
-from engine.smartphone_inc.data import IMPROVEMENTS, STARTING, STEVE_PAD, TECHS
+from engine.smartphone_inc import control, flow, preparation, steve, technologies
+from engine.smartphone_inc.data import START_VP, STARTING, TECHS
 from engine.smartphone_inc.game import GAME
 from engine.smartphone_inc.scoring import final_scores
 
+DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "smartphone_inc" / "data"
+
 
 def test_steve_has_no_pads_all_cells_active_SI_STEVE_01():
-    """SI-STEVE-01: no Pads or screen; every cell of Steve's Pad is active; never pending."""
-    state = new_game(2, steve_seat=True)
-    assert state["players"]["steve"]["improvements"] == []
+    """SI-STEVE-01: no Pads or screen; every cell of Steve's Pad is active (his printed
+    cells and, in round 1, his starting Improvement); never pending. Counted from the
+    component files, then seen through the phases: his price and his Goods."""
+    data = json.loads((DATA_DIR / "steve.json").read_text())
+    starting = {i["colour"]: i["cells"] for i in json.loads((DATA_DIR / "improvements.json").read_text())["starting"]}
+    state = new_game(2, steve_seat=True)  # Steve is blue
+    cells = list(data["cells"]) + list(starting["blue"])
+    cells += [c for rnd, part in data["round_slots"].items() if rnd != "1" for c in part]
+    want = {k: cells.count(k) for k in ("down", "up", "prod", "improve", "research", "logistics")}
+    assert state["players"]["steve"]["improvements"] == [] and state["players"]["steve"]["plan"] is None
     assert "steve" not in GAME.pending(state)
-    cells = steve.pad_symbols(state)
-    active = steve.plan_outcome(state)["active"]
-    assert sum(active.values()) == sum(1 for c in cells if c)
-    assert active["prod"] == STEVE_PAD["cells"].count("prod") + IMPROVEMENTS[STARTING["blue"]].count("prod")
-
+    assert steve.plan_outcome(state) == {"active": want, "covered": 0, "face_down": []}
+    state = reveal_with(state, {"p1": outcome(up=3)}, "improve")
+    st = state["players"]["steve"]
+    assert st["price"] == 5 - want["down"] + want["up"]
+    assert st["goods"] == want["prod"]  # every Production cell active, no covered-cell Goods
+    assert "steve" not in GAME.pending(state)
 
 def test_starting_improvement_on_delayed_space_SI_STEVE_02():
     """SI-STEVE-02: his starting Improvement goes on the Delayed Improvement space."""
@@ -139,17 +153,37 @@ def test_steve_uses_no_bonuses_but_scores_patents_SI_STEVE_11():
 
 
 def test_steve_follows_priority_and_scores_normally_SI_STEVE_12():
-    """SI-STEVE-12: Steve takes turns in Priority order and scores VP as normal."""
-    state = reveal_with(new_game(3, steve_seat=True), {"p1": outcome(research=1, up=1), "p2": outcome(research=1)})
-    assert state["turn"]["order"][0] == "steve"  # price 4
-    order = state["turn"]["order"]
-    assert order == sorted(order, key=lambda s: (state["players"][s]["price"], state["players"][s]["vp"], state["players"][s]["start"]))
-    from engine.simulate import play_game
+    """SI-STEVE-12: Steve takes turns in Priority order (price, then VP, then the
+    starting position) and scores VP as normal."""
+    base = new_game(3, steve_seat=True)  # p1 green, p2 blue, steve black
+    st = steve.plan_outcome(base)["active"]
+    same = {"down": st["down"], "up": st["up"]}  # p1 sets Steve's price
+    steve_price = 5 - st["down"] + st["up"]
 
-    final, _, _ = play_game("smartphone-inc", ["a", "b", "steve"], 3, {"automata": ["steve"]})
-    rows = {r["seat"]: r for r in GAME.result(final)["scores"]}
-    assert rows["steve"]["vp"] == final["players"]["steve"]["vp"] + rows["steve"]["patent_vp"] + rows["steve"]["retailer_vp"]
+    def order(vp: dict[str, int], outcomes: dict) -> list[str]:
+        state = copy.deepcopy(base)
+        for seat, v in vp.items():
+            state["players"][seat]["vp"] = v
+        state = reveal_with(state, outcomes, "improve")
+        assert state["players"]["steve"]["price"] == state["players"]["p1"]["price"] == steve_price
+        return state["turn"]["order"]
 
+    # equal price and VP: green (the first starting space) before black (Steve)
+    assert order({"p1": 3, "p2": 3, "steve": 3}, {"p1": outcome(**same), "p2": outcome(**{**same, "up": same["up"] + 1})}) == ["p1", "steve", "p2"]
+    # equal price, Steve has fewer VP: Steve first
+    assert order({"p1": 3, "p2": 0, "steve": 2}, {"p1": outcome(**same), "p2": outcome(**{**same, "up": same["up"] + 1})}) == ["steve", "p1", "p2"]
+    # a lower price beats everything
+    assert order({"p1": 0, "p2": 9, "steve": 0}, {"p1": outcome(**same), "p2": outcome(**{**same, "down": same["down"] + 1})}) == ["p2", "p1", "steve"]
+
+    # scoring as normal: his Goods on the board at his price, plus control
+    state = reveal_with(copy.deepcopy(base), {"p1": outcome(up=2)}, "vp")
+    assert state["phase"] == "vp"
+    before = state["players"]["steve"]["vp"]
+    sold = sum(reg["sold"].count("steve") for reg in state["regions"].values())
+    assert sold > 0
+    ctrl = sum(control.control_vp(state, r).get("steve", 0) for r in state["regions"])
+    flow.run(state)
+    assert state["players"]["steve"]["vp"] == before + sold * steve_price + ctrl
 
 def test_steve_rules_summary_one_round():
     """The Steve Rules Summary, bullet by bullet, over round 1 of a game against him
@@ -175,5 +209,5 @@ def test_steve_rules_summary_one_round():
     # sold 1 in North Africa at 4 (the 3-Buyer and the Technology Buyers won't buy)
     assert "steve sells 1 Goods in North Africa." in state["log"]
     assert last["sold"]["steve"] == 1 and last["control"]["north-africa"] == {"steve": 1}
-    assert last["vp"]["steve"] == 1 * 4 + 1 and st["vp"] == 5  # VP as normal
+    assert last["vp"]["steve"] == 1 * 4 + 1 and st["vp"] == START_VP["blue"] + 5  # VP as normal
     assert st["goods"] == 0  # the other 3 Goods are lost

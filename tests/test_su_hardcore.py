@@ -1,5 +1,5 @@
 """Smartphone Inc. Update 1.1: Hardcore Mode (SU-HC-01..06, SU-HC-08), an option of the
-base game. (SU-HC-07 needs the Directives module, not built yet.)"""
+base game. (SU-HC-07, Directives under Hardcore: tests/test_su_directives.py.)"""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from si_support import PLAN, act_here, new_game, outcome, reveal_with
 
 from engine import IllegalAction
 from engine.smartphone_inc import flow, hardcore, technologies
-from engine.smartphone_inc.data import TECHS
+from engine.smartphone_inc.data import START_VP, TECHS
 from engine.smartphone_inc.game import GAME
 from engine.smartphone_inc.scoring import final_scores
 
@@ -41,8 +41,9 @@ def test_paying_for_the_decision_SU_HC_01_SU_HC_02():
     assert hardcore.decision_cost(state, "p1") == 3 * 2 + 2 * 2 + 1 * 2 + 1 * 2 - 2 * 2  # 10
     # PLAN: prod 2, research 2, logistics 2, improve 2, down 2; 2 Improve symbols
     assert hardcore.decision_cost(state, "p2") == 3 * 2 + 2 * 2 + 2 - 2 - 2 * 2  # 6
-    assert "p1 pays 10 VP (for its decision); -10 VP." in state["log"]
-    assert state["log"].index("p1 pays 10 VP (for its decision); -10 VP.") > state["log"].index("p1 sets price 7.")
+    line = f"p1 pays 10 VP (for its decision); {START_VP['green'] - 10} VP."  # green starts on its space
+    assert line in state["log"]
+    assert state["log"].index(line) > state["log"].index("p1 sets price 7.")
 
 
 def test_the_payment_is_never_below_zero_SU_HC_02():
@@ -65,18 +66,20 @@ def test_decisions_paid_from_the_lowest_price_SU_HC_01():
 def test_production_costs_1_vp_per_goods_SU_HC_03():
     """SU-HC-03: 1 VP per Goods produced."""
     state = new_game(2, hardcore=True)
+    start = {s: state["players"][s]["vp"] for s in state["seats"]}
     state = reveal_with(state, {"p1": outcome(covered=3, prod=2), "p2": outcome(covered=1)}, "improve")
-    assert state["players"]["p1"]["goods"] == 5 and state["players"]["p1"]["vp"] == -5
-    assert state["players"]["p2"]["vp"] == -1
+    assert state["players"]["p1"]["goods"] == 5 and state["players"]["p1"]["vp"] == start["p1"] - 5
+    assert state["players"]["p2"]["vp"] == start["p2"] - 1
 
 
 def test_patent_vp_at_once_and_not_again_SU_HC_04_SU_HC_08():
     """SU-HC-04/08: a Patent scores when claimed, not again at the end."""
     state = new_game(2, hardcore=True)
+    start = state["players"]["p1"]["vp"]
     technologies.gain(state, "p1", "nfc")
-    assert state["players"]["p1"]["vp"] == TECHS["nfc"]["patent_vp"]
+    assert state["players"]["p1"]["vp"] == start + TECHS["nfc"]["patent_vp"]
     row = next(r for r in final_scores(state)["scores"] if r["seat"] == "p1")
-    assert row["vp"] == TECHS["nfc"]["patent_vp"] and row["patent_vp"] == 0
+    assert row["vp"] == start + TECHS["nfc"]["patent_vp"] and row["patent_vp"] == 0
 
 
 @pytest.mark.parametrize(("vp", "after"), [(-15, -17), (-10, -11), (-1, -2), (0, 0), (1, 2), (20, 21), (25, 27)])
@@ -118,3 +121,37 @@ def test_vp_may_go_negative_and_the_highest_wins_SU_HC_08():
     assert all(r["vp"] == best for r in res["scores"] if r["rank"] == 1)
     for r in res["scores"]:
         assert r["vp"] == final["players"][r["seat"]]["vp"]  # nothing added at the end
+
+
+def test_a_shifted_office_pays_back_what_it_was_paid_SU_HC_06():
+    """SU-HC-06 (the issue's case): in Australia (spaces 3, 2, 1) A's Office sits first and
+    B's second, so B was paid 2. A moves away: A loses its 3, B shifts onto the 3 space
+    and gains nothing (it was not placed there). B moves away later: B loses its 2, so
+    holding the space cost B nothing overall. An Office moved onto a Retailer is paid
+    for the space it lands on, and that is what it pays back."""
+    from engine.smartphone_inc.logistics import found_office
+    from engine.smartphone_inc.retailers import move_office
+
+    state = new_game(3, hardcore=True)
+    state["regions"]["australia"]["retailer"] = {"id": "R2", "side": 1}  # VP 3, 2, 1
+    state["regions"]["australia"]["offices"] = []
+    vp = {s: state["players"][s]["vp"] for s in state["seats"]}
+    found_office(state, "p1", "australia", bonus=False)
+    found_office(state, "p2", "australia", bonus=False)
+    assert state["players"]["p1"]["vp"] == vp["p1"] + 3
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 2
+    move_office(state, "p1", "australia", "china")  # A leaves with a Retailer bonus
+    assert state["regions"]["australia"]["offices"] == ["p2"]  # B shifted left
+    assert state["players"]["p1"]["vp"] == vp["p1"]
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 2  # the shift gains nothing
+    move_office(state, "p2", "australia", "china")  # B leaves later
+    assert state["players"]["p2"]["vp"] == vp["p2"]  # loses the 2 it was paid, not 3
+    # moving onto a Retailer: paid for the space reached, and exactly that comes back
+    state["regions"]["europe"]["offices"] = ["p3"]
+    state["regions"]["europe"]["retailer"] = {"id": "R6", "side": 0}  # VP 4, 3, 2, 1
+    move_office(state, "p2", "china", "europe")
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 3
+    move_office(state, "p3", "europe", "china")  # p2 shifts onto the 4 space
+    assert state["players"]["p2"]["vp"] == vp["p2"] + 3
+    move_office(state, "p2", "europe", "china")
+    assert state["players"]["p2"]["vp"] == vp["p2"]

@@ -16,13 +16,23 @@ from engine.smartphone_inc import pads
 FIELDS: dict[str, tuple[str, ...]] = {
     "plan": ("plan",),
     "improvement": ("id",),
-    "research": ("place",),
-    "logistics": ("place",),
+    "research": ("place", "token"),  # token: a Marketing Token (New Technologies)
+    "logistics": ("place", "ceo"),  # ceo: where the CEO moves (New Technologies)
     "wifi": ("region",),
     "nfc": ("sell",),
     "sell": ("regions", "extra"),
     "gamepad_office": ("region",),
     "retailer_bonus": ("use", "place", "delta", "region", "from", "to"),
+    # Update 1.1 modules
+    "directive": ("take",),
+    "mini_upgrade": ("id",),
+    "place_retailer": ("region", "retailer", "side"),
+    "blitz": ("research", "logistics"),
+    "ceo_sell": ("sell",),
+    "second_sell": ("regions",),
+    "company": ("colour",),
+    "start_region": ("region",),
+    "start_retailer": ("region",),
 }
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.smartphone_inc.data import REGIONS, RETAILERS, TECHS, tech_effect
+from engine.smartphone_inc.data import REGIONS, RETAILERS, TECHS, tech_effect, tech_side
 
 State = dict[str, Any]
 
@@ -38,6 +38,17 @@ def end_of_step(
     return True
 
 
+def goods_on(state: State, seat: str, rid: str) -> int:
+    """Goods ``seat`` sold in ``rid`` this round: one per Buyer, plus the second Goods
+    of the Gamepad Patent Technology (Update 1.1, ``state["seconds"]``)."""
+    sold = state["regions"][rid]["sold"]
+    n = sold.count(seat)
+    seconds = state.get("seconds")
+    if seconds and rid in seconds:
+        n += sum(1 for i in seconds[rid] if sold[i] == seat)
+    return n
+
+
 def is_steve(state: State, seat: str) -> bool:
     return bool(state["players"][seat]["steve"])
 
@@ -53,9 +64,22 @@ def has_effect(state: State, seat: str, effect: str) -> bool:
     return False
 
 
+def in_play(state: State, tech: str) -> dict[str, Any]:
+    """Name, cost, Patent VP, text and effect of the Technology on ``tech``'s space."""
+    return tech_side(tech, state["techs"][tech]["side"])
+
+
+def tech_name(state: State, tech: str) -> str:
+    return str(in_play(state, tech)["name"])
+
+
+def patent_vp(state: State, tech: str) -> int:
+    return int(in_play(state, tech)["patent_vp"])
+
+
 def tech_cost(state: State, seat: str, tech: str) -> int:
     """Progress markers ``seat`` needs for ``tech`` now (SI-RES-06, SI-TECH-07)."""
-    cost = TECHS[tech]["cost"]
+    cost = int(in_play(state, tech)["cost"])
     if state["techs"][tech]["patent"] is None:
         cost += 1
     if has_effect(state, seat, "research_discount"):
@@ -115,8 +139,9 @@ def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) 
     return value
 
 
-def region_id(value: Any) -> str:
-    if not isinstance(value, str) or value not in REGIONS:
+def region_id(value: Any, state: State | None = None) -> str:
+    """A region of the game's board (of either board without ``state``)."""
+    if not isinstance(value, str) or value not in (REGIONS if state is None else state["regions"]):
         raise IllegalAction(f"unknown region {value!r}")
     return value
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.smartphone_inc.common import State
+from engine.smartphone_inc.common import State, goods_on
 from engine.smartphone_inc.data import REGIONS
 
 
@@ -14,7 +14,7 @@ def ranking(state: State, rid: str) -> list[str]:
 
     def key(seat: str) -> tuple[int, int]:
         pos = offices.index(seat) if seat in offices else len(offices)
-        return (-reg["sold"].count(seat), pos)
+        return (-goods_on(state, seat, rid), pos)  # second Goods count too (SU-TEC-04)
 
     return sorted(sellers, key=key)
 

@@ -12,9 +12,11 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.smartphone_inc import (
+    directives,
     hardcore,
     improve,
     logistics,
+    new_technologies,
     planning,
     prices,
     production,
@@ -22,6 +24,7 @@ from engine.smartphone_inc import (
     retailers,
     scoring,
     selling,
+    small_board,
     steve,
     technologies,
 )
@@ -33,8 +36,8 @@ TURN_PHASES = ("improve", "research", "logistics", "selling")
 STAGES: dict[str, tuple[str, ...]] = {
     "improve": ("improvement",),
     "research": ("research",),
-    "logistics": ("logistics", "wifi", "nfc"),
-    "selling": ("sell",),
+    "logistics": ("logistics", "wifi", "nfc", "ceo_sell"),  # ceo_sell: Update 1.1 (SU-TEC-02)
+    "selling": ("sell", "second_sell"),  # second_sell: Update 1.1 (SU-TEC-04)
 }
 NEXT = {
     "prices": "production",
@@ -85,6 +88,10 @@ def stage_prompt(state: State, seat: str, stage: str) -> dict[str, Any] | None:
         return logistics.nfc_prompt(state, seat)
     if stage == "sell":
         return selling.prompt(state, seat)
+    if stage == "ceo_sell":
+        return new_technologies.ceo_sell_prompt(state, seat)
+    if stage == "second_sell":
+        return new_technologies.second_prompt(state, seat)
     raise RuntimeError(stage)
 
 
@@ -92,6 +99,14 @@ def queue_prompt(state: State, item: dict[str, Any]) -> dict[str, Any] | None:
     seat = item["seat"]
     if item["kind"] == "retailer_bonus":
         return retailers.prompt(state, seat, item)
+    if item["kind"] == "directive":
+        return directives.prompt(state, seat, item)
+    if item["kind"] == "mini_upgrade":
+        return new_technologies.mini_upgrade_prompt(state, seat)
+    if item["kind"] == "place_retailer":
+        return new_technologies.place_retailer_prompt(state, seat)
+    if item["kind"] == "blitz":
+        return new_technologies.blitz_prompt(state, seat)
     if item["kind"] == "gamepad_office":
         choices = technologies.small_region_choices(state, seat)
         if not choices:
@@ -121,6 +136,8 @@ def current(state: State) -> tuple[str, dict[str, Any]] | None:
 
 
 def pending(state: State) -> dict[str, dict[str, Any]]:
+    if state["phase"] == "start":  # the 2-3 player board's start (SU-BRD-02)
+        return small_board.pending(state)
     if state["phase"] == "planning":
         return {s: planning.prompt(state, s) for s in planning.unsealed(state)}
     cur = current(state)
@@ -158,6 +175,10 @@ def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> bo
         logistics.nfc_act(state, seat, action)
     elif stage == "sell":
         return selling.act(state, seat, action)
+    elif stage == "ceo_sell":
+        new_technologies.ceo_sell_act(state, seat, action)
+    elif stage == "second_sell":
+        new_technologies.second_act(state, seat, action)
     return True
 
 
@@ -170,8 +191,16 @@ def queue_act(state: State, item: dict[str, Any], action: dict[str, Any]) -> Non
     seat = item["seat"]
     if item["kind"] == "retailer_bonus":
         retailers.act(state, seat, item, action)
+    elif item["kind"] == "directive":
+        directives.act(state, seat, item, action)
+    elif item["kind"] == "mini_upgrade":
+        new_technologies.mini_upgrade_act(state, seat, action)
+    elif item["kind"] == "place_retailer":
+        new_technologies.place_retailer_act(state, seat, action)
+    elif item["kind"] == "blitz":
+        new_technologies.blitz_act(state, seat, action)
     elif item["kind"] == "gamepad_office":
-        rid = region_id(action.get("region"))
+        rid = region_id(action.get("region"), state)
         require(rid in technologies.small_region_choices(state, seat), f"you cannot place the Gamepad Office in {REGIONS[rid]['name']}")
         logistics.found_office(state, seat, rid)
 
@@ -199,6 +228,9 @@ def end_turn_phase(state: State) -> None:
 def act(state: State, seat: str, action: dict[str, Any]) -> None:
     """Apply one decision of ``seat`` (already known to be pending) to ``state`` in place."""
     kind = action.get("type")
+    if state["phase"] == "start":
+        small_board.act(state, seat, action)
+        return
     if state["phase"] == "planning":
         require(kind == "plan", "it is the Planning phase: send your plan")
         planning.seal(state, seat, action)
@@ -233,6 +265,24 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
         phase = state["phase"]
         if phase == "over" or (until is not None and phase == until and _fresh(state)):
             return
+        if phase == "start":  # the 2-3 player board (SU-BRD-02)
+            todo = state["start"]["todo"]
+            if todo and is_steve(state, todo[0][1]):
+                small_board.steve_step(state)
+                continue
+            if todo:
+                return
+            small_board.finish(state)
+            start_round(state)
+            continue
+        directives.offer(state)  # SU-DIR-02: a goal just met is offered at once
+        if state["queue"] and phase not in TURN_PHASES:  # (turn phases: below)
+            item = state["queue"][0]
+            p = queue_prompt(state, item)
+            if p is None:
+                state["queue"].pop(0)
+                continue
+            return
         if phase == "planning":
             if planning.unsealed(state):
                 return
@@ -248,7 +298,13 @@ def run(state: State, until: str | None = None, on_phase: Callable[[State], None
             enter(state, "improve")
             continue
         if phase == "vp":
-            scoring.receive_vp(state)
+            if directives.on(state) and not state["directives"]["scored"]:
+                scoring.receive_vp(state)
+                state["directives"]["scored"] = True  # now the goals met by Phase 8
+                continue
+            if not directives.on(state):
+                scoring.receive_vp(state)
+            directives.end_round(state)  # SU-DIR-05, SU-HC-07
             if state["round"] >= ROUNDS:  # SI-END-01
                 scoring.end_game(state)
                 continue

@@ -10,15 +10,17 @@ from engine.jsonstate import clone, dumps
 from engine.smartphone_inc import (
     actions,
     decisions,
+    directives,
     flow,
     migrations,
+    new_technologies,
     pads,
     planning,
     preparation,
     research,
     selling,
 )
-from engine.smartphone_inc.common import State, has_effect, is_steve, tech_cost
+from engine.smartphone_inc.common import State, has_effect, in_play, is_steve, tech_cost
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
@@ -44,7 +46,8 @@ class SmartphoneInc:
         state = preparation.setup(players, seed, options, rules=rules, rng=rng)
         if all(is_steve(state, s) for s in state["seats"]):
             raise IllegalAction("Steve needs at least one human company to play against")
-        flow.start_round(state)
+        if state["phase"] == "planning":  # (the 2-3 player board starts with decisions)
+            flow.start_round(state)
         flow.run(state)
         return state
 
@@ -165,18 +168,25 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         return [{"type": "improvement", "id": i} for i in prompt["block"]]
     if kind == "research":  # one Technology at a time (the turn goes on), or stop
         left = prompt["markers"]
-        return [
-            {"type": "research", "place": {t: n}}
-            for t, need in prompt["needed"].items()
-            for n in range(min(need, left), 0, -1)
-        ] + [{"type": "research", "place": {}}]
+        return (
+            [
+                {"type": "research", "place": {t: n}}
+                for t, need in prompt["needed"].items()
+                for n in range(min(need, left), 0, -1)
+            ]
+            + [{"type": "research", "place": {}, "token": tok} for tok in prompt.get("token", [])]
+            + [{"type": "research", "place": {}}]
+        )
     if kind == "logistics":  # one region at a time (the turn goes on), or stop
         left = prompt["markers"]
+        ceo = [
+            {"type": "logistics", "place": [], "ceo": r} for r in state["regions"] if "ceo" in prompt and r != prompt["ceo"]
+        ]
         return [
             {"type": "logistics", "place": [[r, n]]}
             for r, need in prompt["needed"].items()
             for n in range(min(need, left), 0, -1)
-        ] + [{"type": "logistics", "place": []}]
+        ] + ceo + [{"type": "logistics", "place": []}]
     if kind == "wifi":
         return [{"type": "wifi", "region": r} for r in prompt["regions"]] + [{"type": "wifi", "region": None}]
     if kind == "nfc":
@@ -185,6 +195,34 @@ def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[d
         return selling.options(state, seat)
     if kind == "gamepad_office":
         return [{"type": "gamepad_office", "region": r} for r in prompt["regions"]]
+    if kind == "directive":
+        return [{"type": "directive", "take": True}, {"type": "directive", "take": False}]
+    if kind == "mini_upgrade":
+        return [{"type": "mini_upgrade", "id": m} for m in prompt["choices"]]
+    if kind == "place_retailer":
+        return [
+            {"type": "place_retailer", "region": r, "retailer": x, "side": side}
+            for r, rets in prompt["regions"].items()
+            for x in rets
+            for side in (0, 1)
+        ]
+    if kind == "blitz":
+        syms = prompt["symbols"]
+        picks = [{k: 1 for k in combo} for combo in ([*syms], *([k] for k in syms), [])]
+        return [{"type": "blitz", **p} for p in picks if sum(p.values()) <= prompt["goods"]]
+    if kind == "second_sell":
+        regions = prompt["regions"]
+        every = {r: n for r, n in regions.items()}
+        opts = [{"type": "second_sell", "regions": {r: 1}} for r in regions]
+        if sum(every.values()) <= prompt["goods"] and len(every) > 1:
+            opts.insert(0, {"type": "second_sell", "regions": every})
+        return opts + [{"type": "second_sell", "regions": {}}]
+    if kind == "company":
+        return [{"type": "company", "colour": c} for c in prompt["colours"]]
+    if kind in ("start_region", "start_retailer"):
+        return [{"type": kind, "region": r} for r in prompt["regions"]]
+    if kind == "ceo_sell":
+        return [{"type": "ceo_sell", "sell": n} for n in range(prompt["max"], -1, -1)]
     if kind == "retailer_bonus":
         return retailer_actions(state, seat, prompt)
     return []
@@ -238,17 +276,20 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "smartphone-inc",
         "version": state["version"],
+        "rules": state.get("rules", 1),
         "round": state["round"],
         "rounds": 5,
         "phase": state["phase"],
-        "phase_title": PHASE_TITLES.get(state["phase"], "Game over"),
+        "phase_title": "Start" if state["phase"] == "start" else PHASE_TITLES.get(state["phase"], "Game over"),
+        "board": state["options"].get("board", "big"),
+        "start": clone(state.get("start")),  # the 2-3 player board's start decisions still to make
         "phase_number": PHASES.index(state["phase"]) + 1 if state["phase"] in PHASES else None,
         "over": state["phase"] == "over",
         "seats": list(state["seats"]),
         "players": players,
         "priority": priority_order(state),
         "regions": clone(state["regions"]),
-        "techs": clone(state["techs"]),
+        "techs": {t: {**v, **in_play(state, t)} for t, v in state["techs"].items()},  # name, cost, Patent VP, text
         "block": list(state["block"]),
         "pile_count": len(state["pile"]),
         "turn": clone(state["turn"]),
@@ -257,6 +298,10 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "pending": sorted(pend),
         "result": clone(state["result"]),
         "last_round": clone(state.get("last_round")),
+        "directives": directives.public(state),
+        "ceo": clone(state.get("ceo")),  # Update 1.1: CEO figures, region by seat
+        "marketing": clone(state.get("marketing")),  # Marketing Tokens: region -> {Buyer index: seat}
+        "mini_upgrades": clone(state.get("mini_upgrades")),  # Mini-upgrade tokens left
         "you": seat,
     }
     if seat is not None:
@@ -265,9 +310,14 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         if me["plan"] is not None and not me["steve"]:
             try:
                 ev = pads.evaluate(
-                    me["plan"], state["players"][seat]["improvements"], has_effect(state, seat, "improvements_off_edge")
+                    me["plan"],
+                    state["players"][seat]["improvements"],
+                    has_effect(state, seat, "improvements_off_edge"),
+                    planning.literal_cover(state),
                 )
-                ev["yields"] = planning.yields(state, seat, ev)
+                ev["yields"] = planning.yields(
+                    state, seat, {**ev, "face_down": new_technologies.face_down_goods(ev["face_down"])}
+                )
                 view["my_plan_outcome"] = ev
             except IllegalAction:
                 view["my_plan_outcome"] = None

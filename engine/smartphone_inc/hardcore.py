@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from engine.smartphone_inc import pads
-from engine.smartphone_inc.common import State, is_steve, say
-from engine.smartphone_inc.data import IMPROVEMENTS, RETAILERS, TECHS
+from engine.smartphone_inc.common import State, is_steve, patent_vp, say, tech_name
+from engine.smartphone_inc.data import IMPROVEMENTS, RETAILERS
 from engine.smartphone_inc.priority import priority_order
 
 # SU-HC-01: VP paid per active icon (negative: the company gets it back)
@@ -72,7 +72,7 @@ def pay_for_production(state: State, seat: str, goods: int) -> None:
 def patent_now(state: State, seat: str, tech: str) -> None:
     """SU-HC-04: a Patent's VP at once."""
     if on(state):
-        _pay(state, seat, -TECHS[tech]["patent_vp"], f"the {TECHS[tech]['name']} Patent")
+        _pay(state, seat, -patent_vp(state, tech), f"the {tech_name(state, tech)} Patent")
 
 
 def interest(state: State, seat: str) -> None:
@@ -94,13 +94,22 @@ def retailer_space_vp(state: State, rid: str, index: int) -> int:
 
 
 def office_placed(state: State, seat: str, rid: str) -> None:
-    """SU-HC-06: Retailer VP when the Office is placed."""
+    """SU-HC-06: Retailer VP when the Office is placed. What it was paid is recorded
+    (``retailer_paid``, by region: one Office of a colour per Retailer) so that exactly
+    that is taken back when it leaves; an Office that shifts left onto a better space
+    gains nothing (it was not placed there; DATA.md)."""
     if on(state) and state["regions"][rid]["retailer"] is not None:
         index = len(state["regions"][rid]["offices"]) - 1
-        _pay(state, seat, -retailer_space_vp(state, rid, index), "a Retailer space")
+        vp = retailer_space_vp(state, rid, index)
+        state["players"][seat].setdefault("retailer_paid", {})[rid] = vp
+        _pay(state, seat, -vp, "a Retailer space")
 
 
 def office_leaves(state: State, seat: str, rid: str, index: int) -> None:
-    """SU-HC-06: ... and lost if that Office moves away."""
+    """SU-HC-06: ... and lost if that Office moves away: the VP it was paid. (An Office
+    placed before the record existed pays back the value of space ``index``, the space
+    it sat on when it left.)"""
     if on(state) and state["regions"][rid]["retailer"] is not None:
-        _pay(state, seat, retailer_space_vp(state, rid, index), "its Office left a Retailer")
+        paid = state["players"][seat].get("retailer_paid", {})
+        vp = paid.pop(rid) if rid in paid else retailer_space_vp(state, rid, index)
+        _pay(state, seat, vp, "its Office left a Retailer")

@@ -48,7 +48,7 @@ def reachable(state: State, seat: str) -> list[str]:
     """Regions where ``seat`` may place Progress markers now (SI-LOG-02, -05, -06)."""
     return [
         r
-        for r in REGIONS
+        for r in state["regions"]
         if linked_to_office(state, seat, r) and can_found_office(state, seat, r) is None
     ]
 
@@ -62,12 +62,21 @@ def left(state: State, seat: str) -> int:
     return markers_left(state, markers(state, seat))
 
 
+def ceo_movable(state: State, seat: str) -> bool:
+    """SU-TEC-01: with CEOs in play, a company may spend a marker to move its CEO."""
+    return state.get("ceo") is not None and not is_steve(state, seat)
+
+
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
     n = left(state, seat)
     options = reachable(state, seat)
-    if n == 0 or not options:
+    ceo = ceo_movable(state, seat)
+    if n == 0 or not (options or ceo):
         return None
-    return {"type": "logistics", "markers": n, "needed": {r: needed(state, seat, r) for r in options}}
+    p: dict[str, Any] = {"type": "logistics", "markers": n, "needed": {r: needed(state, seat, r) for r in options}}
+    if ceo:
+        p["ceo"] = state["ceo"][seat]  # where the CEO is; "ceo": region in the action moves it (1 marker)
+    return p
 
 
 def act(state: State, seat: str, action: dict[str, Any]) -> bool:
@@ -80,9 +89,17 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     total = left(state, seat)
     spent = 0
     p = state["players"][seat]
+    moved = action.get("ceo") is not None
+    if moved:  # SU-TEC-01: 1 Progress marker moves the CEO to any region
+        from engine.smartphone_inc.new_technologies import move_ceo
+
+        require(ceo_movable(state, seat), "there are no CEOs in this game")
+        require(total >= 1, "moving your CEO takes 1 Logistics Progress marker")
+        move_ceo(state, seat, action.get("ceo"))
+        spent = 1
     for item in place:
         require(isinstance(item, list | tuple) and len(item) == 2, "each placement is [region, markers]")
-        rid = region_id(item[0])
+        rid = region_id(item[0], state)
         n = as_int(item[1], f"markers in {item[0]}", 1)
         label = REGIONS[rid]["name"]
         why = can_found_office(state, seat, rid)
@@ -97,7 +114,15 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
             found_office(state, seat, rid)
         else:
             say(state, f"{seat} places {n} Progress marker(s) towards {label} ({p['logistics'][rid]}/{REGIONS[rid]['cost']}).")
-    return end_of_step(state, seat, total, spent, bool(place), lambda: bool(reachable(state, seat)), "unused Logistics marker(s)")
+    return end_of_step(
+        state,
+        seat,
+        total,
+        spent,
+        bool(place) or moved,
+        lambda: bool(reachable(state, seat)) or ceo_movable(state, seat),
+        "unused Logistics marker(s)",
+    )
 
 
 # --- Wi-Fi (SI-TECH-05) and the second-Office Retailer bonus (SI-RET-08) -------------
@@ -134,7 +159,7 @@ def wifi_act(state: State, seat: str, action: dict[str, Any]) -> None:
     if rid is None:
         say(state, f"{seat} adds no Wi-Fi Office.")
         return
-    add_second_office(state, seat, region_id(rid), "Wi-Fi")
+    add_second_office(state, seat, region_id(rid, state), "Wi-Fi")
 
 
 # --- NFC (SI-TECH-09) ---------------------------------------------------------------

@@ -143,7 +143,7 @@ _PADS = PADS
 _IMPROVEMENTS = IMPROVEMENTS
 
 PAD_IDS: tuple[str, ...] = ("A", "B")
-IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if not i.startswith("S-"))
+IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if not i.startswith(("S-", "M")))
 STARTING_IMPROVEMENT_IDS: tuple[str, ...] = tuple(i for i in _IMPROVEMENTS if i.startswith("S-"))
 _IDS_FOLDED = {i.casefold(): i for i in _IMPROVEMENTS}
 
@@ -406,8 +406,13 @@ def _layers(canon: Plan) -> list[tuple[Pos, str | None, str, str]]:
     return out
 
 
-def evaluate(plan: Any, owned: list[str], has_4g: bool) -> dict[str, Any]:
+def evaluate(plan: Any, owned: list[str], has_4g: bool, literal_cover: bool = False) -> dict[str, Any]:
     """Validate ``plan`` and describe its effect.
+
+    ``literal_cover`` (games of rules version 2 on, DATA.md): a bottom-Pad cell under
+    the top Pad that also lies under an "under" Improvement is covered by that
+    Improvement and makes no Goods ("cells covered by Improvements do not produce
+    additional Goods"), so ``covered`` may then be 0..4.
 
     Returns ``{"active": {symbol: count for the 6 symbols}, "covered": 1..4,
     "face_down": [owned ids not placed, sorted], "grid": [{"x", "y", "symbol",
@@ -427,7 +432,12 @@ def evaluate(plan: Any, owned: list[str], has_4g: bool) -> dict[str, Any]:
             active[sym] += 1
         grid.append({"x": pos[0], "y": pos[1], "symbol": sym, "item": item, "layer": layer})
     t = canon["top"]
-    covered = len(frozenset(top_pad_positions(t["rot"], t["x"], t["y"])) & _BOTTOM_SET)
+    under_top = frozenset(top_pad_positions(t["rot"], t["x"], t["y"])) & _BOTTOM_SET
+    if literal_cover:
+        for item in canon["improvements"]:
+            if item["layer"] == "under":
+                under_top -= frozenset(improvement_positions(item["x"], item["y"], item["rot"]))
+    covered = len(under_top)
     placed = {item["id"] for item in canon["improvements"]}
     face_down = sorted(i for i in set(_owned_list(owned)) if i not in placed)
     return {"active": active, "covered": covered, "face_down": face_down, "grid": grid}

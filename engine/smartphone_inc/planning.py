@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import pads, steve
+from engine.smartphone_inc import new_technologies, pads, steve
 from engine.smartphone_inc.common import State, has_effect, is_steve, require, say
 from engine.smartphone_inc.data import START_PRICE, SYMBOLS
 
@@ -31,10 +31,13 @@ def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
             parts.append(("GPS", 2 * a["improve"]))
         if has_effect(table, seat, "goods_per_2_techs"):  # SI-TECH-12
             parts.append(("Li-Ion", len(p["techs"]) // 2))
+        if has_effect(table, seat, "patent_goods"):  # SU-TEC-05: 2 per Patent, in Phase 3 (DATA.md)
+            parts.append(("Patents", 2 * len(p["patents"])))
     logistics = a["logistics"]  # SI-LOG-01
     if has_effect(table, seat, "price_as_logistics"):  # SI-TECH-11
         logistics += a["up"] + a["down"]
-    research = a["research"]  # SI-RES-01
+    logistics += new_technologies.blitz_markers(table, seat, "logistics")  # SU-TEC-10
+    research = a["research"] + new_technologies.blitz_markers(table, seat, "research")  # SI-RES-01
     if p["steve"] and table.get("steve"):
         research += int(table["steve"].get("bonus", 0))  # SI-STEVE-03
     return {
@@ -46,6 +49,12 @@ def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
         "logistics": logistics,
         "improve": a["improve"] > 0,
     }
+
+
+def literal_cover(state: State) -> bool:
+    """Correction 2 (rules version 2 on): bottom cells under an "under" Improvement make
+    no covered-cell Goods (DATA.md); version 1 games keep counting them."""
+    return int(state.get("rules", 1)) >= 2
 
 
 def unsealed(state: State) -> list[str]:
@@ -81,11 +90,13 @@ def reveal(state: State) -> None:
         if is_steve(state, seat):
             p["outcome"] = steve.plan_outcome(state)
             continue
-        ev = pads.evaluate(p["plan"], p["improvements"], has_effect(state, seat, "improvements_off_edge"))
+        ev = pads.evaluate(
+            p["plan"], p["improvements"], has_effect(state, seat, "improvements_off_edge"), literal_cover(state)
+        )
         p["outcome"] = {
             "active": {k: ev["active"].get(k, 0) for k in SYMBOLS},
             "covered": ev["covered"],
-            "face_down": list(ev["face_down"]),
+            "face_down": new_technologies.face_down_goods(ev["face_down"]),  # no Goods from a Mini-upgrade
         }
         o = p["outcome"]
         say(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.smartphone_inc import hardcore
+from engine.smartphone_inc import hardcore, new_technologies
 from engine.smartphone_inc.common import State, add_goods, say
 from engine.smartphone_inc.planning import yields
 
@@ -20,3 +20,4 @@ def produce(state: State) -> None:
         short = f" (only {got}: the supply ran out)" if got < want else ""
         say(state, f"{seat} produces {got} Goods{short}.")
         hardcore.pay_for_production(state, seat, got)
+    new_technologies.after_production(state)  # SU-TEC-10: Blitz Goods onto the Pads

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import technologies
+from engine.smartphone_inc import new_technologies, technologies
 from engine.smartphone_inc.common import (
     State,
     as_int,
@@ -14,8 +14,9 @@ from engine.smartphone_inc.common import (
     say,
     tech_cost,
     tech_id,
+    tech_name,
 )
-from engine.smartphone_inc.data import TECH_ORDER, TECHS
+from engine.smartphone_inc.data import TECH_ORDER
 
 
 def markers(state: State, seat: str) -> int:
@@ -43,13 +44,17 @@ def left(state: State, seat: str) -> int:
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
     n = left(state, seat)
     options = open_techs(state, seat)
-    if n == 0 or not options:
+    tokens = new_technologies.token_places(state, seat)  # SU-TEC-07
+    if n == 0 or not (options or tokens):
         return None
-    return {
+    p: dict[str, Any] = {
         "type": "research",
         "markers": n,
         "needed": {t: needed(state, seat, t) for t in options},
     }
+    if tokens:
+        p["token"] = tokens  # [region, Buyer index]: "token" in the action places it (1 marker)
+    return p
 
 
 def validate_place(state: State, seat: str, place: Any, total: int) -> dict[str, int]:
@@ -60,9 +65,9 @@ def validate_place(state: State, seat: str, place: Any, total: int) -> dict[str,
         n = as_int(value, f"markers on {key}", 0)
         if n == 0:
             continue
-        require(tech not in state["players"][seat]["techs"], f"you already have {TECHS[tech]['name']}")
+        require(tech not in state["players"][seat]["techs"], f"you already have {tech_name(state, tech)}")
         need = needed(state, seat, tech)
-        require(n <= need, f"{TECHS[tech]['name']} needs only {need} more Progress marker(s)")
+        require(n <= need, f"{tech_name(state, tech)} needs only {need} more Progress marker(s)")
         out[tech] = n
     require(sum(out.values()) <= total, f"you have only {total} Progress marker(s)")
     return out
@@ -73,15 +78,27 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     while markers remain, an empty placement ends it and the unspent markers are lost.
     Returns whether the turn is over."""
     total = left(state, seat)
-    place = validate_place(state, seat, action.get("place"), total)
+    token = action.get("token") is not None
+    place = validate_place(state, seat, action.get("place"), total - (1 if token else 0))
+    if token:  # SU-TEC-07: 1 Progress marker becomes the Marketing Token
+        require(total >= 1, "the Marketing Token takes 1 Research Progress marker")
+        new_technologies.place_token(state, seat, action.get("token"))
     p = state["players"][seat]
     for tech, n in place.items():
         p["research"][tech] = p["research"].get(tech, 0) + n
-    spent = sum(place.values())
+    spent = sum(place.values()) + (1 if token else 0)
     if place:
-        say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in place.items()) + ".")
+        say(state, f"{seat} researches " + ", ".join(f"{tech_name(state, t)} +{n}" for t, n in place.items()) + ".")
     complete(state, seat)
-    return end_of_step(state, seat, total, spent, bool(place), lambda: bool(open_techs(state, seat)), "unspent Progress marker(s)")
+    return end_of_step(
+        state,
+        seat,
+        total,
+        spent,
+        bool(place) or token,
+        lambda: bool(open_techs(state, seat) or new_technologies.token_places(state, seat)),
+        "unspent Progress marker(s)",
+    )
 
 
 def complete(state: State, seat: str) -> None:

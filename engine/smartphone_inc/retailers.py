@@ -73,9 +73,9 @@ def act(state: State, seat: str, item: dict[str, Any], action: dict[str, Any]) -
         p["price"] += delta
         say(state, f"{seat} changes their price to {p['price']} (Retailer bonus).")
     elif kind == "second_office":  # SI-RET-08
-        logistics.add_second_office(state, seat, region_id(action.get("region")), "Retailer bonus")
+        logistics.add_second_office(state, seat, region_id(action.get("region"), state), "Retailer bonus")
     elif kind == "move_office":  # SI-RET-09
-        a, b = region_id(action.get("from")), region_id(action.get("to"))
+        a, b = region_id(action.get("from"), state), region_id(action.get("to"), state)
         require([a, b] in move_choices(state, seat), f"you cannot move an Office from {a} to {b}")
         move_office(state, seat, a, b)
 

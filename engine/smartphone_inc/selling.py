@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.smartphone_inc import new_technologies
 from engine.smartphone_inc.common import (
     State,
     as_int,
@@ -33,15 +34,23 @@ def willing(state: State, seat: str, buyer: dict[str, Any]) -> bool:
 
 
 def free_willing(state: State, seat: str, rid: str) -> list[int]:
-    """Indexes of free Buyers in ``rid`` willing to buy from ``seat``, left to right."""
+    """Indexes of free Buyers in ``rid`` willing to buy from ``seat``, left to right.
+    Update 1.1: a Buyer under a Marketing Token buys only from its owner, whatever it
+    wants (SU-TEC-07), unless the Gamepad CEO lets a company ignore requirements in
+    its CEO's region (SU-TEC-03)."""
     reg = state["regions"][rid]
     if reg["retailer"] is not None:
         return []  # SI-RET-01
-    return [
-        i
-        for i, b in enumerate(REGIONS[rid]["buyers"])
-        if reg["sold"][i] is None and willing(state, seat, b)
-    ]
+    tokens = state.get("marketing")
+    anyone = new_technologies.ignores_requirements(state, seat, rid) if "ceo" in state else False
+    out = []
+    for i, b in enumerate(REGIONS[rid]["buyers"]):
+        if reg["sold"][i] is not None:
+            continue
+        owner = new_technologies.token_owner(state, rid, i) if tokens else None
+        if anyone or owner == seat or (owner is None and willing(state, seat, b)):
+            out.append(i)
+    return out
 
 
 def capacities(state: State, seat: str) -> tuple[dict[str, int], dict[str, int]]:
@@ -120,14 +129,14 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     require(isinstance(regions, dict) and isinstance(more, dict), "regions and extra map regions to numbers of Goods")
     plan: list[tuple[str, int]] = []
     for key, value in regions.items():
-        rid = region_id(key)
+        rid = region_id(key, state)
         n = as_int(value, f"Goods for {key}", 0)
         require(rid in main or n == 0, f"you cannot sell in {REGIONS[rid]['name']}")
         require(n <= main.get(rid, 0), f"only {main.get(rid, 0)} Buyer(s) in {REGIONS[rid]['name']} will buy from you")
         if n:
             plan.append((rid, n))
     for key, value in more.items():
-        rid = region_id(key)
+        rid = region_id(key, state)
         n = as_int(value, f"4G Goods for {key}", 0, 1)
         require(rid in extra or n == 0, f"4G cannot sell in {REGIONS[rid]['name']}")
         if n:

@@ -17,16 +17,16 @@ from engine.smartphone_inc.common import (
     linked_to_office,
     say,
     tech_cost,
+    tech_name,
 )
 from engine.smartphone_inc.data import (
-    ALPHABETICAL,
+    BOARD_ALPHABETICAL,
     IMPROVEMENTS,
     REGIONS,
     SIZE_RANK,
     STEVE_PAD,
     SYMBOLS,
     TECH_ORDER,
-    TECHS,
 )
 
 
@@ -95,14 +95,19 @@ def research(state: State, seat: str, markers: int) -> None:
         placed[tech] = placed.get(tech, 0) + 1
         complete(state, seat)
     if placed:
-        say(state, f"{seat} researches " + ", ".join(f"{TECHS[t]['name']} +{n}" for t, n in placed.items()) + ".")
+        say(state, f"{seat} researches " + ", ".join(f"{tech_name(state, t)} +{n}" for t, n in placed.items()) + ".")
     else:
         say(state, f"{seat} skips research.")
     complete(state, seat)
 
 
+def alphabetical(state: State) -> list[str]:
+    """The regions in Steve's alphabetical order (the 2-3 player board: by name, DATA.md)."""
+    return BOARD_ALPHABETICAL[state["options"].get("board", "big")]
+
+
 def available(state: State, seat: str) -> list[str]:
-    return [r for r in REGIONS if linked_to_office(state, seat, r) and can_found_office(state, seat, r) is None]
+    return [r for r in state["regions"] if linked_to_office(state, seat, r) and can_found_office(state, seat, r) is None]
 
 
 def marker_target(state: State, seat: str) -> str | None:
@@ -115,7 +120,7 @@ def marker_target(state: State, seat: str) -> str | None:
         key=lambda r: (
             -SIZE_RANK[REGIONS[r]["size"]],
             sum(1 for o in state["regions"][r]["offices"] if o != seat),
-            ALPHABETICAL.index(r),
+            alphabetical(state).index(r),
         ),
     )
 
@@ -151,7 +156,7 @@ def sell(state: State, seat: str) -> None:
     from engine.smartphone_inc.selling import free_willing, place
 
     p = state["players"][seat]
-    mine = [r for r in ALPHABETICAL if seat in state["regions"][r]["offices"]]
+    mine = [r for r in alphabetical(state) if seat in state["regions"][r]["offices"]]
     alone = [r for r in mine if set(state["regions"][r]["offices"]) == {seat}]
     shared = [r for r in mine if r not in alone]
     sold: dict[str, int] = {}

@@ -9,15 +9,17 @@ bonuses if they can" (SI-TECH-01): immediate bonuses are applied, not offered.
 
 from __future__ import annotations
 
-from engine.smartphone_inc import hardcore
+from engine.smartphone_inc import hardcore, new_technologies
 from engine.smartphone_inc.common import (
     State,
     add_goods,
     can_found_office,
     is_steve,
+    patent_vp,
     say,
+    tech_name,
 )
-from engine.smartphone_inc.data import REGIONS, TECHS, tech_effect
+from engine.smartphone_inc.data import REGIONS, tech_effect
 
 
 def gain(state: State, seat: str, tech: str) -> None:
@@ -25,11 +27,11 @@ def gain(state: State, seat: str, tech: str) -> None:
     p["techs"].append(tech)
     p["research"].pop(tech, None)
     t = state["techs"][tech]
-    label = TECHS[tech]["name"]
+    label = tech_name(state, tech)
     if t["patent"] is None:  # SI-RES-05: the first to research it takes the Patent
         t["patent"] = seat
         p["patents"].append(tech)
-        say(state, f"{seat} researched {label} and takes its Patent ({TECHS[tech]['patent_vp']} VP at the end).")
+        say(state, f"{seat} researched {label} and takes its Patent ({patent_vp(state, tech)} VP at the end).")
         hardcore.patent_now(state, seat, tech)
     else:
         say(state, f"{seat} researched {label}.")
@@ -48,11 +50,13 @@ def gain(state: State, seat: str, tech: str) -> None:
     elif effect == "small_region_office":  # SI-TECH-08
         if small_region_choices(state, seat):
             state["queue"].append({"seat": seat, "kind": "gamepad_office"})
+    else:
+        new_technologies.on_gain(state, seat, effect)  # Update 1.1 (SU-TEC-05/06/11)
 
 
 def small_region_choices(state: State, seat: str) -> list[str]:
     return [
         r
-        for r in REGIONS
+        for r in state["regions"]
         if REGIONS[r]["size"] == "S" and can_found_office(state, seat, r) is None
     ]

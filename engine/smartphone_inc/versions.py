@@ -8,6 +8,11 @@ keeps the old behaviour reachable by branching on ``state.get("rules", 1)``.
 state without it is version 1). History:
 
 1. the rulebook as first built: base game, Steve, the Update 1.1 Hardcore Mode option.
+2. two corrections from an independent rule check: each colour starts on its space of
+   the VP Scoreboard (``START_VP``, FAQ on Priority ties), and bottom cells under an
+   "under" Improvement make no covered-cell Goods (Phase 3, read literally). The
+   Update 1.1 modules (Directives, New Technologies, the 2-3 player board) are options
+   and need no version.
 
 ``SCHEMA``: the shape of a saved state (``state["schema"]``); ``migrations.py``
 upgrades an older one step by step when it is loaded. History:
@@ -25,5 +30,5 @@ Add a new upgrade fixture (tests/fixtures/make_upgrade_fixture.py) each time one
 these moves.
 """
 
-RULES = 1
+RULES = 2
 SCHEMA = 2

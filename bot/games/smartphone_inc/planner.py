@@ -24,6 +24,7 @@ from bot.choices import page as _page
 from bot.games.smartphone_inc import words
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
+from engine.smartphone_inc.new_technologies import face_down_goods
 from engine.smartphone_inc.planning import yields
 
 ROTATIONS = (0, 1, 2, 3)  # quarter turns clockwise (pads.py)
@@ -258,10 +259,11 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
         return None
     try:
         plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
-        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g))
+        literal = ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2  # the game's rules version
+        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, literal))
     except IllegalAction:
         return None
-    ev["yields"] = ctx.yields(ev)
+    ev["yields"] = ctx.yields({**ev, "face_down": face_down_goods(ev["face_down"])})  # a Mini-upgrade makes no Goods
     return ev
 
 
