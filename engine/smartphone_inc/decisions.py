@@ -18,8 +18,18 @@ the top Pad (such an Improvement has exactly the effect of lying face down
 minus its Goods). With one Improvement this is every other reachable
 outcome (the tests compare it with a brute force over all positions). An outcome is
 (active counts, covered, number face down). With 6 Improvements there are
-about 25,000 outcomes (65,000 with 4G); ``with_plans=False`` skips building
-their plan dicts and :func:`outcome_plan` builds the one plan chosen.
+about 25,000 outcomes (65,000 with 4G).
+
+Speed: what the Pads alone can show (per number of Improvements, with and
+without 4G) is computed at build time and shipped in ``data/outcome_tables.bin``
+(:mod:`engine.smartphone_inc.outcome_tables`). A call joins it with what the owned
+Improvements show as big-int bitsets (one shift per group and assignment instead of
+one sum per outcome). ``with_plans=False`` gives each outcome an int ``"ref"``
+(its packed key) instead of a plan, and :func:`outcome_plan` builds the one plan a
+player picks; :func:`distinct_effects` lists only the outcomes that differ in what
+they give (about a tenth), for the planner and the greedy player.
+``tests/test_plan_enumeration.py`` checks all of it against the slow reference
+implementation (``tests/reference_decisions.py``).
 
 :func:`sample_plans` draws legal plans from every kind of placement,
 overlapping ones included, from a PRNG seeded with its ``salt``.
