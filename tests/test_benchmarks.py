@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ["bench_engine.py", "--games", "2"],
         ["bench_plans.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
+        ["bench_round_end.py", "--runs", "1"],
         ["bench_app.py", "--quick", "--startup-games", "5"],
     ],
 )
