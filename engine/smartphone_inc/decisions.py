@@ -659,11 +659,17 @@ def distinct_outcomes(owned: list[str], has_4g: bool, *, with_plans: bool = True
     same ``owned`` and ``has_4g``).
 
     Dynamic programming: the hidden-cell patterns of each of the 60 top-Pad
-    placements and the (arrangement, pattern) table deduplicated by effect
-    are computed once per (has_4g, number of Improvements) and cached; each
-    call runs a DP over the owned Improvements (deduplicated by the halves
-    they show) and joins the two on (Improvements showing both halves,
-    Improvements showing one half).
+    placements and the (arrangement, pattern) table deduplicated by effect,
+    per (has_4g, number of Improvements), are computed at build time
+    (``data/outcome_tables.bin``); each call runs a DP over the owned
+    Improvements (deduplicated by the halves they show) and joins the two on
+    (Improvements showing both halves, Improvements showing one half): as
+    bitsets for the outcomes themselves, pair by pair (the first pair in a
+    stable order gives the plan) only for the plans asked for.
+
+    The ``"ref"`` of an outcome is its packed (covered, face down, counts) key:
+    it does not depend on the order of ``owned``, and a ref that is no outcome
+    of these Improvements is refused by :func:`outcome_plan`.
     """
     join = _Join(owned, has_4g)
     # Tens of thousands of small dicts: the cyclic garbage collector would rescan the
