@@ -412,7 +412,7 @@ def _geometry(has_4g: bool, n: int) -> _Geometry:
     return _Geometry(has_4g, n)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)  # a few MB each once their counts are filled in
 def _bitsets(has_4g: bool, n: int, radii: tuple[int, ...]) -> tuple[_Layout, tuple[int, ...]]:
     """The layout and, per group, the bitset of its table keys."""
     geo = _geometry(has_4g, n)
