@@ -15,9 +15,13 @@ quantized to 256 colours) with zlib level 3 instead of 6: about a third less
 encoding time for about a fifth more bytes (``benchmarks/bench_render.py``).
 
 :class:`Painter` draws and encodes off the event loop, several pictures at once
-(the pictures of one phase change): in 2 worker processes by default (drawing
-holds the GIL, so threads only overlap the encoding), in threads when asked or
-when the drawing function cannot be sent to a process.
+(the pictures of one phase change), in 2 threads by default (Pillow releases the
+GIL while it encodes) or, with ``BOARDROOM_PICTURES=process``, in 2 worker
+processes (drawing holds the GIL, so only processes overlap the drawing itself).
+On the shared 2-core machine the threads were faster in 4 of 6 runs of
+``benchmarks/bench_round_end.py``: there the bot's processes together get about
+one core, so worker processes only add their overhead. On a host whose second
+core is free, try ``process``.
 
 No ``discord`` import here: the functions are tested on their own.
 """
@@ -109,20 +113,31 @@ def _warm_worker() -> None:
 class Painter:
     """Draws pictures off the event loop, up to ``workers`` at once.
 
-    ``mode`` is ``"process"`` (a pool of worker processes, started when first used)
-    or ``"thread"``. Only plain functions that pickle (``render.draw``) go to the
+    ``mode`` is ``"thread"`` or ``"process"`` (a pool of worker processes, started
+    when first used); unset, ``BOARDROOM_PICTURES`` decides (default ``thread``). Only plain functions that pickle (``render.draw``) go to the
     processes; anything else (a test's recording renderer, a bound method) is drawn
     in a thread, in this process. If a worker process dies, the pool is started
     again and that picture is drawn in a thread.
     """
 
-    def __init__(self, workers: int = WORKERS, mode: str = "process") -> None:
-        if mode not in ("process", "thread"):
+    def __init__(self, workers: int = WORKERS, mode: str | None = None) -> None:
+        if mode not in (None, "process", "thread"):
             raise ValueError(f"unknown painter mode {mode!r}")
-        self.workers, self.mode = workers, mode
+        self.workers, self._mode = workers, mode
         self._processes: ProcessPoolExecutor | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._picklable: dict[Any, bool] = {}
+
+    @property
+    def mode(self) -> str:
+        """``"thread"`` or ``"process"``; unset: ``BOARDROOM_PICTURES`` when first drawing."""
+        if self._mode is None:
+            wanted = os.environ.get("BOARDROOM_PICTURES", "thread").strip().lower()
+            if wanted not in ("process", "thread"):
+                log.warning("BOARDROOM_PICTURES=%r is neither 'thread' nor 'process': using threads", wanted)
+                wanted = "thread"
+            self._mode = wanted
+        return self._mode
 
     def _executor(self, fn: Callable[..., Any]) -> Executor:
         if self.mode == "process" and self._can_send(fn):
@@ -171,5 +186,5 @@ class Painter:
 
 
 # One painter for the whole process (every bot and game share its 2 workers);
-# BOARDROOM_PICTURES=thread draws in threads instead of worker processes.
-PAINTER = Painter(mode=os.environ.get("BOARDROOM_PICTURES", "process"))
+# BOARDROOM_PICTURES=process draws in worker processes instead of threads.
+PAINTER = Painter()

@@ -174,3 +174,13 @@ async def test_painter_processes_draw_plain_functions_and_keep_the_rest_here() -
 def test_painter_refuses_an_unknown_mode() -> None:
     with pytest.raises(ValueError):
         pictures.Painter(mode="gpu")
+
+
+def test_painter_mode_comes_from_the_environment_when_unset(monkeypatch) -> None:
+    monkeypatch.delenv("BOARDROOM_PICTURES", raising=False)
+    assert pictures.Painter().mode == "thread"
+    monkeypatch.setenv("BOARDROOM_PICTURES", "process")
+    assert pictures.Painter().mode == "process"
+    monkeypatch.setenv("BOARDROOM_PICTURES", "gpu")
+    assert pictures.Painter().mode == "thread"
+    assert pictures.Painter(mode="process").mode == "process"
