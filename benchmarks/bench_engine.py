@@ -54,6 +54,12 @@ def plan_enumeration() -> dict[str, float]:
             decisions.distinct_outcomes(owned, False, with_plans=False)
             refs.append(time.perf_counter() - t0)
         out[f"distinct_outcomes_{n}_improvements_refs_ms"] = round(statistics.median(refs) * 1000, 2)
+        effects = []
+        for _ in range(7):  # one outcome per distinct effect: what the planner and the greedy player read
+            t0 = time.perf_counter()
+            decisions.distinct_effects(owned, False)
+            effects.append(time.perf_counter() - t0)
+        out[f"distinct_effects_{n}_improvements_ms"] = round(statistics.median(effects) * 1000, 2)
     return out
 
 

@@ -2,9 +2,12 @@
 
 Run: ``.venv/bin/python benchmarks/bench_plans.py [--runs N]``.
 
-"cold" is the first call for a (has_4g, number of Improvements): it builds the
-cached pattern tables. "warm" is the median of the following calls. "refs" is
-``with_plans=False`` (outcomes without plan dicts, see ``outcome_plan``).
+"cold" is the first call for a (has_4g, number of Improvements) in this process: it
+reads the shipped tables (before: computed them). "warm" is the median of the following
+calls. "refs" is ``with_plans=False`` (outcomes without plan dicts, see
+``outcome_plan``). "effects" is ``distinct_effects`` (what the planner and the greedy
+player call: one outcome per distinct effect). ``--cold`` runs each figure's first call
+in a fresh process instead (``python -c``), the way a restarted bot meets it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -46,25 +50,67 @@ def run(runs: int = 7) -> list[dict[str, Any]]:
                 _time(lambda o=owned, g=has_4g: decisions.distinct_outcomes(o, g, with_plans=False))
                 for _ in range(runs)
             )
+            effects = statistics.median(
+                _time(lambda o=owned, g=has_4g: decisions.distinct_effects(o, g)) for _ in range(runs)
+            )
             count = len(decisions.distinct_outcomes(owned, has_4g, with_plans=False))
             rows.append(
                 {"has_4g": has_4g, "improvements": n, "outcomes": count, "cold_ms": cold * 1000,
-                 "warm_ms": warm * 1000, "refs_ms": refs * 1000}
+                 "warm_ms": warm * 1000, "refs_ms": refs * 1000, "effects_ms": effects * 1000}
             )
+    return rows
+
+
+COLD = """
+import time
+from engine.smartphone_inc import decisions
+t = time.perf_counter()
+decisions.{call}
+print((time.perf_counter() - t) * 1000)
+"""
+COLD_CALLS = {
+    "plans": "distinct_outcomes({owned!r}, {g})",
+    "refs": "distinct_outcomes({owned!r}, {g}, with_plans=False)",
+    "effects": "distinct_effects({owned!r}, {g})",
+}
+
+
+def run_cold(runs: int = 3) -> list[dict[str, Any]]:
+    """The first call in a fresh process (imports done before the clock starts), median of ``runs``."""
+    root = Path(__file__).resolve().parent.parent
+    rows = []
+    for has_4g in (False, True):
+        row: dict[str, Any] = {"has_4g": has_4g, "improvements": 6}
+        for name, call in COLD_CALLS.items():
+            code = COLD.format(call=call.format(owned=OWNED[6], g=has_4g))
+            times = [
+                float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                     cwd=root).stdout)
+                for _ in range(runs)
+            ]
+            row[f"{name}_ms"] = statistics.median(times)
+        rows.append(row)
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="warm runs per figure (median)")
+    parser.add_argument("--cold", action="store_true", help="first calls in fresh processes (6 Improvements)")
     args = parser.parse_args(argv)
+    if args.cold:
+        print(f"first call in a fresh process, 6 Improvements, median of {args.runs} processes")
+        print(f"{'4G':>5} {'plans ms':>9} {'refs ms':>9} {'effects ms':>10}")
+        for r in run_cold(args.runs):
+            print(f"{'yes' if r['has_4g'] else 'no':>5} {r['plans_ms']:>9.1f} {r['refs_ms']:>9.1f} {r['effects_ms']:>10.1f}")
+        return 0
     print(f"distinct_outcomes, median of {args.runs} warm runs")
-    print(f"{'4G':>5} {'impr':>4} {'outcomes':>9} {'cold ms':>9} {'warm ms':>9} {'refs ms':>9}")
+    print(f"{'4G':>5} {'impr':>4} {'outcomes':>9} {'cold ms':>9} {'warm ms':>9} {'refs ms':>9} {'effects ms':>10}")
     rows = run(args.runs)
     for r in rows:
         print(
             f"{'yes' if r['has_4g'] else 'no':>5} {r['improvements']:>4} {r['outcomes']:>9} "
-            f"{r['cold_ms']:>9.1f} {r['warm_ms']:>9.1f} {r['refs_ms']:>9.1f}"
+            f"{r['cold_ms']:>9.1f} {r['warm_ms']:>9.1f} {r['refs_ms']:>9.1f} {r['effects_ms']:>10.1f}"
         )
     six = {r["has_4g"]: r for r in rows if r["improvements"] == 6}
     figures = {}  # the last line, for benchmarks/run_all.py

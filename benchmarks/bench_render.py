@@ -5,7 +5,8 @@ Run: ``.venv/bin/python benchmarks/bench_render.py [--runs N] [--json]``.
 The views are the stored reference views (``tests/reference/*.json``: the start of a
 3-player game, the end of round 3 with Steve, the end of a 5-player game, two private
 pictures and a plan preview), so the figures compare across engine changes. The PNG is
-encoded as the bot does (``image.save(buf, format="PNG", optimize=False)``). "cold" is
+encoded as the bot does (``bot.pictures.png_bytes``: zlib level 3 for the renderer's
+palette pictures; ``--level 6`` shows the former default level). "cold" is
 the first draw in the process (fonts load, icons are drawn and cached); the other
 columns are medians of ``--runs`` warm runs. The bar is draw + encode < 150 ms median.
 """
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import render  # noqa: E402
+from bot import pictures  # noqa: E402
 
 REF = ROOT / "tests" / "reference"
 CASES = (
@@ -44,9 +46,17 @@ def draw(case: dict[str, Any]) -> Any:
     return render.draw(GAME, case["view"])
 
 
+LEVEL: int | None = None  # None: as the bot encodes (bot.pictures.png_bytes)
+
+
 def encode(image: Any) -> bytes:
+    if LEVEL is None:
+        data = pictures.png_bytes(image)
+        if data is None:
+            raise RuntimeError("picture over the upload limit")
+        return data
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False)
+    image.save(buf, format="PNG", optimize=False, compress_level=LEVEL)
     return buf.getvalue()
 
 
@@ -97,7 +107,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
+    ap.add_argument("--level", type=int, default=None, help="zlib level instead of the bot's encoding")
     args = ap.parse_args()
+    global LEVEL
+    LEVEL = args.level
     rows = run(args.runs)
     if args.json:
         print(json.dumps(rows, indent=1))

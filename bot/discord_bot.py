@@ -210,7 +210,7 @@ class BoardroomBot(commands.Bot):
     # -- pictures --------------------------------------------------------------------
 
     async def picture(self, filename: str, fn_name: str, *args: Any) -> discord.File | None:
-        """``renderer.<fn_name>(*args)`` as a PNG file, drawn in a worker thread; None if
+        """``renderer.<fn_name>(*args)`` as a PNG file, drawn in a worker (``pictures.PAINTER``); None if
         there is no renderer, it fails, or the picture cannot be brought under Discord's
         upload limit (:func:`bot.pictures.png_bytes`): the game goes on without it."""
         renderer = self.renderer
@@ -218,11 +218,8 @@ class BoardroomBot(commands.Bot):
         if fn is None:
             return None
 
-        def draw() -> bytes | None:
-            return pictures.png_bytes(fn(*args), self.upload_limit)
-
         try:
-            data = await asyncio.to_thread(draw)
+            data = await pictures.PAINTER.png(fn, *args, limit=self.upload_limit)
         except Exception:
             log.exception("drawing %s failed", filename)
             return None

@@ -28,6 +28,7 @@ _spec.loader.exec_module(run_all)
         ["bench_engine.py", "--games", "2"],
         ["bench_plans.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
+        ["bench_round_end.py", "--runs", "1"],
         ["bench_app.py", "--quick", "--startup-games", "5"],
         ["bench_upgrade.py", "--quick", "--runs", "3"],
         ["bench_scale.py", "--games", "30", "--acts", "5"],

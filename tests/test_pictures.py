@@ -94,3 +94,93 @@ def test_file_size_of_an_upload_keeps_its_position() -> None:
 
     f = discord.File(io.BytesIO(b"x" * 1234), filename="a.png")
     assert file_size(f) == 1234 and f.fp.tell() == 0
+
+
+# ------------------------------------------------------------- fast level, painter
+
+
+def swatch(colour: str, size: int = 64) -> Image.Image:
+    """A module-level drawing function: worker processes can import it."""
+    return Image.new("RGB", (size, size), colour).quantize(16)
+
+
+def test_a_palette_picture_is_written_at_the_fast_level_and_lossless() -> None:
+    """The renderer's quantized pictures go out at zlib level 3: same pixels, a bit bigger."""
+    img = Image.radial_gradient("L").resize((600, 400)).convert("RGB").quantize(256)
+    data = pictures.png_bytes(img)
+    assert data is not None
+    assert decoded(data).tobytes() == img.tobytes() and decoded(data).mode == "P"
+    default = io.BytesIO()
+    img.save(default, format="PNG")
+    assert len(data) >= len(default.getvalue())  # level 3 never beats level 6 here
+    fast = io.BytesIO()
+    img.save(fast, format="PNG", compress_level=pictures.FAST_LEVEL)
+    assert data == fast.getvalue()
+
+
+def test_the_reference_pictures_stay_small_at_the_fast_level() -> None:
+    """Every stored reference view's picture stays at most 400 KiB."""
+    import json
+
+    import render
+
+    ref = Path(__file__).parent / "reference"
+    for path in sorted(ref.glob("*.json")):
+        case = json.loads(path.read_text("utf-8"))
+        if "view" not in case:
+            continue
+        if "plan" in case:
+            img = render.draw_plan("smartphone-inc", case["view"], case["plan"])
+        else:
+            img = render.draw("smartphone-inc", case["view"])
+        data = pictures.png_bytes(img)
+        assert data is not None and len(data) <= 400 * 1024, path.name
+
+
+async def test_painter_threads_draw_several_at_once() -> None:
+    import asyncio
+    import time
+
+    def slow(colour: str) -> Image.Image:
+        time.sleep(0.3)  # sleeping releases the GIL, as Pillow's encoder does
+        return swatch(colour)
+
+    painter = pictures.Painter(mode="thread")
+    try:
+        start = time.perf_counter()
+        done = await asyncio.gather(painter.png(slow, "red"), painter.png(slow, "blue"))
+        assert time.perf_counter() - start < 0.55
+        assert all(d is not None and decoded(d).size == (64, 64) for d in done)
+    finally:
+        painter.close()
+
+
+async def test_painter_processes_draw_plain_functions_and_keep_the_rest_here() -> None:
+    import asyncio
+
+    painter = pictures.Painter(mode="process")
+    try:
+        assert painter._can_send(swatch)
+        assert not painter._can_send(lambda: swatch("red"))  # not importable by a worker
+        spy = HugeRenderer(swatch("red"))
+        assert not painter._can_send(spy.draw)  # a bound method: its object stays here
+        done = await asyncio.gather(painter.png(swatch, "red"), painter.png(swatch, "blue", 32))
+        assert decoded(done[0]).size == (64, 64) and decoded(done[1]).size == (32, 32)
+        assert decoded(done[0]).convert("RGB").getpixel((0, 0)) == (255, 0, 0)
+    finally:
+        painter.close()
+
+
+def test_painter_refuses_an_unknown_mode() -> None:
+    with pytest.raises(ValueError):
+        pictures.Painter(mode="gpu")
+
+
+def test_painter_mode_comes_from_the_environment_when_unset(monkeypatch) -> None:
+    monkeypatch.delenv("BOARDROOM_PICTURES", raising=False)
+    assert pictures.Painter().mode == "thread"
+    monkeypatch.setenv("BOARDROOM_PICTURES", "process")
+    assert pictures.Painter().mode == "process"
+    monkeypatch.setenv("BOARDROOM_PICTURES", "gpu")
+    assert pictures.Painter().mode == "thread"
+    assert pictures.Painter(mode="process").mode == "process"

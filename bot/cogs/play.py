@@ -125,26 +125,25 @@ class Play(commands.Cog):
                         + ": I cannot send you direct messages. Use `/plan` in this channel."
                     )
             return
-        files: list[discord.File] = []
-        for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
-            pic = await self.bot.picture(filename, "draw", info.game, extra)
-            if pic is not None:
-                files.append(pic)
+        drawing = [  # e.g. the board as Selling left it, before Phase 8 clears it
+            self.bot.picture(filename, "draw", info.game, extra)
+            for filename, extra in game.round_pictures(out.phase_views)
+        ]
         if planned and out.phase_changed:
             await self.update_sealed(info, view, revealed=True)
-            reveal = await self.bot.picture(
-                "reveal.png", "draw_reveal" if hasattr(self.bot.renderer, "draw_reveal") else "draw", info.game, view
+            drawing.append(
+                self.bot.picture(
+                    "reveal.png", "draw_reveal" if hasattr(self.bot.renderer, "draw_reveal") else "draw", info.game, view
+                )
             )
-            if reveal is not None:
-                files.append(reveal)
         elif out.phase_changed or out.over:
-            board = await self.bot.picture("board.png", "draw", info.game, view)
-            if board is not None:
-                files.append(board)
+            drawing.append(self.bot.picture("board.png", "draw", info.game, view))
+        drawn = asyncio.gather(*drawing)  # drawn at once, with the DMs' pictures
 
         closed: list[int] = []
         if out.secret_seats:
             closed = await self.send_secret_prompts(info, out.secret_seats)
+        files: list[discord.File] = [pic for pic in await drawn if pic is not None]
 
         content = self.post_text(info, out, view, closed)
         embeds = [self.result_embed(info, out.result)] if out.over and out.result else []
@@ -227,19 +226,25 @@ class Play(commands.Cog):
     async def send_secret_prompts(self, info: GameInfo, seats: list[str]) -> list[int]:
         """DM each seat its private picture and planner; returns the user ids whose DMs are closed."""
         closed: list[int] = []
-        for seat in seats:
-            s = info.seat_named(seat)
-            if s is None or s.user_id is None:
-                continue
+        targets = [(seat, s.user_id) for seat in seats if (s := info.seat_named(seat)) is not None and s.user_id is not None]
+        # every planner message (and its picture) at once, then the DMs in seat order
+        messages = await asyncio.gather(
+            *(self.decision_message(info, seat) for seat, _ in targets), return_exceptions=True
+        )
+        for (seat, user_id), message in zip(targets, messages, strict=True):
             try:
-                await self.dm_planner(info, seat, s.user_id)
+                if isinstance(message, BaseException):
+                    raise message
+                embed, files, ui = message
+                dm = await self.dm_user(user_id)
+                await dm.send(embed=embed, files=files, view=ui)
             except discord.Forbidden as exc:
                 if exc.code != CLOSED_DMS:
                     log.warning("game %s: DM to seat %s refused (%s)", info.id, seat, exc.code)
-                closed.append(s.user_id)
+                closed.append(user_id)
             except discord.HTTPException as exc:
                 log.warning("game %s: DM to seat %s failed (%s)", info.id, seat, exc.status)
-                closed.append(s.user_id)
+                closed.append(user_id)
         return closed
 
     async def dm_user(self, user_id: int) -> discord.DMChannel:

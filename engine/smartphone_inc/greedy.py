@@ -56,7 +56,9 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
     kind = prompt["type"]
     if kind == "plan":
         owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")
-        options = decisions.distinct_outcomes(owned, four_g, with_plans=False)
+        # the score reads only what distinct_effects keeps distinct, and max() keeps the
+        # first best: the same choice as over every distinct outcome, a tenth of the work
+        options = decisions.distinct_effects(owned, four_g)
         best = max(options, key=plan_scorer(state, seat))
         return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"])}
     from engine.smartphone_inc.game import enumerate_actions

@@ -8,6 +8,7 @@ Improvements) which the later phases read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.smartphone_inc import new_technologies, pads, steve
@@ -20,35 +21,52 @@ def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
     company's Technologies: price, Goods (with their sources), Research and Logistics
     markers, Improvement or Goods token. ``table`` is a state or a view (same keys),
     so the planner and the pictures show exactly what the phases will do."""
+    return yields_for(table, seat)(outcome)
+
+
+def yields_for(table: State, seat: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """:func:`yields` for one seat as a function of the outcome: the company and its
+    Technologies are read once (the planner evaluates thousands of outcomes)."""
     p = table["players"][seat]
-    a = {k: int(outcome["active"].get(k, 0)) for k in SYMBOLS}
-    delta = a["up"] - a["down"] + (1 if has_effect(table, seat, "price_up") else 0)  # SI-PRICE-02, SI-TECH-10
-    parts = [("Production", a["prod"]), ("Goods tokens", int(p["tokens"]))]  # SI-PROD-01, SI-PLAN-11
-    if not p["steve"]:  # SI-STEVE-05: Steve makes no Goods from covered cells
-        fd = outcome["face_down"]  # the Improvements face down, or their number
-        parts += [("covered cells", int(outcome["covered"])), ("face down", fd if isinstance(fd, int) else len(fd))]
-        if has_effect(table, seat, "improve_gives_2_goods"):  # SI-TECH-03
-            parts.append(("GPS", 2 * a["improve"]))
-        if has_effect(table, seat, "goods_per_2_techs"):  # SI-TECH-12
-            parts.append(("Li-Ion", len(p["techs"]) // 2))
-        if has_effect(table, seat, "patent_goods"):  # SU-TEC-05: 2 per Patent, in Phase 3 (DATA.md)
-            parts.append(("Patents", 2 * len(p["patents"])))
-    logistics = a["logistics"]  # SI-LOG-01
-    if has_effect(table, seat, "price_as_logistics"):  # SI-TECH-11
-        logistics += a["up"] + a["down"]
-    logistics += new_technologies.blitz_markers(table, seat, "logistics")  # SU-TEC-10
-    research = a["research"] + new_technologies.blitz_markers(table, seat, "research")  # SI-RES-01
-    if p["steve"] and table.get("steve"):
-        research += int(table["steve"].get("bonus", 0))  # SI-STEVE-03
-    return {
-        "price_delta": delta,
-        "price": max(1, START_PRICE + delta),
-        "goods": sum(n for _, n in parts),
-        "goods_parts": [[k, n] for k, n in parts if n],
-        "research": research,
-        "logistics": logistics,
-        "improve": a["improve"] > 0,
-    }
+    tokens = int(p["tokens"])
+    no_steve = not p["steve"]
+    price_up = 1 if has_effect(table, seat, "price_up") else 0  # SI-PRICE-02, SI-TECH-10
+    gps = has_effect(table, seat, "improve_gives_2_goods")  # SI-TECH-03
+    li_ion = len(p["techs"]) // 2 if has_effect(table, seat, "goods_per_2_techs") else None  # SI-TECH-12
+    patent_goods = 2 * len(p["patents"]) if has_effect(table, seat, "patent_goods") else None  # SU-TEC-05 (DATA.md)
+    price_as_logistics = has_effect(table, seat, "price_as_logistics")  # SI-TECH-11
+    blitz_logistics = new_technologies.blitz_markers(table, seat, "logistics")  # SU-TEC-10
+    blitz_research = new_technologies.blitz_markers(table, seat, "research")
+    steve_bonus = int(table["steve"].get("bonus", 0)) if p["steve"] and table.get("steve") else 0  # SI-STEVE-03
+
+    def of(outcome: dict[str, Any]) -> dict[str, Any]:
+        active = outcome["active"]
+        a = {k: int(active.get(k, 0)) for k in SYMBOLS}
+        delta = a["up"] - a["down"] + price_up
+        parts = [("Production", a["prod"]), ("Goods tokens", tokens)]  # SI-PROD-01, SI-PLAN-11
+        if no_steve:  # SI-STEVE-05: Steve makes no Goods from covered cells
+            fd = outcome["face_down"]  # the Improvements face down, or their number
+            parts += [("covered cells", int(outcome["covered"])), ("face down", fd if isinstance(fd, int) else len(fd))]
+            if gps:
+                parts.append(("GPS", 2 * a["improve"]))
+            if li_ion is not None:
+                parts.append(("Li-Ion", li_ion))
+            if patent_goods is not None:
+                parts.append(("Patents", patent_goods))
+        logistics = a["logistics"] + blitz_logistics  # SI-LOG-01
+        if price_as_logistics:
+            logistics += a["up"] + a["down"]
+        return {
+            "price_delta": delta,
+            "price": max(1, START_PRICE + delta),
+            "goods": sum(n for _, n in parts),
+            "goods_parts": [[k, n] for k, n in parts if n],
+            "research": a["research"] + blitz_research + steve_bonus,  # SI-RES-01
+            "logistics": logistics,
+            "improve": a["improve"] > 0,
+        }
+
+    return of
 
 
 def literal_cover(state: State) -> bool:

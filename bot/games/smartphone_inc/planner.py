@@ -14,6 +14,7 @@ the planner message), so it survives a bot restart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -25,7 +26,7 @@ from bot.games.smartphone_inc import words
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
 from engine.smartphone_inc.new_technologies import face_down_goods
-from engine.smartphone_inc.planning import yields
+from engine.smartphone_inc.planning import yields_for
 
 ROTATIONS = (0, 1, 2, 3)  # quarter turns clockwise (pads.py)
 LAYERS = ("over", "under")
@@ -51,9 +52,13 @@ class PlanContext:
     def yields(self, ev: dict[str, Any]) -> dict[str, Any]:
         """``planning.yields`` for this seat (without a view: a company with no
         Technologies and no Goods tokens)."""
+        return self.yields_fn()(ev)
+
+    def yields_fn(self) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        """:meth:`yields` as one function, the seat read once (for long outcome lists)."""
         if self.table is not None and self.seat is not None:
-            return yields(self.table, self.seat, ev)
-        return yields(_BARE, "_", ev)
+            return yields_for(self.table, self.seat)
+        return yields_for(_BARE, "_")
 
 
 _BARE = {"players": {"_": {"tokens": 0, "steve": False, "techs": []}}, "techs": {}}
@@ -491,12 +496,13 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
     price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one."""
     out: list[tuple[dict[str, Any], int]] = []
     seen: set[tuple[Any, ...]] = set()
-    for item in _outcomes(ctx.owned, ctx.has_4g):
-        summary = _summary(ctx.yields(item))
-        if summary["key"] in seen:
+    items = _outcomes(ctx.owned, ctx.has_4g)
+    for item, y in zip(items, map(ctx.yields_fn(), items), strict=True):
+        key = _summary_key(y)
+        if key in seen:
             continue  # the same effect as one listed already
-        seen.add(summary["key"])
-        out.append((summary, item["ref"]))
+        seen.add(key)
+        out.append((_summary(y), item["ref"]))
     out.sort(key=lambda o: (o[0]["price"], -o[0]["goods"], o[0]["rank"]))
     return out
 
@@ -508,18 +514,11 @@ def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
-    out = []
-    seen: set[tuple[Any, ...]] = set()
-    for item in decisions.distinct_outcomes(list(owned), has_4g, with_plans=False):
-        a = item["active"]
-        key = (
-            a["up"] - a["down"], a["up"] + a["down"], a["prod"] + item["covered"] + item["face_down"],
-            a["improve"], a["research"], a["logistics"],
-        )
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return tuple(out)
+    return tuple(decisions.distinct_effects(list(owned), has_4g))
+
+
+def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
+    return (y["price"], y["goods"], y["improve"], y["research"], y["logistics"])
 
 
 def _summary(y: dict[str, Any]) -> dict[str, Any]:
@@ -530,7 +529,7 @@ def _summary(y: dict[str, Any]) -> dict[str, Any]:
         + f"Research {y['research']} · Logistics {y['logistics']}"
     )
     detail = " + ".join(f"{n} {what}" for what, n in y["goods_parts"]) or "no Goods"
-    key = (y["price"], y["goods"], y["improve"], y["research"], y["logistics"])
+    key = _summary_key(y)
     rank = (-int(y["improve"]), -(y["research"] + y["logistics"]), -y["research"])
     return {"price": y["price"], "goods": y["goods"], "label": label, "detail": detail, "key": key, "rank": rank}
 

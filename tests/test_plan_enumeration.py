@@ -1,0 +1,145 @@
+"""The fast plan enumeration (engine/smartphone_inc/decisions.py) gives exactly what the
+slow reference implementation (tests/reference_decisions.py) gives: the same distinct
+outcomes, in the same order, with the same plans (SI-PLAN-06..10, SI-TECH-13).
+
+Also: the shipped geometry tables (engine/smartphone_inc/outcome_tables.py) are the
+computed ones, ``distinct_effects`` is the planner's list of distinct effects, and the
+greedy player picks the same plan from it as from every outcome.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+import reference_decisions as R
+from si_support import new_game
+
+from engine import IllegalAction
+from engine.smartphone_inc import decisions as D
+from engine.smartphone_inc import greedy, outcome_tables, pads
+
+SIX = ["S-green", "I03", "I12", "I20", "I24", "I07"]
+CASES = [
+    ([], False),
+    ([], True),
+    (["I07"], True),
+    (["I24", "I07"], False),
+    (["S-green", "I03", "I12"], False),
+    (["S-green", "I03", "I12"], True),
+    (SIX, False),
+    (SIX, True),
+    (["S-red", "I01", "I05", "I09", "I13", "I17", "I21", "I25"], False),  # more than the Pads hold
+]
+
+
+def _without(items: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    return [{k: v for k, v in o.items() if k != key} for o in items]
+
+
+def _effect(o: dict[str, Any]) -> tuple[int, ...]:
+    a = o["active"]
+    return (
+        a["up"] - a["down"], a["up"] + a["down"], a["prod"] + o["covered"] + o["face_down"],
+        a["improve"], a["research"], a["logistics"],
+    )
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict[tuple[tuple[str, ...], bool], list[dict[str, Any]]]:
+    return {(tuple(owned), g): R.distinct_outcomes(owned, g) for owned, g in CASES}
+
+
+@pytest.mark.parametrize(("owned", "has_4g"), CASES)
+def test_same_outcomes_order_and_plans_as_the_reference_SI_PLAN_10_SI_TECH_13(owned, has_4g, reference):
+    """SI-PLAN-10, SI-TECH-13: same distinct outcomes, same order, same plans as before."""
+    ref = reference[(tuple(owned), has_4g)]
+    assert D.distinct_outcomes(owned, has_4g) == ref
+    items = D.distinct_outcomes(owned, has_4g, with_plans=False)
+    assert _without(items, "ref") == _without(ref, "plan")
+    step = max(1, len(items) // 150)
+    for i in list(range(0, len(items), step)) + [len(items) - 1]:
+        assert D.outcome_plan(owned, has_4g, items[i]["ref"]) == ref[i]["plan"]
+
+
+@pytest.mark.parametrize(("owned", "has_4g"), CASES)
+def test_distinct_effects_are_the_first_outcome_of_each_effect_SI_PLAN_10(owned, has_4g, reference):
+    """SI-PLAN-10: one outcome per effect, the first of each in the outcome order, same plans."""
+    ref = reference[(tuple(owned), has_4g)]
+    first: dict[tuple[int, ...], int] = {}
+    for i, o in enumerate(ref):
+        first.setdefault(_effect(o), i)
+    expected = sorted(first.values())
+    effects = D.distinct_effects(owned, has_4g)
+    assert _without(effects, "ref") == _without([ref[i] for i in expected], "plan")
+    step = max(1, len(effects) // 60)
+    for j in range(0, len(effects), step):
+        assert D.outcome_plan(owned, has_4g, effects[j]["ref"]) == ref[expected[j]]["plan"]
+
+
+def test_outcome_plan_refuses_what_is_not_an_outcome_SI_PLAN_10():
+    """SI-PLAN-10: a ref that is no outcome of these Improvements is refused, not guessed."""
+    items = D.distinct_outcomes(SIX, False, with_plans=False)
+    keys = {o["ref"] for o in items}
+    missing = next(k for k in range(min(keys), max(keys)) if k not in keys)
+    for bad in (missing, 12345, 1 << 60, -1, True, "3"):
+        with pytest.raises(IllegalAction):
+            D.outcome_plan(SIX, False, bad)
+    # with 4G there are more outcomes: one of them is not reachable without 4G
+    extra = {o["ref"] for o in D.distinct_outcomes(SIX, True, with_plans=False)} - keys
+    with pytest.raises(IllegalAction):
+        D.outcome_plan(SIX, False, min(extra))
+    plan = D.outcome_plan(SIX, True, min(extra))
+    pads.validate_plan(plan, SIX, True)
+
+
+def test_refs_do_not_depend_on_owned_order_or_duplicates_SI_PLAN_10():
+    a = D.distinct_outcomes(["I07", "I24"], True, with_plans=False)
+    b = D.distinct_outcomes(["I24", "I07", "I24"], True, with_plans=False)
+    assert a == b
+
+
+@pytest.mark.parametrize("has_4g", [False, True])
+def test_shipped_tables_are_the_computed_ones(has_4g):
+    """The data file is current: same rows, same order, for the small tables (the large
+    ones take seconds each; ``python -m engine.smartphone_inc.outcome_tables`` rebuilds all)."""
+    assert outcome_tables.load(has_4g, 0) is not None, "outcome_tables.bin is missing or stale"
+    for n in range(4):
+        shipped = outcome_tables.load(has_4g, n)
+        computed = D._computed_outcome_table(has_4g, n)
+        assert shipped == {fh: (g[0], g[1]) for fh, g in sorted(computed.items())}
+
+
+def test_shipped_tables_stop_changing_where_the_file_says():
+    """Without 4G at most 6 Improvements lie on the Pads: 7 and more read the table of 6."""
+    assert outcome_tables.load(False, 7) == outcome_tables.load(False, 6)
+    computed = D._computed_outcome_table(False, 7)
+    assert outcome_tables.load(False, 7) == {fh: (g[0], g[1]) for fh, g in sorted(computed.items())}
+
+
+def test_stale_tables_are_computed_instead(monkeypatch):
+    """If the Pads change, the shipped file is ignored, never used wrongly."""
+    monkeypatch.setattr(outcome_tables, "fingerprint", lambda: "changed")
+    outcome_tables._header.cache_clear()
+    try:
+        assert outcome_tables.load(False, 2) is None
+    finally:
+        monkeypatch.undo()
+        outcome_tables._header.cache_clear()
+    assert outcome_tables.load(False, 2) is not None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_greedy_picks_the_same_plan_as_over_every_outcome_SI_PLAN_10(seed):
+    """The greedy player's score reads only the effect, so its pick is unchanged."""
+    state = new_game(3, seed=seed)
+    for seat in state["seats"]:
+        for owned, has_4g in ((SIX, True), (["S-green", "I03", "I12"], False)):
+            score = greedy.plan_scorer(state, seat)
+            every = max(D.distinct_outcomes(owned, has_4g, with_plans=False), key=score)
+            few = max(D.distinct_effects(owned, has_4g), key=score)
+            assert few["ref"] == every["ref"]
+        state = copy.deepcopy(state)
+        action = greedy.greedy_action(state, seat)
+        pads.validate_plan(action["plan"], state["players"][seat]["improvements"], False)
