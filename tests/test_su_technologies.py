@@ -318,7 +318,7 @@ def test_mini_upgrade_used_like_an_improvement_SU_TEC_11():
 def test_the_planner_preview_counts_no_goods_for_a_mini_upgrade_SU_TEC_11():
     """The Discord planner's preview of a draft: an unused Mini-upgrade lies face down
     but adds no Goods (the starting Improvement still does)."""
-    from bot.planner import Draft, PlanContext, evaluate
+    from bot.games.smartphone_inc.planner import Draft, PlanContext, evaluate
 
     state = new_game(3, technologies="first-add-on-game")
     state["players"]["p2"]["improvements"].append("M1")
