@@ -180,7 +180,9 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         assert fake.dm_messages(cid) == []
         for dm in (dm_ann, dm_bob):
             assert "Your plan" in message_text(dm) and dm["_files"]
-            assert png_size(dm["_files"][0][2])[0] > 0
+            assert dm["attachments"][0]["filename"] == "decision.png"  # the compact picture
+            assert 0 < png_size(dm["_files"][0][2])[0] <= 800
+        assert all(v.get("you") for kind, _g, v, _p in spy.calls if kind == "draw_compact")
 
         codes: list[str] = []
         msg = await build_plan(fake, ann, dm_ann, outcomes=True)

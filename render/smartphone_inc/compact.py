@@ -34,7 +34,6 @@ from engine.smartphone_inc.data import (
     TECH_ORDER,
     TECHS,
 )
-from engine.smartphone_inc.selling import willing
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import prompts, techs
 from render.smartphone_inc import theme as t
@@ -117,6 +116,13 @@ def _tech(tid: str) -> str:
     return str(TECHS[tid]["name"]) if tid in TECHS else str(tid)
 
 
+def willing(me: dict[str, Any], buyer: dict[str, Any]) -> bool:
+    """Would this Buyer buy from the seat: it pays the seat's price or more, or it wants a
+    Technology the seat has (the rule of SI-SELL-03/04, read from the view)."""
+    ok = "price" in buyer and int(me["price"]) <= int(buyer["price"])
+    return ok or ("tech" in buyer and buyer["tech"] in me.get("techs", []))
+
+
 def improvement_words(imp: str) -> str:
     """An Improvement by its symbols ("Price Up + Logistics"; an open half is "open")."""
     cells = IMPROVEMENTS.get(imp, [None, None])
@@ -126,9 +132,12 @@ def improvement_words(imp: str) -> str:
 # --- the picture ---------------------------------------------------------------------------
 
 
-def render(view: dict[str, Any], prompt: dict[str, Any] | None = None) -> CompactCanvas:
+def render(
+    view: dict[str, Any], prompt: dict[str, Any] | None = None, room: int = 2000
+) -> CompactCanvas:
     """Draw the compact picture of ``view`` (a seat's view) for ``prompt`` (by default the
-    view's own prompt) on a canvas; ``cv.height`` is the height used."""
+    view's own prompt) on a canvas; ``cv.height`` is the height used. The canvas is
+    ``room`` px high (a small canvas is quicker to fill), drawn again higher if needed."""
     seat = view.get("you")
     if seat is None or seat not in view["players"]:
         raise ValueError("a compact picture needs a seat's private view")
@@ -136,7 +145,7 @@ def render(view: dict[str, Any], prompt: dict[str, Any] | None = None) -> Compac
         prompt = view.get("prompt")
     if prompt is not None and prompt is not view.get("prompt"):
         view = {**view, "prompt": prompt}
-    cv = CompactCanvas(WIDTH, 6000)
+    cv = CompactCanvas(WIDTH, room)
     y = header(cv, view, seat)
     y = headline(cv, view, MARGIN, y + 12, INNER) + 14
     kind = (prompt or {}).get("type")
@@ -148,6 +157,8 @@ def render(view: dict[str, Any], prompt: dict[str, Any] | None = None) -> Compac
     else:
         y = waiting(cv, view, seat, MARGIN, y, INNER)
     cv.height = int(y + MARGIN)
+    if cv.height > room:
+        return render(view, prompt, cv.height)
     return cv
 
 
@@ -347,7 +358,7 @@ def research(
     needed = dict(prompt.get("needed", {}))
     y = title(
         cv, x, y, "Technologies you can research",
-        f"{markers} Progress marker(s) to place. Green frame: you can finish it now.",
+        f"{markers} Progress marker(s) to place. ✓ and a green frame: you can finish it now.",
     )
     return tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
 
@@ -396,10 +407,11 @@ def tech_cards(
         cv.text(cx + 12, yy, _tech(tech), LARGE, bold=True, fill=t.BUYER_TECH)
         cv.text(cx + cw - 12, yy + 4, f"cost {cost}", BODY, bold=True, anchor="ra")
         yy += LARGE + 12
-        room = cw - 24 - cv.measure(f"{need} more", BODY, can) - 8
+        label = f"{need} more" + (" ✓" if can else "")
+        room = cw - 24 - cv.measure(label, BODY, can) - 8
         size = int(max(12, min(26, room / max(1, cost) - 5)))
         bx = progress_boxes(cv, cx + 12, yy + 2 + (26 - size) / 2, have, cost, t.BUYER_TECH, size)
-        cv.text(bx + 6, yy + 15, f"{need} more", BODY, bold=can, fill=t.GOOD if can else t.INK, anchor="lm")
+        cv.text(bx + 6, yy + 15, label, BODY, bold=can, fill=t.GOOD if can else t.INK, anchor="lm")
         yy += 30 + 12
         holder = view["techs"].get(tech, {}).get("patent")
         vp = TECHS[tech]["patent_vp"] if tech in TECHS else "?"
@@ -499,7 +511,7 @@ def region_card(
         cost = int(data["cost"])
         ex = progress_boxes(cv, x + 14, yy + 2, max(0, cost - need), cost, t.RETAILER, 28)
         can = 0 < need <= markers
-        cv.text(ex + 8, yy + 16, f"{need} more" + (": Office now" if can else " for an Office"), BODY,
+        cv.text(ex + 8, yy + 16, f"{need} more" + (": Office now ✓" if can else " for an Office"), BODY,
                 bold=can, fill=t.GOOD if can else t.INK, anchor="lm")
         yy += 40
     offices = list(state.get("offices", []))
@@ -544,7 +556,7 @@ def region_card(
         if who is not None:
             cv.box(bx, top, bx + bw, top + SLOT, fill="#ffffff", outline=base, width=3, radius=6)
             cv.token(bx + (bw - 38) / 2, top + (SLOT - 38) / 2, 38, colour.get(who, "grey"))
-        elif willing(view, seat, buyer) and not me.get("steve"):
+        elif willing(me, buyer):
             cv.box(bx, top, bx + bw, top + SLOT, fill=base, radius=6)
             cv.text(bx + bw / 2, top + SLOT / 2, label, size, bold=True, fill="#ffffff", anchor="mm")
         else:  # would not buy from you: pale
