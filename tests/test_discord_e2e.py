@@ -224,6 +224,9 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         # the rest of round 1 through the turn prompts, to the next Planning
         await play_turns(fake, [ann, bob, cid], until="Round 2 · Planning")
         await public_with(fake, "Plans sealed 0/3 —")
+        # each turn prompt came with the compact picture of that decision, drawn from the seat's view
+        compact_kinds = {v["prompt"]["type"] for kind, _g, v, _p in spy.calls if kind == "draw_compact" and v.get("prompt")}
+        assert "plan" in compact_kinds and len(compact_kinds - {"plan"}) >= 2, compact_kinds
         # the round's sales on the map, posted before Phase 8 cleared them
         sales = [m for m in fake.public_messages() if any(a["filename"] == "round-1-sales.png" for a in m.get("attachments", []))]
         assert len(sales) == 1 and "Round 2" in sales[0]["content"]
