@@ -215,16 +215,14 @@ DOC_CASES = ("plan", "research", "sell")
 
 
 def _build_views() -> dict[str, dict[str, Any]]:
-    """ann's first view of each kind in a greedy 4-player game with Steve."""
+    """ann's first view of each kind in a greedy 4-player game with Steve (Planning: the
+    first of round 3, when she has more Improvements)."""
     out: dict[str, dict[str, Any]] = {}
 
     def on_state(s: dict[str, Any]) -> None:
         p = G.pending(s).get("ann")
-        if p is not None and kind_of(p) in CASES:
-            out.setdefault(kind_of(p), G.view(s, "ann"))
-
-    first = G.setup(["ann", "bob", "cid", "steve"], 11, {"automata": ["steve"]})
-    out["plan"] = G.view(first, "ann")
+        if p is not None and kind_of(p) in CASES and (p["type"] != "plan" or s["round"] >= 3):
+            out.setdefault(kind_of(p), G.view(s, "ann"))  # Planning in round 3: more Improvements
     play_game(GAME, ["ann", "bob", "cid", "steve"], 11, {"automata": ["steve"]}, kind="greedy", on_state=on_state)
     for seed in (12, 13, 14):
         if set(CASES) <= set(out):

@@ -63,7 +63,7 @@ LEGEND = (
     ("down", "Price −1"),
     ("up", "Price +1"),
     ("prod", "Production: 1 Goods"),
-    ("improve", "Improve"),
+    ("improve", "Improve: 1 Improvement"),
     ("research", "Research: 1 Progress"),
     ("logistics", "Logistics: 1 Progress"),
 )
