@@ -358,7 +358,8 @@ def research(
     needed = dict(prompt.get("needed", {}))
     y = title(
         cv, x, y, "Technologies you can research",
-        f"{markers} Progress marker(s) to place. ✓ and a green frame: you can finish it now.",
+        f"{markers} Progress marker(s) to place. Cost: the Progress you need (+1 while the Patent "
+        "is open). ✓ and a green frame: you can finish it now.",
     )
     return tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
 
