@@ -3,6 +3,8 @@
 ``draw(game_name, view)`` draws the picture of a view returned by ``game.view(state, seat)``:
 the table for the public view (seat ``None``), that player's private picture for a
 seat's view. ``draw_plan(game_name, view, plan)`` previews a plan for the planner.
+``draw_compact(game_name, view)`` draws the compact picture of the seat's decision
+(at most 800 px wide, text at least 20 px high: readable on a phone).
 Nothing here reads raw state or imports the bot or discord.
 """
 
@@ -16,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-__all__ = ["draw", "draw_plan", "png_bytes", "games"]
+__all__ = ["draw", "draw_compact", "draw_plan", "png_bytes", "games"]
 
 
 def _package(game_name: str) -> str:
@@ -47,6 +49,14 @@ def draw_plan(game_name: str, view: dict[str, Any], plan: dict[str, Any]) -> Ima
     Raises ``engine.IllegalAction`` (a ValueError) if the plan breaks a Planning rule.
     """
     return _module(game_name).draw_plan(view, plan)
+
+
+def draw_compact(
+    game_name: str, view: dict[str, Any], prompt: dict[str, Any] | None = None
+) -> Image.Image:
+    """The compact picture of a seat's decision: only what ``prompt`` (by default
+    ``view["prompt"]``) needs, for a phone. ``view`` is that seat's private view."""
+    return _module(game_name).draw_compact(view, prompt)
 
 
 def png_bytes(image: Image.Image) -> bytes:

@@ -59,6 +59,12 @@ class SpyRenderer:
             return self.real.draw_plan(game, view, plan)
         return self._stub(f"plan for {view.get('you')}")
 
+    def draw_compact(self, game: str, view: dict[str, Any], prompt: Any = None) -> Image.Image:
+        self.calls.append(("draw_compact", game, view, prompt))
+        if self.real is not None and hasattr(self.real, "draw_compact"):
+            return self.real.draw_compact(game, view, prompt)
+        return self._stub(f"decision of {view.get('you')}")
+
 
 async def _wait_ready(bot: BoardroomBot, task: asyncio.Task[None], timeout: float) -> None:
     waiter = asyncio.ensure_future(bot.wait_until_ready())

@@ -180,7 +180,9 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         assert fake.dm_messages(cid) == []
         for dm in (dm_ann, dm_bob):
             assert "Your plan" in message_text(dm) and dm["_files"]
-            assert png_size(dm["_files"][0][2])[0] > 0
+            assert dm["attachments"][0]["filename"] == "decision.png"  # the compact picture
+            assert 0 < png_size(dm["_files"][0][2])[0] <= 800
+        assert all(v.get("you") for kind, _g, v, _p in spy.calls if kind == "draw_compact")
 
         codes: list[str] = []
         msg = await build_plan(fake, ann, dm_ann, outcomes=True)
@@ -222,6 +224,9 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         # the rest of round 1 through the turn prompts, to the next Planning
         await play_turns(fake, [ann, bob, cid], until="Round 2 · Planning")
         await public_with(fake, "Plans sealed 0/3 —")
+        # each turn prompt came with the compact picture of that decision, drawn from the seat's view
+        compact_kinds = {v["prompt"]["type"] for kind, _g, v, _p in spy.calls if kind == "draw_compact" and v.get("prompt")}
+        assert "plan" in compact_kinds and len(compact_kinds - {"plan"}) >= 2, compact_kinds
         # the round's sales on the map, posted before Phase 8 cleared them
         sales = [m for m in fake.public_messages() if any(a["filename"] == "round-1-sales.png" for a in m.get("attachments", []))]
         assert len(sales) == 1 and "Round 2" in sales[0]["content"]

@@ -291,8 +291,9 @@ class Play(commands.Cog):
         embed.set_footer(text=FOOTER_PREFIX + builder.encode(draft))
         if preview is not None:
             pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
-        else:
-            pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
+        else:  # the compact picture reads on a phone; the full private one if there is none
+            pic = await self.bot.picture("decision.png", "draw_compact", info.game, seat_view)
+            pic = pic or await self.bot.picture("pads.png", "draw", info.game, seat_view)
         files = [pic] if pic is not None else []
         if pic is not None:
             embed.set_image(url=f"attachment://{pic.filename}")
@@ -366,7 +367,7 @@ class Play(commands.Cog):
 
     # --------------------------------------------------------------- turn actions
     async def action_message(
-        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = ""
+        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = "", picture: bool = True
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
         """The generic "pick one of the legal actions" prompt, labelled by the presenter."""
         info = await self.app.info(gid)
@@ -385,7 +386,10 @@ class Play(commands.Cog):
         ui = views.action_view(
             gid, seat, info.version, path.encode(), step.choices, step.title or "Choose", done=step.action is not None
         )
-        return embed, [], ui
+        pic = None
+        if picture:  # the compact picture of this decision, readable on a phone
+            pic = await self.bot.picture("decision.png", "draw_compact", info.game, await self.app.view(gid, seat))
+        return embed, [pic] if pic is not None else [], ui
 
     async def on_action(
         self,
@@ -403,10 +407,10 @@ class Play(commands.Cog):
         if info.version != ver:
             prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
             if not prompt:
-                await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None)
+                await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None, attachments=[])
                 return
-            embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
-            await interaction.response.edit_message(embed=embed, view=ui)
+            embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
+            await interaction.response.edit_message(embed=embed, view=ui, attachments=files)
             return
         if op == "select":
             path = path.then(value)
@@ -423,17 +427,17 @@ class Play(commands.Cog):
             if out.status == "applied":
                 done = f"Done: {game.describe_action(step.action)}."
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
-                    embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done)
-                    await interaction.edit_original_response(content=None, embed=embed, view=ui)
+                    embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done)
+                    await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
                 else:
-                    await interaction.edit_original_response(content=done, embed=None, view=None)
+                    await interaction.edit_original_response(content=done, embed=None, view=None, attachments=[])
                 await self.publish(out)
             elif out.status == "already":
                 await interaction.edit_original_response(content="Already done.", embed=None, view=None)
             else:
                 await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
             return
-        embed, _files, ui = await self.action_message(gid, seat, path)
+        embed, _files, ui = await self.action_message(gid, seat, path, picture=False)  # same decision: picture kept
         await interaction.response.edit_message(embed=embed, view=ui)
 
     # -------------------------------------------------------------- open decision

@@ -1,4 +1,5 @@
-"""Smartphone Inc. pictures: the public board, a player's private picture, a plan preview."""
+"""Smartphone Inc. pictures: the public board, a player's private picture, a plan preview,
+and the compact picture of a decision for phones."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from typing import Any
 
 from PIL import Image
 
-from render.smartphone_inc import board, plan, private
+from render.smartphone_inc import board, compact, plan, private
 
-__all__ = ["draw", "draw_plan"]
+__all__ = ["draw", "draw_compact", "draw_plan"]
 
 
 def draw(view: dict[str, Any]) -> Image.Image:
@@ -19,3 +20,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
 
 def draw_plan(view: dict[str, Any], plan_: dict[str, Any]) -> Image.Image:
     return plan.draw(view, plan_)
+
+
+def draw_compact(view: dict[str, Any], prompt: dict[str, Any] | None = None) -> Image.Image:
+    return compact.draw_compact(view, prompt)
