@@ -103,6 +103,8 @@ def run(runs: int = 5) -> dict[str, Any]:
             painter.close()
             loop.close()
         figures[f"{mode}_pool_ms"] = round(statistics.median(times), 1)
+    # what the bot does (BOARDROOM_PICTURES, default thread): the pictures of a round end
+    figures["round_end_pictures_ms"] = figures[f"{pictures.Painter().mode}_pool_ms"]
     return figures
 
 
@@ -118,6 +120,7 @@ def main() -> None:
     print(f"7 pictures of a round end (5 companies), median of {args.runs} runs")
     for key, value in figures.items():
         print(f"{key:>14}: {value}")
+    print(json.dumps(figures))  # the last line, for benchmarks/run_all.py
 
 
 if __name__ == "__main__":

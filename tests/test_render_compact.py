@@ -99,7 +99,7 @@ def views_by_kind() -> dict[str, dict[str, Any]]:
     seat = next(s for s in state["seats"] if state["regions"] and any(
         s in r["offices"] for r in state["regions"].values()))
     base = G.view(state, seat)
-    small = [r for r in REGIONS if REGIONS[r]["size"] == "S"]
+    small = [r for r in state["regions"] if REGIONS[r]["size"] == "S"]  # this board's regions
     made = {
         "wifi": {"type": "wifi", "regions": engine_logistics.second_office_choices(state, seat) or small[:2]},
         "nfc": {"type": "nfc", "max": 3, "price": base["players"][seat]["price"]},
