@@ -45,6 +45,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_render.py": ["--runs", "5"],
     "bench_app.py": ["--quick"],
     "bench_scale.py": ["--games", "500", "--acts", "50"],
+    "bench_round_end.py": ["--runs", "3"],
 }
 
 
