@@ -200,6 +200,9 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
     """Apply one decision of ``seat`` (already known to be pending) to ``state`` in place."""
     kind = action.get("type")
     if state["phase"] == "planning":
+        if kind == "unseal":
+            planning.unseal(state, seat)
+            return
         require(kind == "plan", "it is the Planning phase: send your plan")
         planning.seal(state, seat, action)
         return
