@@ -202,6 +202,13 @@ class Presenter:
     def describe_action(self, action: dict[str, Any]) -> str:
         return text.describe_action(action)
 
+    def describe_option(
+        self, action: dict[str, Any], before: Mapping[str, Any], after: Mapping[str, Any], seat: str
+    ) -> str:
+        """An option of a turn with the numbers the decision needs: ``before``/``after``
+        are the seat's views before and after the engine applied it (``App.previews``)."""
+        return self.describe_action(action)
+
     def describe_key(self, key: str) -> str:
         return text.describe_key(key)
 
