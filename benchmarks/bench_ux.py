@@ -115,9 +115,8 @@ async def plan_by_hand(c: Counter, user: dict[str, Any], msg: dict[str, Any], ow
             for _ in range(4):  # which, rotation, layer, position
                 msg = await choose(c, user, msg, not_nav)
     else:
-        msg = await choose(c, user, msg, lambda o: o["value"] == "goal:hand")
-        for _ in range(2):  # Pads and sides, then the top Pad's turn and place
-            msg = await choose(c, user, msg, not_nav)
+        msg = await choose(c, user, msg, lambda o: o["value"].startswith("hand:"))  # Pads and sides
+        msg = await choose(c, user, msg, not_nav)  # the top Pad's turn and place
         for _ in range(owned):
             msg = await choose(c, user, msg, lambda o: o["value"].startswith("+"))  # which, turned, layer
             msg = await choose(c, user, msg, not_nav)  # where
