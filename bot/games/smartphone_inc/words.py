@@ -196,12 +196,14 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
                     bit += ", claims the Patent"
                 bits.append(bit)
         elif kind == "logistics":
+            needed = ((before.get("prompt") or {}).get("needed") or {})
             for r, n in action.get("place") or []:
+                have = int((b.get("logistics") or {}).get(r, 0))
                 bit = f"{region_name(r)} +{n}"
+                if r in needed:
+                    bit += f" → {have + int(n)}/{have + int(needed[r])}"
                 if r in a.get("offices", []) and r not in b.get("offices", []):
                     bit += ", founds an Office"
-                else:
-                    bit += f" → {int((a.get('logistics') or {}).get(r, 0))} marker(s)"
                 bits.append(bit)
         elif kind == "sell":
             price = b.get("price")
@@ -212,7 +214,9 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
             bits.append(base)
         vp = int(a.get("vp", 0)) - int(b.get("vp", 0))
         out = "; ".join(bits)
-        if vp:
+        if vp and (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase")):
+            out += f" → {vp:+d} VP once the round is scored"
+        elif vp:
             out += f" ({vp:+d} VP)"
         return out
     except (KeyError, TypeError, ValueError, AttributeError):
