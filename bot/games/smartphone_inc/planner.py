@@ -346,8 +346,9 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     arr = _arrangements()
     items: list[Choice] = []
     if d.step == "start":
+        every = outcomes(ctx)
         for goal, title in GOALS:
-            best = goal_decisions(ctx, goal)
+            best = goal_decisions(ctx, goal, 1, every)
             if best:
                 label, desc = decision_label(best[0][0], ctx)
                 items.append(Choice(f"goal:{goal}", title, text.clip("best: " + label + " · " + desc, 100)))
@@ -685,12 +686,14 @@ def _dominates(a: dict[str, Any], b: dict[str, Any]) -> bool:
     )
 
 
-def goal_decisions(ctx: PlanContext, goal: str, limit: int = 25) -> list[tuple[dict[str, Any], int]]:
+def goal_decisions(
+    ctx: PlanContext, goal: str, limit: int = 25, items: list[tuple[dict[str, Any], int]] | None = None
+) -> list[tuple[dict[str, Any], int]]:
     """The best whole decisions for ``goal`` (the engine's distinct outcomes, valued by
     ``planning.yields`` for this seat), best first, leaving out any decision that another
     one beats in everything it gives."""
     order = _GOAL_ORDER.get(goal, _GOAL_ORDER["goods"])
-    ranked = sorted(outcomes(ctx), key=lambda o: order(o[0]))
+    ranked = sorted(items if items is not None else outcomes(ctx), key=lambda o: order(o[0]))
     if goal == "improve":
         ranked = [o for o in ranked if o[0]["improve"]]
     kept: list[tuple[dict[str, Any], int]] = []
