@@ -109,6 +109,9 @@ async def test_undo_restores_exactly_the_earlier_state_and_the_log_keeps_it(stor
         assert any(a["seq"] == row["action"]["undoes"] for a in export["actions"])
     replayed = replay_export(export)
     assert replayed["version"] == (await app.state(gid))["version"]
+    from bot.cogs.play import history_views
+
+    assert history_views(export, 1)  # /game history replays past the undo rows too
     fresh = App(storage, clock=Clock())
     assert GAME.dump(await fresh.state(gid)) == GAME.dump(await app.state(gid))
 
