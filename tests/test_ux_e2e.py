@@ -56,6 +56,10 @@ async def test_unseal_and_seal_again_then_no_unseal_after_the_reveal(fake: FakeD
         ix = await seal(fake, ann, await build_plan(fake, ann, fake.dm_messages(ann)[-1], outcomes=True))
         assert "Plan sealed" in ix.all_text()
         await fake.wait_for(lambda: "Plans sealed 1/2" in counter["content"], what="1/2")
+        # the tracker says who changed nothing yet
+        assert "nothing changed yet in the planner of Bob" in counter["content"], counter["content"]
+        bob_msg = await fake.click(bob, fake.dm_messages(bob)[-1], "br:ps:", values=["goal:goods"])
+        await fake.wait_for(lambda: "nothing changed" not in counter["content"], what="Bob started")
         ix = await fake.click(ann, ix.original, "Change my plan")
         assert "Unsealed" in message_text(ix.original) and "This plan gives" in message_text(ix.original)
         await fake.wait_for(lambda: "Plans sealed 0/2" in counter["content"], what="back to 0/2")
@@ -67,7 +71,10 @@ async def test_unseal_and_seal_again_then_no_unseal_after_the_reveal(fake: FakeD
         assert not any("took their plan back" in message_text(m) and "Pad" in message_text(m) for m in fake.public_messages())
         sealed = await seal(fake, ann, ix.original)  # the same planner, sealed again
         assert "Plan sealed" in sealed.all_text()
-        await seal(fake, bob, await build_plan(fake, bob, fake.dm_messages(bob)[-1]))
+        bob_plan = await fake.click(bob, bob_msg.original, "br:ps:", values=[
+            next(o["value"] for c in iter_components(bob_msg.original) if c["type"] == 3 for o in c["options"])
+        ])
+        await seal(fake, bob, bob_plan.original)
         await public_with(fake, "reveals:")
         ix = await fake.click(ann, sealed.original, "Change my plan")
         assert "Too late" in ix.all_text() or "no sealed plan" in ix.all_text()

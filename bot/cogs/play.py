@@ -235,13 +235,27 @@ class Play(commands.Cog):
         content = (
             f"🔓 All {total} plans sealed — revealed below."
             if revealed
-            else text.sealed_text(sealed, total, self.names(info, waiting))
+            else text.sealed_text(
+                sealed, total, self.names(info, waiting), self.names(info, await self.untouched(info, view, waiting))
+            )
         )
         msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
         try:
             await msg.edit(content=content)
         except discord.HTTPException as exc:
             log.warning("game %s: could not edit the sealed counter (%s)", info.id, exc.status)
+
+    async def untouched(self, info: GameInfo, view: dict[str, Any], seats: list[str]) -> list[str]:
+        """The seats among ``seats`` whose planner still shows a fresh draft (changed nothing)."""
+        out = []
+        for seat in seats:
+            builder = self.presenter(info).secret_builder(await self.app.prompt(info.id, seat))
+            if builder is None:
+                continue
+            row = await self.app.draft(info.id, seat, decision_key(view))
+            if row is None or row.draft == builder.encode(builder.decode(None)):
+                out.append(seat)
+        return out
 
     async def send_secret_prompts(self, info: GameInfo, seats: list[str]) -> list[int]:
         """DM each seat its private picture and planner; returns the user ids whose DMs are closed."""
@@ -369,7 +383,10 @@ class Play(commands.Cog):
         if op != "cancel":
             draft = builder.step(draft, ctx, op, value)
         await interaction.response.defer()
+        fresh = builder.encode(builder.decode(None))
         await self.app.save_draft(gid, seat, key, builder.encode(draft))
+        if (row is None or row.draft == fresh) and builder.encode(draft) != fresh:  # a first change: the tracker says so
+            await self.update_sealed(info, await self.app.view(gid, None))
         embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
 
