@@ -15,7 +15,7 @@ from bot.games.smartphone_inc.presenter import PRESENTER
 from engine.smartphone_inc.game import GAME
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
-from tests.test_discord_e2e import build_plan, new_game, public_with, seal, to_confirm
+from tests.test_discord_e2e import build_plan, new_game, public_with, seal
 from tests.test_words import assert_plain_words
 
 ROOT = Path(__file__).resolve().parent.parent
