@@ -77,8 +77,8 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     grid = outcome["grid"]
     gw, gh = padview.grid_size(grid)
     area_w = 560
-    cell = int(min(96, (area_w - 30) / gw, 380 / gh))
-    area_h = max(gh * cell, 290)
+    cell = int(min(96, (area_w - 30) / gw, 350 / gh))
+    area_h = max(gh * cell + 36, 290)  # room for the column letters above the grid
     h = 40 + area_h + 20
     top = cv.panel(x, y, INNER, h, "Your decision")
     cv.text(x + INNER - 12, y + 14, describe(canon), t.SMALL, fill=t.MUTED, anchor="ra")
@@ -86,7 +86,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
         cv,
         grid,
         x + 24 + (area_w - gw * cell) / 2,
-        top + 14 + (area_h - gh * cell) / 2,
+        top + 36 + (area_h - 36 - gh * cell) / 2,
         cell,
         origin=origin,
         highlight=highlight,  # type: ignore[arg-type]

@@ -220,7 +220,7 @@ STEPS = (
 STEP_TITLES = {
     "start": "Pick what you want most this round, or lay the Pads by hand.",
     "goal": "Pick a whole decision (what it gives, and what that means now):",
-    "place": "How does the top Pad lie? (columns A, B… and rows 1, 2… as in the picture)",
+    "place": "How does the top Pad lie? (columns A, B… and rows 1, 2… as in the picture, which shows the first option)",
     "bottom": "1. Which Pad goes at the bottom, and which side up?",
     "top": "2. Which side of the other Pad faces up?",
     "rot": "3. How is the top Pad turned?",
@@ -229,7 +229,7 @@ STEP_TITLES = {
     "imp": "Which Improvement do you place on the Pads?",
     "imp_rot": "How is the Improvement turned?",
     "imp_layer": "Does the Improvement lie on top, or under the top Pad?",
-    "imp_pos": "Where does the Improvement lie? (cells as in the picture)",
+    "imp_pos": "Where does the Improvement lie? (cells as in the picture, which shows the first option)",
     "price": "Pick from the outcomes: which price do you want?",
     "goods": "How many Goods do you want to produce?",
     "outcome": "Pick one of the distinct outcomes:",
@@ -748,6 +748,19 @@ def short_yields(y: dict[str, Any], ctx: PlanContext) -> str:
 
 
 # ------------------------------------------------------------------- by hand, quickly
+
+
+def candidate(d: Draft, ctx: PlanContext) -> Draft:
+    """The draft with the first option of the current placing step put in (what the
+    picture shows while the player chooses): the top Pad's first place, or the
+    Improvement's first spot. Other steps: the draft itself."""
+    options = [c for c in step_choices(d, ctx) if not c.value.startswith("@")] if d.step in ("place", "imp_pos") else []
+    if not options:
+        return d
+    try:
+        return choose(d, ctx, options[0].value)
+    except (IllegalAction, ValueError):
+        return d
 
 
 def _origin(d: Draft, ctx: PlanContext) -> tuple[int, int]:

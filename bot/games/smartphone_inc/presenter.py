@@ -85,7 +85,9 @@ class PlanBuilder:
         return planner.describe_draft(replace(draft, step="sealed") if sealed else draft, ctx)
 
     def preview(self, draft: planner.Draft, ctx: planner.PlanContext) -> dict[str, Any] | None:
-        """The plan to draw, with the cells of the piece placed last to highlight."""
+        """The plan to draw, with the cells of the piece placed last to highlight; while a
+        piece is being placed, the first candidate of the list, highlighted."""
+        draft = planner.candidate(draft, ctx)
         action = self.action(draft, ctx)
         if action is None:
             return None
