@@ -93,8 +93,11 @@ def option_text(value: Any) -> str:
 class SecretBuilder(Protocol):
     """Builds one secret decision step by step in a private message (the planner).
 
-    The half-built decision (a "draft") is opaque to the bot: it is kept as the short
-    text :meth:`encode` gives and read back with :meth:`decode`. ``ctx`` is what the
+    The half-built decision (a "draft") is opaque to the bot: it is kept in the
+    database (table ``drafts``, one per seat and decision; never in a message) as the
+    short text :meth:`encode` gives and read back with :meth:`decode` (None: a fresh
+    draft). Sealing asks one confirmation; a sealed decision is taken back with the
+    engine action ``{"type": "unseal"}`` where the engine allows it. ``ctx`` is what the
     builder derives from the seat's prompt and private view (:meth:`context`)."""
 
     noun: str  # what is built: "plan" ("Your plan", "Plan sealed")
