@@ -433,12 +433,17 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for imp in ctx.owned:
             if imp in placed:
                 continue
+            origin = _origin(d, ctx)
+            cands = _imp_candidates(d, ctx, imp)
             for rot, layer in _orientations(d, ctx, imp):
+                first = next(c for c in cands if c.rot == rot and c.layer == layer)
+                ev = evaluate(replace(d, improvements=d.improvements + (first,)), ctx)
+                spot = " and ".join(cell_name(*p, origin) for p in pads.improvement_positions(first.x, first.y, first.rot))
                 items.append(
                     Choice(
                         f"+{imp}:{rot}:{layer}",
                         text.clip(f"Place {orientation_text(imp, rot, layer)}", 100),
-                        text.clip(words.improvement_label(imp), 100),
+                        text.clip(f"e.g. on {spot}: {short_yields(ev['yields'], ctx)}" if ev else "", 100),
                     )
                 )
         items.append(Choice("@imp", "Place an Improvement step by step"))
