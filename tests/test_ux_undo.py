@@ -121,3 +121,26 @@ async def test_a_player_cannot_send_an_undo_row_as_a_move(storage: Storage) -> N
     gid = await _started(app)
     out = await app.act(gid, 1, "ann", {"type": "undo", "undoes": 1}, (await app.info(gid)).version)
     assert out.status == "illegal"
+
+
+async def test_an_old_confirm_after_an_undo_is_not_taken_for_already_done(storage: Storage) -> None:
+    app = App(storage, clock=Clock())
+    gid = await _started(app)
+    await _plan_both(app, gid)
+    for _ in range(80):
+        state = await app.state(gid)
+        seat = next(iter(GAME.pending(state)))
+        uid = 1 if seat == "ann" else 2
+        version = (await app.info(gid)).version
+        action = GAME.legal_actions(state, seat)[0]
+        out = await app.act(gid, uid, seat, action, version)
+        after = await app.state(gid)
+        if all(a.seat == seat for a in out.applied) and (after["round"], after["phase"]) == (
+            state["round"], state["phase"]
+        ) and GAME.undoable(state, after, seat):
+            await app.undo(gid, uid, seat)
+            again = await app.act(gid, uid, seat, action, version)  # the same old prompt
+            assert again.status == "stale", again.message  # a fresh prompt, never "already done"
+            assert again.prompt is not None
+            return
+    raise AssertionError("no undoable move found")

@@ -506,7 +506,8 @@ class Core:
         async with self.storage.read() as q:
             later = await q.actions(info.id, after=expected, upto=current)
             waiting = {w.seat: w for w in await q.waiting_of(info.id)}
-        mine = [r for r in later if r.seat == seat]
+        undone = {int(r.action["undoes"]) for r in later if is_undo(r.action)}
+        mine = [r for r in later if r.seat == seat and not is_undo(r.action) and r.seq not in undone]
         if mine:
             if canonical(mine[0].action) == canonical(action):
                 return self._refusal(info, game, state, seat, "already", "Already done: that move was recorded.")
