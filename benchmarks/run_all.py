@@ -46,6 +46,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_app.py": ["--quick"],
     "bench_scale.py": ["--games", "500", "--acts", "50"],
     "bench_round_end.py": ["--runs", "3"],
+    "bench_ux.py": ["--rounds", "3"],
 }
 
 
@@ -73,6 +74,9 @@ GOALS: dict[str, Goal] = {
     "largest_state_bytes_5_players": at_most(20 * 1024, "20 KiB"),
     "final_state_bytes": at_most(20 * 1024, "20 KiB"),
     "state_bytes": at_most(20 * 1024, "20 KiB"),
+    # interactions (issue 7, benchmarks/bench_ux.py)
+    "seal_by_goal_interactions": at_most(4, "4"),
+    "seal_by_hand_interactions": at_most(8, "8 (2 Pads + 2 Improvements)"),
     # planning (issue 9)
     "distinct_outcomes_6_improvements_ms": at_most(50, "50 ms"),
     "plans_6_4g_warm_ms": at_most(50, "50 ms"),

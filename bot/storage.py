@@ -260,6 +260,16 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class DraftRow:
+    """A seat's half-built secret decision and the planner message showing it."""
+
+    decision: str
+    draft: str
+    channel_id: int | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
 class ActionRow:
     game_id: int
     seq: int
@@ -501,6 +511,31 @@ class Tx:
             " (SELECT version FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT ?)",
             (game_id, game_id, keep),
         )
+
+    # planner drafts (the half-built secret decision of a seat)
+    async def draft(self, game_id: int, seat: str) -> DraftRow | None:
+        row = await self._one(
+            "SELECT decision, draft, channel_id, message_id FROM drafts WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return DraftRow(str(row[0]), str(row[1]), row[2], row[3]) if row else None
+
+    async def put_draft(
+        self, game_id: int, seat: str, decision: str, draft: str,
+        channel_id: int | None, message_id: int | None, at: float,
+    ) -> None:
+        await self.conn.execute(
+            "INSERT INTO drafts (game_id, seat, decision, draft, channel_id, message_id, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+            " decision = excluded.decision, draft = excluded.draft,"
+            " channel_id = COALESCE(excluded.channel_id, drafts.channel_id),"
+            " message_id = COALESCE(excluded.message_id, drafts.message_id),"
+            " updated_at = excluded.updated_at",
+            (game_id, seat, decision, draft, channel_id, message_id, at),
+        )
+
+    async def delete_draft(self, game_id: int, seat: str) -> None:
+        await self.conn.execute("DELETE FROM drafts WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     # messages
     async def put_message(

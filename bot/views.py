@@ -15,10 +15,10 @@ custom_id layout (all under 100 characters)::
     br:lobby:<gid>:<op>                  lobby buttons (join, leave, ai, start)
     br:ai:<gid>                          the Add-AI kind select
     br:open:<gid>                        "Open my turn" (the caller's decision, privately)
-    br:ps:<gid>:<seat>:<ver>             planner select (the draft is in the message)
-    br:pb:<gid>:<seat>:<ver>:<op>        planner buttons (back, reset, outcomes, seal)
+    br:ps:<gid>:<seat>:<ver>             planner select (the draft is in the database)
+    br:pb:<gid>:<seat>:<ver>:<op>        planner buttons (back, reset, seal, sealok, cancel, unseal)
     br:as:<gid>:<seat>:<ver>:<path>      turn-action select, path = picks so far
-    br:ab:<gid>:<seat>:<ver>:<path>:<op> turn-action buttons (back, confirm)
+    br:ab:<gid>:<seat>:<ver>:<path>:<op> turn-action buttons (back, confirm, undo)
     br:abandon:<gid>                     confirm abandoning a game
 """
 
@@ -210,6 +210,9 @@ PLANNER_BUTTONS = {
     "back": ("◀ Back", discord.ButtonStyle.secondary),
     "reset": ("Start over", discord.ButtonStyle.secondary),
     "seal": ("Seal 🔒", discord.ButtonStyle.success),
+    "sealok": ("Yes, seal 🔒", discord.ButtonStyle.success),
+    "cancel": ("◀ Not yet", discord.ButtonStyle.secondary),
+    "unseal": ("Change my plan 🔓", discord.ButtonStyle.secondary),
 }
 
 
@@ -264,6 +267,21 @@ def planner_view(
     return view
 
 
+def seal_confirm_view(gid: int, seat: str, ver: int, seal_label: str = "Yes, seal 🔒") -> discord.ui.View:
+    """The one confirmation before a secret decision is sealed."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlannerButton(gid, seat, ver, "sealok", label=seal_label))
+    view.add_item(PlannerButton(gid, seat, ver, "cancel"))
+    return view
+
+
+def unseal_view(gid: int, seat: str, ver: int) -> discord.ui.View:
+    """On a sealed decision: take it back and change it while the others still decide."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlannerButton(gid, seat, ver, "unseal"))
+    return view
+
+
 # --------------------------------------------------------------- turn actions
 
 PATH = r"[0-9.=-]{1,60}"
@@ -306,6 +324,7 @@ class ActionSelect(
 ACTION_BUTTONS = {
     "back": ("◀ Back", discord.ButtonStyle.secondary),
     "confirm": ("Confirm ✅", discord.ButtonStyle.success),
+    "undo": ("↩ Undo", discord.ButtonStyle.secondary),
 }
 
 
@@ -336,9 +355,14 @@ class ActionButton(
 
 
 def action_view(
-    gid: int, seat: str, ver: int, path: str, choices: Sequence[Choice], placeholder: str, *, done: bool
+    gid: int, seat: str, ver: int, path: str, choices: Sequence[Choice], placeholder: str, *, done: bool,
+    undo: bool = False,
 ) -> discord.ui.View:
+    """A turn's select (or the chosen action), back, confirm; ``undo``: the "↩ Undo"
+    button that takes back the move just made."""
     view = discord.ui.View(timeout=None)
+    if undo:
+        view.add_item(ActionButton(gid, seat, ver, "-", "undo"))
     if not done:
         view.add_item(ActionSelect(gid, seat, ver, path, choices, placeholder))
     view.add_item(ActionButton(gid, seat, ver, path, "back", disabled=path in ("", "-")))
@@ -385,3 +409,10 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     AbandonButton,
 )
+
+
+def undo_view(gid: int, seat: str, ver: int) -> discord.ui.View:
+    """Only the "↩ Undo" button (on the confirmation of a turn that is over)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ActionButton(gid, seat, ver, "-", "undo"))
+    return view

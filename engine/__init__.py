@@ -17,6 +17,14 @@ and the AI use when present:
   round's sales before Phase 8 clears the map);
 - ``random_action(state, seat, rng)``: a uniformly drawn legal action without listing
   every action (the random player; ``rng`` is an :class:`engine.rng.Rng`);
+- ``undoable(before, after, seat) -> bool``: whether ``seat``'s action that turned
+  ``before`` into ``after`` may be taken back (BGA's undo): nothing hidden revealed, no
+  chance used. Without it the app offers no undo. The app adds its own conditions (the
+  seat's own last logged move, nobody moved since, same phase) and keeps the move in
+  its log, marked by an undo row;
+- a secret decision may be taken back with the action ``{"type": "unseal"}`` while the
+  engine allows it (Smartphone Inc.: until the last plan is in); the app lets it through
+  although the seat is not pending;
 - ``canonical_action(action) -> (action, unknown_fields)``: the action with only the
   fields the engine reads, in canonical form (what the app stores in the log), and the
   names of any other fields (the app refuses such a move). Raises IllegalAction for a

@@ -40,25 +40,47 @@ async def pick(fake: FakeDiscord, user: dict, msg: dict, index: int = 0) -> dict
     return ix.original
 
 
+async def pick_value(fake: FakeDiscord, user: dict, msg: dict, prefix: str, index: int = 0) -> dict[str, Any]:
+    """Choose the ``index``-th option whose value starts with ``prefix``."""
+    sel = _select(msg)
+    options = [o for o in sel["options"] if o["value"].startswith(prefix)]
+    ix = await fake.click(user, msg, sel["custom_id"], values=[options[index % len(options)]["value"]])
+    assert ix.original is not None
+    return ix.original
+
+
 async def build_plan(fake: FakeDiscord, user: dict, msg: dict, *, outcomes: bool = False) -> dict[str, Any]:
-    """Use a planner message until the plan can be sealed; returns the planner message."""
+    """Use a planner message until the plan can be sealed; returns the planner message.
+    By goal (``outcomes``): a goal, then a whole decision; else by hand: the Pads and
+    sides, then the top Pad's place."""
     if outcomes:
-        ix = await fake.click(user, msg, "Pick from outcomes")
-        msg = ix.original
-        for _ in range(3):  # price, goods, outcome
-            msg = await pick(fake, user, msg, 0)
+        msg = await pick_value(fake, user, msg, "goal:")
+        msg = await pick(fake, user, msg, 0)
     else:
-        for i in range(4):  # bottom, top side, rotation, offset
-            msg = await pick(fake, user, msg, i)
+        msg = await pick_value(fake, user, msg, "hand:", 1)
+        msg = await pick(fake, user, msg, 1)
     assert "This plan gives" in message_text(msg), message_text(msg)
     return msg
 
 
+async def to_confirm(fake: FakeDiscord, user: dict, msg: dict) -> dict[str, Any]:
+    """Press Seal: the confirmation message (its "Yes, seal" button seals)."""
+    ix = await fake.click(user, msg, "Seal")
+    assert "Seal this plan?" in message_text(ix.original), ix.all_text()
+    return ix.original
+
+
+async def seal(fake: FakeDiscord, user: dict, msg: dict) -> Any:
+    """Seal (one confirmation): the interaction of the confirmation."""
+    ix = await fake.click(user, msg, "Seal")
+    assert "Seal this plan?" in message_text(ix.original), ix.all_text()
+    return await fake.click(user, ix.original, "Yes, seal")
+
+
 def plan_code(msg: dict[str, Any]) -> str:
-    footer = msg["embeds"][0]["footer"]["text"]
-    assert footer.startswith("plan code: ")
-    code = footer[len("plan code: ") :]
-    return re.sub(r" s\w+.*$", "", code)  # the placed parts, without the UI step
+    """The planner's own words for the arrangement (they must never be public)."""
+    line = next(ln for ln in message_text(msg).splitlines() if ln.startswith("Top: Pad"))
+    return line
 
 
 def public_board_views(spy: SpyRenderer) -> list[dict[str, Any]]:
@@ -190,7 +212,7 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         before_seal = copy.deepcopy(msg)
         ix = await fake.click(bob, before_seal, "Seal")  # not bob's planner
         assert ix.callback_data["flags"] & EPHEMERAL and "only they can use them" in ix.all_text()
-        ix = await fake.click(ann, msg, "Seal")
+        ix = await seal(fake, ann, msg)
         assert "Plan sealed" in message_text(ix.original)
         await fake.wait_for(lambda: "Plans sealed 1/3" in counter["content"], what="counter 1/3")
         assert counter.get("_edits", 0) >= 1
@@ -203,7 +225,7 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         assert ix.original["_ephemeral_for"] == cid["id"]
         msg = await build_plan(fake, cid, ix.original)
         codes.append(plan_code(msg))
-        await fake.click(cid, msg, "Seal")
+        await seal(fake, cid, msg)
         await fake.wait_for(lambda: "Plans sealed 2/3" in counter["content"], what="counter 2/3")
 
         # nothing about a plan is public before the reveal
@@ -212,7 +234,7 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
 
         msg = await build_plan(fake, bob, fake.dm_messages(bob)[-1])
         codes.append(plan_code(msg))
-        await fake.click(bob, msg, "Seal")
+        await seal(fake, bob, msg)
         await fake.wait_for(lambda: "All 3 plans sealed" in counter["content"], what="the reveal note")
         reveal = await public_with(fake, "reveals:")
         assert fake.public_messages().index(reveal) == n_public
@@ -264,8 +286,8 @@ async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tm
         await fake.click(ann, lobby, "Start")
         await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
         msg = await build_plan(fake, ann, fake.dm_messages(ann)[-1])
-        await fake.click(ann, msg, "Seal")
-        bob_half = await pick(fake, bob, fake.dm_messages(bob)[-1], 2)  # half-built before the restart
+        await seal(fake, ann, msg)
+        bob_half = await pick_value(fake, bob, fake.dm_messages(bob)[-1], "hand:", 2)  # half-built before the restart
         await public_with(fake, "Plans sealed 1/2")
         # the export of a game in Planning leaves out the sealed plan (not revealed yet)
         ix = await fake.slash(bob, "game export")
@@ -275,12 +297,12 @@ async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tm
     identifies = fake.identifies
     async with running(fake, db, renderer=SpyRenderer()):
         assert fake.identifies == identifies + 1
-        # bob goes on with the very same DM message: its draft lives in the message
-        assert "Bottom: Pad B side 1" in message_text(bob_half)
-        msg = bob_half
-        for i in range(3):
-            msg = await pick(fake, bob, msg, i)
-        ix = await fake.click(bob, msg, "Seal")
+        # bob goes on with the very same DM message: its draft lives in the database
+        assert "Bottom: Pad A side 2" in message_text(bob_half)
+        assert not (bob_half["embeds"][0].get("footer") or {}).get("text")  # no code in a footer
+        msg = await pick(fake, bob, bob_half, 0)
+        assert "Bottom: Pad A side 2" in message_text(msg)
+        ix = await seal(fake, bob, msg)
         assert "Plan sealed" in message_text(ix.original)
         reveal = await public_with(fake, "reveals:")
         assert "Round 1" in reveal["content"]
@@ -312,9 +334,12 @@ async def test_reminder_after_downtime_dm_and_channel_fallback(fake: FakeDiscord
             what="a channel reminder for closed DMs",
         )
         assert "/plan" in fallback["content"]
-        # the reminder DM's planner works
-        msg = await build_plan(fake, ann, reminder)
-        ix = await fake.click(ann, msg, "Seal")
+        # the reminder links the one live planner (no second planner), which works
+        assert "Your planner is here" in message_text(reminder)
+        planners = [m for m in fake.dm_messages(ann) if m.get("embeds") and "Your plan" in m["embeds"][0].get("title", "")]
+        assert len(planners) == 1
+        msg = await build_plan(fake, ann, planners[0])
+        ix = await seal(fake, ann, msg)
         assert "Plan sealed" in message_text(ix.original)
 
 
@@ -366,7 +391,7 @@ async def test_ai_takeover_after_the_deadline(fake: FakeDiscord, tmp_path: Any) 
         await fake.click(ann, lobby, "Start")
         await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
         msg = await build_plan(fake, ann, fake.dm_messages(ann)[-1])
-        await fake.click(ann, msg, "Seal")
+        await seal(fake, ann, msg)
         await public_with(fake, "Plans sealed 1/2")
     clock.advance(4 * 3600)
     async with running(fake, db, renderer=None, clock=clock):
@@ -456,7 +481,7 @@ async def test_a_whole_game_to_the_final_scores(
                 # a fresh planner for a seat that still has to plan (no decision leaked in early)
                 assert (await bot.app.prompt(1, u["username"]))["type"] == "plan"
                 msg = await build_plan(fake, u, msg)
-                ix = await fake.click(u, msg, "Seal")
+                ix = await seal(fake, u, msg)
                 assert "Plan sealed" in ix.all_text()
             until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
             await play_turns(fake, [ann, bob], until=until, since=since, chooser=chooser)
@@ -496,7 +521,7 @@ async def test_a_whole_five_company_game_with_a_closed_dm(fake: FakeDiscord, tmp
                 else:
                     msg = await fake.wait_for(lambda u=u, rnd=rnd: planner_for(u, rnd), what=f"a round {rnd} planner")
                 msg = await build_plan(fake, u, msg)
-                assert "Plan sealed" in (await fake.click(u, msg, "Seal")).all_text()
+                assert "Plan sealed" in (await seal(fake, u, msg)).all_text()
             until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
             await play_turns(fake, users, until=until, since=since, chooser=lambda: pick_rng.randrange(25))
         assert (await bot.app.info(1)).status == "finished"

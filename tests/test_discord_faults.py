@@ -36,7 +36,7 @@ from tests.fake_discord import (
     FakeInteraction,
     message_text,
 )
-from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with
+from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with, to_confirm
 
 # How long a test waits for something the bot should do on its own after a fault cleared
 # (the outbox's retry). OUTBOX: give the deliverer a short back-off in ``running(...)``
@@ -60,7 +60,8 @@ class Scene:
 
     async def seal(self, user: dict) -> FakeInteraction:
         msg = await build_plan(self.fake, user, self.fake.dm_messages(user)[-1])
-        return await self.fake.click(user, msg, "Seal")
+        msg = await to_confirm(self.fake, user, msg)
+        return await self.fake.click(user, msg, "Yes, seal")
 
     async def planning(self, user: dict) -> bool:
         prompt = await self.bot.app.prompt(1, user["username"])
@@ -212,8 +213,8 @@ async def test_dms_closed_mid_game_the_player_is_told_in_the_channel(fake: FakeD
 
 
 async def build_and_seal(fake: FakeDiscord, user: dict, planner: dict) -> None:
-    msg = await build_plan(fake, user, planner)
-    assert "Plan sealed" in (await fake.click(user, msg, "Seal")).all_text()
+    msg = await to_confirm(fake, user, await build_plan(fake, user, planner))
+    assert "Plan sealed" in (await fake.click(user, msg, "Yes, seal")).all_text()
 
 
 # ------------------------------------------------------------------ 50013 / 10003
@@ -387,9 +388,9 @@ async def test_gateway_drop_the_bot_resumes_and_answers_a_missed_click(scene: Sc
     """The gateway drops (close 4000) just before bob seals; his click reaches the bot in
     the RESUME replay and is applied once."""
     fake = scene.fake
-    msg = await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1])
+    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1]))
     await fake.disconnect()
-    ix = await fake.click(scene.bob, msg, "Seal")  # sent while the bot is away: replayed
+    ix = await fake.click(scene.bob, msg, "Yes, seal")  # sent while the bot is away: replayed
     assert fake.resumes == 1 and fake.identifies == 1
     assert [f["d"]["id"] for f in fake.replayed] == [ix.id]
     told_truth(ix)
@@ -412,8 +413,8 @@ async def replay_click(s: Scene, user: dict, msg: dict, label: str, **kw: Any) -
 
 async def test_replayed_seal_is_not_applied_twice(scene: Scene) -> None:
     fake = scene.fake
-    msg = await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1])
-    ix = await replay_click(scene, scene.bob, msg, "Seal")
+    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1]))
+    ix = await replay_click(scene, scene.bob, msg, "Yes, seal")
     assert [f["d"]["id"] for f in fake.replayed] == [ix.id]
     await game_goes_on(scene)
     log = await scene.bot.app.export(1)
@@ -429,8 +430,8 @@ async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog
     """The replayed click is refused by Discord (40060, already acknowledged); the player
     reads nothing new and no unexpected error is logged."""
     fake = scene.fake
-    msg = await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1])
-    ix = await replay_click(scene, scene.bob, msg, "Seal")
+    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1]))
+    ix = await replay_click(scene, scene.bob, msg, "Yes, seal")
     told_truth(ix)
     assert not any(any(w in message_text(m) for w in WRONG) for m in fake.dm_messages(scene.bob))
     assert [r.code for r in ix.refused] and all(r.code == 40060 for r in ix.refused)

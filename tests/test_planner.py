@@ -143,8 +143,9 @@ def test_garbage_draft_text_gives_a_fresh_draft() -> None:
 
 def test_back_walks_the_steps_backwards() -> None:
     d = Draft(bottom="A", bottom_side=0, top_side=1, rot=0, x=1, y=0, step="review")
-    assert planner.back(d).step == "pos"
-    assert planner.back(planner.back(d)).step == "rot"
+    assert planner.back(d).step == "place"  # the top Pad's turn and place, in one select
+    assert planner.back(planner.back(d)).step == "start"
+    assert planner.back(Draft(bottom="A", bottom_side=0, top_side=1, step="rot")).step == "top"
     assert planner.goto(Draft(), "review").step == "bottom"  # no review before the Pads are laid
 
 

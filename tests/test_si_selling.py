@@ -229,3 +229,23 @@ def test_ties_most_technologies_then_patents_then_shared_SI_END_03():
     res = scoring.final_scores(state)
     assert sorted(res["winners"]) == ["p1", "p2"]
     assert [r["rank"] for r in res["scores"]] == [1, 1, 3]
+
+
+def test_sellable_at_counts_willing_free_buyers_in_office_regions_SI_SELL_03():
+    """The planner's estimate (issue 7): SI-SELL-03 Buyers willing at a price, only where
+    the company has an Office; a view gives the same figure as the state."""
+    from engine.smartphone_inc.game import GAME
+    from engine.smartphone_inc.selling import sellable_at
+
+    state = new_game(2)
+    seat = "p1"
+    offices = [r for r, reg in state["regions"].items() if seat in reg["offices"]]
+    assert offices
+    by_hand = 0
+    for rid in offices:
+        reg = state["regions"][rid]
+        if reg["retailer"] is None:
+            by_hand += sum(1 for i, b in enumerate(REGIONS[rid]["buyers"]) if reg["sold"][i] is None and b.get("price", 0) >= 5)
+    assert sellable_at(state, seat, 5) == by_hand
+    assert sellable_at(GAME.view(state, seat), seat, 5) == by_hand
+    assert sellable_at(state, seat, 1) >= sellable_at(state, seat, 5) >= sellable_at(state, seat, 9)

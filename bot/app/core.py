@@ -95,6 +95,11 @@ Messages the bot may edit later::
     ref = await app.message(game_id, kind)          # MessageRef or None
     gid = await app.game_of_message(message_id)     # game id or None
 
+A seat's half-built secret decision (the planner's draft; never in a message)::
+
+    row = await app.draft(game_id, seat, decision)  # DraftRow or None ("round 2": which decision)
+    await app.save_draft(game_id, seat, decision, text, channel_id=None, message_id=None)
+
 What to post after an action: :class:`Outcome` (see its docstring): ``events``
 (new log lines), ``phase_changed``/``round_changed`` + ``public_view`` (post the
 picture), ``pending`` + ``mentions`` (one mention message), ``new_prompts`` +
@@ -142,7 +147,7 @@ from bot.records import (
     is_secret,
 )
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
-from bot.storage import GameRow, MessageRef, SeatRow, Storage, Tx
+from bot.storage import DraftRow, GameRow, MessageRef, SeatRow, Storage, Tx
 from engine import Game, IllegalAction
 from engine.errors import StateTooNew
 from engine.versions import setup_as
@@ -158,6 +163,32 @@ LIVE = ("lobby", "active", "paused")
 
 
 # --- helpers --------------------------------------------------------------------------
+
+UNDO = "undo"  # the log row of a move taken back: {"type": "undo", "undoes": seq}
+
+
+class NeedsEarlier(RuntimeError):
+    """An undo row met without the state before the move it undoes: replay from earlier."""
+
+
+def is_undo(action: Any) -> bool:
+    return isinstance(action, Mapping) and action.get("type") == UNDO and "undoes" in action
+
+
+def replay_row(
+    game: Game, state: State, before: State | None, seat: str, action: dict[str, Any], seq: int
+) -> tuple[State, State | None]:
+    """One logged row replayed: (the state after it, the state before it). An undo row
+    (BGA's undo: the log keeps the move taken back, and marks it with this row) goes back
+    to the state before the move it undoes, which keeps its place in the count."""
+    if is_undo(action):
+        if before is None or int(action["undoes"]) != int(state["version"]):
+            raise NeedsEarlier(f"the undo at seq {seq} needs the state before seq {action['undoes']}")
+        return {**before, "version": seq}, None
+    new = game.apply(state, seat, action)
+    if int(new["version"]) != seq:
+        raise RuntimeError(f"replaying seq {seq} gave version {new['version']}")
+    return new, state
 
 
 def _stage(view: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -351,6 +382,21 @@ class Core:
         async with self.storage.read() as q:
             return await q.game_of_message(message_id)
 
+    async def draft(self, game_id: int, seat: str, decision: str) -> DraftRow | None:
+        """The seat's half-built secret decision for ``decision`` (None: none yet, or one
+        left from an earlier decision)."""
+        async with self.storage.read() as q:
+            row = await q.draft(game_id, seat)
+        return row if row is not None and row.decision == decision else None
+
+    async def save_draft(
+        self, game_id: int, seat: str, decision: str, draft: str,
+        channel_id: int | None = None, message_id: int | None = None,
+    ) -> None:
+        """Keep the seat's draft (and, when given, the planner message that shows it)."""
+        async with self.storage.transaction() as tx:
+            await tx.put_draft(game_id, seat, decision, draft, channel_id, message_id, self.clock())
+
     # -- internals ---------------------------------------------------------------------
 
     async def _lobby(self, game_id: int) -> GameInfo:
@@ -420,13 +466,15 @@ class Core:
                 raise Conflict(f"Game #{info.id} cannot go on here: {exc}.") from None
             async with self.storage.read() as q:
                 rows = await q.actions(info.id, upto=info.version)
-        for r in rows:
-            state = game.apply(state, r.seat, r.action)
-            if int(state["version"]) != r.seq:
-                raise RuntimeError(
-                    f"game {info.id}: replaying seq {r.seq} gave version {state['version']}"
-                )
-        return state
+        try:
+            return _replay(game, state, rows)
+        except NeedsEarlier:  # a snapshot between a move and its undo: from the start
+            state = setup_as(
+                game, [s.seat for s in info.seats], int(info.seed or 0), info.options, rules=info.rules, rng=info.rng
+            )
+            async with self.storage.read() as q:
+                rows = await q.actions(info.id, upto=info.version)
+            return _replay(game, state, rows)
 
     def _refusal(
         self, info: GameInfo, game: Game, state: State, seat: str, status: str, message: str
@@ -458,7 +506,8 @@ class Core:
         async with self.storage.read() as q:
             later = await q.actions(info.id, after=expected, upto=current)
             waiting = {w.seat: w for w in await q.waiting_of(info.id)}
-        mine = [r for r in later if r.seat == seat]
+        undone = {int(r.action["undoes"]) for r in later if is_undo(r.action)}
+        mine = [r for r in later if r.seat == seat and not is_undo(r.action) and r.seq not in undone]
         if mine:
             if canonical(mine[0].action) == canonical(action):
                 return self._refusal(info, game, state, seat, "already", "Already done: that move was recorded.")
@@ -657,6 +706,13 @@ class Core:
                 await listener(game_id)
             except Exception:
                 log.exception("listener failed for game %s", game_id)
+
+
+def _replay(game: Game, state: State, rows: list[Any]) -> State:
+    before: State | None = None
+    for r in rows:
+        state, before = replay_row(game, state, before, r.seat, r.action, r.seq)
+    return state
 
 
 def _position(info: GameInfo) -> Callable[[str], int]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.app.core import Core, _stage
+from bot.app.core import Core, _stage, replay_row
 from bot.exports import check_export
 from bot.records import AppError, GameInfo, ReplayMismatch, canonical, is_secret
 from bot.storage import ActionRow
@@ -134,10 +134,12 @@ def replay_export(
     state = setup_as(
         game, [s["seat"] for s in seats], int(data["seed"]), dict(data["options"]), rules=rules, rng=rng_kind
     )
+    before = None
     for row in sorted(data["actions"], key=lambda r: r["seq"]):
-        state = game.apply(state, row["seat"], row["action"])
-        if int(state["version"]) != int(row["seq"]):
-            raise ReplayMismatch(f"replaying seq {row['seq']} gave version {state['version']}")
+        try:
+            state, before = replay_row(game, state, before, row["seat"], row["action"], int(row["seq"]))
+        except RuntimeError as exc:
+            raise ReplayMismatch(f"replaying seq {row['seq']}: {exc}") from None
     result = game.result(state) if game.is_over(state) else {"over": False, "version": state["version"]}
     recorded = data.get("result")
     if verify and recorded is not None and canonical(recorded) != canonical(result):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from bot.app.core import Core, _stage, canonical_input, log
+from bot.app.core import UNDO, Core, _stage, canonical_input, is_undo, log
 from bot.limits import clip_input
-from bot.records import AppError, Conflict, Forbidden, Outcome
+from bot.records import AppError, Conflict, Forbidden, Outcome, is_secret
 from engine import IllegalAction
 
 
@@ -40,7 +41,10 @@ class TurnOps(Core):
                 action, unknown = canonical_input(game, action)
             except IllegalAction as exc:
                 return self._refusal(info, game, state, seat, "illegal", str(exc))
-            if expected_version != version:
+            if is_undo(action) or action.get("type") == UNDO:
+                return self._refusal(info, game, state, seat, "illegal", "Use the Undo button to take a move back.")
+            taking_back = action.get("type") == "unseal"  # a sealed secret decision, taken back
+            if expected_version != version and not taking_back:
                 refusal = await self._check_old(info, seat, action, expected_version, pending)
                 if refusal is not None and (refusal.status == "already" or info.status == "active"):
                     return refusal  # a repeat click stays "already done", even after the end
@@ -48,7 +52,7 @@ class TurnOps(Core):
                 raise Conflict("The game is paused; the host can resume it.")
             if info.status != "active":
                 raise Conflict(f"The game is {info.status}; no more moves.")
-            if seat not in pending:
+            if seat not in pending and not taking_back:
                 return self._refusal(
                     info, game, state, seat, "illegal", "You have nothing to decide right now."
                 )
@@ -71,6 +75,66 @@ class TurnOps(Core):
             await self._commit(info, game, state, new_state, seat, action, "player", out)
             await self._run_ai(info, out)
         await self._notify(game_id)
+        return out
+
+    async def undo(self, game_id: int, user_id: int, seat: str | None = None) -> Outcome:
+        """Take back the caller's last move (BGA's rule): only their own last logged move,
+        before any other seat acts, within the same phase, and only where the engine says
+        nothing hidden was revealed and no chance was used (its optional
+        ``undoable(before, after, seat)``). The log keeps the move and appends an undo row
+        marking it; replay skips it (:func:`bot.app.core.replay_row`)."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            if info.status != "active":
+                raise Conflict(f"The game is {info.status}; no moves now.")
+            mine = info.seat_of(user_id) if seat is None else info.seat_named(seat)
+            if mine is None or mine.user_id != user_id:
+                raise Forbidden("You can only take back your own move.")
+            seat = mine.seat
+            game = self.engine(info.game)
+            check = getattr(game, "undoable", None)
+            if check is None:
+                raise Conflict("This game does not let a move be taken back.")
+            async with self.storage.read() as q:
+                rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
+            last = rows[-1] if rows else None
+            if last is None or last.seat != seat or last.actor != "player" or is_undo(last.action):
+                raise Conflict("Too late to take it back: someone else has moved since (or it was already taken back).")
+            state = await self._state(info)
+            before = await self._load(replace(info, version=info.version - 1))
+            pending = game.pending(before)
+            if seat not in pending or is_secret(pending[seat], pending):
+                raise Conflict("A sealed decision is changed with its own button, not taken back.")
+            if _stage(game.view(before, None)) != _stage(game.view(state, None)):
+                raise Conflict("Too late to take it back: the phase is over.")
+            if not check(before, state, seat):
+                raise Conflict("That move cannot be taken back: it revealed something hidden or used chance.")
+            new = {**before, "version": info.version + 1}
+            out = Outcome(game_id, seat=seat, version=info.version)
+            out.round, out.phase = _stage(game.view(state, None))
+            await self._commit(info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out)
+            out.events = [f"{mine.display_name} took back their last move."]
+            self._finish_outcome(out, info, game, new, {seat})
+        await self._notify(game_id)
+        return out
+
+    async def previews(self, game_id: int, seat: str, limit: int = 200) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+        """(action, seat's view before, seat's view after) for each legal action of
+        ``seat``: what each option would do, by the engine's own rules (the labels of a
+        turn's options carry these numbers). Nothing is committed."""
+        info = await self.info(game_id)
+        game = self.engine(info.game)
+        state = await self._state(info)
+        if seat not in game.pending(state):
+            return []
+        before = game.view(state, seat)
+        out = []
+        for action in game.legal_actions(state, seat)[:limit]:
+            try:
+                after = game.view(game.apply(state, seat, action), seat)
+            except IllegalAction:
+                continue
+            out.append((action, before, after))
         return out
 
     async def step_ai(self, game_id: int) -> Outcome | None:

@@ -43,18 +43,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardroom.play")
 
-FOOTER_PREFIX = "plan code: "
 CLOSED_DMS = 50007
 
 
-def draft_of(message: discord.Message | None, builder: SecretBuilder) -> Any:
-    """The half-built decision kept in a planner message's embed footer (a fresh one if none)."""
-    if message is None or not message.embeds:
-        return builder.decode(None)
-    footer = message.embeds[0].footer.text or ""
-    if not footer.startswith(FOOTER_PREFIX):
-        return builder.decode(None)
-    return builder.decode(footer[len(FOOTER_PREFIX) :])
+def decision_key(view: dict[str, Any]) -> str:
+    """Which secret decision a draft belongs to (a new round's starts afresh)."""
+    return f"round {view.get('round')}"
 
 
 def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> list[tuple[dict[str, Any], list[str]]]:
@@ -74,8 +68,11 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
     lines: list[str] = list(game.events(state))
     view = game.view(state, None)
     stage = (view.get("round"), view.get("phase"))
+    from bot.app.core import replay_row
+
+    before = None
     for row in sorted(export["actions"], key=lambda r: r["seq"]):
-        state = game.apply(state, row["seat"], row["action"])
+        state, before = replay_row(game, state, before, row["seat"], row["action"], int(row["seq"]))
         lines.extend(game.events(state))
         view = game.view(state, None)
         new_stage = (view.get("round"), view.get("phase"))
@@ -89,6 +86,28 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
     if stage[0] == round_no:
         out.append((view, lines))
     return out
+
+
+class OptionWords:
+    """A presenter's words, with each whole action labelled by what it does
+    (``Presenter.describe_option`` on the engine's own before/after views)."""
+
+    def __init__(self, game: Presenter, previews: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]], seat: str) -> None:
+        self.game = game
+        self.seat = seat
+        self.previews = {json.dumps(a, sort_keys=True): (b, v) for a, b, v in previews}
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        found = self.previews.get(json.dumps(action, sort_keys=True))
+        if found is None:
+            return self.game.describe_action(action)
+        return self.game.describe_option(action, found[0], found[1], self.seat)
+
+    def describe_key(self, key: str) -> str:
+        return self.game.describe_key(key)
+
+    def describe_value(self, key: str, value: Any) -> str:
+        return self.game.describe_value(key, value)
 
 
 class Play(commands.Cog):
@@ -215,13 +234,27 @@ class Play(commands.Cog):
         content = (
             f"🔓 All {total} plans sealed — revealed below."
             if revealed
-            else text.sealed_text(sealed, total, self.names(info, waiting))
+            else text.sealed_text(
+                sealed, total, self.names(info, waiting), self.names(info, await self.untouched(info, view, waiting))
+            )
         )
         msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
         try:
             await msg.edit(content=content)
         except discord.HTTPException as exc:
             log.warning("game %s: could not edit the sealed counter (%s)", info.id, exc.status)
+
+    async def untouched(self, info: GameInfo, view: dict[str, Any], seats: list[str]) -> list[str]:
+        """The seats among ``seats`` whose planner still shows a fresh draft (changed nothing)."""
+        out = []
+        for seat in seats:
+            builder = self.presenter(info).secret_builder(await self.app.prompt(info.id, seat))
+            if builder is None:
+                continue
+            row = await self.app.draft(info.id, seat, decision_key(view))
+            if row is None or row.draft == builder.encode(builder.decode(None)):
+                out.append(seat)
+        return out
 
     async def send_secret_prompts(self, info: GameInfo, seats: list[str]) -> list[int]:
         """DM each seat its private picture and planner; returns the user ids whose DMs are closed."""
@@ -256,7 +289,14 @@ class Play(commands.Cog):
         the generic pick-a-legal-action prompt."""
         embed, files, ui = await self.decision_message(info, seat, note=note)
         dm = await self.dm_user(user_id)
-        await dm.send(embed=embed, files=files, view=ui)
+        msg = await dm.send(embed=embed, files=files, view=ui)
+        prompt = await self.app.prompt(info.id, seat)
+        builder = self.presenter(info).secret_builder(prompt)
+        if builder is not None:  # the one live planner of this decision: a reminder links it
+            view = await self.app.view(info.id, seat)
+            row = await self.app.draft(info.id, seat, decision_key(view))
+            code = row.draft if row is not None else builder.encode(builder.decode(None))
+            await self.app.save_draft(info.id, seat, decision_key(view), code, msg.channel.id, msg.id)
 
     async def decision_message(
         self, info: GameInfo, seat: str, *, note: str = ""
@@ -279,8 +319,9 @@ class Play(commands.Cog):
             raise UserError("Nothing to plan now: your decision is sealed, or the game has moved on.")
         seat_view = await self.app.view(gid, seat)
         ctx = builder.context(prompt, seat_view, seat)
-        if draft is None:
-            draft = builder.decode(None)
+        if draft is None:  # the seat's draft of this decision, kept in the database
+            row = await self.app.draft(gid, seat, decision_key(seat_view))
+            draft = builder.decode(row.draft if row is not None else None)
         options = await asyncio.to_thread(builder.choices, draft, ctx)  # outcome lists can take a moment
         preview = builder.preview(draft, ctx)
         embed = discord.Embed(
@@ -288,7 +329,6 @@ class Play(commands.Cog):
             description=text.clip((note + "\n\n" if note else "") + builder.describe(draft, ctx), 4000),
             colour=discord.Colour.dark_teal(),
         )
-        embed.set_footer(text=FOOTER_PREFIX + builder.encode(draft))
         if preview is not None:
             pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
         else:  # the compact picture reads on a phone; the full private one if there is none
@@ -315,6 +355,9 @@ class Play(commands.Cog):
     ) -> None:
         info = await self.app.info(gid)
         seat_owner(info, seat, interaction.user.id)
+        if op == "unseal":
+            await self.unseal(interaction, info, seat)
+            return
         prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
         builder = self.presenter(info).secret_builder(prompt)
         if builder is None:
@@ -322,13 +365,34 @@ class Play(commands.Cog):
                 content="Nothing to plan now: your decision is sealed, or the game has moved on.", view=None
             )
             return
-        ctx = builder.context(prompt, await self.app.view(gid, seat), seat)
-        draft = draft_of(interaction.message, builder)
-        if op == "seal":
+        seat_view = await self.app.view(gid, seat)
+        ctx = builder.context(prompt, seat_view, seat)
+        key = decision_key(seat_view)
+        row = await self.app.draft(gid, seat, key)
+        draft = builder.decode(row.draft if row is not None else None)
+        if op == "seal":  # one confirmation
+            action = builder.action(draft, ctx)
+            if action is None:
+                why = builder.problem(draft, ctx) or "it is not finished"
+                raise UserError(f"This {builder.noun} cannot be sealed yet: {why}.")
+            embed = discord.Embed(
+                title=f"Seal this {builder.noun}? — round {seat_view.get('round')} (game #{gid})",
+                description=text.clip(builder.describe(draft, ctx, sealed=True), 4000)
+                + f"\n\nYou can still take it back and change it until the last {builder.noun} is in.",
+                colour=discord.Colour.gold(),
+            )
+            await interaction.response.edit_message(embed=embed, view=views.seal_confirm_view(gid, seat, ver))
+            return
+        if op == "sealok":
             await self.seal(interaction, info, seat, ver, builder, draft, ctx)
             return
-        draft = builder.step(draft, ctx, op, value)
+        if op != "cancel":
+            draft = builder.step(draft, ctx, op, value)
         await interaction.response.defer()
+        fresh = builder.encode(builder.decode(None))
+        await self.app.save_draft(gid, seat, key, builder.encode(draft))
+        if (row is None or row.draft == fresh) and builder.encode(draft) != fresh:  # a first change: the tracker says so
+            await self.update_sealed(info, await self.app.view(gid, None))
         embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
 
@@ -352,10 +416,13 @@ class Play(commands.Cog):
             log.info("game %s: seat %s sealed a %s", info.id, seat, builder.noun)  # never the decision itself
             embed = discord.Embed(
                 title=f"{builder.noun.capitalize()} sealed 🔒 — round {out.round if out.round is not None else '?'} (game #{info.id})",
-                description=builder.describe(draft, ctx, sealed=True),
+                description=builder.describe(draft, ctx, sealed=True)
+                + "\n\nChanged your mind? Take it back while the others still decide.",
                 colour=discord.Colour.green(),
             )
-            await interaction.edit_original_response(embed=embed, view=None)
+            still_open = out.phase == "planning" and not out.phase_changed and not out.over
+            ui = views.unseal_view(info.id, seat, out.version) if still_open else None
+            await interaction.edit_original_response(embed=embed, attachments=[], view=ui)
             await self.publish(out)
         elif out.status == "already":
             await interaction.edit_original_response(content="Already sealed.", view=None)
@@ -365,16 +432,32 @@ class Play(commands.Cog):
         else:
             await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
 
+    async def unseal(self, interaction: discord.Interaction[Any], info: GameInfo, seat: str) -> None:
+        """Take a sealed decision back (the engine allows it while the others decide) and
+        show the planner again with the same draft."""
+        await interaction.response.defer()
+        out = await self.app.act(info.id, interaction.user.id, seat, {"type": "unseal"}, info.version)
+        if out.status != "applied":
+            await interaction.edit_original_response(
+                content=out.message or "Too late: every plan is in and revealed.", embed=None, view=None
+            )
+            return
+        log.info("game %s: seat %s took a sealed decision back", info.id, seat)
+        embed, files, ui = await self.planner_message(info.id, seat, note="🔓 Unsealed: change it and seal again.")
+        await interaction.edit_original_response(content=None, embed=embed, attachments=files, view=ui)
+        await self.publish(out)
+
     # --------------------------------------------------------------- turn actions
     async def action_message(
-        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = "", picture: bool = True
+        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = "", picture: bool = True,
+        undo: bool = False,
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
         """The generic "pick one of the legal actions" prompt, labelled by the presenter."""
         info = await self.app.info(gid)
         game = self.presenter(info)
         prompt = await self.app.prompt(gid, seat)
         actions = await self.app.legal_actions(gid, seat)
-        step = choices.action_step(actions, path, game)
+        step = choices.action_step(actions, path, OptionWords(game, await self.app.previews(gid, seat), seat))
         lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
             lines.insert(0, note)
@@ -384,7 +467,8 @@ class Play(commands.Cog):
             lines.append(step.title)
         embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
         ui = views.action_view(
-            gid, seat, info.version, path.encode(), step.choices, step.title or "Choose", done=step.action is not None
+            gid, seat, info.version, path.encode(), step.choices, step.title or "Choose",
+            done=step.action is not None, undo=undo,
         )
         pic = None
         if picture:  # the compact picture of this decision, readable on a phone
@@ -404,6 +488,13 @@ class Play(commands.Cog):
         info = await self.app.info(gid)
         seat_owner(info, seat, interaction.user.id)
         path = choices.ActionPath.decode(code)
+        if op == "undo":  # the app says whether it is still allowed
+            await interaction.response.defer()
+            out = await self.app.undo(gid, interaction.user.id, seat)
+            embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="↩ Taken back.")
+            await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
+            await self.publish(out)
+            return
         if info.version != ver:
             prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
             if not prompt:
@@ -427,10 +518,13 @@ class Play(commands.Cog):
             if out.status == "applied":
                 done = f"Done: {game.describe_action(step.action)}."
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
-                    embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done)
+                    embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, undo=True)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
                 else:
-                    await interaction.edit_original_response(content=done, embed=None, view=None, attachments=[])
+                    alone = all(a.seat == seat for a in out.applied)  # nobody moved after it (an AI would have)
+                    can_undo = alone and not out.over and not out.phase_changed
+                    ui = views.undo_view(gid, seat, out.version) if can_undo else None
+                    await interaction.edit_original_response(content=done, embed=None, view=ui, attachments=[])
                 await self.publish(out)
             elif out.status == "already":
                 await interaction.edit_original_response(content="Already done.", embed=None, view=None)
@@ -481,7 +575,15 @@ class Play(commands.Cog):
         what = game.describe_prompt(prompt)
         note = f"⏰ Reminder: game #{info.id} in <#{info.place_id}> is waiting for you since <t:{int(nudge.since_at)}:R>: {what}."
         try:
+            row = None
             if game.secret_builder(prompt) is not None:
+                view = await self.app.view(info.id, nudge.seat)
+                row = await self.app.draft(info.id, nudge.seat, decision_key(view))
+            if row is not None and row.message_id is not None and row.channel_id is not None:
+                dm = await self.dm_user(nudge.user_id)  # the same planner, linked: never a second live one
+                link = f"https://discord.com/channels/@me/{row.channel_id}/{row.message_id}"
+                await dm.send(f"{note}\nYour planner is here, as you left it: {link}", view=views.open_view(info.id))
+            elif game.secret_builder(prompt) is not None:
                 await self.dm_planner(info, nudge.seat, nudge.user_id, note=note)
             else:
                 dm = await self.dm_user(nudge.user_id)

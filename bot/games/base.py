@@ -93,8 +93,11 @@ def option_text(value: Any) -> str:
 class SecretBuilder(Protocol):
     """Builds one secret decision step by step in a private message (the planner).
 
-    The half-built decision (a "draft") is opaque to the bot: it is kept as the short
-    text :meth:`encode` gives and read back with :meth:`decode`. ``ctx`` is what the
+    The half-built decision (a "draft") is opaque to the bot: it is kept in the
+    database (table ``drafts``, one per seat and decision; never in a message) as the
+    short text :meth:`encode` gives and read back with :meth:`decode` (None: a fresh
+    draft). Sealing asks one confirmation; a sealed decision is taken back with the
+    engine action ``{"type": "unseal"}`` where the engine allows it. ``ctx`` is what the
     builder derives from the seat's prompt and private view (:meth:`context`)."""
 
     noun: str  # what is built: "plan" ("Your plan", "Plan sealed")
@@ -201,6 +204,13 @@ class Presenter:
 
     def describe_action(self, action: dict[str, Any]) -> str:
         return text.describe_action(action)
+
+    def describe_option(
+        self, action: dict[str, Any], before: Mapping[str, Any], after: Mapping[str, Any], seat: str
+    ) -> str:
+        """An option of a turn with the numbers the decision needs: ``before``/``after``
+        are the seat's views before and after the engine applied it (``App.previews``)."""
+        return self.describe_action(action)
 
     def describe_key(self, key: str) -> str:
         return text.describe_key(key)

@@ -15,6 +15,7 @@ from engine.smartphone_inc import pads
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "plan": ("plan",),
+    "unseal": (),
     "improvement": ("id",),
     "research": ("place", "token"),  # token: a Marketing Token (New Technologies)
     "logistics": ("place", "ceo"),  # ceo: where the CEO moves (New Technologies)

@@ -232,6 +232,9 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
         small_board.act(state, seat, action)
         return
     if state["phase"] == "planning":
+        if kind == "unseal":
+            planning.unseal(state, seat)
+            return
         require(kind == "plan", "it is the Planning phase: send your plan")
         planning.seal(state, seat, action)
         return

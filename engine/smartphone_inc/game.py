@@ -71,7 +71,11 @@ class SmartphoneInc:
             raise IllegalAction(f"{seat!r} has no seat in this game")
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
-        if seat not in flow.pending(state):
+        unsealing = action.get("type") == "unseal"
+        if unsealing:
+            if not planning.can_unseal(state, seat):
+                raise IllegalAction("there is no sealed plan of yours to take back now")
+        elif seat not in flow.pending(state):
             if is_steve(state, seat):
                 raise IllegalAction("Steve decides by his own rules")
             raise IllegalAction("you have nothing to decide right now")
@@ -81,6 +85,17 @@ class SmartphoneInc:
         new["version"] += 1
         flow.run(new, None, on_phase)
         return new
+
+    def undoable(self, before: State, after: State, seat: str) -> bool:
+        """Whether ``seat``'s action that turned ``before`` into ``after`` may be taken
+        back (BGA's rule): nothing hidden was revealed and no chance was used. Not across
+        the reveal of the plans, a draw from the Improvement pile, or any use of the
+        random generator (Steve's draws, a new round's Block, Retailer tiles)."""
+        if before.get("rng") != after.get("rng") or before.get("pile") != after.get("pile"):
+            return False
+        if before.get("phase") == "planning" and after.get("phase") != "planning":
+            return False  # the plans were revealed
+        return seat in before.get("players", {}) and after.get("phase") != "over"
 
     def canonical_action(self, action: Any) -> tuple[dict[str, Any], list[str]]:
         """(the action as the engine reads it, the names of fields it does not know)."""

@@ -101,6 +101,28 @@ def seal(state: State, seat: str, action: dict[str, Any]) -> None:
     say(state, f"{seat} sealed a plan ({done}/{humans}).")
 
 
+def unseal(state: State, seat: str) -> None:
+    """Take a sealed plan back while Planning is open (the app's "change my plan"): the
+    seat plans again. Nothing about the plan is said; once every plan is in, the reveal
+    has happened and there is nothing left to unseal (SI-PLAN-12 holds after Phase 1)."""
+    p = state["players"][seat]
+    require(not is_steve(state, seat), "Steve decides by his own rules")
+    require(p["plan"] is not None, "your plan is not sealed")
+    p["plan"] = None
+    done = len(state["seats"]) - len(unsealed(state)) - (1 if state["steve"] else 0)
+    humans = len(state["seats"]) - (1 if state["steve"] else 0)
+    say(state, f"{seat} took their plan back to change it ({done}/{humans}).")
+
+
+def can_unseal(state: State, seat: str) -> bool:
+    return (
+        state["phase"] == "planning"
+        and seat in state["players"]
+        and not is_steve(state, seat)
+        and state["players"][seat]["plan"] is not None
+    )
+
+
 def reveal(state: State) -> None:
     """All decisions are shown together (SI-PLAN-01)."""
     for seat in state["seats"]:

@@ -53,6 +53,33 @@ def free_willing(state: State, seat: str, rid: str) -> list[int]:
     return out
 
 
+def sellable_at(table: State, seat: str, price: int) -> int:
+    """About how many Goods ``seat`` could sell this round at ``price``: the free Buyers
+    willing to buy at that price (or for a Technology it has) in the regions where it
+    has an Office, plus one per other region with 4G. ``table`` is a state or a view.
+    An estimate for the planner: it ignores the Offices still to be founded this round
+    and the companies that sell first (Priority)."""
+    p = dict(table["players"][seat], price=int(price))
+    four_g = has_effect(table, seat, "sell_without_office")
+    total = 0
+    for rid, reg in table["regions"].items():
+        if reg.get("retailer") is not None:
+            continue  # SI-RET-01
+        free = [
+            b for i, b in enumerate(REGIONS[rid]["buyers"]) if reg["sold"][i] is None and _willing_at(p, b)
+        ]
+        if seat in reg["offices"]:
+            total += len(free)
+        elif four_g and free:  # SI-TECH-14
+            total += 1
+    return total
+
+
+def _willing_at(p: dict[str, Any], buyer: dict[str, Any]) -> bool:
+    ok = "price" in buyer and p["price"] <= buyer["price"]
+    return ok or ("tech" in buyer and buyer["tech"] in p["techs"])
+
+
 def capacities(state: State, seat: str) -> tuple[dict[str, int], dict[str, int]]:
     """(regions with an Office -> Buyers available, regions without -> 1 via 4G)."""
     main: dict[str, int] = {}

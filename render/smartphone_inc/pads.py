@@ -36,6 +36,22 @@ def plan_grid(plan: dict[str, Any], owned: list[str]) -> list[dict[str, Any]] | 
         return None
 
 
+def grid_origin(plan: dict[str, Any], has_4g: bool) -> tuple[int, int]:
+    """The cell named "A1" in the planner's words and pictures: the top-left of the two
+    Pads as laid out (one cell further out with 4G, where an Improvement may overhang),
+    so that a cell keeps its name while Improvements are added."""
+    bare = {"bottom": plan["bottom"], "top": plan["top"], "improvements": []}
+    cells = engine_pads.evaluate(bare, [], False)["grid"]
+    out = 1 if has_4g else 0
+    return min(c["x"] for c in cells) - out, min(c["y"] for c in cells) - out
+
+
+def cell_name(x: int, y: int, origin: tuple[int, int]) -> str:
+    """A cell as the grid's edges label it: column letter, row number ("C2")."""
+    col = x - origin[0]
+    return (chr(ord("A") + col) if 0 <= col < 26 else f"({x})") + str(y - origin[1] + 1)
+
+
 def grid_size(grid: list[dict[str, Any]]) -> tuple[int, int]:
     xs = [c["x"] for c in grid]
     ys = [c["y"] for c in grid]
@@ -43,13 +59,28 @@ def grid_size(grid: list[dict[str, Any]]) -> tuple[int, int]:
 
 
 def draw_grid(
-    cv: Canvas, grid: list[dict[str, Any]], x0: float, y0: float, cell: int
+    cv: Canvas,
+    grid: list[dict[str, Any]],
+    x0: float,
+    y0: float,
+    cell: int,
+    *,
+    origin: tuple[int, int] | None = None,
+    highlight: list[tuple[int, int]] | None = None,
 ) -> tuple[int, int]:
     """Draw the visible cells of a plan with the outline of each Pad and Improvement;
-    return the drawn width and height."""
+    return the drawn width and height. With ``origin`` the columns are lettered and the
+    rows numbered along the edges (:func:`cell_name`); ``highlight`` cells (the piece
+    just placed) get a thick frame."""
     minx = min(c["x"] for c in grid)
     miny = min(c["y"] for c in grid)
     at = {(c["x"], c["y"]): c for c in grid}
+    if origin is not None:
+        size = max(12, min(22, cell // 3))
+        for gx in sorted({c["x"] for c in grid}):
+            cv.text(x0 + (gx - minx + 0.5) * cell, y0 - 4, cell_name(gx, origin[1], origin)[:-1], size, bold=True, fill="#34495e", anchor="md")
+        for gy in sorted({c["y"] for c in grid}):
+            cv.text(x0 - 6, y0 + (gy - miny + 0.5) * cell, str(gy - origin[1] + 1), size, bold=True, fill="#34495e", anchor="rm")
     pad = max(2, cell // 9)
     for c in grid:
         px = x0 + (c["x"] - minx) * cell
@@ -70,6 +101,10 @@ def draw_grid(
             other = at.get((c["x"] + dx, c["y"] + dy))
             if other is None or other["item"] != c["item"]:
                 cv.d.line(seg, fill=edge, width=lw)
+    for hx, hy in highlight or ():
+        px = x0 + (hx - minx) * cell
+        py = y0 + (hy - miny) * cell
+        cv.d.rectangle((px + 1, py + 1, px + cell - 1, py + cell - 1), outline="#e67e22", width=max(3, cell // 10))
     w, h = grid_size(grid)
     return w * cell, h * cell
 

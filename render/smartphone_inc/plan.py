@@ -38,6 +38,8 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     if seat is None or seat not in view["players"]:
         raise ValueError("a plan preview needs a seat's private view")
     me = view["players"][seat]
+    plan = dict(plan)
+    highlight = [tuple(c) for c in plan.pop("highlight", None) or []]  # the planner's piece just placed
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
     outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view))
     cv = Canvas(t.WIDTH, 2000)
@@ -63,20 +65,31 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
         anchor="rm",
     )
     y = 76 + t.MARGIN
-    cv.text(
-        x, y, cv.fit(engine_pads.format_plan(canon), t.BODY, False, INNER), t.BODY, fill=t.MUTED
-    )
+    origin = padview.grid_origin(canon, has_4g(view))
+    where = [
+        f"{_imp_name(i['id'], n)} on "
+        + " and ".join(padview.cell_name(cx, cy, origin) for cx, cy in engine_pads.improvement_positions(i["x"], i["y"], i["rot"]))
+        for n, i in enumerate(canon["improvements"])
+    ]
+    line = " · ".join(where) or "No Improvement on the Pads"
+    cv.text(x, y, cv.fit(line, t.BODY, False, INNER), t.BODY, fill=t.MUTED)
     y += 30
     grid = outcome["grid"]
     gw, gh = padview.grid_size(grid)
     area_w = 560
-    cell = int(min(96, area_w / gw, 400 / gh))
-    area_h = max(gh * cell, 290)
+    cell = int(min(96, (area_w - 30) / gw, 350 / gh))
+    area_h = max(gh * cell + 36, 290)  # room for the column letters above the grid
     h = 40 + area_h + 20
     top = cv.panel(x, y, INNER, h, "Your decision")
     cv.text(x + INNER - 12, y + 14, describe(canon), t.SMALL, fill=t.MUTED, anchor="ra")
     padview.draw_grid(
-        cv, grid, x + 14 + (area_w - gw * cell) / 2, top + (area_h - gh * cell) / 2, cell
+        cv,
+        grid,
+        x + 24 + (area_w - gw * cell) / 2,
+        top + 36 + (area_h - 36 - gh * cell) / 2,
+        cell,
+        origin=origin,
+        highlight=highlight,  # type: ignore[arg-type]
     )
     private.outcome_column(
         cv, view, seat, outcome, x + area_w + 40, top + 10, INNER - area_w - 60, True
@@ -118,9 +131,14 @@ def _improvements(
         iy = top + (i // per_row) * (cell + 52)
         down = imp not in layers
         padview.draw_domino(cv, imp, ix, iy, cell, faded=down)
-        cv.text(ix + cell, iy + cell + 14, imp, t.SMALL, bold=True, anchor="mm")
+        cv.text(ix + cell, iy + cell + 14, _imp_name(imp, i), t.SMALL, bold=True, anchor="mm")
         note = "face down" if down else ("under top Pad" if layers[imp] == "under" else "on top")
         cv.text(ix + cell, iy + cell + 33, note, t.SMALL, fill=t.MUTED, anchor="mm")
     if not items:
         cv.text(x + 14, top, "none owned", t.BODY, fill=t.MUTED)
     return y + h
+
+
+def _imp_name(imp: str, index: int) -> str:
+    """An Improvement as the picture names it (never its id): "Starting" or "No. 2"."""
+    return "Starting" if imp.startswith("S-") else f"No. {index + 1}"

@@ -25,8 +25,11 @@ from bot.choices import page as _page
 from bot.games.smartphone_inc import words
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
+from engine.smartphone_inc.data import IMPROVEMENTS
 from engine.smartphone_inc.new_technologies import face_down_goods
 from engine.smartphone_inc.planning import yields_for
+from engine.smartphone_inc.selling import sellable_at
+from render.smartphone_inc.pads import cell_name, grid_origin
 
 ROTATIONS = (0, 1, 2, 3)  # quarter turns clockwise (pads.py)
 LAYERS = ("over", "under")
@@ -97,6 +100,8 @@ class Draft:
     price: int | None = None  # outcome filters
     goods: int | None = None
     page: int = 0
+    goal: str | None = None  # the goal whose decisions are listed (step "goal")
+    every: bool = False  # step "place": every position, not one per effect
 
     # -- plan --------------------------------------------------------------------
     @property
@@ -144,6 +149,10 @@ class Draft:
             parts.append(f"w{self.goods}")
         if self.page:
             parts.append(f"g{self.page}")
+        if self.goal:
+            parts.append(f"o{self.goal}")
+        if self.every:
+            parts.append("e1")
         return " ".join(parts)
 
     @classmethod
@@ -182,6 +191,10 @@ class Draft:
                     kw["goods"] = int(rest)
                 elif tag == "g":
                     kw["page"] = int(rest)
+                elif tag == "o":
+                    kw["goal"] = rest
+                elif tag == "e":
+                    kw["every"] = rest == "1"
         except (ValueError, IndexError):
             return cls()
         if kw.get("bottom") not in (None, "A", "B"):
@@ -207,18 +220,22 @@ class Draft:
 
 
 STEPS = (
+    "start", "goal", "place",
     "bottom", "top", "rot", "pos", "review", "imp", "imp_rot", "imp_layer", "imp_pos", "price", "goods", "outcome",
 )
 STEP_TITLES = {
+    "start": "Pick what you want most this round, or lay the Pads by hand.",
+    "goal": "Pick a whole decision (what it gives, and what that means now):",
+    "place": "How does the top Pad lie? (columns A, B… and rows 1, 2… as in the picture, which shows the first option)",
     "bottom": "1. Which Pad goes at the bottom, and which side up?",
     "top": "2. Which side of the other Pad faces up?",
     "rot": "3. How is the top Pad turned?",
     "pos": "4. Where does the top Pad lie? (it must cover 1 to 4 cells)",
-    "review": "Your arrangement: add Improvements, change something, or seal it.",
+    "review": "Your plan: seal it, place an Improvement, or change something.",
     "imp": "Which Improvement do you place on the Pads?",
     "imp_rot": "How is the Improvement turned?",
     "imp_layer": "Does the Improvement lie on top, or under the top Pad?",
-    "imp_pos": "Where does the Improvement lie?",
+    "imp_pos": "Where does the Improvement lie? (cells as in the picture, which shows the first option)",
     "price": "Pick from the outcomes: which price do you want?",
     "goods": "How many Goods do you want to produce?",
     "outcome": "Pick one of the distinct outcomes:",
@@ -286,6 +303,19 @@ def problem(d: Draft, ctx: PlanContext) -> str | None:
 
 def _imp_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
     """Every legal placement of ``imp`` added to the draft (brute force over validate_plan)."""
+    key = (d.bottom, d.bottom_side, d.top_side, d.rot, d.x, d.y, d.improvements)
+    return list(_candidates(key, ctx.owned, ctx.has_4g, imp))
+
+
+@lru_cache(maxsize=256)
+def _candidates(key: tuple[Any, ...], owned: tuple[str, ...], has_4g: bool, imp: str) -> tuple[Placed, ...]:
+    bottom, bside, tside, rot, x, y, placed = key
+    d = Draft(bottom=bottom, bottom_side=bside, top_side=tside, rot=rot, x=x, y=y, improvements=placed)
+    ctx = PlanContext(owned, has_4g)
+    return tuple(_brute_candidates(d, ctx, imp))
+
+
+def _brute_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
     base = d.plan()
     if base is None:
         return []
@@ -322,7 +352,57 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     """The options of the select for the draft's current step (already paged)."""
     arr = _arrangements()
     items: list[Choice] = []
-    if d.step == "bottom":
+    if d.step == "start":
+        every = outcomes(ctx)
+        for goal, title in GOALS:
+            best = goal_decisions(ctx, goal, 1, every)
+            if best:
+                label, desc = decision_label(best[0][0], ctx)
+                items.append(Choice(f"goal:{goal}", title, text.clip("best: " + label + " · " + desc, 100)))
+        for pad in ("A", "B"):
+            other = "B" if pad == "A" else "A"
+            for side in (0, 1):
+                for top in (0, 1):
+                    if any(a[:3] == (pad, side, top) for a in arr):
+                        items.append(
+                            Choice(
+                                f"hand:{pad}{side}:{top}",
+                                f"By hand: Pad {pad} side {side + 1} below, Pad {other} side {top + 1} on top",
+                                text.clip(pad_cells_text(pad, side) + " | " + pad_cells_text(other, top), 100),
+                            )
+                        )
+    elif d.step == "goal":
+        for summary, ref in goal_decisions(ctx, d.goal or "goods"):
+            label, desc = decision_label(summary, ctx)
+            items.append(Choice(str(ref), text.clip(label, 100), text.clip(desc, 100)))
+    elif d.step == "place":
+        seen: set[Any] = set()
+        origin = None
+        for a in arr:
+            if a[:3] != (d.bottom, d.bottom_side, d.top_side):
+                continue
+            trial = replace(d, rot=a[3], x=a[4], y=a[5], improvements=())
+            ev = evaluate(trial, ctx)
+            if ev is None:
+                continue
+            key = (ev["covered"], tuple(sorted(ev["active"].items())))
+            if key in seen and not d.every:
+                continue  # the same effect as one listed already ("every position" shows all)
+            seen.add(key)
+            origin = _origin(trial, ctx)
+            cells = sorted(pads.top_pad_positions(a[3], a[4], a[5]), key=lambda p: (p[1], p[0]))
+            where = f"{cell_name(*cells[0], origin)}–{cell_name(*cells[-1], origin)}"
+            kind = "lengthwise" if a[3] % 2 == 0 else "across"
+            items.append(
+                Choice(
+                    f"{a[3]},{a[4]},{a[5]}",
+                    text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {ev['covered']}", 100),
+                    text.clip(short_yields(ev["yields"], ctx), 100),
+                )
+            )
+        if not d.every:
+            items.append(Choice("@every", "Every position (also the ones with the same effect)"))
+    elif d.step == "bottom":
         for pad in ("A", "B"):
             for side in (0, 1):
                 items.append(
@@ -356,13 +436,30 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     )
                 )
     elif d.step == "review":
-        items.append(Choice("@imp", "Place an Improvement on the Pads"))
+        placed = {p.id for p in d.improvements}
+        for imp in ctx.owned:
+            if imp in placed:
+                continue
+            origin = _origin(d, ctx)
+            cands = _imp_candidates(d, ctx, imp)
+            for rot, layer in _orientations(d, ctx, imp):
+                first = next(c for c in cands if c.rot == rot and c.layer == layer)
+                ev = evaluate(replace(d, improvements=d.improvements + (first,)), ctx)
+                spot = " and ".join(cell_name(*p, origin) for p in pads.improvement_positions(first.x, first.y, first.rot))
+                items.append(
+                    Choice(
+                        f"+{imp}:{rot}:{layer}",
+                        text.clip(f"Place {orientation_text(imp, rot, layer)}", 100),
+                        text.clip(f"e.g. on {spot}: {short_yields(ev['yields'], ctx)}" if ev else "", 100),
+                    )
+                )
+        items.append(Choice("@imp", "Place an Improvement step by step"))
         for p in d.improvements:
             items.append(
                 Choice(f"-{p.id}", text.clip(f"Take the {words.improvement_label(p.id)} off the Pads (face down)", 100))
             )
         items.append(Choice("@pads", "Change the Pads (keeps nothing)"))
-        items.append(Choice("@outcomes", "Pick from the list of distinct outcomes instead"))
+        items.append(Choice("@start", "Pick a whole decision by goal instead"))
     elif d.step == "imp":
         placed = {p.id for p in d.improvements}
         for imp in ctx.owned:
@@ -384,11 +481,13 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
             if c.rot == d.pick_rot and c.layer == d.pick_layer:
                 trial = replace(d, improvements=d.improvements + (c,))
                 ev = evaluate(trial, ctx)
+                a, b = pads.improvement_positions(c.x, c.y, c.rot)
+                origin = _origin(d, ctx)
                 items.append(
                     Choice(
                         f"{c.x},{c.y}",
-                        f"At x {c.x}, y {c.y}",
-                        text.clip(_plain(words.outcome_summary(ev)), 100) if ev else "",
+                        f"On {cell_name(*a, origin)} and {cell_name(*b, origin)}",
+                        text.clip(short_yields(ev["yields"], ctx), 100) if ev else "",
                     )
                 )
     elif d.step == "price":
@@ -421,7 +520,20 @@ def choose(d: Draft, ctx: PlanContext, value: str) -> Draft:
         return replace(d, page=d.page + 1)
     if value == "@prev":
         return replace(d, page=max(0, d.page - 1))
+    if value == "@every":
+        return replace(d, every=True, page=0)
     d = replace(d, page=0)
+    if d.step == "start":
+        if value.startswith("goal:"):
+            return replace(d, step="goal", goal=value[5:])
+        if value.startswith("hand:"):
+            _h, pads_, top = value.split(":")
+            return Draft(bottom=pads_[0], bottom_side=int(pads_[1:]), top_side=int(top), step="place")
+    if d.step == "goal":
+        return replace(Draft.from_plan(plan_of(ctx, int(value))), goal=d.goal)
+    if d.step == "place":
+        rot, x, y = (int(v) for v in value.split(","))
+        return replace(d, rot=rot, x=x, y=y, improvements=(), step="review", every=False)
     if d.step == "bottom":
         return Draft(bottom=value[0], bottom_side=int(value[1:]), step="top")
     if d.step == "top":
@@ -436,9 +548,14 @@ def choose(d: Draft, ctx: PlanContext, value: str) -> Draft:
         if value == "@imp":
             return replace(d, step="imp")
         if value == "@pads":
-            return Draft()
+            return Draft(step="start")
         if value == "@outcomes":
             return replace(d, step="price")
+        if value == "@start":
+            return Draft(step="start")
+        if value.startswith("+"):
+            imp, rot, layer = value[1:].split(":")
+            return replace(d, pick=imp, pick_rot=int(rot), pick_layer=layer, step="imp_pos")
         if value.startswith("-"):
             return replace(d, improvements=tuple(p for p in d.improvements if p.id != value[1:]))
     if d.step == "imp":
@@ -464,6 +581,14 @@ def choose(d: Draft, ctx: PlanContext, value: str) -> Draft:
 
 def back(d: Draft) -> Draft:
     """One step back (the Back button)."""
+    if d.step in ("goal", "place"):
+        return replace(d, step="start", page=0, every=False)
+    if d.step == "imp_pos" and d.pick_layer is not None and d.pick_rot is not None and True:
+        return replace(d, step="review", pick=None, pick_rot=None, pick_layer=None, page=0)
+    if d.step == "review" and d.goal is not None:
+        return replace(d, step="goal", page=0)
+    if d.step == "review" and d.pads_complete():
+        return replace(d, step="place", page=0)
     prev = {
         "top": "bottom",
         "rot": "top",
@@ -531,7 +656,142 @@ def _summary(y: dict[str, Any]) -> dict[str, Any]:
     detail = " + ".join(f"{n} {what}" for what, n in y["goods_parts"]) or "no Goods"
     key = _summary_key(y)
     rank = (-int(y["improve"]), -(y["research"] + y["logistics"]), -y["research"])
-    return {"price": y["price"], "goods": y["goods"], "label": label, "detail": detail, "key": key, "rank": rank}
+    return {
+        "price": y["price"], "goods": y["goods"], "label": label, "detail": detail, "key": key, "rank": rank,
+        "improve": bool(y["improve"]), "research": y["research"], "logistics": y["logistics"],
+    }
+
+
+# ---------------------------------------------------------------------------- goals
+
+GOALS = (
+    ("goods", "Most Goods"),
+    ("price", "Lowest price"),
+    ("research", "Most Research"),
+    ("logistics", "Most Logistics"),
+    ("improve", "Improve (take an Improvement)"),
+)
+_GOAL_ORDER = {
+    "price": lambda s: (s["price"], -s["goods"], -int(s["improve"]), -(s["research"] + s["logistics"])),
+    "goods": lambda s: (-s["goods"], s["price"], -int(s["improve"]), -(s["research"] + s["logistics"])),
+    "research": lambda s: (-s["research"], s["price"], -s["goods"], -int(s["improve"]), -s["logistics"]),
+    "logistics": lambda s: (-s["logistics"], s["price"], -s["goods"], -int(s["improve"]), -s["research"]),
+    "improve": lambda s: (-int(s["improve"]), s["price"], -s["goods"], -(s["research"] + s["logistics"])),
+}
+
+
+def _dominates(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """``a`` is at least as good as ``b`` in everything a decision gives, and not the same."""
+    return (
+        a["key"] != b["key"]
+        and a["price"] <= b["price"]
+        and a["goods"] >= b["goods"]
+        and a["improve"] >= b["improve"]
+        and a["research"] >= b["research"]
+        and a["logistics"] >= b["logistics"]
+    )
+
+
+def goal_decisions(
+    ctx: PlanContext, goal: str, limit: int = 25, items: list[tuple[dict[str, Any], int]] | None = None
+) -> list[tuple[dict[str, Any], int]]:
+    """The best whole decisions for ``goal`` (the engine's distinct outcomes, valued by
+    ``planning.yields`` for this seat), best first, leaving out any decision that another
+    one beats in everything it gives."""
+    order = _GOAL_ORDER.get(goal, _GOAL_ORDER["goods"])
+    ranked = sorted(items if items is not None else outcomes(ctx), key=lambda o: order(o[0]))
+    if goal == "improve":
+        ranked = [o for o in ranked if o[0]["improve"]]
+    kept: list[tuple[dict[str, Any], int]] = []
+    for item in ranked:
+        if any(_dominates(k[0], item[0]) for k in kept):
+            continue
+        kept.append(item)
+        if len(kept) >= limit:
+            break
+    return kept
+
+
+def sellable(ctx: PlanContext, price: int) -> int | None:
+    """About how many Goods the seat can sell at ``price`` (None without a view)."""
+    if ctx.table is None or ctx.seat is None:
+        return None
+    try:
+        return sellable_at(ctx.table, ctx.seat, price)
+    except (KeyError, TypeError):
+        return None
+
+
+def what_it_means(price: int, goods: int, ctx: PlanContext) -> str:
+    """What a price and a number of Goods mean now, with a warning for wasted Goods."""
+    can = sellable(ctx, price)
+    if can is None:
+        return ""
+    if goods > can:
+        return f"⚠️ about {goods - can} of {goods} Goods unsold: you can sell about {can} at price {price} in your regions"
+    return f"you can sell about {can} at price {price} in your regions"
+
+
+def decision_label(summary: dict[str, Any], ctx: PlanContext) -> tuple[str, str]:
+    """(label, what it means now) of a whole decision: "price 4 · 7 Goods · Research 2"."""
+    bits = [f"price {summary['price']}", f"{summary['goods']} Goods"]
+    if summary["improve"]:
+        bits.append("Improve")
+    if summary["research"]:
+        bits.append(f"Research {summary['research']}")
+    if summary["logistics"]:
+        bits.append(f"Logistics {summary['logistics']}")
+    return " · ".join(bits), what_it_means(summary["price"], summary["goods"], ctx) or summary["detail"]
+
+
+def short_yields(y: dict[str, Any], ctx: PlanContext) -> str:
+    """One line of what a plan yields (``planning.yields``), with the Goods warning."""
+    label, _ = decision_label(_summary(y), ctx)
+    can = sellable(ctx, y["price"])
+    if can is not None and y["goods"] > can:
+        label += f" · ⚠️ about {y['goods'] - can} unsold"
+    return label
+
+
+# ------------------------------------------------------------------- by hand, quickly
+
+
+def candidate(d: Draft, ctx: PlanContext) -> Draft:
+    """The draft with the first option of the current placing step put in (what the
+    picture shows while the player chooses): the top Pad's first place, or the
+    Improvement's first spot. Other steps: the draft itself."""
+    options = [c for c in step_choices(d, ctx) if not c.value.startswith("@")] if d.step in ("place", "imp_pos") else []
+    if not options:
+        return d
+    try:
+        return choose(d, ctx, options[0].value)
+    except (IllegalAction, ValueError):
+        return d
+
+
+def _origin(d: Draft, ctx: PlanContext) -> tuple[int, int]:
+    plan = d.plan()
+    return grid_origin(plan, ctx.has_4g) if plan is not None else (0, 0)
+
+
+def orientation_text(imp: str, rot: int, layer: str) -> str:
+    """An Improvement turned and layered, by its halves: "Price Up | Logistics, on top"."""
+    cells = [words.SYMBOL_NAMES.get(c, str(c)) for c in IMPROVEMENTS.get(imp, ["?", "?"])]
+    if rot in (2, 3):
+        cells = cells[::-1]
+    sep = " | " if rot % 2 == 0 else " over "  # side by side, or one above the other
+    where = "on top" if layer == "over" else "under the top Pad"
+    return f"{cells[0]}{sep}{cells[1]}, {where}"
+
+
+def _orientations(d: Draft, ctx: PlanContext, imp: str) -> list[tuple[int, str]]:
+    """(rotation, layer) in which ``imp`` can be placed on the draft's Pads."""
+    cands = _imp_candidates(d, ctx, imp)
+    out: list[tuple[int, str]] = []
+    for c in cands:
+        if (c.rot, c.layer) not in out:
+            out.append((c.rot, c.layer))
+    return sorted(out, key=lambda o: (o[1] != "over", o[0]))
 
 
 # --------------------------------------------------------------------------- texts
@@ -564,6 +824,9 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
     ev = evaluate(d, ctx)
     if ev is not None:
         lines.append("**This plan gives:** " + words.outcome_summary(ev))
+        means = what_it_means(ev["yields"]["price"], ev["yields"]["goods"], ctx)
+        if means:
+            lines.append(means[0].upper() + means[1:] + ".")
     elif d.pads_complete():
         why = problem(d, ctx)
         if why:

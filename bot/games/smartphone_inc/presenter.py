@@ -11,6 +11,7 @@ from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter
 from bot.games.smartphone_inc import planner, words
 from bot.games.smartphone_inc import rules as topics
 from engine import IllegalAction
+from engine.smartphone_inc import pads
 from engine.smartphone_inc.preparation import normalize_options
 
 STEVE = Automaton("steve", "Steve", "the rulebook's AI opponent (1-4 players)", seat_name="Steve")
@@ -38,13 +39,13 @@ class PlanBuilder:
 
     noun = "plan"
     seal_label = "Seal plan 🔒"
-    extra_ops = (("outcomes", "Pick from outcomes"),)
+    extra_ops: tuple[tuple[str, str], ...] = ()  # goals and "by hand" are the first select's options
 
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> planner.PlanContext:
         return planner.PlanContext.from_prompt(dict(prompt or {}), dict(view), seat)
 
     def decode(self, code: str | None) -> planner.Draft:
-        return planner.Draft.decode(code)
+        return planner.Draft.decode(code) if code else planner.Draft(step="start")
 
     def encode(self, draft: planner.Draft) -> str:
         return draft.encode()
@@ -61,7 +62,7 @@ class PlanBuilder:
         if op == "back":
             return planner.back(draft)
         if op == "reset":
-            return planner.Draft()
+            return planner.Draft(step="start")
         if op == "outcomes":
             return planner.goto(draft, "price")
         if op == "review":
@@ -69,7 +70,7 @@ class PlanBuilder:
         raise IllegalAction("That button is from an older version; open your planner again.")
 
     def can_back(self, draft: planner.Draft) -> bool:
-        return draft.step != "bottom"
+        return draft.step not in ("bottom", "start")
 
     def action(self, draft: planner.Draft, ctx: planner.PlanContext) -> dict[str, Any] | None:
         plan = draft.plan()
@@ -84,8 +85,21 @@ class PlanBuilder:
         return planner.describe_draft(replace(draft, step="sealed") if sealed else draft, ctx)
 
     def preview(self, draft: planner.Draft, ctx: planner.PlanContext) -> dict[str, Any] | None:
+        """The plan to draw, with the cells of the piece placed last to highlight; while a
+        piece is being placed, the first candidate of the list, highlighted."""
+        draft = planner.candidate(draft, ctx)
         action = self.action(draft, ctx)
-        return None if action is None else action["plan"]
+        if action is None:
+            return None
+        plan = dict(action["plan"])
+        if draft.improvements:
+            last = draft.improvements[-1]
+            cells = pads.improvement_positions(last.x, last.y, last.rot)
+        else:
+            top = plan["top"]
+            cells = pads.top_pad_positions(top["rot"], top["x"], top["y"])
+        plan["highlight"] = [list(c) for c in cells]
+        return plan
 
 
 PLANNER = PlanBuilder()
@@ -134,6 +148,11 @@ class SmartphoneInc(Presenter):
 
     def describe_action(self, action: dict[str, Any]) -> str:
         return words.describe_action(action)
+
+    def describe_option(
+        self, action: dict[str, Any], before: Mapping[str, Any], after: Mapping[str, Any], seat: str
+    ) -> str:
+        return words.describe_option(action, before, after, seat)
 
     def describe_key(self, key: str) -> str:
         return words.describe_key(key)

@@ -173,3 +173,51 @@ def outcome_summary(ev: Mapping[str, Any] | None) -> str:
         f"logistics **{y['logistics']}**",
     ]
     return ", ".join(bits)
+
+
+def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any], seat: str) -> str:
+    """A turn's option with its numbers, read from the seat's views before and after the
+    engine applied it: "GPS +2 → 5/5, claims the Patent (+4 VP)", "China +2 → 2 markers,
+    founds an Office", "Sell 3 in China at price 4 (+3 VP)"."""
+    base = describe_action(action)
+    try:
+        b = before["players"][seat]
+        a = after["players"][seat]
+        bits: list[str] = []
+        kind = action.get("type")
+        if kind == "research":
+            for t, n in (action.get("place") or {}).items():
+                cost = b.get("costs", {}).get(t)
+                have = int((b.get("research") or {}).get(t, 0)) + int(n)
+                bit = f"{tech_name(t)} +{n} → {have}/{cost}" if cost else f"{tech_name(t)} +{n}"
+                if t in a.get("techs", []) and t not in b.get("techs", []):
+                    bit += ", gains it"
+                if (after.get("techs") or {}).get(t, {}).get("patent") == seat and (before.get("techs") or {}).get(t, {}).get("patent") != seat:
+                    bit += ", claims the Patent"
+                bits.append(bit)
+        elif kind == "logistics":
+            needed = ((before.get("prompt") or {}).get("needed") or {})
+            for r, n in action.get("place") or []:
+                have = int((b.get("logistics") or {}).get(r, 0))
+                bit = f"{region_name(r)} +{n}"
+                if r in needed:
+                    bit += f" → {have + int(n)}/{have + int(needed[r])}"
+                if r in a.get("offices", []) and r not in b.get("offices", []):
+                    bit += ", founds an Office"
+                bits.append(bit)
+        elif kind == "sell":
+            price = b.get("price")
+            for r, n in {**(action.get("regions") or {}), **(action.get("extra") or {})}.items():
+                if n:
+                    bits.append(f"Sell {n} in {region_name(r)} at price {price}")
+        if not bits:
+            bits.append(base)
+        vp = int(a.get("vp", 0)) - int(b.get("vp", 0))
+        out = "; ".join(bits)
+        if vp and (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase")):
+            out += f" → {vp:+d} VP once the round is scored"
+        elif vp:
+            out += f" ({vp:+d} VP)"
+        return out
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return base

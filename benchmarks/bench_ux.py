@@ -1,0 +1,210 @@
+"""How many interactions a player needs, measured through the fake Discord (issue 7).
+
+Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N]``.
+
+Two players play Smartphone Inc. through the real bot and the fake Discord
+(``tests/fake_discord.py``): ann builds her plan by hand (Pads, then every
+Improvement she owns placed on them), bob picks a whole decision from the planner's
+list; every turn is opened with ``/plan`` and answered with the first option of each
+select. Every click, select and slash command is one interaction. Printed (the last
+line, one JSON object):
+
+- ``seal_by_goal_interactions``: the most interactions to seal a plan by goal;
+- ``seal_by_hand_interactions``: interactions to seal a plan by hand with 2 Pads and
+  ``seal_by_hand_improvements`` Improvements placed (2 from the first round where ann
+  owns 2);
+- ``turn_interactions_mean`` / ``turn_interactions_max``: per turn (opening it included);
+- ``channel_posts_per_round``: messages posted in the game's channel per round (mean);
+- ``mentions_per_player_per_round``: mentions of one player in the channel per round (mean).
+
+The driver follows the labels the planner shows, so it measures whichever planner the
+code has (the step-by-step one with "Pick from outcomes", or the one opening with goals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.discord_support import running  # noqa: E402
+from tests.fake_discord import FakeDiscord, iter_components, message_text  # noqa: E402
+
+
+class Counter:
+    """Counts the interactions each user makes through the fake Discord."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.n = 0
+
+    async def click(self, user: dict[str, Any], msg: dict[str, Any], match: Any, **kw: Any) -> Any:
+        self.n += 1
+        return await self.fake.click(user, msg, match, **kw)
+
+    async def slash(self, user: dict[str, Any], command: str, options: dict[str, Any] | None = None) -> Any:
+        self.n += 1
+        return await self.fake.slash(user, command, options or {})
+
+
+def select_of(msg: dict[str, Any]) -> dict[str, Any] | None:
+    return next((c for c in iter_components(msg) if c["type"] == 3 and not c.get("disabled")), None)
+
+
+def button(msg: dict[str, Any], prefix: str) -> dict[str, Any] | None:
+    return next(
+        (c for c in iter_components(msg) if c["type"] == 2 and c.get("label", "").startswith(prefix) and not c.get("disabled")),
+        None,
+    )
+
+
+async def choose(c: Counter, user: dict[str, Any], msg: dict[str, Any], pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Pick the first option of the message's select for which ``pred`` holds."""
+    sel = select_of(msg)
+    assert sel is not None, message_text(msg)
+    opt = next((o for o in sel["options"] if pred(o)), None)
+    assert opt is not None, [o["label"] for o in sel["options"]]
+    ix = await c.click(user, msg, sel["custom_id"], values=[opt["value"]])
+    assert ix.original is not None, ix.all_text()
+    return ix.original
+
+
+def not_nav(o: dict[str, Any]) -> bool:
+    return not o["value"].startswith("@")
+
+
+async def seal(c: Counter, user: dict[str, Any], msg: dict[str, Any]) -> dict[str, Any]:
+    ix = await c.click(user, msg, "Seal")
+    msg = ix.original
+    confirm = button(msg, "Yes, seal") if msg else None
+    if confirm is not None:  # one confirmation
+        ix = await c.click(user, msg, "Yes, seal")
+        msg = ix.original
+    assert "sealed" in ix.all_text().lower(), ix.all_text()
+    return msg
+
+
+async def plan_by_goal(c: Counter, user: dict[str, Any], msg: dict[str, Any]) -> int:
+    start = c.n
+    if button(msg, "Pick from outcomes") is not None:  # the step-by-step planner
+        msg = (await c.click(user, msg, "Pick from outcomes")).original
+        for _ in range(3):  # price, goods, outcome
+            msg = await choose(c, user, msg, not_nav)
+    else:  # the planner opening with goals
+        msg = await choose(c, user, msg, lambda o: o["value"].startswith("goal:"))
+        msg = await choose(c, user, msg, not_nav)
+    await seal(c, user, msg)
+    return c.n - start
+
+
+async def plan_by_hand(c: Counter, user: dict[str, Any], msg: dict[str, Any], owned: int) -> int:
+    start = c.n
+    if button(msg, "Pick from outcomes") is not None:  # the step-by-step planner
+        for _ in range(4):  # bottom, top side, rotation, offset
+            msg = await choose(c, user, msg, not_nav)
+        for _ in range(owned):
+            msg = await choose(c, user, msg, lambda o: o["value"] == "@imp")
+            for _ in range(4):  # which, rotation, layer, position
+                msg = await choose(c, user, msg, not_nav)
+    else:
+        msg = await choose(c, user, msg, lambda o: o["value"].startswith("hand:"))  # Pads and sides
+        msg = await choose(c, user, msg, not_nav)  # the top Pad's turn and place
+        for _ in range(owned):
+            msg = await choose(c, user, msg, lambda o: o["value"].startswith("+"))  # which, turned, layer
+            msg = await choose(c, user, msg, not_nav)  # where
+    await seal(c, user, msg)
+    return c.n - start
+
+
+async def take_turn(c: Counter, user: dict[str, Any]) -> int:
+    start = c.n
+    ix = await c.slash(user, "plan")
+    msg = ix.original or (ix.followups[-1] if ix.followups else None)
+    for _ in range(40):
+        assert msg is not None
+        if button(msg, "Confirm") is not None:
+            ix = await c.click(user, msg, "Confirm")
+            msg = ix.original
+            if msg is None or select_of(msg) is None:
+                break
+            continue
+        msg = await choose(c, user, msg, not_nav)
+    return c.n - start
+
+
+async def measure(rounds: int) -> dict[str, Any]:
+    by_goal: list[int] = []
+    by_hand: int | None = None
+    hand_imps = 0
+    turns: list[int] = []
+    posts: list[int] = []
+    mentions: list[float] = []
+    async with FakeDiscord() as fake:
+        users = [fake.add_member("ann"), fake.add_member("bob")]
+        ann, bob = users
+        c = Counter(fake)
+        with tempfile.TemporaryDirectory() as tmp:
+            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None) as bot:
+                app = bot.app
+                ix = await fake.slash(ann, "game new", {"game": "smartphone-inc"})
+                await fake.click(bob, ix.original, "Join")
+                await fake.click(ann, ix.original, "Start")
+                for rnd in range(1, rounds + 1):
+                    since = len(fake.public_messages())
+
+                    def planner(u: dict[str, Any], rnd: int = rnd) -> Any:
+                        return next(
+                            (m for m in reversed(fake.dm_messages(u)) if f"round {rnd} " in message_text(m)), None
+                        )
+
+                    await fake.wait_for(lambda: planner(ann) and planner(bob), 30, what="the planners")
+                    owned = min(2, len((await app.prompt(1, "ann"))["improvements"]))
+                    n = await plan_by_hand(c, ann, planner(ann), owned)
+                    if by_hand is None or owned > hand_imps:
+                        by_hand, hand_imps = n, owned
+                    by_goal.append(await plan_by_goal(c, bob, planner(bob)))
+                    for _ in range(200):
+                        await asyncio.sleep(0.05)
+                        view = await app.view(1, None)
+                        if view["round"] != rnd or view["over"]:
+                            break
+                        who = [u for u in users if (p := await app.prompt(1, u["username"])) and p["type"] != "plan"]
+                        if who:
+                            turns.append(await take_turn(c, who[0]))
+                    await asyncio.sleep(0.3)  # the last posts of the round
+                    public = fake.public_messages()[since:]
+                    posts.append(len(public))
+                    text = "\n".join(message_text(m) for m in public)
+                    mentions.append(sum(len(re.findall(f"<@{u['id']}>", text)) for u in users) / len(users))
+    return {
+        "seal_by_goal_interactions": max(by_goal),
+        "seal_by_hand_interactions": by_hand,
+        "seal_by_hand_improvements": hand_imps,
+        "turn_interactions_mean": round(sum(turns) / len(turns), 2) if turns else None,
+        "turn_interactions_max": max(turns) if turns else None,
+        "turns": len(turns),
+        "channel_posts_per_round": round(sum(posts) / len(posts), 2),
+        "mentions_per_player_per_round": round(sum(mentions) / len(mentions), 2),
+        "rounds": rounds,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="rounds to play (by hand with 2 Improvements needs a second one)")
+    args = parser.parse_args(argv)
+    figures = asyncio.run(measure(max(1, args.rounds)))
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

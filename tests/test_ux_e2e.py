@@ -1,0 +1,126 @@
+"""Issue 7 through the real bot and the fake Discord: interactions per plan (by goal ≤ 4,
+by hand ≤ 8 with 2 Pads and 2 Improvements) and per turn, counted by
+``benchmarks/bench_ux.py``; unsealing and the turn's Undo button."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games.smartphone_inc.presenter import PRESENTER
+from engine.smartphone_inc.game import GAME
+from tests.discord_support import running
+from tests.fake_discord import FakeDiscord, iter_components, message_text
+from tests.test_discord_e2e import build_plan, new_game, public_with, seal
+from tests.test_words import assert_plain_words
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_ux", ROOT / "benchmarks" / "bench_ux.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_ux", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture
+async def fake() -> Any:
+    async with FakeDiscord() as f:
+        yield f
+        f.assert_clean()
+
+
+async def test_interactions_per_plan_and_per_turn() -> None:
+    figures = await _bench().measure(3)
+    assert figures["seal_by_goal_interactions"] <= 4, figures
+    assert figures["seal_by_hand_improvements"] == 2, figures  # 2 Pads + 2 Improvements
+    assert figures["seal_by_hand_interactions"] <= 8, figures
+    assert figures["turns"] > 0 and figures["turn_interactions_mean"] <= 5, figures
+
+
+async def test_unseal_and_seal_again_then_no_unseal_after_the_reveal(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "unseal.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        counter = await public_with(fake, "Plans sealed 0/2")
+        await fake.wait_for(lambda: fake.dm_messages(ann) and fake.dm_messages(bob), what="the planners")
+        before = GAME.dump(await bot.app.state(1))
+        ix = await seal(fake, ann, await build_plan(fake, ann, fake.dm_messages(ann)[-1], outcomes=True))
+        assert "Plan sealed" in ix.all_text()
+        await fake.wait_for(lambda: "Plans sealed 1/2" in counter["content"], what="1/2")
+        # the tracker says who changed nothing yet
+        assert "nothing changed yet in the planner of Bob" in counter["content"], counter["content"]
+        bob_msg = await fake.click(bob, fake.dm_messages(bob)[-1], "br:ps:", values=["goal:goods"])
+        await fake.wait_for(lambda: "nothing changed" not in counter["content"], what="Bob started")
+        ix = await fake.click(ann, ix.original, "Change my plan")
+        assert "Unsealed" in message_text(ix.original) and "This plan gives" in message_text(ix.original)
+        await fake.wait_for(lambda: "Plans sealed 0/2" in counter["content"], what="back to 0/2")
+        after = await bot.app.state(1)
+        assert GAME.dump({**after, "version": 0, "log": []}) == GAME.dump(
+            {**GAME.load(before), "version": 0, "log": []}
+        )  # exactly the earlier state, but for the action counter
+        # nothing of the plan reached the channel
+        assert not any("took their plan back" in message_text(m) and "Pad" in message_text(m) for m in fake.public_messages())
+        sealed = await seal(fake, ann, ix.original)  # the same planner, sealed again
+        assert "Plan sealed" in sealed.all_text()
+        bob_plan = await fake.click(bob, bob_msg.original, "br:ps:", values=[
+            next(o["value"] for c in iter_components(bob_msg.original) if c["type"] == 3 for o in c["options"])
+        ])
+        await seal(fake, bob, bob_plan.original)
+        await public_with(fake, "reveals:")
+        ix = await fake.click(ann, sealed.original, "Change my plan")
+        assert "Too late" in ix.all_text() or "no sealed plan" in ix.all_text()
+    assert_plain_words(fake)
+
+
+async def test_undo_button_takes_the_last_turn_action_back(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "undo.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.dm_messages(ann) and fake.dm_messages(bob), what="the planners")
+        for u in (ann, bob):
+            await seal(fake, u, await build_plan(fake, u, fake.dm_messages(u)[-1], outcomes=True))
+        await public_with(fake, "reveals:")
+        undone = False
+        for _ in range(30):
+            state = await bot.app.state(1)
+            pending = GAME.pending(state)
+            if not pending or state["round"] > 1:
+                break
+            seat = next(iter(pending))
+            user = ann if seat == "ann" else bob
+            ix = await fake.slash(user, "plan")
+            msg = ix.followups[-1] if ix.followups else ix.original
+            while not any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
+                sel = next(c for c in iter_components(msg) if c["type"] == 3)
+                opt = next(o for o in sel["options"] if not o["value"].startswith("@"))
+                msg = (await fake.click(user, msg, sel["custom_id"], values=[opt["value"]])).original
+            before = GAME.dump({**await bot.app.state(1), "version": 0})
+            ix = await fake.click(user, msg, "Confirm")
+            if any(c.get("label") == "↩ Undo" for c in iter_components(ix.original)):
+                back = await fake.click(user, ix.original, "Undo")
+                assert "Taken back" in message_text(back.original), back.all_text()
+                assert GAME.dump({**await bot.app.state(1), "version": 0}) == before
+                await public_with(fake, "took back their last move")
+                undone = True
+                break
+        assert undone
+    assert_plain_words(fake)
+
+
+def test_the_presenter_labels_an_option_with_numbers() -> None:
+    from tests.si_support import new_game as si_game
+
+    state = si_game(2)
+    view = GAME.view(state, "p1")
+    label = PRESENTER.describe_option({"type": "sell", "regions": {"china": 2}}, view, view, "p1")
+    assert label.startswith("Sell 2 in China at price")
