@@ -381,6 +381,22 @@ class Tx:
         )
         return [g for g in map(_game, rows) if g is not None]
 
+    async def games_owing_ai(self) -> list[int]:
+        """Ids of the active games whose committed state may wait for an app-played
+        seat (``games.ai_owed``, migration 0004): one indexed query, whatever the number
+        of games."""
+        rows = await self._all(
+            "SELECT id FROM games INDEXED BY games_ai_owed"
+            " WHERE ai_owed = 1 AND status = 'active' ORDER BY id"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def clear_ai_owed(self, game_id: int, version: int) -> None:
+        """Nothing is owed at ``version`` (a later commit wrote its own flag)."""
+        await self.conn.execute(
+            "UPDATE games SET ai_owed = 0 WHERE id = ? AND version = ?", (game_id, version)
+        )
+
     async def games_of_user(self, user_id: int) -> list[GameRow]:
         rows = await self._all(
             f"SELECT {_GAME_COLS} FROM games WHERE status IN ('lobby', 'active', 'paused')"
@@ -390,7 +406,7 @@ class Tx:
         return [g for g in map(_game, rows) if g is not None]
 
     async def update_game(self, game_id: int, at: float, **fields: Any) -> None:
-        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id", "rules", "rng"}
+        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id", "rules", "rng", "ai_owed"}
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad game fields {sorted(fields)}")
         if fields.get("seed") is not None:
