@@ -1,6 +1,7 @@
 """Many active games on one machine: start-up, per-action cost, memory (issue 9).
 
     .venv/bin/python benchmarks/bench_scale.py --games 10000 [--ai-seats] [--acts 200]
+        [--baseline 10] [--db scale.db] [--profile act.prof]
 
 1. Builds a database of N active Smartphone Inc. games: a few real 3-player games
    are played through the app layer to different points (Planning with a plan
@@ -11,7 +12,13 @@
    does) against the fake Discord on loopback and measures: time to ready
    (gateway READY, reminder timer armed), time to done (the start-up catch-up,
    ``advance_all``, finished), then ``App.act`` p50/p99 over ``--acts`` moves in
-   random games, and the process's peak RSS.
+   random games (the game's state is read first, as the player's prompt does), the
+   peak RSS at done (``peak_rss_start_mib``) and the process's peak RSS.
+3. The same ``App.act`` measure on ``--baseline`` games (default 10; 0: skip):
+   ``act_p99_growth_pct`` is how much slower p99 is with N games (goal ≤ 20 %).
+
+``--db`` keeps the database (and reuses it when it exists, skipping the build);
+``--profile`` writes cProfile stats of the timed ``App.act`` calls.
 
 Prints one JSON line. Nothing is asserted.
 """
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import random
@@ -115,7 +123,7 @@ async def build(db: Path, n: int, ai_seats: bool) -> None:
         await storage.close()
 
 
-async def measure(db: Path, acts: int) -> dict[str, Any]:
+async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, Any]:
     from bot.discord_bot import create_bot
     from engine.ai import choose
     from tests.discord_support import TOKEN as token
@@ -137,21 +145,31 @@ async def measure(db: Path, acts: int) -> dict[str, Any]:
             marks["ready"] = time.perf_counter()
             while "done" not in marks:
                 await asyncio.sleep(0.01)
+            rss_start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             app = bot.app
-            games = await app.games_with_status("active")
+            async with app.storage.read() as q:  # ids only: the sampling must not weigh on RSS
+                async with q.conn.execute("SELECT id FROM games WHERE status = 'active'") as cur:
+                    games = [int(r[0]) for r in await cur.fetchall()]
             rng = random.Random(1)
             times: list[float] = []
+            prof = cProfile.Profile() if profile else None
             for _ in range(acts):
-                info = games[rng.randrange(len(games))]
-                holdups = await app.holdups(info.id)
+                gid = games[rng.randrange(len(games))]
+                holdups = await app.holdups(gid)
                 if not holdups:
                     continue
                 h = holdups[0]
-                state = await app.state(info.id)
+                state = await app.state(gid)  # the player opened the prompt: the state is warm
                 action = choose(GAME, state, h.seat, "random")
+                if prof is not None:
+                    prof.enable()
                 t = time.perf_counter()
-                await app.act(info.id, h.user_id, h.seat, action, int(state["version"]))
+                await app.act(gid, h.user_id, h.seat, action, int(state["version"]))
                 times.append(time.perf_counter() - t)
+                if prof is not None:
+                    prof.disable()
+            if prof is not None:
+                prof.dump_stats(profile)
         finally:
             await bot.close()
             task.cancel()
@@ -163,8 +181,30 @@ async def measure(db: Path, acts: int) -> dict[str, Any]:
         "act_p50_ms": round(pct(times, 50) * 1000, 2) if times else None,
         "act_p99_ms": round(pct(times, 99) * 1000, 2) if times else None,
         "acts": len(times),
+        "peak_rss_start_mib": round(rss_start, 1),
         "peak_rss_mib": round(rss, 1),
     }
+
+
+def run(db: Path, games: int, ai_seats: bool, acts: int, profile: str | None = None) -> dict[str, Any]:
+    """Build ``db`` (unless it exists) and measure it in a fresh process."""
+    built = None
+    if not db.exists():
+        t = time.perf_counter()
+        asyncio.run(build(db, games, ai_seats))
+        built = round(time.perf_counter() - t, 1)
+    cmd = [sys.executable, __file__, "--measure", str(db), "--acts", str(acts)]
+    if profile:
+        cmd += ["--profile", profile]
+    child = subprocess.run(
+        cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    if child.returncode != 0:
+        sys.stderr.write(child.stderr[-3000:])
+        raise SystemExit(child.returncode)
+    out = json.loads(child.stdout.strip().splitlines()[-1])
+    out.update(build_s=built, db_mib=round(os.path.getsize(db) / 2**20, 1))
+    return out
 
 
 def main() -> None:
@@ -172,26 +212,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--ai-seats", action="store_true")
     parser.add_argument("--acts", type=int, default=200)
+    parser.add_argument("--baseline", type=int, default=10, metavar="G",
+                        help="also measure App.act on G games (0: no) and report the p99 growth")
+    parser.add_argument("--db", type=Path, help="keep the database here (reused if it exists)")
+    parser.add_argument("--profile", help="write cProfile stats of the timed App.act calls here")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(asyncio.run(measure(Path(args.measure), args.acts))))
+        print(json.dumps(asyncio.run(measure(Path(args.measure), args.acts, args.profile))))
         return
     with tempfile.TemporaryDirectory() as d:
-        db = Path(d) / "scale.db"
-        t = time.perf_counter()
-        asyncio.run(build(db, args.games, args.ai_seats))
-        built = time.perf_counter() - t
-        child = subprocess.run(
-            [sys.executable, __file__, "--measure", str(db), "--acts", str(args.acts)],
-            capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        if child.returncode != 0:
-            sys.stderr.write(child.stderr[-3000:])
-            raise SystemExit(child.returncode)
-        out = json.loads(child.stdout.strip().splitlines()[-1])
-        out.update(bench="scale", ai_seats=args.ai_seats, build_s=round(built, 1),
-                   db_mib=round(os.path.getsize(db) / 2**20, 1))
+        db = args.db or Path(d) / "scale.db"
+        out = run(db, args.games, args.ai_seats, args.acts, args.profile)
+        out.update(bench="scale", ai_seats=args.ai_seats)
+        if args.baseline:
+            base = run(Path(d) / "baseline.db", args.baseline, args.ai_seats, args.acts)
+            out["baseline_games"] = base["games"]
+            out["baseline_act_p99_ms"] = base["act_p99_ms"]
+            if base["act_p99_ms"] and out["act_p99_ms"] is not None:
+                out["act_p99_growth_pct"] = round((out["act_p99_ms"] / base["act_p99_ms"] - 1) * 100, 1)
         print(json.dumps(out))
 
 
