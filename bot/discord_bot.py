@@ -135,6 +135,7 @@ class BoardroomBot(commands.Bot):
             await storage.close()
             raise
         self._heartbeat = self.loop.create_task(self._renew_lease(), name="boardroom-lease")
+        self.storage.start_checkpoints()  # WAL checkpoints off the moves' path (issue 9)
         self.app = App(self.storage, **self._app_kwargs)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -27,6 +27,7 @@ import logging
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -716,6 +717,9 @@ class Storage:
         self._lock = asyncio.Lock()
         self._tx = Tx(conn)
         self._unavailable_logged = False  # one clear log line per outage, not one per move
+        self._checkpoints: asyncio.Task[None] | None = None
+        self._commits = 0  # committed write transactions (the checkpointer looks at it)
+        self.last_checkpoint: tuple[int, int, int] | None = None  # (busy, WAL pages, copied)
 
     @classmethod
     async def open(
@@ -742,8 +746,75 @@ class Storage:
         return cls(conn, str(path))
 
     async def close(self) -> None:
+        await self.stop_checkpoints()
         async with self._lock:
             await self.conn.close()
+
+    # -- checkpoints off the write path ------------------------------------------------
+
+    CHECKPOINT_SECONDS = 1.0
+
+    def start_checkpoints(self, every: float | None = None) -> bool:
+        """Copy the WAL into the database in the background instead of inside a COMMIT.
+
+        SQLite's automatic checkpoint runs in the COMMIT that crosses 1,000 WAL pages and
+        copies every page changed since the last one (with an fsync): with thousands of
+        games those pages are scattered and that one move waits 100-250 ms, so a move's
+        p99 grew with the number of games (issue 9). Here the write connection never
+        checkpoints; a task runs a PASSIVE checkpoint on its own connection in a worker
+        thread every ``every`` seconds after writes (a PASSIVE checkpoint never blocks the
+        writer or the readers). Returns False (nothing started) for an in-memory database.
+        Stopped by :meth:`close` (SQLite checkpoints the rest when the database closes)."""
+        if self._checkpoints is not None or self.path == ":memory:" or self.path.startswith("file:"):
+            return self._checkpoints is not None
+        self._checkpoints = asyncio.get_running_loop().create_task(
+            self._checkpoint_loop(self.CHECKPOINT_SECONDS if every is None else every),
+            name="boardroom-checkpoints",
+        )
+        return True
+
+    async def stop_checkpoints(self) -> None:
+        task, self._checkpoints = self._checkpoints, None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+    async def _checkpoint_loop(self, every: float) -> None:
+        async with self._lock:
+            await self.conn.execute("PRAGMA wal_autocheckpoint = 0")
+        side = await asyncio.to_thread(sqlite3.connect, self.path, check_same_thread=False)
+        busy = threading.Lock()  # the side connection is closed only after a running checkpoint
+
+        def run() -> tuple[int, int, int]:
+            with busy:
+                return checkpoint(side)
+
+        def close() -> None:
+            with busy:
+                side.close()
+
+        try:
+            side.execute("PRAGMA busy_timeout = 5000")
+            seen = self._commits
+            while True:
+                await asyncio.sleep(every)
+                if self._commits == seen:
+                    continue
+                seen = self._commits
+                try:
+                    self.last_checkpoint = await asyncio.to_thread(run)
+                except sqlite3.Error as exc:  # a busy or full disk: the next round tries again
+                    log.warning("background checkpoint failed: %s", exc)
+        finally:
+            try:
+                async with self._lock:  # the write connection checkpoints by itself again
+                    await self.conn.execute("PRAGMA wal_autocheckpoint = 1000")
+            except Exception:  # closing anyway
+                pass
+            await asyncio.to_thread(close)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
@@ -765,6 +836,7 @@ class Storage:
                 await self.conn.execute("BEGIN IMMEDIATE")
                 yield self._tx
                 await self.conn.execute("COMMIT")
+                self._commits += 1
             except BaseException as exc:
                 await asyncio.shield(self._rollback())
                 if is_unavailable(exc):
@@ -853,6 +925,12 @@ class Storage:
     ) -> bool:
         async with self.transaction() as tx:
             return await tx.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
+
+
+def checkpoint(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    """A PASSIVE WAL checkpoint on ``conn``: (busy, WAL pages, pages copied)."""
+    row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    return int(row[0]), int(row[1]), int(row[2])
 
 
 async def connect(path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> aiosqlite.Connection:

@@ -4,6 +4,7 @@ idle games hold no memory (locks, cache)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import sqlite3
 from pathlib import Path
@@ -199,3 +200,39 @@ async def test_idle_games_hold_no_lock(storage: Storage, clock: FakeClock) -> No
         assert app.lock(games[0].id) is lock  # held: everyone gets the same lock
     del lock
     assert len(app._locks) == 0
+
+
+async def test_checkpoints_run_beside_the_writes_not_in_a_commit(tmp_path: Path) -> None:
+    """The write connection never checkpoints (a COMMIT must not copy the WAL: that one
+    move would wait); the background checkpointer copies the WAL after writes."""
+    s = await Storage.open(tmp_path / "c.db")
+    try:
+        assert s.start_checkpoints(every=0.01)
+        app = await new_app(s, FakeClock())
+        info = await lobby(app, humans=2)
+        await app.start(info.id, 1, seed=1)
+        async with s.read() as q:
+            async with q.conn.execute("PRAGMA wal_autocheckpoint") as cur:
+                assert (await cur.fetchone())[0] == 0  # a COMMIT never copies the WAL
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            done = s.last_checkpoint
+            if done is not None and done[1] > 0 and done[1] == done[2]:
+                break
+        assert done is not None and done[1] > 0 and done[1] == done[2]  # all WAL pages copied
+    finally:
+        await s.close()
+    assert not (tmp_path / "c.db-wal").exists() or (tmp_path / "c.db-wal").stat().st_size == 0
+    again = await Storage.open(tmp_path / "c.db")  # closed cleanly: the game is there
+    try:
+        assert (await again.game_row(info.id)) is not None
+    finally:
+        await again.close()
+
+
+async def test_no_checkpointer_for_a_database_in_memory() -> None:
+    s = await Storage.open(":memory:")
+    try:
+        assert s.start_checkpoints() is False
+    finally:
+        await s.close()
