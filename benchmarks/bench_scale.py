@@ -12,8 +12,11 @@
    does) against the fake Discord on loopback and measures: time to ready
    (gateway READY, reminder timer armed), time to done (the start-up catch-up,
    ``advance_all``, finished), then ``App.act`` p50/p99 over ``--acts`` moves in
-   random games (the game's state is read first, as the player's prompt does), the
-   peak RSS at done (``peak_rss_start_mib``) and the process's peak RSS.
+   random copied games, the peak RSS at done (``peak_rss_start_mib``) and the
+   process's peak RSS. Before each timed move the game is put back to its base
+   position (untimed) and its state read (as the player's prompt does): every timed
+   move is a move from one of the base positions, whatever the number of games, so
+   that the two measures of step 3 compare the same work.
 3. The same ``App.act`` measure on ``--baseline`` games (default 10; 0: skip):
    ``act_p99_growth_pct`` is how much slower p99 is with N games (goal ≤ 20 %).
 
@@ -46,6 +49,19 @@ GAME = "smartphone-inc"
 STOPS = (1, 12, 25, 38, 50)  # actions played in each base game (several phases and rounds)
 
 
+def peak_rss_mib() -> float:
+    """This process's peak RSS: VmHWM (reset by exec). ``ru_maxrss`` is not: a child
+    started by the building process would report the builder's peak."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
@@ -76,6 +92,43 @@ async def _columns(conn: Any, table: str) -> list[str]:
         return [r[1] for r in await cur.fetchall()]
 
 
+CHILDREN = ("game_settings", "seats", "actions", "snapshots", "waiting", "reminders")
+
+
+async def copy_game(c: Any, gid: int, src: int) -> None:
+    """Game ``gid`` becomes a copy of game ``src`` (its own id and channel), in the
+    transaction of connection ``c``."""
+    gcols = [x for x in await _columns(c, "games") if x not in ("id", "channel_id", "thread_id")]
+    await c.execute(
+        f"INSERT INTO games (id, channel_id, {', '.join(gcols)})"
+        f" SELECT ?, ?, {', '.join(gcols)} FROM games WHERE id = ?",
+        (gid, 10_000_000 + gid, src),
+    )
+    for table in CHILDREN:
+        cols = [x for x in await _columns(c, table) if x != "game_id"]
+        await c.execute(
+            f"INSERT INTO {table} (game_id, {', '.join(cols)})"
+            f" SELECT ?, {', '.join(cols)} FROM {table} WHERE game_id = ?",
+            (gid, src),
+        )
+    await c.execute("INSERT OR REPLACE INTO bench_copies (game_id, src) VALUES (?, ?)", (gid, src))
+
+
+async def fix_checksums(c: Any, gid: int | None = None) -> None:
+    """A snapshot's checksum names its game: recompute it for the copies."""
+    try:
+        from bot.storage import snapshot_checksum as checksum
+    except ImportError:
+        return
+    sql = "SELECT game_id, version, state FROM snapshots"
+    async with c.execute(sql + ("" if gid is None else " WHERE game_id = ?"), () if gid is None else (gid,)) as cur:
+        rows = await cur.fetchall()
+    await c.executemany(
+        "UPDATE snapshots SET checksum = ? WHERE game_id = ? AND version = ?",
+        [(checksum(g, v, s), g, v) for g, v, s in rows],
+    )
+
+
 async def build(db: Path, n: int, ai_seats: bool) -> None:
     from bot.app import App
     from bot.storage import Storage
@@ -84,43 +137,27 @@ async def build(db: Path, n: int, ai_seats: bool) -> None:
     try:
         app = App(storage)
         bases = [await _play(app, 1 + i, 100 + i, stop, ai_seats) for i, stop in enumerate(STOPS)]
-        checksum = None
-        try:
-            from bot.storage import snapshot_checksum as checksum  # type: ignore[no-redef]
-        except ImportError:
-            pass
         async with storage.transaction() as tx:
             c = tx.conn
-            gcols = [x for x in await _columns(c, "games") if x not in ("id", "channel_id", "thread_id")]
-            children = [
-                (t, [x for x in await _columns(c, t) if x != "game_id"])
-                for t in ("game_settings", "seats", "actions", "snapshots", "waiting", "reminders")
-            ]
+            await c.execute("CREATE TABLE bench_copies (game_id INTEGER PRIMARY KEY, src INTEGER NOT NULL)")
             async with c.execute("SELECT max(id) FROM games") as cur:
                 (top,) = await cur.fetchone()
             for k in range(n - len(bases)):
-                gid = top + 1 + k
-                src = bases[k % len(bases)]
-                await c.execute(
-                    f"INSERT INTO games (id, channel_id, {', '.join(gcols)})"
-                    f" SELECT ?, ?, {', '.join(gcols)} FROM games WHERE id = ?",
-                    (gid, 10_000_000 + gid, src),
-                )
-                for table, cols in children:
-                    await c.execute(
-                        f"INSERT INTO {table} (game_id, {', '.join(cols)})"
-                        f" SELECT ?, {', '.join(cols)} FROM {table} WHERE game_id = ?",
-                        (gid, src),
-                    )
-            if checksum is not None:  # a snapshot's checksum names its game: recompute
-                async with c.execute("SELECT game_id, version, state FROM snapshots") as cur:
-                    rows = await cur.fetchall()
-                await c.executemany(
-                    "UPDATE snapshots SET checksum = ? WHERE game_id = ? AND version = ?",
-                    [(checksum(g, v, s), g, v) for g, v, s in rows],
-                )
+                await copy_game(c, top + 1 + k, bases[k % len(bases)])
+            await fix_checksums(c)
     finally:
         await storage.close()
+
+
+async def reset_game(app: Any, gid: int, src: int) -> None:
+    """Put copy ``gid`` back to its base position (untimed), so that every timed move is
+    a move from one of the base positions, with 10 games as with 50,000."""
+    async with app.storage.transaction() as tx:
+        await tx.conn.execute("DELETE FROM reminders WHERE game_id = ?", (gid,))
+        await tx.conn.execute("DELETE FROM games WHERE id = ?", (gid,))  # the rest cascades
+        await copy_game(tx.conn, gid, src)
+        await fix_checksums(tx.conn, gid)
+    app._cache.pop(gid, None)
 
 
 async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, Any]:
@@ -145,16 +182,19 @@ async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, 
             marks["ready"] = time.perf_counter()
             while "done" not in marks:
                 await asyncio.sleep(0.01)
-            rss_start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            rss_start = peak_rss_mib()
             app = bot.app
             async with app.storage.read() as q:  # ids only: the sampling must not weigh on RSS
-                async with q.conn.execute("SELECT id FROM games WHERE status = 'active'") as cur:
-                    games = [int(r[0]) for r in await cur.fetchall()]
+                async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
+                    (active,) = await cur.fetchone()
+                async with q.conn.execute("SELECT game_id, src FROM bench_copies ORDER BY game_id") as cur:
+                    copies = [(int(g), int(s)) for g, s in await cur.fetchall()]
             rng = random.Random(1)
             times: list[float] = []
             prof = cProfile.Profile() if profile else None
             for _ in range(acts):
-                gid = games[rng.randrange(len(games))]
+                gid, src = copies[rng.randrange(len(copies))]
+                await reset_game(app, gid, src)
                 holdups = await app.holdups(gid)
                 if not holdups:
                     continue
@@ -173,9 +213,9 @@ async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, 
         finally:
             await bot.close()
             task.cancel()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mib()
     return {
-        "games": len(games),
+        "games": active,
         "ready_s": round(marks["ready"] - t0, 3),
         "done_s": round(marks["done"] - t0, 3),
         "act_p50_ms": round(pct(times, 50) * 1000, 2) if times else None,
