@@ -609,18 +609,28 @@ class Tx:
 
     async def earliest_reminder(self, game_id: int | None = None, after: float | None = None) -> float | None:
         """The earliest due time of a reminder row of an active game (of one game; later
-        than ``after``)."""
-        sql = (
-            "SELECT min(r.due_at) FROM reminders r JOIN games g ON g.id = r.game_id"
-            " WHERE g.status = 'active'"
-        )
+        than ``after``).
+
+        Without ``game_id`` the rows are walked in due order (``reminders_due``) up to the
+        first of an active game: left to itself SQLite visits every active game instead
+        (about 0.45 s with 50,000 games, the storage lock held)."""
         args: list[Any] = []
         if game_id is not None:
-            sql += " AND r.game_id = ?"
+            sql = (
+                "SELECT min(r.due_at) FROM reminders r JOIN games g ON g.id = r.game_id"
+                " WHERE g.status = 'active' AND r.game_id = ?"
+            )
             args.append(game_id)
+        else:
+            sql = (
+                "SELECT r.due_at FROM reminders r INDEXED BY reminders_due"
+                " JOIN games g ON g.id = r.game_id WHERE g.status = 'active'"
+            )
         if after is not None:
             sql += " AND r.due_at > ?"
             args.append(after)
+        if game_id is None:
+            sql += " ORDER BY r.due_at LIMIT 1"
         row = await self._one(sql, tuple(args))
         return float(row[0]) if row and row[0] is not None else None
 
@@ -628,6 +638,7 @@ class Tx:
         """Reminder rows of active games due by ``now``, oldest first."""
         rows = await self._all(
             "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+            " INDEXED BY reminders_due"  # in due order, never a walk over every active game
             " JOIN games g ON g.id = r.game_id WHERE r.due_at <= ? AND g.status = 'active'"
             " ORDER BY r.due_at LIMIT ?",
             (now, limit),

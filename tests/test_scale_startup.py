@@ -236,3 +236,40 @@ async def test_no_checkpointer_for_a_database_in_memory() -> None:
         assert s.start_checkpoints() is False
     finally:
         await s.close()
+
+
+async def test_the_earliest_reminder_walks_due_order_not_every_game(storage: Storage) -> None:
+    """The timer's queries read the rows in due order up to the first of an active game
+    (SQLite would otherwise visit every active game: 0.45 s with 50,000 games)."""
+    async with storage.transaction() as tx:
+        for gid, status, due in ((1, "finished", 50.0), (2, "active", 300.0), (3, "active", 100.0), (4, "abandoned", 10.0)):
+            await tx.conn.execute(
+                "INSERT INTO games (id, game, channel_id, host_id, status, created_at, updated_at)"
+                " VALUES (?, 'fake', ?, 1, ?, 0, 0)",
+                (gid, gid, status),
+            )
+            await tx.conn.execute(
+                "INSERT INTO seats (game_id, seat, position, user_id, display_name) VALUES (?, 'a', 0, 1, 'A')", (gid,)
+            )
+            await tx.put_waiting(gid, "a", 0, 0.0)
+            await tx.put_reminder(gid, "a", "nudge", due)
+    assert await storage.earliest_reminder() == 100.0
+    assert await storage.earliest_reminder(after=100.0) == 300.0
+    assert await storage.earliest_reminder(after=300.0) is None
+    assert await storage.earliest_reminder(2) == 300.0
+    assert [(r.game_id, r.due_at) for r in await storage.due_reminders(1000.0, 10)] == [(3, 100.0), (2, 300.0)]
+    assert [r.game_id for r in await storage.due_reminders(1000.0, 1)] == [3]
+    seen: list[str] = []  # the statements the storage really runs, values filled in
+    await storage.conn.set_trace_callback(seen.append)
+    await storage.earliest_reminder()
+    await storage.earliest_reminder(after=5.0)
+    await storage.due_reminders(1000.0, 10)
+    await storage.conn.set_trace_callback(None)
+    assert len(seen) == 3
+    async with storage.read() as q:
+        for sql in seen:
+            async with q.conn.execute("EXPLAIN QUERY PLAN " + sql) as cur:
+                plan = " ".join(str(r[-1]) for r in await cur.fetchall())
+            # the rows in due order; each one's game looked up by its id, no walk, no sort
+            assert "USING INDEX reminders_due" in plan or "USING COVERING INDEX reminders_due" in plan, plan
+            assert "rowid=?" in plan and "(status=?)" not in plan and "TEMP B-TREE" not in plan, plan
