@@ -6,7 +6,8 @@
     await bot.start(token)          # or bot.run(token); boardroom run does this
 
 ``setup_hook`` (runs once, inside the event loop, before the gateway connects):
-opens the database (:class:`bot.storage.Storage`), builds the
+opens the database (:class:`bot.storage.Storage`; its WAL checkpoints run in the
+background, :meth:`~bot.storage.Storage.start_checkpoints`), builds the
 :class:`bot.app.App`, loads the extensions (one cog per area), registers the
 persistent components (:data:`bot.views.DYNAMIC_ITEMS`), installs the one error
 handler, starts the reminder scheduler (jobs rebuilt from the database: none
