@@ -1,7 +1,7 @@
 """Many active games on one machine: start-up, per-action cost, memory (issue 9).
 
     .venv/bin/python benchmarks/bench_scale.py --games 10000 [--ai-seats] [--acts 200]
-        [--baseline 10] [--db scale.db] [--profile act.prof]
+        [--baseline 10] [--db scale.db] [--profile act.prof]   (--acts defaults to 400)
 
 1. Builds a database of N active Smartphone Inc. games: a few real 3-player games
    are played through the app layer to different points (Planning with a plan
@@ -17,7 +17,9 @@
    position (untimed) and its state read (as the player's prompt does): every timed
    move is a move from one of the base positions, whatever the number of games, so
    that the two measures of step 3 compare the same work.
-3. The same ``App.act`` measure on ``--baseline`` games (default 10; 0: skip):
+3. The same moves on a ``--baseline`` database (default 10 games; 0: skip), opened in
+   the same process as the bot opens its own (background checkpoints, the reminder
+   timer), one move each in turn so that both see the same load of the machine:
    ``act_p99_growth_pct`` is how much slower p99 is with N games (goal ≤ 20 %).
 
 ``--db`` keeps the database (and reuses it when it exists, skipping the build);
@@ -160,11 +162,51 @@ async def reset_game(app: Any, gid: int, src: int) -> None:
     app._cache.pop(gid, None)
 
 
-async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, Any]:
+class Mover:
+    """Timed moves in the copied games of one app: each from a base position."""
+
+    def __init__(self, app: Any, copies: list[tuple[int, int]], seed: int) -> None:
+        self.app, self.copies, self.rng = app, copies, random.Random(seed)
+        self.times: list[float] = []
+
+    async def move(self, prof: cProfile.Profile | None = None) -> None:
+        from engine.ai import choose
+
+        app = self.app
+        gid, src = self.copies[self.rng.randrange(len(self.copies))]
+        await reset_game(app, gid, src)
+        holdups = await app.holdups(gid)
+        if not holdups:
+            return
+        h = holdups[0]
+        state = await app.state(gid)  # the player opened the prompt: the state is warm
+        action = choose(GAME, state, h.seat, "random")
+        if prof is not None:
+            prof.enable()
+        t = time.perf_counter()
+        await app.act(gid, h.user_id, h.seat, action, int(state["version"]))
+        self.times.append(time.perf_counter() - t)
+        if prof is not None:
+            prof.disable()
+
+
+async def copies_of(storage: Any) -> list[tuple[int, int]]:
+    async with storage.read() as q:
+        async with q.conn.execute("SELECT game_id, src FROM bench_copies ORDER BY game_id") as cur:
+            return [(int(g), int(s)) for g, s in await cur.fetchall()]
+
+
+async def measure(
+    db: Path, acts: int, profile: str | None = None, baseline: Path | None = None
+) -> dict[str, Any]:
+    from bot.app import App
     from bot.discord_bot import create_bot
-    from engine.ai import choose
+    from bot.reminders import ReminderScheduler
+    from bot.storage import Storage
     from tests.discord_support import TOKEN as token
     from tests.fake_discord import FakeDiscord
+
+    out: dict[str, Any] = {}
     async with FakeDiscord():
         t0 = time.perf_counter()
         bot = create_bot(db_path=str(db), guild_ready_timeout=0.05, sync_commands=False)
@@ -177,44 +219,49 @@ async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, 
 
         bot._after_ready = timed  # type: ignore[method-assign]
         task = asyncio.create_task(bot.start(token))
+        base_storage = base_sched = None
         try:
             await asyncio.wait_for(bot.ready_event.wait(), 600)
             marks["ready"] = time.perf_counter()
             while "done" not in marks:
                 await asyncio.sleep(0.01)
             rss_start = peak_rss_mib()
-            app = bot.app
-            async with app.storage.read() as q:  # ids only: the sampling must not weigh on RSS
+            async with bot.app.storage.read() as q:
                 async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
                     (active,) = await cur.fetchone()
-                async with q.conn.execute("SELECT game_id, src FROM bench_copies ORDER BY game_id") as cur:
-                    copies = [(int(g), int(s)) for g, s in await cur.fetchall()]
-            rng = random.Random(1)
-            times: list[float] = []
+            movers = [Mover(bot.app, await copies_of(bot.app.storage), 1)]
+            if baseline is not None:
+                # the same moves on a small database, set up as the bot sets its own up,
+                # in this process, one move each in turn: both see the same machine load
+                base_storage = await Storage.open(baseline)
+                base_storage.start_checkpoints()
+                base_app = App(base_storage)
+
+                async def no_send(nudge: Any) -> None:
+                    return None
+
+                base_sched = ReminderScheduler(base_app, no_send)
+                await base_sched.start()
+                movers.append(Mover(base_app, await copies_of(base_storage), 1))
+                async with base_storage.read() as q:
+                    async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
+                        (out["baseline_games"],) = await cur.fetchone()
             prof = cProfile.Profile() if profile else None
             for _ in range(acts):
-                gid, src = copies[rng.randrange(len(copies))]
-                await reset_game(app, gid, src)
-                holdups = await app.holdups(gid)
-                if not holdups:
-                    continue
-                h = holdups[0]
-                state = await app.state(gid)  # the player opened the prompt: the state is warm
-                action = choose(GAME, state, h.seat, "random")
-                if prof is not None:
-                    prof.enable()
-                t = time.perf_counter()
-                await app.act(gid, h.user_id, h.seat, action, int(state["version"]))
-                times.append(time.perf_counter() - t)
-                if prof is not None:
-                    prof.disable()
+                for i, mover in enumerate(movers):
+                    await mover.move(prof if i == 0 else None)
             if prof is not None:
                 prof.dump_stats(profile)
         finally:
+            if base_sched is not None:
+                base_sched.shutdown()
+            if base_storage is not None:
+                await base_storage.close()
             await bot.close()
             task.cancel()
     rss = peak_rss_mib()
-    return {
+    times = movers[0].times
+    out.update({
         "games": active,
         "ready_s": round(marks["ready"] - t0, 3),
         "done_s": round(marks["done"] - t0, 3),
@@ -223,11 +270,21 @@ async def measure(db: Path, acts: int, profile: str | None = None) -> dict[str, 
         "acts": len(times),
         "peak_rss_start_mib": round(rss_start, 1),
         "peak_rss_mib": round(rss, 1),
-    }
+    })
+    if baseline is not None and movers[1].times and times:
+        base = movers[1].times
+        out["baseline_act_p50_ms"] = round(pct(base, 50) * 1000, 2)
+        out["baseline_act_p99_ms"] = round(pct(base, 99) * 1000, 2)
+        out["act_p99_growth_pct"] = round((pct(times, 99) / pct(base, 99) - 1) * 100, 1)
+    return out
 
 
-def run(db: Path, games: int, ai_seats: bool, acts: int, profile: str | None = None) -> dict[str, Any]:
-    """Build ``db`` (unless it exists) and measure it in a fresh process."""
+def run(
+    db: Path, games: int, ai_seats: bool, acts: int, profile: str | None = None,
+    baseline: tuple[Path, int] | None = None,
+) -> dict[str, Any]:
+    """Build ``db`` (unless it exists) and the baseline database, then measure in a
+    fresh process."""
     built = None
     if not db.exists():
         t = time.perf_counter()
@@ -236,6 +293,9 @@ def run(db: Path, games: int, ai_seats: bool, acts: int, profile: str | None = N
     cmd = [sys.executable, __file__, "--measure", str(db), "--acts", str(acts)]
     if profile:
         cmd += ["--profile", profile]
+    if baseline is not None:
+        asyncio.run(build(baseline[0], baseline[1], ai_seats))
+        cmd += ["--baseline-db", str(baseline[0])]
     child = subprocess.run(
         cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
@@ -251,26 +311,23 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--ai-seats", action="store_true")
-    parser.add_argument("--acts", type=int, default=200)
+    parser.add_argument("--acts", type=int, default=400)
     parser.add_argument("--baseline", type=int, default=10, metavar="G",
                         help="also measure App.act on G games (0: no) and report the p99 growth")
     parser.add_argument("--db", type=Path, help="keep the database here (reused if it exists)")
     parser.add_argument("--profile", help="write cProfile stats of the timed App.act calls here")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--baseline-db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(asyncio.run(measure(Path(args.measure), args.acts, args.profile))))
+        result = asyncio.run(measure(Path(args.measure), args.acts, args.profile, args.baseline_db))
+        print(json.dumps(result))
         return
     with tempfile.TemporaryDirectory() as d:
         db = args.db or Path(d) / "scale.db"
-        out = run(db, args.games, args.ai_seats, args.acts, args.profile)
+        baseline = (Path(d) / "baseline.db", args.baseline) if args.baseline else None
+        out = run(db, args.games, args.ai_seats, args.acts, args.profile, baseline)
         out.update(bench="scale", ai_seats=args.ai_seats)
-        if args.baseline:
-            base = run(Path(d) / "baseline.db", args.baseline, args.ai_seats, args.acts)
-            out["baseline_games"] = base["games"]
-            out["baseline_act_p99_ms"] = base["act_p99_ms"]
-            if base["act_p99_ms"] and out["act_p99_ms"] is not None:
-                out["act_p99_growth_pct"] = round((out["act_p99_ms"] / base["act_p99_ms"] - 1) * 100, 1)
         print(json.dumps(out))
 
 

@@ -45,7 +45,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_plans.py": ["--runs", "3"],
     "bench_render.py": ["--runs", "5"],
     "bench_app.py": ["--quick"],
-    "bench_scale.py": ["--games", "1000", "--acts", "100"],  # --full: 1,000 games, 200 moves
+    "bench_scale.py": ["--games", "1000", "--acts", "100"],  # --full: 1,000 games, 400 moves
 }
 
 
