@@ -1,6 +1,7 @@
 """Many active games on one machine: start-up, per-action cost, memory (issue 9).
 
     .venv/bin/python benchmarks/bench_scale.py --games 10000 [--ai-seats] [--acts 200]
+        [--baseline 10] [--db scale.db] [--profile act.prof]   (--acts defaults to 400)
 
 1. Builds a database of N active Smartphone Inc. games: a few real 3-player games
    are played through the app layer to different points (Planning with a plan
@@ -11,7 +12,18 @@
    does) against the fake Discord on loopback and measures: time to ready
    (gateway READY, reminder timer armed), time to done (the start-up catch-up,
    ``advance_all``, finished), then ``App.act`` p50/p99 over ``--acts`` moves in
-   random games, and the process's peak RSS.
+   random copied games, the peak RSS at done (``peak_rss_start_mib``) and the
+   process's peak RSS. Before each timed move the game is put back to its base
+   position (untimed) and its state read (as the player's prompt does): every timed
+   move is a move from one of the base positions, whatever the number of games, so
+   that the two measures of step 3 compare the same work.
+3. The same moves on a ``--baseline`` database (default 10 games; 0: skip), opened in
+   the same process as the bot opens its own (background checkpoints, the reminder
+   timer), one move each in turn so that both see the same load of the machine:
+   ``act_p99_growth_pct`` is how much slower p99 is with N games (goal ≤ 20 %).
+
+``--db`` keeps the database (and reuses it when it exists, skipping the build);
+``--profile`` writes cProfile stats of the timed ``App.act`` calls.
 
 Prints one JSON line. Nothing is asserted.
 """
@@ -20,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import random
@@ -36,6 +49,19 @@ sys.path.insert(0, str(ROOT))
 
 GAME = "smartphone-inc"
 STOPS = (1, 12, 25, 38, 50)  # actions played in each base game (several phases and rounds)
+
+
+def peak_rss_mib() -> float:
+    """This process's peak RSS: VmHWM (reset by exec). ``ru_maxrss`` is not: a child
+    started by the building process would report the builder's peak."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def pct(values: list[float], p: float) -> float:
@@ -68,6 +94,43 @@ async def _columns(conn: Any, table: str) -> list[str]:
         return [r[1] for r in await cur.fetchall()]
 
 
+CHILDREN = ("game_settings", "seats", "actions", "snapshots", "waiting", "reminders")
+
+
+async def copy_game(c: Any, gid: int, src: int) -> None:
+    """Game ``gid`` becomes a copy of game ``src`` (its own id and channel), in the
+    transaction of connection ``c``."""
+    gcols = [x for x in await _columns(c, "games") if x not in ("id", "channel_id", "thread_id")]
+    await c.execute(
+        f"INSERT INTO games (id, channel_id, {', '.join(gcols)})"
+        f" SELECT ?, ?, {', '.join(gcols)} FROM games WHERE id = ?",
+        (gid, 10_000_000 + gid, src),
+    )
+    for table in CHILDREN:
+        cols = [x for x in await _columns(c, table) if x != "game_id"]
+        await c.execute(
+            f"INSERT INTO {table} (game_id, {', '.join(cols)})"
+            f" SELECT ?, {', '.join(cols)} FROM {table} WHERE game_id = ?",
+            (gid, src),
+        )
+    await c.execute("INSERT OR REPLACE INTO bench_copies (game_id, src) VALUES (?, ?)", (gid, src))
+
+
+async def fix_checksums(c: Any, gid: int | None = None) -> None:
+    """A snapshot's checksum names its game: recompute it for the copies."""
+    try:
+        from bot.storage import snapshot_checksum as checksum
+    except ImportError:
+        return
+    sql = "SELECT game_id, version, state FROM snapshots"
+    async with c.execute(sql + ("" if gid is None else " WHERE game_id = ?"), () if gid is None else (gid,)) as cur:
+        rows = await cur.fetchall()
+    await c.executemany(
+        "UPDATE snapshots SET checksum = ? WHERE game_id = ? AND version = ?",
+        [(checksum(g, v, s), g, v) for g, v, s in rows],
+    )
+
+
 async def build(db: Path, n: int, ai_seats: bool) -> None:
     from bot.app import App
     from bot.storage import Storage
@@ -76,50 +139,74 @@ async def build(db: Path, n: int, ai_seats: bool) -> None:
     try:
         app = App(storage)
         bases = [await _play(app, 1 + i, 100 + i, stop, ai_seats) for i, stop in enumerate(STOPS)]
-        checksum = None
-        try:
-            from bot.storage import snapshot_checksum as checksum  # type: ignore[no-redef]
-        except ImportError:
-            pass
         async with storage.transaction() as tx:
             c = tx.conn
-            gcols = [x for x in await _columns(c, "games") if x not in ("id", "channel_id", "thread_id")]
-            children = [
-                (t, [x for x in await _columns(c, t) if x != "game_id"])
-                for t in ("game_settings", "seats", "actions", "snapshots", "waiting", "reminders")
-            ]
+            await c.execute("CREATE TABLE bench_copies (game_id INTEGER PRIMARY KEY, src INTEGER NOT NULL)")
             async with c.execute("SELECT max(id) FROM games") as cur:
                 (top,) = await cur.fetchone()
             for k in range(n - len(bases)):
-                gid = top + 1 + k
-                src = bases[k % len(bases)]
-                await c.execute(
-                    f"INSERT INTO games (id, channel_id, {', '.join(gcols)})"
-                    f" SELECT ?, ?, {', '.join(gcols)} FROM games WHERE id = ?",
-                    (gid, 10_000_000 + gid, src),
-                )
-                for table, cols in children:
-                    await c.execute(
-                        f"INSERT INTO {table} (game_id, {', '.join(cols)})"
-                        f" SELECT ?, {', '.join(cols)} FROM {table} WHERE game_id = ?",
-                        (gid, src),
-                    )
-            if checksum is not None:  # a snapshot's checksum names its game: recompute
-                async with c.execute("SELECT game_id, version, state FROM snapshots") as cur:
-                    rows = await cur.fetchall()
-                await c.executemany(
-                    "UPDATE snapshots SET checksum = ? WHERE game_id = ? AND version = ?",
-                    [(checksum(g, v, s), g, v) for g, v, s in rows],
-                )
+                await copy_game(c, top + 1 + k, bases[k % len(bases)])
+            await fix_checksums(c)
     finally:
         await storage.close()
 
 
-async def measure(db: Path, acts: int) -> dict[str, Any]:
+async def reset_game(app: Any, gid: int, src: int) -> None:
+    """Put copy ``gid`` back to its base position (untimed), so that every timed move is
+    a move from one of the base positions, with 10 games as with 50,000."""
+    async with app.storage.transaction() as tx:
+        await tx.conn.execute("DELETE FROM reminders WHERE game_id = ?", (gid,))
+        await tx.conn.execute("DELETE FROM games WHERE id = ?", (gid,))  # the rest cascades
+        await copy_game(tx.conn, gid, src)
+        await fix_checksums(tx.conn, gid)
+    app._cache.pop(gid, None)
+
+
+class Mover:
+    """Timed moves in the copied games of one app: each from a base position."""
+
+    def __init__(self, app: Any, copies: list[tuple[int, int]], seed: int) -> None:
+        self.app, self.copies, self.rng = app, copies, random.Random(seed)
+        self.times: list[float] = []
+
+    async def move(self, prof: cProfile.Profile | None = None) -> None:
+        from engine.ai import choose
+
+        app = self.app
+        gid, src = self.copies[self.rng.randrange(len(self.copies))]
+        await reset_game(app, gid, src)
+        holdups = await app.holdups(gid)
+        if not holdups:
+            return
+        h = holdups[0]
+        state = await app.state(gid)  # the player opened the prompt: the state is warm
+        action = choose(GAME, state, h.seat, "random")
+        if prof is not None:
+            prof.enable()
+        t = time.perf_counter()
+        await app.act(gid, h.user_id, h.seat, action, int(state["version"]))
+        self.times.append(time.perf_counter() - t)
+        if prof is not None:
+            prof.disable()
+
+
+async def copies_of(storage: Any) -> list[tuple[int, int]]:
+    async with storage.read() as q:
+        async with q.conn.execute("SELECT game_id, src FROM bench_copies ORDER BY game_id") as cur:
+            return [(int(g), int(s)) for g, s in await cur.fetchall()]
+
+
+async def measure(
+    db: Path, acts: int, profile: str | None = None, baseline: Path | None = None
+) -> dict[str, Any]:
+    from bot.app import App
     from bot.discord_bot import create_bot
-    from engine.ai import choose
+    from bot.reminders import ReminderScheduler
+    from bot.storage import Storage
     from tests.discord_support import TOKEN as token
     from tests.fake_discord import FakeDiscord
+
+    out: dict[str, Any] = {}
     async with FakeDiscord():
         t0 = time.perf_counter()
         bot = create_bot(db_path=str(db), guild_ready_timeout=0.05, sync_commands=False)
@@ -132,66 +219,115 @@ async def measure(db: Path, acts: int) -> dict[str, Any]:
 
         bot._after_ready = timed  # type: ignore[method-assign]
         task = asyncio.create_task(bot.start(token))
+        base_storage = base_sched = None
         try:
             await asyncio.wait_for(bot.ready_event.wait(), 600)
             marks["ready"] = time.perf_counter()
             while "done" not in marks:
                 await asyncio.sleep(0.01)
-            app = bot.app
-            games = await app.games_with_status("active")
-            rng = random.Random(1)
-            times: list[float] = []
+            rss_start = peak_rss_mib()
+            async with bot.app.storage.read() as q:
+                async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
+                    (active,) = await cur.fetchone()
+            movers = [Mover(bot.app, await copies_of(bot.app.storage), 1)]
+            if baseline is not None:
+                # the same moves on a small database, set up as the bot sets its own up,
+                # in this process, one move each in turn: both see the same machine load
+                base_storage = await Storage.open(baseline)
+                base_storage.start_checkpoints()
+                base_app = App(base_storage)
+
+                async def no_send(nudge: Any) -> None:
+                    return None
+
+                base_sched = ReminderScheduler(base_app, no_send)
+                await base_sched.start()
+                movers.append(Mover(base_app, await copies_of(base_storage), 1))
+                async with base_storage.read() as q:
+                    async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
+                        (out["baseline_games"],) = await cur.fetchone()
+            prof = cProfile.Profile() if profile else None
             for _ in range(acts):
-                info = games[rng.randrange(len(games))]
-                holdups = await app.holdups(info.id)
-                if not holdups:
-                    continue
-                h = holdups[0]
-                state = await app.state(info.id)
-                action = choose(GAME, state, h.seat, "random")
-                t = time.perf_counter()
-                await app.act(info.id, h.user_id, h.seat, action, int(state["version"]))
-                times.append(time.perf_counter() - t)
+                for i, mover in enumerate(movers):
+                    await mover.move(prof if i == 0 else None)
+            if prof is not None:
+                prof.dump_stats(profile)
         finally:
+            if base_sched is not None:
+                base_sched.shutdown()
+            if base_storage is not None:
+                await base_storage.close()
             await bot.close()
             task.cancel()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {
-        "games": len(games),
+    rss = peak_rss_mib()
+    times = movers[0].times
+    out.update({
+        "games": active,
         "ready_s": round(marks["ready"] - t0, 3),
         "done_s": round(marks["done"] - t0, 3),
         "act_p50_ms": round(pct(times, 50) * 1000, 2) if times else None,
         "act_p99_ms": round(pct(times, 99) * 1000, 2) if times else None,
         "acts": len(times),
+        "peak_rss_start_mib": round(rss_start, 1),
         "peak_rss_mib": round(rss, 1),
-    }
+    })
+    if baseline is not None and movers[1].times and times:
+        base = movers[1].times
+        out["baseline_act_p50_ms"] = round(pct(base, 50) * 1000, 2)
+        out["baseline_act_p99_ms"] = round(pct(base, 99) * 1000, 2)
+        out["act_p99_growth_pct"] = round((pct(times, 99) / pct(base, 99) - 1) * 100, 1)
+    return out
+
+
+def run(
+    db: Path, games: int, ai_seats: bool, acts: int, profile: str | None = None,
+    baseline: tuple[Path, int] | None = None,
+) -> dict[str, Any]:
+    """Build ``db`` (unless it exists) and the baseline database, then measure in a
+    fresh process."""
+    built = None
+    if not db.exists():
+        t = time.perf_counter()
+        asyncio.run(build(db, games, ai_seats))
+        built = round(time.perf_counter() - t, 1)
+    cmd = [sys.executable, __file__, "--measure", str(db), "--acts", str(acts)]
+    if profile:
+        cmd += ["--profile", profile]
+    if baseline is not None:
+        asyncio.run(build(baseline[0], baseline[1], ai_seats))
+        cmd += ["--baseline-db", str(baseline[0])]
+    child = subprocess.run(
+        cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    if child.returncode != 0:
+        sys.stderr.write(child.stderr[-3000:])
+        raise SystemExit(child.returncode)
+    out = json.loads(child.stdout.strip().splitlines()[-1])
+    out.update(build_s=built, db_mib=round(os.path.getsize(db) / 2**20, 1))
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--ai-seats", action="store_true")
-    parser.add_argument("--acts", type=int, default=200)
+    parser.add_argument("--acts", type=int, default=400)
+    parser.add_argument("--baseline", type=int, default=10, metavar="G",
+                        help="also measure App.act on G games (0: no) and report the p99 growth")
+    parser.add_argument("--db", type=Path, help="keep the database here (reused if it exists)")
+    parser.add_argument("--profile", help="write cProfile stats of the timed App.act calls here")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--baseline-db", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(asyncio.run(measure(Path(args.measure), args.acts))))
+        result = asyncio.run(measure(Path(args.measure), args.acts, args.profile, args.baseline_db))
+        print(json.dumps(result))
         return
     with tempfile.TemporaryDirectory() as d:
-        db = Path(d) / "scale.db"
-        t = time.perf_counter()
-        asyncio.run(build(db, args.games, args.ai_seats))
-        built = time.perf_counter() - t
-        child = subprocess.run(
-            [sys.executable, __file__, "--measure", str(db), "--acts", str(args.acts)],
-            capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        if child.returncode != 0:
-            sys.stderr.write(child.stderr[-3000:])
-            raise SystemExit(child.returncode)
-        out = json.loads(child.stdout.strip().splitlines()[-1])
-        out.update(bench="scale", ai_seats=args.ai_seats, build_s=round(built, 1),
-                   db_mib=round(os.path.getsize(db) / 2**20, 1))
+        db = args.db or Path(d) / "scale.db"
+        baseline = (Path(d) / "baseline.db", args.baseline) if args.baseline else None
+        out = run(db, args.games, args.ai_seats, args.acts, args.profile, baseline)
+        out.update(bench="scale", ai_seats=args.ai_seats)
         print(json.dumps(out))
 
 

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.config import Config, ConfigError, load_env_file
+from bot.config import Config, ConfigError, load_env_file, shards_for
 from bot.version import VersionAction
 
 log = logging.getLogger("boardroom")
@@ -144,11 +144,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     if from_file:
         log.info("read %s from ./.env", ", ".join(sorted(from_file)))  # names, never values
-    from bot.discord_bot import create_bot  # lazily: discord is imported only here
+    from bot.discord_bot import approximate_guild_count, create_bot  # lazily: discord here only
     from bot.storage import LeaseHeld
 
-    client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id)
-    log.info("starting boardroom with database %s", config.db_path)
+    # sharded when BOARDROOM_SHARDS says so, else when the bot is in more than 2,000 servers
+    guilds = None if config.shards is not None else asyncio.run(approximate_guild_count(config.token))
+    shards = shards_for(config.shards, guilds)
+    kw: dict[str, Any] = {} if shards is None else {"shards": shards}
+    client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, **kw)
+    log.info(
+        "starting boardroom with database %s (%s)", config.db_path,
+        "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
+    )
     try:
         client.run(config.token, log_handler=None)
     except LeaseHeld as exc:

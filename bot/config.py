@@ -8,6 +8,9 @@
 ``BOARDROOM_LOG_LEVEL`` logging level (default ``INFO``)
 ``BOARDROOM_MIGRATIONS`` optional: the migrations directory (default: ``migrations/``
                        beside the ``bot`` package; the Docker image sets it)
+``BOARDROOM_SHARDS``   optional: ``auto`` (shards, as many as Discord recommends) or a
+                       number of shards; unset = shards only when the bot is in more
+                       than 2,000 servers (asked of Discord at start)
 =====================  ==========================================================
 
 ``boardroom run`` first reads a ``.env`` file in the working directory if there is
@@ -35,11 +38,12 @@ class Config:
     db_path: str = "boardroom.db"
     sync_guild_id: int | None = None
     log_level: str = "INFO"
+    shards: int | str | None = None  # "auto", a number of shards, or None: by server count
 
     def __str__(self) -> str:
         return (
             f"Config(db_path={self.db_path!r}, sync_guild_id={self.sync_guild_id}, "
-            f"log_level={self.log_level!r}, token=<hidden>)"
+            f"log_level={self.log_level!r}, shards={self.shards!r}, token=<hidden>)"
         )
 
     @classmethod
@@ -65,7 +69,42 @@ class Config:
             db_path=env.get("BOARDROOM_DB", "").strip() or "boardroom.db",
             sync_guild_id=guild_id,
             log_level=level,
+            shards=parse_shards(env.get("BOARDROOM_SHARDS", "")),
         )
+
+
+MAX_SHARDS = 4096  # far above any real need: a typo should not open thousands of gateways
+
+
+def parse_shards(text: str) -> int | str | None:
+    """``BOARDROOM_SHARDS``: empty = None (decided by the server count at start),
+    ``auto`` = Discord's recommended number of shards, or a number of shards."""
+    value = text.strip().lower()
+    if not value:
+        return None
+    if value == "auto":
+        return "auto"
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_SHARDS:
+        raise ConfigError(f"BOARDROOM_SHARDS must be auto or a number of shards from 1 to {MAX_SHARDS}")
+    return count
+
+
+SHARD_ABOVE_GUILDS = 2000  # more servers than this: shard (issue 9)
+
+
+def shards_for(setting: int | str | None, guilds: int | None) -> int | str | None:
+    """What ``create_bot(shards=)`` gets: ``BOARDROOM_SHARDS`` when it is set, else
+    ``"auto"`` when the bot is in more than :data:`SHARD_ABOVE_GUILDS` servers, else
+    None (one gateway connection). ``guilds`` None: the count is unknown."""
+    if setting is not None:
+        return setting
+    if guilds is not None and guilds > SHARD_ABOVE_GUILDS:
+        return "auto"
+    return None
 
 
 _ENV_LINE = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$")

@@ -6,7 +6,8 @@
     await bot.start(token)          # or bot.run(token); boardroom run does this
 
 ``setup_hook`` (runs once, inside the event loop, before the gateway connects):
-opens the database (:class:`bot.storage.Storage`), builds the
+opens the database (:class:`bot.storage.Storage`; its WAL checkpoints run in the
+background, :meth:`~bot.storage.Storage.start_checkpoints`), builds the
 :class:`bot.app.App`, loads the extensions (one cog per area), registers the
 persistent components (:data:`bot.views.DYNAMIC_ITEMS`), installs the one error
 handler, starts the reminder scheduler (jobs rebuilt from the database: none
@@ -135,6 +136,7 @@ class BoardroomBot(commands.Bot):
             await storage.close()
             raise
         self._heartbeat = self.loop.create_task(self._renew_lease(), name="boardroom-lease")
+        self.storage.start_checkpoints()  # WAL checkpoints off the moves' path (issue 9)
         self.app = App(self.storage, **self._app_kwargs)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -229,6 +231,41 @@ class BoardroomBot(commands.Bot):
         return discord.File(io.BytesIO(data), filename=filename)
 
 
-def create_bot(db_path: str = "boardroom.db", **test_overrides: Any) -> BoardroomBot:
-    """The bot, unstarted. ``boardroom run`` calls this and then ``bot.start(token)``."""
-    return BoardroomBot(str(db_path), **test_overrides)
+class ShardedBoardroomBot(BoardroomBot, commands.AutoShardedBot):
+    """The same bot on discord.py's :class:`discord.AutoShardedClient`: one gateway
+    connection per shard, each carrying its share of the servers (Discord requires
+    shards from 2,500 servers on). Ready (``wait_until_ready``) once every shard is."""
+
+
+async def approximate_guild_count(token: str) -> int | None:
+    """How many servers the bot is in (Discord's application info), asked before the
+    gateway is opened; None if Discord cannot say (the bot's own login then reports a
+    bad token)."""
+    client = discord.Client(intents=discord.Intents.none())
+    errors.redact_token_everywhere(token)
+    try:
+        await client.login(token)
+        info = await client.application_info()
+        count = getattr(info, "approximate_guild_count", None)
+        return int(count) if count is not None else None
+    except Exception as exc:  # never echo the token: the type is enough
+        log.warning("could not ask Discord how many servers the bot is in (%s)", type(exc).__name__)
+        return None
+    finally:
+        await client.close()
+
+
+def create_bot(
+    db_path: str = "boardroom.db", *, shards: int | str | None = None, **test_overrides: Any
+) -> BoardroomBot:
+    """The bot, unstarted. ``boardroom run`` calls this and then ``bot.start(token)``.
+
+    ``shards``: None, one gateway connection (:class:`BoardroomBot`); ``"auto"``, a
+    :class:`ShardedBoardroomBot` with as many shards as Discord recommends; a number,
+    that many shards (:func:`bot.config.shards_for` decides from ``BOARDROOM_SHARDS``
+    and the server count)."""
+    if shards is None:
+        return BoardroomBot(str(db_path), **test_overrides)
+    if shards != "auto":
+        test_overrides["shard_count"] = int(shards)
+    return ShardedBoardroomBot(str(db_path), **test_overrides)

@@ -607,6 +607,7 @@ class FakeDiscord:
         self.application_id = self.bot_user["id"]
         self.owner = self._make_user("owner")
         self.guild_id = self.new_id()
+        self.approximate_guild_count = 1  # what application info says (sharding above 2,000)
         self.users: dict[str, dict[str, Any]] = {self.owner["id"]: self.owner}
         self.member_perms: dict[str, int] = {self.owner["id"]: ADMINISTRATOR | MANAGE_GUILD}
         self.dms_closed: set[str] = set()
@@ -1160,6 +1161,7 @@ class FakeDiscord:
                 "rpc_origins": [],
                 "team": None,
                 "interactions_endpoint_url": None,
+                "approximate_guild_count": self.approximate_guild_count,
             }
         )
 

@@ -31,7 +31,7 @@ _spec.loader.exec_module(run_all)
         ["bench_round_end.py", "--runs", "1"],
         ["bench_app.py", "--quick", "--startup-games", "5"],
         ["bench_upgrade.py", "--quick", "--runs", "3"],
-        ["bench_scale.py", "--games", "30", "--acts", "5"],
+        ["bench_scale.py", "--games", "12", "--acts", "5", "--baseline", "10"],
     ],
 )
 def test_benchmark_runs(args, tmp_path):
@@ -120,3 +120,12 @@ def test_run_all_full_and_only(tmp_path):
     assert out.startswith("full run")
     assert row(out, "sized: quick")[-1] == "0"
     assert "lines" not in out and "broken" not in out
+
+
+def test_scale_figures_have_goals_and_units():
+    """bench_scale's start-up peak and the act p99 growth (N games vs 10) reach the table."""
+    assert run_all.goal_for("act_p99_growth_pct").ok(19.9)
+    assert not run_all.goal_for("act_p99_growth_pct").ok(20.1)
+    assert run_all.measured_text("act_p99_growth_pct", 12.5) == "12.5 %"
+    assert not run_all.goal_for("peak_rss_start_mib").ok(301)
+

@@ -133,8 +133,12 @@ def test_run_reads_the_token_from_dot_env(
         calls["db_path"] = db_path
         return FakeClient()
 
+    async def approximate_guild_count(token: str) -> int:
+        return 1  # one server: no sharding (and no request to the real Discord)
+
     fake = types.ModuleType("bot.discord_bot")
     fake.create_bot = create_bot  # type: ignore[attr-defined]
+    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
     for name in ("DISCORD_TOKEN", "BOARDROOM_DB", "BOARDROOM_GUILD_ID", "BOARDROOM_LOG_LEVEL"):
         # unset, and restored afterwards: load_env_file writes to os.environ itself
@@ -164,8 +168,12 @@ def test_run_passes_the_token_and_never_prints_it(
         calls.update(kw)
         return FakeClient()
 
+    async def approximate_guild_count(token: str) -> int:
+        return 1  # one server: no sharding (and no request to the real Discord)
+
     fake = types.ModuleType("bot.discord_bot")
     fake.create_bot = create_bot  # type: ignore[attr-defined]
+    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
     monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))

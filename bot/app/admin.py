@@ -144,7 +144,8 @@ class AdminOps(Core):
                 async with self.storage.transaction() as tx:
                     await tx.set_takeover(game_id, seat, True)
                     await tx.delete_waiting(game_id, seat)
-                    await tx.update_game(game_id, self.clock(), status="active")
+                    # the seat may be pending: a crash before the AI moves is caught up
+                    await tx.update_game(game_id, self.clock(), status="active", ai_owed=1)
                 info = await self.info(game_id)
             await self._run_ai(info, out)
         await self._notify(game_id)

@@ -123,6 +123,7 @@ import json
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -258,7 +259,8 @@ class Core:
         self.cache_size = cache_size
         self.max_ai_actions = max_ai_actions
         self.listeners: list[Listener] = []  # awaited with a game id after reminder changes
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a game's lock lives while someone holds or awaits it: idle games cost nothing
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, State] = OrderedDict()
 
     # -- engines ------------------------------------------------------------------
@@ -292,7 +294,10 @@ class Core:
         return names + [n for n in self.presenters if n not in names]
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     # -- reading -------------------------------------------------------------------
 
@@ -606,6 +611,7 @@ class Core:
         async with self.storage.transaction() as tx:
             await tx.append_action(info.id, seq, seat, action, actor, now)
             fields: dict[str, Any] = {"version": seq}
+            fields["ai_owed"] = self._ai_owed(info, game, new)  # issue 9: start-up's one query
             if over:
                 fields.update(status="finished", result=result)
             await tx.update_game(info.id, now, **fields)
@@ -627,6 +633,14 @@ class Core:
         out.new_prompts.update({s: {} for s in new_waiting})  # filled in by _finish_outcome
         if over:
             out.over, out.result = True, result
+
+    def _ai_owed(self, info: GameInfo, game: Game, state: State) -> int:
+        """1 if ``state`` waits for a seat the app plays (``games.ai_owed``, written with
+        every commit: :meth:`bot.app.App.advance_all` finds these games by one query)."""
+        if game.is_over(state):
+            return 0
+        pending = game.pending(state)
+        return int(any(s.seat in pending and s.played_by_app_ai for s in info.seats))
 
     def _finish_outcome(
         self, out: Outcome, info: GameInfo, game: Game, state: State, new: set[str]

@@ -179,7 +179,7 @@ class LobbyOps(Core):
             async with self.storage.transaction() as tx:
                 await tx.update_game(
                     game_id, now, status="active", seed=seed, options=options, version=version,
-                    rules=rules, rng=rng_kind,
+                    rules=rules, rng=rng_kind, ai_owed=self._ai_owed(info, game, state),
                 )
                 await tx.put_snapshot(game_id, version, game.dump(state), now)
                 new = await self._sync_waiting(tx, info, game, state, None, version, now)

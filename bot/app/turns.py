@@ -164,18 +164,22 @@ class TurnOps(Core):
         return out
 
     async def advance_all(self) -> list[Outcome]:
-        """At start-up: let AI seats catch up in every active game (a crash may have
-        happened between a player's commit and the AI's answers)."""
+        """At start-up: let AI seats catch up where a move is owed (a crash may have
+        happened between a player's commit and the AI's answers). One indexed query
+        finds those games (``games.ai_owed``, written with every commit); no other
+        game is read. A flag found with nothing to do is cleared."""
+        async with self.storage.read() as q:
+            owed = await q.games_owing_ai()
         outs = []
-        for info in await self.games_with_status("active"):
-            if not any(s.played_by_app_ai for s in info.seats):
-                continue  # only humans and engine automata: nothing can be owed
+        for game_id in owed:
             try:
-                out = await self.run_ai(info.id)
+                out = await self.run_ai(game_id)
+                if not out.applied:
+                    async with self.storage.transaction() as tx:
+                        await tx.clear_ai_owed(game_id, out.version)
             except Exception:
-                log.exception("game %s: could not advance AI seats", info.id)
+                log.exception("game %s: could not advance AI seats", game_id)
                 continue
             if out.applied:
                 outs.append(out)
         return outs
-

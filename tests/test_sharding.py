@@ -1,0 +1,108 @@
+"""Sharding (issue 9): ``boardroom run`` uses discord.py's AutoShardedBot when the bot is
+in more than 2,000 servers or when ``BOARDROOM_SHARDS`` is set. No real Discord: the
+server count comes from the fake Discord's application info."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord.ext import commands
+
+from bot import cli
+from bot.config import SHARD_ABOVE_GUILDS, Config, ConfigError, parse_shards, shards_for
+from bot.discord_bot import BoardroomBot, ShardedBoardroomBot, approximate_guild_count, create_bot
+from tests.discord_support import TOKEN, running
+from tests.fake_discord import Failure, FakeDiscord
+
+
+def test_boardroom_shards_is_parsed() -> None:
+    assert parse_shards("") is None and parse_shards("  ") is None
+    assert parse_shards("auto") == "auto" and parse_shards(" AUTO ") == "auto"
+    assert parse_shards("3") == 3
+    for bad in ("0", "-2", "two", "1.5", "5000"):
+        with pytest.raises(ConfigError, match="BOARDROOM_SHARDS"):
+            parse_shards(bad)
+    assert Config.from_env({"DISCORD_TOKEN": TOKEN}).shards is None
+    c = Config.from_env({"DISCORD_TOKEN": TOKEN, "BOARDROOM_SHARDS": "4"})
+    assert c.shards == 4 and "shards=4" in str(c) and TOKEN not in str(c)
+    with pytest.raises(ConfigError, match="BOARDROOM_SHARDS"):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, "BOARDROOM_SHARDS": "many"})
+
+
+def test_sharded_above_two_thousand_servers_or_when_asked() -> None:
+    assert SHARD_ABOVE_GUILDS == 2000
+    assert shards_for(None, 2000) is None
+    assert shards_for(None, 2001) == "auto"
+    assert shards_for(None, None) is None  # unknown: one connection, as before
+    assert shards_for(2, 5) == 2 and shards_for("auto", 1) == "auto"  # the setting wins
+
+
+async def test_create_bot_picks_the_sharded_class(tmp_path: Path) -> None:
+    plain = create_bot(db_path=str(tmp_path / "a.db"))
+    assert type(plain) is BoardroomBot and not isinstance(plain, commands.AutoShardedBot)
+    auto = create_bot(db_path=str(tmp_path / "b.db"), shards="auto")
+    assert isinstance(auto, ShardedBoardroomBot) and isinstance(auto, commands.AutoShardedBot)
+    assert isinstance(auto, BoardroomBot) and auto.shard_count is None  # Discord recommends
+    three = create_bot(db_path=str(tmp_path / "c.db"), shards=3)
+    assert isinstance(three, commands.AutoShardedBot) and three.shard_count == 3
+    await plain.close()  # (discord.py cannot close a sharded client that never logged in)
+
+
+async def test_the_server_count_is_asked_of_discord() -> None:
+    async with FakeDiscord() as fake:
+        fake.approximate_guild_count = 2500
+        assert await approximate_guild_count(TOKEN) == 2500
+        assert shards_for(None, await approximate_guild_count(TOKEN)) == "auto"
+        fake.approximate_guild_count = 12
+        assert shards_for(None, await approximate_guild_count(TOKEN)) is None
+        fake.fail("GET", "/users/@me", Failure(401, 0, "401: Unauthorized"))
+        assert await approximate_guild_count(TOKEN) is None  # a refused login: unknown, no crash
+
+
+async def test_a_sharded_bot_starts_and_plays(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        async with running(fake, str(tmp_path / "s.db"), shards=1, sync_commands=False) as bot:
+            assert isinstance(bot, commands.AutoShardedBot) and bot.shard_count == 1
+            assert bot.app is not None and bot.reminders is not None
+            assert bot.get_guild(int(fake.guild_id)) is not None
+
+
+@pytest.mark.parametrize(
+    ("env", "guilds", "expected"),
+    [({}, 1, None), ({}, 2001, "auto"), ({"BOARDROOM_SHARDS": "2"}, None, 2), ({"BOARDROOM_SHARDS": "auto"}, None, "auto")],
+)
+def test_boardroom_run_shards(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, env: dict[str, str], guilds: int | None, expected: Any
+) -> None:
+    calls: dict[str, Any] = {}
+    asked: list[str] = []
+
+    class FakeClient:
+        def run(self, token: str, **kw: object) -> None:
+            calls["token"] = token
+
+    def fake_create_bot(db_path: str, **kw: object) -> FakeClient:
+        calls.update(kw)
+        return FakeClient()
+
+    async def count(token: str) -> int | None:
+        asked.append(token)
+        return guilds
+
+    fake = types.ModuleType("bot.discord_bot")
+    fake.create_bot = fake_create_bot  # type: ignore[attr-defined]
+    fake.approximate_guild_count = count  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))
+    monkeypatch.delenv("BOARDROOM_SHARDS", raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    assert cli.main(["run"]) == 0
+    assert calls.get("shards") == expected
+    assert asked == ([] if env else [TOKEN])  # Discord is asked only when the setting is unset
