@@ -12,12 +12,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 @dataclass(frozen=True)
 class Settings:
-    """Per-game reminder settings (hours are real hours)."""
+    """Per-game reminder settings (hours are real hours). A new game reminds after 4 h
+    and lets the AI take over after 24 h, so one absent player never stalls a game for
+    good; the host changes this in ``/game settings``."""
 
-    remind_after_hours: float = 12.0
+    remind_after_hours: float = 4.0
     repeat_hours: float = 12.0
-    takeover: bool = False
-    takeover_after_hours: float = 48.0
+    takeover: bool = True
+    takeover_after_hours: float = 24.0
 
     def validate(self) -> None:
         if not isinstance(self.takeover, bool):

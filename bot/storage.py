@@ -370,7 +370,7 @@ class Tx:
         game_id = cur.lastrowid
         if game_id is None:
             raise StorageError("INSERT INTO games returned no id")
-        await self.conn.execute("INSERT INTO game_settings (game_id) VALUES (?)", (game_id,))
+        await self.put_settings(game_id, Settings())  # today's defaults (the column defaults are 0001's)
         return int(game_id)
 
     async def game_row(self, game_id: int) -> GameRow | None:

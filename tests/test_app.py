@@ -253,7 +253,10 @@ async def test_pause_resume_abandon(app: App, clock: FakeClock) -> None:
     out = await app.resume(gid, 1)
     assert out.status == "resumed" and sorted(out.new_prompts) == ["ann", "bob"]
     assert all(h.since_at == clock.now for h in await app.holdups(gid))
-    assert len(await app.storage.reminders_of(gid)) == 2
+    # a nudge and (on by default) an AI-takeover deadline for each seat
+    assert sorted((r.seat, r.kind) for r in await app.storage.reminders_of(gid)) == [
+        ("ann", "nudge"), ("ann", "takeover"), ("bob", "nudge"), ("bob", "takeover"),
+    ]
     with pytest.raises(Conflict):
         await app.resume(gid, 1)
     with pytest.raises(Forbidden):
@@ -602,6 +605,7 @@ async def test_export_redaction_with_the_fake_game(app: App) -> None:
     assert data["redacted_open_decisions"] == 2 and len(data["actions"]) == 6
     assert replay_export(data, games={"fake": GAME}) == {"over": False, "version": 6}
     # the app's deadlines: Bob is the one waited for
+    await app.update_settings(gid, 1, takeover=False)
     assert {(d.seat, d.kind) for d in await app.deadlines(gid)} == {("bob", "nudge")}
     await app.update_settings(gid, 1, takeover=True, takeover_after_hours=48)
     deadlines = await app.deadlines(gid)

@@ -72,7 +72,8 @@ def test_due_times() -> None:
     assert first_nudge_due(s, since, QuietHours("22:00", "07:00")) == ts("2024-01-11T07:00")
     assert next_nudge_due(s, since, None) == since + 6 * H
     assert takeover_due(s, since) == since + 48 * H
-    assert takeover_due(Settings(), since) is None
+    assert takeover_due(Settings(), since) == since + 24 * H  # on by default (issue 7)
+    assert takeover_due(Settings(takeover=False), since) is None
     with pytest.raises(ValueError):
         Settings(repeat_hours=0).validate()
 
@@ -157,7 +158,7 @@ async def test_sent_only_after_the_callback_succeeded(world) -> None:
 
 async def test_overdue_reminder_fires_once_not_once_per_missed_interval(world) -> None:
     app, clock, send, sched = world
-    await started(app, remind_after_hours=1, repeat_hours=1)
+    await started(app, remind_after_hours=1, repeat_hours=1, takeover=False)  # nudges only
     clock.advance(100 * H)  # the bot was down for days
     first = await sched.run_due()
     assert sorted(n.seat for n in first) == ["ann", "bob"]
