@@ -268,9 +268,7 @@ class Play(commands.Cog):
             try:
                 if isinstance(message, BaseException):
                     raise message
-                embed, files, ui = message
-                dm = await self.dm_user(user_id)
-                await dm.send(embed=embed, files=files, view=ui)
+                await self.send_decision_dm(info, seat, user_id, message)
             except discord.Forbidden as exc:
                 if exc.code != CLOSED_DMS:
                     log.warning("game %s: DM to seat %s refused (%s)", info.id, seat, exc.code)
@@ -287,7 +285,18 @@ class Play(commands.Cog):
     async def dm_planner(self, info: GameInfo, seat: str, user_id: int, note: str = "") -> None:
         """DM the seat its secret decision: the game's planner, or (a game without one)
         the generic pick-a-legal-action prompt."""
-        embed, files, ui = await self.decision_message(info, seat, note=note)
+        await self.send_decision_dm(info, seat, user_id, await self.decision_message(info, seat, note=note))
+
+    async def send_decision_dm(
+        self,
+        info: GameInfo,
+        seat: str,
+        user_id: int,
+        message: tuple[discord.Embed, list[discord.File], discord.ui.View],
+    ) -> None:
+        """DM a prepared private prompt; a planner's message is remembered as the one
+        live planner of this decision (a reminder links it instead of sending another)."""
+        embed, files, ui = message
         dm = await self.dm_user(user_id)
         msg = await dm.send(embed=embed, files=files, view=ui)
         prompt = await self.app.prompt(info.id, seat)
