@@ -51,11 +51,25 @@ def describe(card: str) -> str:
 def check(state: State) -> bool:
     """Claim every Achievement met now, in turn order; True if any was claimed."""
     claimed = False
+    stats: dict[str, dict[str, int]] = {}
     for card, marks in state["achievements"].items():
+        if len(marks) == len(state["order"]):
+            continue
         first = not marks
+        need = ACHIEVEMENTS[card]["need"]
         for seat in state["order"]:
+            if seat in marks:
+                continue
             p = state["players"][seat]
-            if seat in marks or not met(p, card):
+            mine = stats.setdefault(seat, {})
+            ok = True
+            for k, n in need.items():
+                if k not in mine:
+                    mine[k] = stat(p, k)
+                if mine[k] < n:
+                    ok = False
+                    break
+            if not ok:
                 continue
             marks.append(seat)
             p["achievements"].append(card)

@@ -290,6 +290,21 @@ def run(state: State) -> None:
             return
 
 
+def pending_seats(state: State) -> list[str]:
+    """Who decides now (cheap; ``pending`` builds the prompts)."""
+    if state["phase"] == "over":
+        return []
+    if state["asks"]:
+        return [state["asks"][0]["seat"]]
+    if state["phase"] == "draft":
+        return draft.waiting(state)
+    if state["phase"] == "action" and state["turn"]:
+        return [state["turn"]["seat"]]
+    if state["phase"] == "donation" and state["donors"]:
+        return [state["donors"][0]]
+    return []
+
+
 def pending(state: State) -> dict[str, dict[str, Any]]:
     if state["phase"] == "over":
         return {}
@@ -352,8 +367,7 @@ def ask_prompt(state: State, a: dict[str, Any]) -> dict[str, Any]:
 
 def options(state: State, seat: str) -> list[dict[str, Any]]:
     """Every legal action of ``seat`` now."""
-    pend = pending(state)
-    if seat not in pend:
+    if seat not in pending_seats(state):
         return []
     if state["asks"]:
         a = state["asks"][0]

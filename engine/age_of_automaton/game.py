@@ -34,7 +34,7 @@ class AgeOfAutomaton:
             raise IllegalAction(f"{seat!r} has no seat in this game")
         if state["phase"] == "over":
             raise IllegalAction("the game is over")
-        if seat not in flow.pending(state):
+        if seat not in flow.pending_seats(state):
             raise IllegalAction("you have nothing to decide right now")
         new = clone(state)
         new["log"] = []
