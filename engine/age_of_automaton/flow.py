@@ -351,14 +351,13 @@ def ask_prompt(state: State, a: dict[str, Any]) -> dict[str, Any]:
     out["type"] = a["kind"]
     out["text"] = ask_text(state, a)
     if a["kind"] == "dice":
-        p = state["players"][a["seat"]]
         dice = state["dice"]["faces"]
         out["dice"] = list(dice)
         out["passes"] = prospect.passes(dice, a["level"])
         out["overdrive"] = {
             "allowed": special.can_overdrive(state, a["seat"]),
-            "credits": special.cost(p, "overdrive"),
-            "reliability": 1,
+            "credits": special.overdrive_cost(state, a["seat"])[0],
+            "reliability": special.overdrive_cost(state, a["seat"])[1],
             "dice_after": [max(1, d - 1) for d in dice],
             "passes_after": prospect.passes([max(1, d - 1) for d in dice], a["level"]),
         }

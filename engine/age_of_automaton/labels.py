@@ -40,7 +40,6 @@ def ask_text(state: State, a: dict[str, Any]) -> str:
 
 
 def overdrive_offer(state: State, a: dict[str, Any]) -> str:
-    p = state["players"][a["seat"]]
     dice = state["dice"]["faces"]
     now = prospect.passes(dice, a["level"])
     after = prospect.passes([max(1, d - 1) for d in dice], a["level"])
@@ -49,9 +48,10 @@ def overdrive_offer(state: State, a: dict[str, Any]) -> str:
         f"{now} pass{'es' if now != 1 else ''}."
     )
     if special.can_overdrive(state, a["seat"]):
-        c = special.cost(p, "overdrive")
+        c, r = special.overdrive_cost(state, a["seat"])
+        rel = " + 1 Reliability" if r else ""
         text += (
-            f" Overdrive: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability to lower all dice by 1 "
+            f" Overdrive: pay {c} credit{'s' if c != 1 else ''}{rel} to lower all dice by 1 "
             f"→ {after} pass{'es' if after != 1 else ''}."
         )
     return text

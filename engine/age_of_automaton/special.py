@@ -57,18 +57,32 @@ def overclock(state: State, seat: str, level: Any, free: bool = False) -> None:
     technology.upgrade(state, seat, level, 1)
 
 
+def overdrive_cost(state: State, seat: str) -> tuple[int, int]:
+    """(credits, reliability) of lowering the dice once more: the first Overdrive on a roll
+    loses the one reliability (plus the surcharge below 0) and 1 credit; each further
+    lowering of the same roll costs 1 credit only ("one and only one reliability"; the
+    example: II, IV, V -> I, II, III for 1 reliability and 2 credits)."""
+    p = state["players"][seat]
+    if state["dice"] and state["dice"].get("overdrives"):
+        return SPECIAL_COST["overdrive"], 0
+    return cost(p, "overdrive"), 1
+
+
 def can_overdrive(state: State, seat: str) -> bool:
     dice = state["dice"]
     p = state["players"][seat]
-    return bool(dice) and any(d > 1 for d in dice["faces"]) and p["credits"] >= cost(p, "overdrive")
+    return bool(dice) and any(d > 1 for d in dice["faces"]) and p["credits"] >= overdrive_cost(state, seat)[0]
 
 
 def overdrive(state: State, seat: str) -> None:
     """After the Level dice: every die -1, never below I; repeatable (AA-SPC-05)."""
     if not can_overdrive(state, seat):
         raise IllegalAction("Overdrive needs credits and a Level die above I")
-    _pay(state, seat, "overdrive", False)
     dice = state["dice"]
+    if dice.get("overdrives"):
+        pay_credits(state, seat, SPECIAL_COST["overdrive"], "Overdrive")
+    else:
+        _pay(state, seat, "overdrive", False)
     dice["faces"] = [max(1, d - 1) for d in dice["faces"]]
     dice["overdrives"] = dice.get("overdrives", 0) + 1
     say(state, f"{seat} plays Overdrive: the Level dice are now {', '.join(ROMAN[d] for d in dice['faces'])}.")
