@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ["bench_plans.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
         ["bench_app.py", "--quick", "--startup-games", "5"],
+        ["bench_aoa.py", "--games", "2", "--bot-games", "1"],
     ],
 )
 def test_benchmark_runs(args, tmp_path):
