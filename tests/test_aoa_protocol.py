@@ -184,3 +184,20 @@ def test_rule_following_bot_beats_random():
         bot_total += vp[bot]
         random_total += sum(v for k, v in vp.items() if k != bot) / 2
     assert bot_total / 4 > random_total / 4 + 30
+
+
+def test_trace_views_at_the_end_of_each_phase():
+    s = drafted(2, 4)
+    rng = Rng(4)
+    traced = []
+    while s["round"] == 1 and not GAME.is_over(s):
+        seat = sorted(GAME.pending(s))[0]
+        action = GAME.random_action(s, seat, rng)
+        views = GAME.trace(s, seat, action)
+        new = GAME.apply(s, seat, action)
+        assert GAME.dump(GAME.apply(s, seat, action)) == GAME.dump(new)
+        traced += views
+        s = new
+    # the end of the Action, Donation, Audit (none in round 1) and Clean-up phases
+    assert [v["phase"] for v in traced] == ["action_over", "donation", "audit", "cleanup"]
+    assert all(v["you"] is None and "hand" not in v["players"]["Emily"] for v in traced)

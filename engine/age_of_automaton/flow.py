@@ -52,8 +52,12 @@ MODULES: dict[str, Any] = {
 
 PHASE_TITLES = {
     "draft": "Specialist draft",
+    "start": "Market phase",
     "action": "Action phase",
+    "action_over": "Action phase (ended)",
     "donation": "Donation phase",
+    "audit": "Audit phase",
+    "cleanup": "Clean-up phase",
     "over": "Game over",
 }
 
@@ -162,9 +166,7 @@ def next_turn(state: State) -> None:
             start_turn(state, s)
             return
     state["turn"] = None
-    state["phase"] = "donation"
-    state["donors"] = list(reversed(order))
-    say(state, "Donation phase, in reverse turn order.")
+    state["phase"] = "action_over"
 
 
 def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
@@ -252,7 +254,14 @@ def block_spaces(state: State) -> None:
     say(state, "Blocked this round: one space of " + " and ".join(ACTION_NAMES[a] for a in BLOCKED[card]["actions"]) + ".")
 
 
-def run(state: State) -> None:
+def run(state: State, on_phase: Any = None) -> None:
+    """Carry on until somebody must decide; ``on_phase(state)`` is called at the end of
+    every phase (for the pictures posted after each phase)."""
+
+    def ended() -> None:
+        if on_phase is not None:
+            on_phase(state)
+
     while True:
         if state["asks"]:
             return
@@ -269,22 +278,31 @@ def run(state: State) -> None:
             start_round(state)
         elif phase == "action":
             return
+        elif phase == "action_over":
+            ended()
+            state["phase"] = "donation"
+            state["donors"] = list(reversed(state["order"]))
+            say(state, "Donation phase, in reverse turn order.")
         elif phase == "donation":
             if state["donors"]:
                 return
+            ended()
             state["phase"] = "audit"
         elif phase == "audit":
             if state["round"] >= 2:
                 audit.run(state)
             else:
                 say(state, "No Audit in the first round.")
+            ended()
             state["phase"] = "cleanup"
         elif phase == "cleanup":
             last = state["round"] >= ROUNDS
             cleanup.run(state)
             if last:
                 scoring.end_game(state)
+                ended()
                 return
+            ended()
             state["phase"] = "start"
         else:
             return

@@ -28,6 +28,16 @@ class AgeOfAutomaton:
         return flow.options(state, seat)
 
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
+        return self._apply(state, seat, action, None)
+
+    def trace(self, state: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The public views at the end of every phase ``action`` completes (automatic
+        phases included), for the pictures posted after each phase."""
+        views: list[dict[str, Any]] = []
+        self._apply(state, seat, action, lambda s: views.append(make_view(s, None)))
+        return views
+
+    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
         if not isinstance(action, dict):
             raise IllegalAction("an action is a JSON object with a 'type'")
         if not isinstance(seat, str) or seat not in state["players"]:
@@ -40,7 +50,7 @@ class AgeOfAutomaton:
         new["log"] = []
         flow.act(new, seat, action)
         new["version"] += 1
-        flow.run(new)
+        flow.run(new, on_phase)
         return new
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
