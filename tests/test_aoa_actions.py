@@ -191,7 +191,7 @@ def test_equipment_extra_action_nested_AA_EQP_02():
 def test_equipment_columns_two_each_fixed_AA_EQP_03():
     s = game_for()
     p = me(s)
-    p["equipment"] = [{"id": c, "column": i // 2} for i, c in enumerate(["E05", "E06", "E07", "E08", "E09", "E10"])]
+    p["equipment"] = [{"id": c, "column": i // 2} for i, c in enumerate(["E05", "E06", "E07", "E08", "E09", "E03"])]
     from engine.age_of_automaton.actions import equipment
 
     assert equipment.free_columns(p) == [3]
@@ -212,6 +212,40 @@ def test_equipment_ability_after_marker_in_column_AA_EQP_04():
     assert s["players"]["Emily"]["credits"] == credits + 1  # E01: 1 credit
     with pytest.raises(IllegalAction):
         GAME.apply(s, "Emily", opts[0])
+
+
+def test_equipment_ability_before_resolving_AA_EQP_04():
+    """Marker placed, the column's Equipment used, then the action resolved with the gain."""
+    s = game_for()
+    p = me(s)
+    p["res"] = {"red": 0, "blue": 0, "yellow": 0}
+    p["equipment"] = [{"id": "E02", "column": 3}, {"id": "E03", "column": 3}]  # abilities: 1 red; 1 blue (Sale column)
+    p["res"]["blue"] = 1
+    s["rows"]["sale"] = ["S01", *[c for c in s["rows"]["sale"] if c != "S01"][:3]]  # costs 1 red + 1 blue
+    assert data.SALES["S01"]["cost"] == {"red": 1, "blue": 1}
+    assert not [o for o in flow.options(s, "Emily") if o.get("action") == "sale" and "card" in o]
+    p["res"]["red"] = 1
+    opts = [o for o in flow.options(s, "Emily") if o.get("action") == "sale" and o.get("before")]
+    assert {tuple(o["before"]) for o in opts} == {("E02",), ("E03",), ("E02", "E03")}
+    p["res"]["red"] = 0
+    assert data.EQUIPMENT["E02"]["ability"] == [{"res": {"red": 1}}]
+    # 1 blue only: Sale is playable only by using the red-giving card first
+    assert [o["before"] for o in flow.options(s, "Emily") if o.get("action") == "sale"] == [["E02"], ["E02", "E03"]]
+    with pytest.raises(IllegalAction):  # not a card of Funding's column
+        GAME.apply(s, "Emily", {"type": "main", "action": "funding", "before": ["E02"]})
+    with pytest.raises(IllegalAction):  # 2 blue, still no red: nothing to buy
+        GAME.apply(s, "Emily", {"type": "main", "action": "sale", "before": ["E03"]})
+    p["res"]["red"] = 1
+    p["res"]["blue"] = 0
+    s = GAME.apply(s, "Emily", {"type": "main", "action": "sale", "before": ["E03"]})
+    assert s["players"]["Emily"]["markers"] == ["sale"] and s["players"]["Emily"]["res"]["blue"] == 1
+    prompt = GAME.pending(s)["Emily"]
+    assert prompt["type"] == "resolve"
+    assert {"type": "resolve", "worker": 1, "card": "S01"} in GAME.legal_actions(s, "Emily")
+    s = GAME.apply(s, "Emily", {"type": "resolve", "worker": 1, "card": "S01"})
+    assert s["players"]["Emily"]["sale"] == ["S01"]
+    # the used card is not offered again this turn
+    assert not [o for o in flow.options(s, "Emily") if o["type"] == "equipment" and o["card"] == "E03"]
 
 
 def test_equipment_bonus_vp_AA_EQP_05():

@@ -161,6 +161,8 @@ def choose(state: State, seat: str) -> dict[str, Any]:
                 if after > now and reliability.value(p) > 2 and p["credits"] >= 3:
                     return {"type": "dice", "overdrive": True}
             return {"type": "dice", "overdrive": False}
+        if a["kind"] == "resolve":
+            return _best(options, lambda o: main_value(state, seat, o))
         if a["kind"] == "extra":
             real = [o for o in options if not o.get("skip")]
             return _best(real, lambda o: main_value(state, seat, o)) if real else options[-1]
@@ -205,7 +207,9 @@ def turn_choice(state: State, seat: str, options: list[dict[str, Any]]) -> dict[
             return by_type[t][0]
     if "contract" in by_type and p["contracts"] > 6 - state["round"] - (1 if state["round"] >= 4 else 0):
         return _best(by_type["contract"], lambda o: atoms_value(state, seat, SPECIALISTS[o["card"]]["ability"]))
-    mains = by_type.get("main", [])
+    mains = [o for o in by_type.get("main", []) if not o.get("before")]
+    if not mains and by_type.get("main"):
+        return by_type["main"][0]  # playable only with an Equipment ability first
     if mains:
         best = _best(mains, lambda o: main_value(state, seat, o))
         # build workers first when none can play a worker action well

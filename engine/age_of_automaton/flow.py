@@ -38,6 +38,7 @@ from engine.age_of_automaton.data import (
     SPECIALISTS,
 )
 from engine.errors import IllegalAction
+from engine.jsonstate import clone
 
 MODULES: dict[str, Any] = {
     "prospect": prospect,
@@ -104,11 +105,36 @@ def overtime_useful(state: State, seat: str) -> bool:
     )
 
 
+def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool:
+    """Whether ``kind`` has a legal choice once the Equipment ``cards`` are used first (an
+    ability with a choice of its own counts as making it playable)."""
+    from engine.age_of_automaton.data import EQUIPMENT
+
+    if any(c not in EQUIPMENT for c in cards):
+        return False
+    trial = clone(state)
+    trial["log"], trial["asks"], trial["queue"] = [], [], []
+    for card in cards:
+        for atom in EQUIPMENT[card]["ability"]:
+            if not ({"credits", "res", "vp", "donation", "rep"} & set(atom)):
+                return True
+            effects.execute(trial, seat, atom)
+    return bool(action_choices(trial, seat, kind))
+
+
 def main_options(state: State, seat: str) -> list[dict[str, Any]]:
     out = []
     for kind in MAIN_ACTIONS:
         if main_blocked(state, seat, kind) is None:
-            out += [{"type": "main", "action": kind, **c} for c in action_choices(state, seat, kind)]
+            choices = action_choices(state, seat, kind)
+            out += [{"type": "main", "action": kind, **c} for c in choices]
+            cards = free.column_equipment(state, seat, COLUMN_OF[kind])
+            subsets = [[c] for c in cards] + ([cards] if len(cards) == 2 else [])
+            out += [
+                {"type": "main", "action": kind, "before": s}
+                for s in subsets
+                if choices or playable_after(state, seat, kind, s)
+            ]
     return out
 
 
@@ -176,7 +202,10 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
     why = main_blocked(state, seat, kind)
     if why:
         raise IllegalAction(why)
-    if not action_choices(state, seat, kind):
+    before = action.get("before")
+    if not action_choices(state, seat, kind) and not (
+        isinstance(before, list) and playable_after(state, seat, kind, before)
+    ):
         raise IllegalAction(f"{ACTION_NAMES[kind]} cannot be played now")
     p = state["players"][seat]
     turn = state["turn"]
@@ -184,8 +213,37 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
     turn["columns"].append(COLUMN_OF[kind])
     turn["main"] = True
     turn["overtime"] = False
+    if before:
+        # Equipment abilities of this column used after placing the marker and before
+        # resolving (AA-EQP-04); the action's choices are asked for afterwards
+        if not isinstance(before, list) or len(set(map(str, before))) != len(before):
+            raise IllegalAction("'before' lists Equipment cards of this action's column")
+        usable = free.column_equipment(state, seat, COLUMN_OF[kind])
+        for card in before:
+            if card not in usable:
+                raise IllegalAction("only Equipment under this action's column can be used before it, once a turn")
+            free.use_equipment(state, seat, card)
+        state["queue"].append([seat, {"step": "resolve_main", "action": kind}])
+        return
     params = {k: v for k, v in action.items() if k not in ("type", "action")}
     resolve_action(state, seat, kind, params, extra=False)
+
+
+def _resolve_step(state: State, seat: str, atom: dict[str, Any]) -> None:
+    if action_choices(state, seat, atom["action"]):
+        effects.ask(state, seat, "resolve", action=atom["action"])
+    else:
+        say(state, f"{seat} can no longer resolve {ACTION_NAMES[atom['action']]}.")
+
+
+def _answer_resolve(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
+    state["asks"].pop(0)
+    params = {k: v for k, v in action.items() if k != "type"}
+    resolve_action(state, seat, a["action"], params, extra=False)
+
+
+effects.STEPS["resolve_main"] = _resolve_step
+effects.ASKS["resolve"] = _answer_resolve
 
 
 def act_turn(state: State, seat: str, action: dict[str, Any]) -> None:
@@ -402,6 +460,8 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
             return [{"type": "extra", **c} for c in chs] + [{"type": "extra", "skip": True}]
         if a["kind"] == "column":
             return [{"type": "column", "column": c} for c in a["columns"]]
+        if a["kind"] == "resolve":
+            return [{"type": "resolve", **c} for c in action_choices(state, seat, a["action"])]
         return effects.ask_options(state, seat, a)
     if state["phase"] == "draft":
         return [{"type": "draft", "card": c} for c in state["draft"]["hands"][seat]]

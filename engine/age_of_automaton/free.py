@@ -89,6 +89,14 @@ def usable_equipment(state: State, seat: str) -> list[str]:
     ]
 
 
+def column_equipment(state: State, seat: str, column: int) -> list[str]:
+    """Equipment under ``column`` not used this turn (usable before resolving a main action
+    of that column, once its marker is placed)."""
+    turn = state["turn"]
+    p = state["players"][seat]
+    return [e["id"] for e in p["equipment"] if e["column"] == column and e["id"] not in turn["used"]]
+
+
 def use_equipment(state: State, seat: str, card: Any) -> None:
     if card not in usable_equipment(state, seat):
         raise IllegalAction("an Equipment ability is used in the turn you place an Action marker in its column, once")

@@ -36,6 +36,8 @@ def ask_text(state: State, a: dict[str, Any]) -> str:
         return f"Play the extra {ACTION_NAMES[a['action']]} action of {EQUIPMENT[a['card']]['name']} now, or lose it."
     if kind == "column":
         return f"Choose the column (1-4) for {EQUIPMENT[a['card']]['name']}."
+    if kind == "resolve":
+        return f"Resolve your {ACTION_NAMES[a['action']]} action: choose how."
     return kind
 
 
@@ -63,7 +65,10 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
     p = state["players"][seat]
     if t in ("main", "extra") and action.get("skip"):
         return "Give up the extra action"
-    if t in ("main", "extra"):
+    if t == "main" and action.get("before"):
+        names = " and ".join(EQUIPMENT[c]["name"] for c in action["before"])
+        return f"{ACTION_NAMES[action['action']]}, using {names} first"
+    if t in ("main", "extra", "resolve"):
         kind = action.get("action") or state["asks"][0]["action"]
         name = ACTION_NAMES[kind]
         w = f" with a Level {ROMAN[action['worker']]} automaton" if "worker" in action else ""
