@@ -201,3 +201,28 @@ def test_trace_views_at_the_end_of_each_phase():
     # the end of the Action, Donation, Audit (none in round 1) and Clean-up phases
     assert [v["phase"] for v in traced] == ["action_over", "donation", "audit", "cleanup"]
     assert all(v["you"] is None and "hand" not in v["players"]["Emily"] for v in traced)
+
+
+def test_malformed_actions_raise_illegal_action_only():
+    """Every field of legal actions replaced by junk: apply either accepts it or raises
+    IllegalAction, and never changes its input."""
+    junk = [True, None, -1, 99, "x", [1], {"a": 1}, 1.5]
+    for seed in (21, 22):
+        s = drafted(2 + seed % 3, seed)
+        rng = Rng(seed)
+        for step in range(120):
+            if GAME.is_over(s):
+                break
+            seat = sorted(GAME.pending(s))[0]
+            legal = GAME.legal_actions(s, seat)
+            before = GAME.dump(s)
+            sample = legal[step % len(legal)]
+            for key in sample:
+                for j in junk:
+                    bad = dict(sample, **{key: j})
+                    try:
+                        GAME.apply(s, seat, bad)
+                    except IllegalAction:
+                        pass
+                    assert GAME.dump(s) == before
+            s = GAME.apply(s, seat, GAME.random_action(s, seat, rng))

@@ -131,7 +131,7 @@ def _answer_discard(state: State, seat: str, a: dict[str, Any], action: dict[str
 
 def _answer_upgrade(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
     level = action.get("level")
-    if level not in a["levels"]:
+    if not isinstance(level, int) or isinstance(level, bool) or level not in a["levels"]:
         raise IllegalAction("choose the level of a worker on your Technology track below Level IV")
     state["asks"].pop(0)
     technology.upgrade(state, seat, level, a["steps"])

@@ -110,7 +110,7 @@ def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool
     ability with a choice of its own counts as making it playable)."""
     from engine.age_of_automaton.data import EQUIPMENT
 
-    if any(c not in EQUIPMENT for c in cards):
+    if any(not isinstance(c, str) or c not in EQUIPMENT for c in cards):
         return False
     trial = clone(state)
     trial["log"], trial["asks"], trial["queue"] = [], [], []
@@ -197,7 +197,7 @@ def next_turn(state: State) -> None:
 
 def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
     kind = action.get("action")
-    if kind not in MODULES:
+    if not isinstance(kind, str) or kind not in MODULES:
         raise IllegalAction("main actions: " + ", ".join(ACTION_NAMES.values()))
     why = main_blocked(state, seat, kind)
     if why:

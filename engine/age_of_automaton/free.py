@@ -42,7 +42,7 @@ def discard_specialist(state: State, seat: str, action: dict[str, Any]) -> None:
     if card not in p["hand"]:
         raise IllegalAction("that Specialist is not in your hand")
     sp = action.get("special")
-    if sp not in (None, "overtime", "overbuilt", "overclock"):
+    if not (sp is None or (isinstance(sp, str) and sp in ("overtime", "overbuilt", "overclock"))):
         raise IllegalAction("a discarded Specialist gives Overtime, Overbuilt or Overclock (not Overdrive)")
     info = SPECIALISTS[card]
     p["hand"].remove(card)

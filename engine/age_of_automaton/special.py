@@ -50,7 +50,7 @@ def overbuilt(state: State, seat: str, free: bool = False) -> None:
 
 def overclock(state: State, seat: str, level: Any, free: bool = False) -> None:
     p = state["players"][seat]
-    if level not in technology.can_upgrade(p):
+    if not isinstance(level, int) or isinstance(level, bool) or level not in technology.can_upgrade(p):
         raise IllegalAction("choose the level of one of your automatons below Level IV")
     _pay(state, seat, "overclock", free)
     say(state, f"{seat} plays Overclock.")
@@ -90,6 +90,8 @@ def overdrive(state: State, seat: str) -> None:
 
 def play(state: State, seat: str, action: dict[str, Any], free: bool = False) -> None:
     name = action.get("name") if not free else action.get("special")
+    if not isinstance(name, str):
+        raise IllegalAction("special actions are overtime, overbuilt and overclock")
     if name == "overtime":
         overtime(state, seat, free)
     elif name == "overbuilt":

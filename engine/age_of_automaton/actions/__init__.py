@@ -32,10 +32,16 @@ def worker_levels(state: State, seat: str, action: str, extra: bool) -> list[int
     return [lvl for lvl in technology.levels(p) if extra or free_space(state, action, lvl) is not None]
 
 
+def is_level(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4
+
+
 def place_worker(state: State, seat: str, action: str, level: int, extra: bool) -> None:
     p = state["players"][seat]
+    if not is_level(level):
+        raise IllegalAction("choose the level (1-4) of an automaton on your Technology track")
     if level not in technology.levels(p):
-        raise IllegalAction(f"you have no Level {ROMAN.get(level, level)} automaton on your Technology track")
+        raise IllegalAction(f"you have no Level {ROMAN[level]} automaton on your Technology track")
     if not extra:
         i = free_space(state, action, level)
         if i is None:

@@ -9,6 +9,7 @@ from engine.age_of_automaton import effects
 from engine.age_of_automaton.actions import (
     affordable,
     discounted,
+    is_level,
     log_action,
     place_worker,
     reachable,
@@ -48,7 +49,7 @@ def choices(state: State, seat: str, extra: bool) -> list[dict[str, Any]]:
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     p = state["players"][seat]
     level, card = params.get("worker"), params.get("card")
-    if not isinstance(level, int) or card not in reachable(state, "equipment", level):
+    if not is_level(level) or not isinstance(card, str) or card not in reachable(state, "equipment", level):
         raise IllegalAction("a Level I automaton takes only the leftmost card, II the first two, III three, IV any")
     if not _room(p):
         raise IllegalAction("your four columns already hold two Equipment cards each")
@@ -102,7 +103,7 @@ def _place(state: State, seat: str, card: str, column: int) -> None:
 
 def answer_column(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
     col = action.get("column")
-    if col not in a["columns"]:
+    if not isinstance(col, int) or isinstance(col, bool) or col not in a["columns"]:
         raise IllegalAction("choose a column with fewer than two Equipment cards (1-4)")
     state["asks"].pop(0)
     _place(state, seat, a["card"], col)

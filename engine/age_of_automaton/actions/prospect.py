@@ -32,7 +32,7 @@ def passes(dice: list[int], level: int) -> int:
 
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     track, level = params.get("track"), params.get("worker")
-    if track not in TRACKS:
+    if not isinstance(track, str) or track not in TRACKS:
         raise IllegalAction("choose one of the four Prospect tracks")
     if state["players"][seat]["prospect"][track] >= top(track):
         raise IllegalAction("you are already at the top of that track")

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.age_of_automaton import effects
 from engine.age_of_automaton.actions import (
+    is_level,
     log_action,
     place_worker,
     reachable,
@@ -34,7 +35,7 @@ def bonus(state: State, level: int) -> dict[str, Any]:
 
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     level, card = params.get("worker"), params.get("card")
-    if not isinstance(level, int) or card not in reachable(state, "rnd", level):
+    if not is_level(level) or not isinstance(card, str) or card not in reachable(state, "rnd", level):
         raise IllegalAction("a Level I automaton takes only the leftmost card, II the first two, III three, IV any")
     place_worker(state, seat, "rnd", level, extra)
     info = RND[card]

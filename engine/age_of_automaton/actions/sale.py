@@ -8,6 +8,7 @@ from typing import Any
 from engine.age_of_automaton import effects
 from engine.age_of_automaton.actions import (
     affordable,
+    is_level,
     log_action,
     place_worker,
     reachable,
@@ -32,7 +33,7 @@ def choices(state: State, seat: str, extra: bool) -> list[dict[str, Any]]:
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     p = state["players"][seat]
     level, card = params.get("worker"), params.get("card")
-    if not isinstance(level, int) or card not in reachable(state, "sale", level):
+    if not is_level(level) or not isinstance(card, str) or card not in reachable(state, "sale", level):
         raise IllegalAction("a Level I automaton takes only the leftmost card, II the first two, III three, IV any")
     info = SALES[card]
     if not affordable(p, info["cost"]):
