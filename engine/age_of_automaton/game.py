@@ -15,6 +15,7 @@ from engine.jsonstate import clone, dumps
 
 class AgeOfAutomaton:
     name = "age-of-automaton"
+    player_range = (2, 4)
 
     def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
         state = setup.setup(players, seed, options)
