@@ -57,6 +57,12 @@ def test_overtime_second_action_same_column_prospect_blocks_funding_AA_SPC_02_AA
     assert flow.main_blocked(s, "Emily", "funding") is not None
     assert not [o for o in flow.options(s, "Emily") if o.get("action") in ("funding", "prospect")]
     s = GAME.apply(s, "Emily", {"type": "special", "name": "overtime"})
+    # right before the main action: nothing else in between, and only a used column
+    assert {o["type"] for o in flow.options(s, "Emily")} == {"main"}
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, "Emily", {"type": "contract", "card": data.STARTERS[0]})
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, "Emily", {"type": "main", "action": "purchasing"})
     assert {"type": "main", "action": "funding"} in flow.options(s, "Emily")
     assert not [o for o in flow.options(s, "Emily") if o.get("action") == "prospect"]  # once per round
     s = GAME.apply(s, "Emily", {"type": "main", "action": "funding"})

@@ -142,6 +142,8 @@ def turn_actions(state: State, seat: str) -> list[dict[str, Any]]:
     p = state["players"][seat]
     turn = state["turn"]
     mains = main_options(state, seat)
+    if overtime_pending(state, seat, mains):  # Overtime is played right before its main action
+        return [m for m in mains if column_used(p, m["action"])]
     out = list(mains)
     credits = p["credits"]
     if overtime_useful(state, seat) and credits >= special.cost(p, "overtime"):
@@ -174,6 +176,15 @@ def turn_actions(state: State, seat: str) -> list[dict[str, Any]]:
     elif not mains:
         out.append({"type": "pass"})
     return out
+
+
+def overtime_pending(state: State, seat: str, mains: list[dict[str, Any]] | None = None) -> bool:
+    """Overtime was just played and its main action can still be played (if a forced
+    discard made it unplayable, the Overtime is simply lost)."""
+    if not state["turn"]["overtime"]:
+        return False
+    p = state["players"][seat]
+    return any(column_used(p, m["action"]) for m in (main_options(state, seat) if mains is None else mains))
 
 
 def start_turn(state: State, seat: str) -> None:
@@ -252,6 +263,8 @@ def act_turn(state: State, seat: str, action: dict[str, Any]) -> None:
         raise IllegalAction("it is not your turn")
     kind = action.get("type")
     p = state["players"][seat]
+    if overtime_pending(state, seat) and (kind != "main" or not column_used(p, str(action.get("action")))):
+        raise IllegalAction("after Overtime, play the second main action of a used column at once")
     if kind == "main":
         play_main(state, seat, action)
     elif kind == "special":
