@@ -37,6 +37,7 @@ def test_market_three_resource_dice_AA_MKT_01():
     assert len(s["market"]) == 3 and all(c in data.COLOURS for c in s["market"])
     assert s["dice"] == {"kind": "resource", "seat": s["order"][0], "faces": s["market"]}
     assert s["market"] == GAME.view(s, None)["market"]
+    assert any(f"rolls the Resource dice: {', '.join(s['market'])}" in e for e in GAME.events(s))
 
 
 def test_turns_in_order_one_main_action_each_AA_ACT_01():
@@ -147,6 +148,8 @@ def test_audit_roll_move_resolve_AA_AUD_01():
     assert s["audit"]["pos"] == 4
     assert all(p["audit_tokens"] == 0 for p in s["players"].values())
     assert s["dice"]["kind"] == "audit" and s["dice"]["faces"] == [3]
+    assert any("rolls the Audit die: 3" in e for e in s["log"])
+    assert GAME.view(s, None)["dice"] == {"kind": "audit", "seat": s["order"][0], "faces": [3]}
 
 
 def test_audit_marker_on_trigger_goes_to_rightmost_AA_AUD_02():
