@@ -188,6 +188,28 @@ def test_equipment_extra_action_nested_AA_EQP_02():
     assert len(s["players"]["Emily"]["equipment"]) == 2
 
 
+def test_free_and_special_actions_before_the_extra_action_AA_EQP_02():
+    s = game_for()
+    p = me(s)
+    p["res"] = {"red": 5, "blue": 5, "yellow": 5}
+    p["credits"] = 10
+    p["tech"] = [1, 0, 0, 1]
+    rnd_extra = next(c for c, v in data.EQUIPMENT.items() if v["extra"] == "rnd")
+    s["rows"]["equipment"] = [rnd_extra, *[c for c in s["rows"]["equipment"] if c != rnd_extra][:3]]
+    s["decks"]["equipment"] = [c for c in s["decks"]["equipment"] if c not in s["rows"]["equipment"]]
+    s = GAME.apply(s, "Emily", {"type": "main", "action": "equipment", "worker": 4, "card": rnd_extra})
+    assert GAME.pending(s)["Emily"]["type"] == "extra"
+    opts = GAME.legal_actions(s, "Emily")
+    assert {"type": "special", "name": "overclock", "level": 1} in opts
+    assert not [o for o in opts if "overtime" in (o.get("name"), o.get("special")) or o["type"] == "equipment"]
+    # Overclock the Level I worker, then play the extra R&D action with it at Level II
+    s = GAME.apply(s, "Emily", {"type": "special", "name": "overclock", "level": 1})
+    assert GAME.pending(s)["Emily"]["type"] == "extra"
+    assert me(s)["tech"] == [0, 1, 0, 0]
+    s = GAME.apply(s, "Emily", {"type": "extra", "worker": 2, "card": s["rows"]["rnd"][1]})
+    assert len(me(s)["rnd"]) == 1 and me(s)["placed"] == 2
+
+
 def test_equipment_columns_two_each_fixed_AA_EQP_03():
     s = game_for()
     p = me(s)

@@ -470,7 +470,11 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
                 chs = action_choices(state, seat, a["action"], extra=True)
             finally:
                 state["turn"]["nested"] = False
-            return [{"type": "extra", **c} for c in chs] + [{"type": "extra", "skip": True}]
+            return (
+                [{"type": "extra", **c} for c in chs]
+                + [{"type": "extra", "skip": True}]
+                + extra_free_options(state, seat)
+            )
         if a["kind"] == "column":
             return [{"type": "column", "column": c} for c in a["columns"]]
         if a["kind"] == "resolve":
@@ -483,11 +487,32 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
     return turn_actions(state, seat)
 
 
+FREE_DURING_EXTRA = ("special", "play_specialist", "use_specialist", "discard_specialist", "contract")
+
+
+def extra_free_options(state: State, seat: str) -> list[dict[str, Any]]:
+    """Special and free actions allowed before an Equipment's extra action (AA-EQP-02):
+    not Overtime (it belongs to a main action), not Equipment abilities."""
+    return [
+        o
+        for o in turn_actions(state, seat)
+        if o["type"] in FREE_DURING_EXTRA and "overtime" not in (o.get("name"), o.get("special"))
+    ]
+
+
 def act(state: State, seat: str, action: dict[str, Any]) -> None:
     if state["asks"]:
         a = state["asks"][0]
         if a["seat"] != seat:
             raise IllegalAction("another player is deciding now")
+        if a["kind"] == "extra" and action.get("type") in FREE_DURING_EXTRA:
+            if "overtime" in (action.get("name"), action.get("special")):
+                raise IllegalAction("Overtime cannot be played for an extra action")
+            # the extra action is offered again once this action and its effects are done
+            state["asks"].pop(0)
+            state["queue"].insert(0, [seat, {"step": "equipment_extra", "card": a["card"]}])
+            act_turn(state, seat, action)
+            return
         if action.get("type") != a["kind"]:
             raise IllegalAction(f"answer the question first ({a['kind']})")
         effects.ASKS[a["kind"]](state, seat, a, action)
