@@ -164,8 +164,8 @@ def choose(state: State, seat: str) -> dict[str, Any]:
         if a["kind"] == "resolve":
             return _best(options, lambda o: main_value(state, seat, o))
         if a["kind"] == "extra":
-            real = [o for o in options if not o.get("skip")]
-            return _best(real, lambda o: main_value(state, seat, o)) if real else options[-1]
+            real = [o for o in options if o["type"] == "extra" and not o.get("skip")]
+            return _best(real, lambda o: main_value(state, seat, o)) if real else {"type": "extra", "skip": True}
         if a["kind"] == "column":
             return options[0]
         return options[0]

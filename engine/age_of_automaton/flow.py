@@ -75,7 +75,8 @@ def resolve_action(state: State, seat: str, kind: str, params: dict[str, Any], e
 
 
 def column_used(p: dict[str, Any], kind: str) -> bool:
-    return any(COLUMN_OF[m] == COLUMN_OF[kind] for m in p["markers"])
+    col = COLUMN_OF.get(kind)
+    return col is not None and any(COLUMN_OF[m] == col for m in p["markers"])
 
 
 def main_blocked(state: State, seat: str, kind: str, overtime: bool | None = None) -> str | None:
