@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.age_of_automaton import donation, effects, technology
 from engine.age_of_automaton.common import State, say
-from engine.age_of_automaton.data import ACHIEVEMENTS, COLOURS, TRACK_IDS
+from engine.age_of_automaton.data import ACHIEVEMENTS, TRACK_IDS
 
 
 def stat(p: dict[str, Any], key: str) -> int:
@@ -83,4 +83,4 @@ def check(state: State) -> bool:
     return claimed
 
 
-__all__ = ["check", "met", "COLOURS"]
+__all__ = ["check", "met", "describe"]

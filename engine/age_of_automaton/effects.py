@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.age_of_automaton import relationships, reputation, technology
-from engine.age_of_automaton.common import State, fmt_res, gain_credits, gain_res, held, say, score
+from engine.age_of_automaton.common import State, fmt_res, gain_credits, gain_res, say, score
 from engine.age_of_automaton.data import COLOURS, RELATIONSHIPS, ROMAN
 from engine.errors import IllegalAction
 
@@ -207,4 +207,4 @@ def describe(atoms: list[dict[str, Any]]) -> str:
     return ", ".join(out) if out else "nothing"
 
 
-__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe", "compositions", "held"]
+__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe", "compositions"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.age_of_automaton import effects, special
 from engine.age_of_automaton.common import State, fmt_res, gain_res, has_res, say
-from engine.age_of_automaton.data import COLUMN_OF, EQUIPMENT, SPECIALISTS
+from engine.age_of_automaton.data import EQUIPMENT, SPECIALISTS
 from engine.errors import IllegalAction
 
 
@@ -105,5 +105,3 @@ def use_equipment(state: State, seat: str, card: Any) -> None:
     say(state, f"{seat} uses {info['name']}: {effects.describe(info['ability'])}.")
     effects.queue(state, seat, info["ability"], why=info["name"], front=True)
 
-
-__all__ = ["COLUMN_OF"]
