@@ -466,11 +466,7 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
                 opts.append({"type": "dice", "overdrive": True})
             return opts
         if a["kind"] == "extra":
-            state["turn"]["nested"] = a["action"] == "equipment"
-            try:
-                chs = action_choices(state, seat, a["action"], extra=True)
-            finally:
-                state["turn"]["nested"] = False
+            chs = action_choices(state, seat, a["action"], extra=True)
             return (
                 [{"type": "extra", **c} for c in chs]
                 + [{"type": "extra", "skip": True}]

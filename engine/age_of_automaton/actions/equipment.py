@@ -74,10 +74,7 @@ def _extra_step(state: State, seat: str, atom: dict[str, Any]) -> None:
 
     card = atom["card"]
     kind = EQUIPMENT[card]["extra"]
-    nested = kind == "equipment"
-    state["turn"]["nested"] = nested
     options = action_choices(state, seat, kind, extra=True)
-    state["turn"]["nested"] = False
     if not options:
         say(state, f"{seat} cannot play the extra {ACTION_NAMES[kind]} action of {EQUIPMENT[card]['name']}; it is lost.")
         return
