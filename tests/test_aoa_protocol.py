@@ -226,3 +226,20 @@ def test_malformed_actions_raise_illegal_action_only():
                         pass
                     assert GAME.dump(s) == before
             s = GAME.apply(s, seat, GAME.random_action(s, seat, rng))
+
+
+def test_reading_functions_do_not_change_the_state():
+    s = drafted(3, 31)
+    rng = Rng(31)
+    for _ in range(150):
+        if GAME.is_over(s):
+            break
+        before = GAME.dump(s)
+        for seat in s["seats"]:
+            GAME.legal_actions(s, seat)
+            GAME.view(s, seat)
+        GAME.view(s, None)
+        GAME.pending(s)
+        assert GAME.dump(s) == before
+        seat = sorted(GAME.pending(s))[0]
+        s = GAME.apply(s, seat, GAME.random_action(s, seat, rng))
