@@ -243,3 +243,14 @@ def test_reading_functions_do_not_change_the_state():
         assert GAME.dump(s) == before
         seat = sorted(GAME.pending(s))[0]
         s = GAME.apply(s, seat, GAME.random_action(s, seat, rng))
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_bot_plays_every_seat_to_the_end(n):
+    s = GAME.setup([f"b{i}" for i in range(n)], 50 + n, {"limited_common_specialists": n == 4})
+    while not GAME.is_over(s):
+        seat = sorted(GAME.pending(s))[0]
+        action = GAME.greedy_action(s, seat)
+        assert action in GAME.legal_actions(s, seat)
+        s = GAME.apply(s, seat, action)
+    assert all(r["vp"] > 60 for r in GAME.result(s)["scores"])
