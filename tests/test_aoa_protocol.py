@@ -160,6 +160,14 @@ def test_random_games_with_invariants(batch):
             for other in s["seats"]:
                 logged[other] += vp_logged(ev, other)
             assert not any(ID.search(line) for line in ev), ev
+            if batch == 0 and steps % 7 == 0 and not GAME.is_over(s):
+                who = sorted(GAME.pending(s))[0]
+                prompt = GAME.pending(s)[who]
+                assert not ID.search(prompt.get("text", "")), prompt
+                if prompt["type"] != "donate":
+                    for legal in GAME.legal_actions(s, who):
+                        text = GAME.label(s, who, legal)
+                        assert text and not ID.search(text), (legal, text)
             if s["phase"] != "over":
                 check_invariants(s, logged, overtimes)
             steps += 1
