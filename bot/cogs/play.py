@@ -368,19 +368,27 @@ class Play(commands.Cog):
         game = self.presenter(info)
         prompt = await self.app.prompt(gid, seat)
         actions = await self.app.legal_actions(gid, seat)
-        step = choices.action_step(actions, path, game)
+        seat_view = await self.app.view(gid, seat) if game.view_labels or game.prompt_picture(prompt) else {}
+        words = game.action_words(seat_view) if game.view_labels else game
+        step = choices.action_step(actions, path, words)
         lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
             lines.insert(0, note)
         if step.action is not None:
-            lines.append(f"You chose: **{game.describe_action(step.action)}**. Confirm it, or go back.")
+            lines.append(f"You chose: **{words.describe_action(step.action)}**. Confirm it, or go back.")
         else:
             lines.append(step.title)
         embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
         ui = views.action_view(
             gid, seat, info.version, path.encode(), step.choices, step.title or "Choose", done=step.action is not None
         )
-        return embed, [], ui
+        files: list[discord.File] = []
+        if not path.picks and game.prompt_picture(prompt):  # e.g. the hand with the draft
+            pic = await self.bot.picture("private.png", "draw", info.game, seat_view)
+            if pic is not None:
+                files.append(pic)
+                embed.set_image(url=f"attachment://{pic.filename}")
+        return embed, files, ui
 
     async def on_action(
         self,
@@ -410,13 +418,14 @@ class Play(commands.Cog):
         elif op == "confirm":
             actions = await self.app.legal_actions(gid, seat)
             game = self.presenter(info)
-            step = choices.action_step(actions, path, game)
+            words = game.action_words(await self.app.view(gid, seat)) if game.view_labels else game
+            step = choices.action_step(actions, path, words)
             if step.action is None:
                 raise UserError("Finish choosing first.")
             await interaction.response.defer()
             out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
             if out.status == "applied":
-                done = f"Done: {game.describe_action(step.action)}."
+                done = f"Done: {words.describe_action(step.action)}."
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
                     embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui)

@@ -88,6 +88,8 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None) -> Stat
         raise IllegalAction("Age of Automaton is for 2 to 4 players")
     if len(set(players)) != len(players) or not all(isinstance(s, str) and s for s in players):
         raise IllegalAction("each seat needs its own name")
+    if options.pop("automata", None):  # the protocol's engine-played seats: none here
+        raise IllegalAction("Age of Automaton has no automaton players of its own (the rulebook has no solo mode)")
     unknown = set(options) - {"limited_common_specialists"}
     if unknown:
         raise IllegalAction(f"unknown option {sorted(unknown)[0]!r}")
