@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.games.age_of_automaton import words
 from bot.games.age_of_automaton import rules as topics
+from bot.games.age_of_automaton import words
 from bot.games.base import Automaton, Option, Presenter
 
 OPTIONS = (
