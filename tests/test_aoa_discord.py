@@ -91,7 +91,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
                 msg = await fake.wait_for(dm, 15, what=f"draft pass {k} for {u['username']}")
                 assert msg.get("attachments"), "the draft DM shows the hand picture"
                 labels = [o["label"] for o in _options(msg)]
-                assert len(labels) == 5 - k and all(lab.startswith("Keep ") and "ability" in lab for lab in labels)
+                assert len(labels) == 5 - k and all(lab.startswith("Keep ") and " VP): " in lab for lab in labels)
                 assert await decide(fake, u, msg, rnd, limit=1) == 1
         state = await bot.app.state(1)
         assert state["phase"] != "draft"

@@ -22,17 +22,9 @@ from engine.age_of_automaton.data import (
     TRACKS,
 )
 from engine.age_of_automaton.effects import describe as describe_effect
+from engine.age_of_automaton.flow import PHASE_TITLES
 
-PHASES = {
-    "draft": "Specialist draft",
-    "start": "Start",
-    "market": "Market phase",
-    "action": "Action phase",
-    "donation": "Donation phase",
-    "audit": "Audit phase",
-    "cleanup": "Clean-up phase",
-    "over": "Game over",
-}
+PHASES = {**PHASE_TITLES, "market": "Market phase"}
 
 TYPES = {
     "main": "Main action",
@@ -202,10 +194,10 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
 
 
 def specialist_line(card: Mapping[str, Any]) -> str:
-    """A Specialist in one line: requirement, ability, discard value, VP."""
+    """A Specialist in one line, most important first (a select label keeps 100
+    characters): name and VP, ability, what playing it needs, what discarding gives."""
     need = amounts(card.get("requirement") or {})
-    need = "free" if need == "nothing" else f"needs {need}"
     return (
-        f"{card.get('name', 'Specialist')}: {need}; ability {describe_effect(card.get('ability') or [])}; "
-        f"discard for {amounts(card.get('discard') or {})}; {card.get('vp', 0)} VP"
+        f"{card.get('name', 'Specialist')} ({card.get('vp', 0)} VP): {describe_effect(card.get('ability') or [])}"
+        f" · play with {'nothing' if need == 'nothing' else need} · discard for {amounts(card.get('discard') or {})}"
     )
