@@ -385,9 +385,8 @@ class Play(commands.Cog):
         files: list[discord.File] = []
         if not path.picks and game.prompt_picture(prompt):  # e.g. the hand with the draft
             pic = await self.bot.picture("private.png", "draw", info.game, seat_view)
-            if pic is not None:
+            if pic is not None:  # attached (not the embed's image: edits of this message drop files)
                 files.append(pic)
-                embed.set_image(url=f"attachment://{pic.filename}")
         return embed, files, ui
 
     async def on_action(
