@@ -296,9 +296,9 @@ def _number_track(c: Canvas, view: Mapping[str, Any], x: float, y: float, w: flo
         for k, s in enumerate(here):
             r, col = divmod(k, per)
             cx = x0 + sw / 2 + (col - (per - 1) / 2) * 20
-            player_token(c, view, s, cx, y + 40 + r * 20, 9, FS - 8)
+            player_token(c, view, s, cx, y + 40 + r * 21, 10, FS - 6)
         depth = max(depth, (len(here) + per - 1) // per)
-    return 32 + depth * 20 + 4
+    return 32 + depth * 21 + 4
 
 
 def tracks(c: Canvas, view: Mapping[str, Any], y: float) -> float:
@@ -356,7 +356,7 @@ def players(c: Canvas, view: Mapping[str, Any], y: float) -> float:
         if k == 0 and i:
             y += row_h + 12
             row_h = 0
-        panel = player.panel(view, s, int(w), FS - 1)
+        panel = player.panel(view, s, int(w), FS - 1, 13)
         c.img.paste(panel.img, (int(M + k * (w + 12)), int(y)))
         row_h = max(row_h, panel.img.height)
     return y + row_h + 10

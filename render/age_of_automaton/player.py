@@ -42,7 +42,7 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
     c.text(x0 + fs * 1.7, y + fs * 0.7, c.fit(head, fs + 2, True, inner - fs * 2), fs + 2, True, ACCENT if turn else INK, "lm")
     y += fs * 1.4 + 8
     stats = (
-        f"{p['vp']} VP · Reputation {p['reputation']} ({p['engineers']} engineers) · Reliability {p['reliability']} "
+        f"{p['vp']} VP · Reputation {p['reputation']} ({p['engineers']} engineer{'s' if p['engineers'] != 1 else ''}) · Reliability {p['reliability']} "
         f"(section {p['reliability_section']}) · Donation {p['donation']}"
     )
     for ln in c.wrap(stats, fs, False, inner):
