@@ -5,6 +5,7 @@ Market; turn order; round; blocked spaces; the last dice) and every player's boa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from PIL import Image
@@ -132,9 +133,27 @@ def _req(space: Mapping[str, Any]) -> str:
 
 def prospect(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     y = _section(c, y, "Prospect tracks (VP on each space; needs: $ credits, R&D, Sale Order cards)")
+    c.img.paste(_prospect_grid(), (0, int(y)))
     seats = view["seats"]
     name_w = 250
     for tid, track in TRACKS.items():
+        sw = (WIDTH - 2 * M - name_w) / len(track["spaces"])
+        for i in range(len(track["spaces"])):
+            x0 = M + name_w + i * sw
+            here = [s for s in seats if view["players"][s]["prospect"].get(tid, 0) == i]
+            for k, s in enumerate(here):
+                player_token(c, view, s, x0 + 18 + k * 26, y + 50, 11, FS - 6)
+        y += 68
+    return y + 6
+
+
+@cache
+def _prospect_grid() -> Image.Image:
+    """The printed part of the Prospect tracks (drawn once: it never changes)."""
+    c = Canvas(WIDTH, 68 * len(TRACKS))
+    y = 0
+    name_w = 250
+    for track in TRACKS.values():
         spaces = track["spaces"]
         sw = (WIDTH - 2 * M - name_w) / len(spaces)
         c.text(M, y + 26, c.fit(track["name"].capitalize(), FS, True, name_w - 10), FS, True, anchor="lm")
@@ -153,11 +172,8 @@ def prospect(c: Canvas, view: Mapping[str, Any], y: float) -> float:
             req = _req(sp)
             if req:
                 c.text(x0 + 8, y + 24, req, FS - 4, False, BAD)
-            here = [s for s in seats if view["players"][s]["prospect"].get(tid, 0) == i]
-            for k, s in enumerate(here):
-                player_token(c, view, s, x0 + 18 + k * 26, y + 50, 11, FS - 6)
         y += 68
-    return y + 6
+    return c.img
 
 
 def actions(c: Canvas, view: Mapping[str, Any], y: float) -> float:
@@ -282,15 +298,13 @@ def _number_track(c: Canvas, view: Mapping[str, Any], x: float, y: float, w: flo
                   values: Sequence[Any], pos_of: Any, marks: Sequence[int] = ()) -> float:
     """A track of numbered spaces from ``x``, ``w`` wide (title ``tw`` of it), the player
     markers under their space, two per line; returns the height used."""
-    c.text(x, y + 14, title, FS - 1, True, anchor="lm")
     n = len(values)
     sw = (w - tw) / n
     seats = view["seats"]
     depth = 1
-    for i, v in enumerate(values):
+    c.img.paste(_track_strip(w, title, tw, tuple(str(v) for v in values), tuple(marks)), (int(x), int(y)))
+    for i in range(n):
         x0 = x + tw + i * sw
-        c.box(x0 + 1, y, x0 + sw - 1, y + 28, fill="#fff2cc" if i in marks else PANEL, radius=3)
-        c.text(x0 + sw / 2, y + 14, str(v), FS - 4, False, INK, "mm")
         here = [s for s in seats if pos_of(view["players"][s]) == i]
         per = 2 if sw >= 42 else 1
         for k, s in enumerate(here):
@@ -299,6 +313,19 @@ def _number_track(c: Canvas, view: Mapping[str, Any], x: float, y: float, w: flo
             player_token(c, view, s, cx, y + 40 + r * 21, 10, FS - 6)
         depth = max(depth, (len(here) + per - 1) // per)
     return 32 + depth * 21 + 4
+
+
+@cache
+def _track_strip(w: float, title: str, tw: float, values: tuple[str, ...], marks: tuple[int, ...]) -> Image.Image:
+    """The printed spaces of a track (drawn once per track)."""
+    c = Canvas(int(w) + 1, 29)
+    c.text(0, 14, title, FS - 1, True, anchor="lm")
+    sw = (w - tw) / len(values)
+    for i, v in enumerate(values):
+        x0 = tw + i * sw
+        c.box(x0 + 1, 0, x0 + sw - 1, 28, fill="#fff2cc" if i in marks else PANEL, radius=3)
+        c.text(x0 + sw / 2, 14, v, FS - 4, False, INK, "mm")
+    return c.img
 
 
 def tracks(c: Canvas, view: Mapping[str, Any], y: float) -> float:
