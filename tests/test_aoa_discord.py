@@ -5,6 +5,7 @@ internal id in anything a player read, no other seat's hand in any picture."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -82,6 +83,14 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         # the draft: three passes, each a DM per player with the private picture
         for k in (1, 2, 3):
             for u in (ann, bob):
+                if k == 2 and u is bob:  # ann has chosen, bob not yet: nothing of ann's pick shows
+                    ix = await fake.slash(bob, "game status")
+                    assert "🔒 chosen" in ix.all_text() and "choosing…" in ix.all_text()
+                    ix = await fake.slash(bob, "game export")
+                    data = json.loads(ix.original["_files"][0][2])
+                    assert data["actions"][-1]["action"]["type"] != "draft" or data["actions"][-1]["seat"] != "ann"
+                    ix = await fake.slash(bob, "rules")
+                    assert "Specialist draft" in ix.all_text()
 
                 def dm(u: dict = u, k: int = k) -> dict[str, Any] | None:
                     return next(
@@ -101,6 +110,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         used: set[str] = set()
         users = {"ann": ann, "bob": bob}
         actions = 0
+        checked = False
         for _ in range(600):
 
             def ready() -> Any:
@@ -124,9 +134,18 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
             ix = await fake.click(movers[0], target, "Open my turn")
             assert ix.callback_data.get("flags", 0) & EPHEMERAL
             actions += await decide(fake, movers[0], ix.original, rnd)
+            if not checked and (await bot.app.state(1))["round"] >= 2:
+                checked = True
+                ix = await fake.slash(bob, "game history", {"round": 1})
+                assert "Round 1" in ix.all_text() and ix.followups[0]["_files"]
+                ix = await fake.slash(bob, "rules", {"topic": "special"})
+                assert "Overdrive 1" in ix.all_text()
+                ix = await fake.slash(bob, "game export")
+                data = json.loads(ix.original["_files"][0][2])
+                assert data["format"] == "boardroom-game" and data["game"] == GAME
         else:
             raise AssertionError("the game did not end")
-        assert (await bot.app.info(1)).status == "finished"
+        assert (await bot.app.info(1)).status == "finished" and checked
         assert actions > 40
         final = next(m for m in fake.public_messages() if "Game over" in message_text(m))
         assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
