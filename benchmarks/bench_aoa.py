@@ -81,12 +81,43 @@ def bot_against_random(games: int) -> dict[str, float]:
     }
 
 
+def pictures(runs: int) -> dict[str, float]:
+    """Draw + PNG encode (as the bot does) of the stored reference views (public board,
+    private draft, private dice): the worst median over the views, and the largest PNG."""
+    import io
+    import statistics
+    from pathlib import Path
+
+    import render
+
+    ref = Path(__file__).resolve().parent.parent / "tests" / "reference"
+    worst, largest = 0.0, 0
+    for name in ("aoa-board-r3", "aoa-private-draft", "aoa-private-dice"):
+        view = json.loads((ref / f"{name}.json").read_text("utf-8"))
+        render.draw(NAME, view)  # warm: fonts and the printed board parts
+        times = []
+        for _ in range(max(1, runs)):
+            t0 = time.perf_counter()
+            buf = io.BytesIO()
+            render.draw(NAME, view).save(buf, format="PNG", optimize=False)
+            times.append((time.perf_counter() - t0) * 1000)
+            largest = max(largest, len(buf.getvalue()))
+        worst = max(worst, statistics.median(times))
+    return {"aoa_render_worst_ms": round(worst, 1), "aoa_render_largest_png_kib": round(largest / 1024, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--bot-games", type=int, default=200)
+    parser.add_argument("--picture-runs", type=int, default=9)
     args = parser.parse_args()
-    figures = {**actions_per_second(args.games), **largest_state(), **bot_against_random(args.bot_games)}
+    figures = {
+        **actions_per_second(args.games),
+        **largest_state(),
+        **bot_against_random(args.bot_games),
+        **pictures(args.picture_runs),
+    }
     print(json.dumps(figures, indent=1))
 
 

@@ -97,13 +97,20 @@ class Canvas:
         self.d.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=fill, outline=outline, width=width)
 
     def token(self, cx: float, cy: float, r: float, fill: str, ink: str, letter: str, size: int) -> None:
-        """A round marker: colour and letter."""
-        self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=2)
-        self.text(cx, cy, letter, size, True, ink, "mm")
+        """A round marker: colour and letter (drawn once, then pasted)."""
+        img = _token(int(round(r)), fill, ink, letter, size)
+        self.img.paste(img, (int(round(cx - r)), int(round(cy - r))), img)
 
     def square(self, x: float, y: float, s: float, fill: str, ink: str, label: str, size: int) -> None:
-        self.d.rounded_rectangle((x, y, x + s, y + s), radius=4, fill=fill, outline=INK, width=1)
-        self.text(x + s / 2, y + s / 2, label, size, True, ink, "mm")
+        """A die or resource square with its label (drawn once, then pasted)."""
+        img = _label(int(round(s)), int(round(s)), fill, INK, 4, label, size, True, ink)
+        self.img.paste(img, (int(round(x)), int(round(y))), img)
+
+    def label(self, x: float, y: float, w: float, h: float, fill: str, outline: str, s: str, size: int,
+              bold: bool = False, ink: str = INK) -> None:
+        """A rounded box with one line of text, left-aligned (drawn once, then pasted)."""
+        img = _label(int(round(w)), int(round(h)), fill, outline, 4, s, size, bold, ink, left=True)
+        self.img.paste(img, (int(round(x)), int(round(y))), img)
 
     def resources(self, x: float, y: float, res: Mapping[str, int], size: int, credits: int | None = None) -> float:
         """Resource amounts as coloured squares with a letter and the number: R 2  B 1 ..."""
@@ -140,3 +147,25 @@ def effect_text(atoms: Sequence[Mapping[str, Any]]) -> str:
 def amounts(res: Mapping[str, int] | None) -> str:
     parts = [f"{n} {k}" for k, n in (res or {}).items() if n]
     return ", ".join(parts) if parts else "free"
+
+
+@cache
+def _token(r: int, fill: str, ink: str, letter: str, size: int) -> Image.Image:
+    img = Image.new("RGBA", (2 * r + 1, 2 * r + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.ellipse((0, 0, 2 * r, 2 * r), fill=fill, outline=INK, width=2)
+    d.text((r, r), letter, font=font(size, True), fill=ink, anchor="mm")
+    return img
+
+
+@cache
+def _label(w: int, h: int, fill: str, outline: str, radius: int, s: str, size: int, bold: bool, ink: str,
+           left: bool = False) -> Image.Image:
+    img = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w, h), radius=radius, fill=fill, outline=outline, width=1)
+    if left:
+        d.text((6, h / 2), s, font=font(size, bold), fill=ink, anchor="lm")
+    else:
+        d.text((w / 2, h / 2), s, font=font(size, bold), fill=ink, anchor="mm")
+    return img

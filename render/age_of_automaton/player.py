@@ -83,9 +83,9 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
         cy = col_top + 4
         for act in col:
             on = act in markers
-            c.box(cx + 4, cy, cx + col_w - 4, cy + fs + 8, fill="#fff2cc" if on else FAINT, outline=ACCENT if on else EDGE, radius=4)
             mark = "✔ " if on else ""
-            c.text(cx + 10, cy + (fs + 8) / 2, c.fit(mark + ACTION_NAMES[act], s2, on, col_w - 20), s2, on, INK if on else MUTED, "lm")
+            c.label(cx + 4, cy, col_w - 8, fs + 8, "#fff2cc" if on else FAINT, ACCENT if on else EDGE,
+                    c.fit(mark + ACTION_NAMES[act], s2, on, col_w - 20), s2, on, INK if on else MUTED)
             cy += fs + 12
         for card in p["columns"][i]:
             c.box(cx + 4, cy, cx + col_w - 4, cy + 2 * fs + 14, fill="#e8f1fb", outline="#7a9cc6", radius=4)
