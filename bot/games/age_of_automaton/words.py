@@ -60,7 +60,7 @@ KEYS = {
     "column": "Column",
     "skip": "Give up",
     "overdrive": "Overdrive",
-    "before": "Equipment first",
+    "before": "Equipment used first",
     "give": "Donate",
     "take": "Take",
     "drop": "Discard",
@@ -80,7 +80,11 @@ def card_name(cid: Any) -> str:
 
 
 def amounts(give: Mapping[str, Any]) -> str:
-    parts = [f"{n} {COLOUR_WORDS.get(k, 'resources')}" for k, n in give.items() if n]
+    parts = [
+        f"{n} credit" + ("s" if n != 1 else "") if k == "credits" else f"{n} {COLOUR_WORDS.get(k, 'resources')}"
+        for k, n in give.items()
+        if n
+    ]
     return ", ".join(parts) or "nothing"
 
 
@@ -106,6 +110,8 @@ def describe_value(key: str, value: Any) -> str:
     head = str(key).split(".")[0]
     if value is None:
         return "none"
+    if head == "before" and str(key).endswith(".#"):
+        return "none" if not value else f"{value} Equipment card{'s' if value != 1 else ''}"
     if head == "type":
         return TYPES.get(str(value), text.words(str(value)))
     if head == "action":
