@@ -218,15 +218,17 @@ def _card_row(c: Canvas, y: float, title: str, cards: Sequence[Mapping[str, Any]
         c.text(M, y + 34, f"deck {deck}", FS - 3, fill=MUTED)
     n = 4
     cw = (WIDTH - 2 * M - tw) / n
+    rows_ = max([len(lines(card)) for card in cards[:n]] + [2])
+    h = 34 + rows_ * 22
     for i, card in enumerate(cards[:n]):
         x0 = M + tw + i * cw
-        c.box(x0 + 3, y, x0 + cw - 3, y + 80)
+        c.box(x0 + 3, y, x0 + cw - 3, y + h)
         c.text(x0 + 10, y + 5, c.fit(f"{i + 1}. {card['name']}", FS, True, cw - 24), FS, True)
-        for k, ln in enumerate(lines(card)[:2]):
-            c.text(x0 + 10, y + 30 + k * 23, c.fit(ln, FS - 3, False, cw - 24), FS - 3, fill=INK if k == 0 else MUTED)
+        for k, ln in enumerate(lines(card)):
+            c.text(x0 + 10, y + 30 + k * 22, c.fit(ln, FS - 3, False, cw - 24), FS - 3, fill=INK if k == 0 else MUTED)
     if not cards:
         c.text(M + tw, y + 30, "empty", FS, fill=MUTED)
-    return y + 88
+    return y + h + 8
 
 
 def rows(c: Canvas, view: Mapping[str, Any], y: float) -> float:
@@ -234,8 +236,9 @@ def rows(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     r = view.get("rows") or {}
     decks = view.get("decks") or {}
     y = _card_row(c, y, "Equipment", r.get("equipment", []), lambda k: [
-        f"cost {amounts(k.get('cost'))} · extra {ACTION_NAMES.get(k.get('extra'), '-')}",
-        f"ability {effect_text(k.get('ability') or [])}; discount {amounts(k.get('discount'))}",
+        f"cost {amounts(k.get('cost'))}",
+        f"extra {ACTION_NAMES.get(k.get('extra'), '-')} · discount {amounts(k.get('discount'))}",
+        f"ability {effect_text(k.get('ability') or [])}",
     ], decks.get("equipment"))
     y = _card_row(c, y, "R&D", r.get("rnd", []), lambda k: [
         f"{k.get('part', '')} · upgrade {k.get('upgrade', 0)}",
@@ -248,7 +251,7 @@ def rows(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     tiles = view.get("sponsorship") or []
     c.text(M, y + 10, "Sponsorship", FS, True)
     tw = 140
-    n = max(5, len(tiles))
+    n = max(4, len(tiles))
     cw = (WIDTH - 2 * M - tw) / n
     for i, t in enumerate(tiles):
         x0 = M + tw + i * cw

@@ -51,7 +51,7 @@ def initials(seats: Sequence[str]) -> dict[str, str]:
     """One letter per seat (its name's first letter; a digit when two would clash)."""
     out: dict[str, str] = {}
     for i, s in enumerate(seats):
-        letter = (s[:1] or "?").upper()
+        letter = s[-1] if s[-1:].isdigit() else (s[:1] or "?").upper()  # "bot2" -> 2
         out[s] = letter if letter not in out.values() else str(i + 1)
     return out
 
