@@ -227,6 +227,7 @@ def test_equipment_ability_after_marker_in_column_AA_EQP_04():
     p["equipment"] = [{"id": "E01", "column": 0}, {"id": "E02", "column": 1}]
     assert not [o for o in flow.options(s, "Emily") if o["type"] == "equipment"]
     s = GAME.apply(s, "Emily", {"type": "main", "action": "funding"})  # column 1 (Prospect/Funding)
+    s = answer_all(s, "Emily")  # e.g. the bonus of an Achievement the Equipment just met
     opts = [o for o in flow.options(s, "Emily") if o["type"] == "equipment"]
     assert opts == [{"type": "equipment", "card": "E01"}]
     credits = s["players"]["Emily"]["credits"]
@@ -276,10 +277,12 @@ def test_equipment_bonus_vp_AA_EQP_05():
     p["res"] = {"red": 5, "blue": 5, "yellow": 5}
     card = s["rows"]["equipment"][0]
     s = GAME.apply(s, "Emily", {"type": "main", "action": "equipment", "worker": 4, "card": card})
+    events = GAME.events(s)
     while s["asks"]:
         s = GAME.apply(s, "Emily", {"type": "extra", "skip": True} if s["asks"][0]["kind"] == "extra"
                        else GAME.legal_actions(s, "Emily")[0])
-    assert any("scores 4 VP (Equipment bonus)" in e for e in GAME.events(s))
+        events += GAME.events(s)
+    assert any("scores 4 VP (Equipment bonus)" in e for e in events)
 
 
 def test_rnd_card_benefits_AA_RD_01():
