@@ -1,7 +1,7 @@
 """Age of Automaton figures: actions/s of random games, apply() alone, the largest dumped
-state, and the rule-following bot against random players.
+state, the rule-following bot against random players, and the pictures (draw + encode).
 
-Run: .venv/bin/python benchmarks/bench_aoa.py [--games N] [--bot-games M]
+Run: .venv/bin/python benchmarks/bench_aoa.py [--games N] [--bot-games M] [--picture-runs R] [--quick]
 """
 
 from __future__ import annotations
@@ -111,7 +111,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--bot-games", type=int, default=200)
     parser.add_argument("--picture-runs", type=int, default=9)
+    parser.add_argument("--quick", action="store_true", help="small sizes (make bench's default run)")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.bot_games, args.picture_runs = 10, 10, 3
     figures = {
         **actions_per_second(args.games),
         **largest_state(),
