@@ -361,14 +361,16 @@ class Play(commands.Cog):
 
     # --------------------------------------------------------------- turn actions
     async def action_message(
-        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = ""
+        self, gid: int, seat: str, path: choices.ActionPath, *, note: str = "", picture: bool = True
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
-        """The generic "pick one of the legal actions" prompt, labelled by the presenter."""
+        """The generic "pick one of the legal actions" prompt, labelled by the presenter
+        (with the seat's private picture where the presenter wants it and ``picture``)."""
         info = await self.app.info(gid)
         game = self.presenter(info)
         prompt = await self.app.prompt(gid, seat)
         actions = await self.app.legal_actions(gid, seat)
-        seat_view = await self.app.view(gid, seat) if game.view_labels or game.prompt_picture(prompt) else {}
+        picture = picture and not path.picks and game.prompt_picture(prompt)
+        seat_view = await self.app.view(gid, seat) if game.view_labels or picture else {}
         words = game.action_words(seat_view) if game.view_labels else game
         step = choices.action_step(actions, path, words)
         lines = [f"**{game.describe_prompt(prompt)}**"]
@@ -383,7 +385,7 @@ class Play(commands.Cog):
             gid, seat, info.version, path.encode(), step.choices, step.title or "Choose", done=step.action is not None
         )
         files: list[discord.File] = []
-        if not path.picks and game.prompt_picture(prompt):  # e.g. the hand with the draft
+        if picture:  # e.g. the hand with the draft
             pic = await self.bot.picture("private.png", "draw", info.game, seat_view)
             if pic is not None:  # attached (not the embed's image: edits of this message drop files)
                 files.append(pic)
@@ -407,7 +409,9 @@ class Play(commands.Cog):
             if not prompt:
                 await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None)
                 return
-            embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
+            embed, _files, ui = await self.action_message(
+                gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.", picture=False
+            )
             await interaction.response.edit_message(embed=embed, view=ui)
             return
         if op == "select":
@@ -426,7 +430,7 @@ class Play(commands.Cog):
             if out.status == "applied":
                 done = f"Done: {words.describe_action(step.action)}."
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
-                    embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done)
+                    embed, _files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, picture=False)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui)
                 else:
                     await interaction.edit_original_response(content=done, embed=None, view=None)
@@ -436,7 +440,7 @@ class Play(commands.Cog):
             else:
                 await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
             return
-        embed, _files, ui = await self.action_message(gid, seat, path)
+        embed, _files, ui = await self.action_message(gid, seat, path, picture=False)
         await interaction.response.edit_message(embed=embed, view=ui)
 
     # -------------------------------------------------------------- open decision
