@@ -142,6 +142,7 @@ def regenerated() -> None:
     for name, view in _build_views().items():
         (REF / f"{name}.json").write_text(json.dumps(view, indent=1) + "\n", "utf-8")
         render.draw(NAME, view).save(REF / f"{name}.png", optimize=True)
+    render.draw(NAME, _build_views()["aoa-board-r3"]).save(REF.parent.parent / "docs" / "aoa-board-r3.png", optimize=True)
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -166,3 +167,7 @@ def test_reference_tolerance_catches_a_changed_credit() -> None:
     assert got.size == want.size
     total, tile = difference(got, want)
     assert tile > MAX_TILE_FRACTION
+
+
+def test_the_readme_picture_exists() -> None:
+    assert (REF.parent.parent / "docs" / "aoa-board-r3.png").exists()
