@@ -14,7 +14,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games with automated players and print a JSON summary")
     sim.add_argument("--game", default="smartphone-inc")
-    sim.add_argument("--players", type=int, default=0, help="seats per game (0: cycle through 1-5)")
+    sim.add_argument("--players", type=int, default=0, help="seats per game (0: cycle through the counts the game allows, 1-5 for Smartphone Inc.)")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--options", default="{}", help="engine options as JSON")

@@ -30,6 +30,8 @@ def choose(game_name: str, state: dict[str, Any], seat: str, kind: str = "greedy
         from engine.smartphone_inc.greedy import greedy_action
 
         return greedy_action(state, seat)
+    if kind == "greedy" and hasattr(game, "greedy_action"):  # a game's own rule-following bot
+        return game.greedy_action(state, seat)
     rng = _rng(state, seat)
     draw = getattr(game, "random_action", None)
     if draw is not None:  # a game may draw without listing every action

@@ -88,8 +88,9 @@ def simulate(
     check = None
     if mix:
         from engine.smartphone_inc.invariants import check
+    lo, hi = getattr(get_game(game_name), "player_range", (1, 5))
     for g in range(games):
-        n = players if players > 0 else 1 + (g % 5)
+        n = players if players > 0 else lo + (g % (hi - lo + 1))
         opts = dict(options or {})
         with_steve = steve
         if mix:

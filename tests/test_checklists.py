@@ -9,7 +9,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKLISTS = ROOT.parent / "shared" / "rules" / "checklists"
-ENGINE_CHECKLISTS = {"smartphone-inc.md": "SI", "smartphone-update.md": "SU"}
+ENGINE_CHECKLISTS = {
+    "smartphone-inc.md": "SI",
+    "smartphone-update.md": "SU",
+    "age-of-automaton.md": "AA",
+}
 
 
 def ids_in(path: Path) -> list[str]:

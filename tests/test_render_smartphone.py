@@ -249,4 +249,7 @@ def test_render_imports_neither_bot_nor_discord() -> None:
                         "engine.smartphone_inc.data",
                         "engine.smartphone_inc.pads",
                         "engine.smartphone_inc.planning",
+                        "engine.age_of_automaton.data",
+                        "engine.age_of_automaton.effects",  # describe(): effect data in words
+                        "engine.age_of_automaton.achievements",  # describe(): a card's need in words
                     ), f"{path} imports {name}"

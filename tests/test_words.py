@@ -32,6 +32,10 @@ ID_PATTERNS: dict[str, str] = {
     "region id": r"\b(?:north-africa|south-america|caribbean|emirates|australia|canada|china|europe|india|usa|rsa|cis)\b",
     "Technology id": r"\b(?:wi-fi|li-ion|gamepad|gps|nfc|4g)\b",
     "engine key": r"\b[a-z]+_[a-z_]+\b",
+    # Age of Automaton: Equipment E01, R&D D01, Sale Order S01, Specialist P01, Starter T1,
+    # Achievement H11, Blocked Action K1, Sponsorship tile L1 / R1 (not the "R1-R2" of the
+    # rulebook's tile backs), Audit card A1 / B1
+    "Age of Automaton card id": r"\b[EDSPH]\d\d\b|\b[TKL]\d\b|(?<![\w-])R\d(?![\w-])|\b[AB][1-5]\b",
 }
 
 # TODO (known leftovers, each: pattern name, a regex of the text around it, why not fixed yet)

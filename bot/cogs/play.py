@@ -461,17 +461,24 @@ class Play(commands.Cog):
         self, gid: int, seat: str, path: choices.ActionPath, *, note: str = "", picture: bool = True,
         undo: bool = False,
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
-        """The generic "pick one of the legal actions" prompt, labelled by the presenter."""
+        """The generic "pick one of the legal actions" prompt, labelled by the presenter
+        (with the seat's private picture where the presenter wants it and ``picture``)."""
         info = await self.app.info(gid)
         game = self.presenter(info)
         prompt = await self.app.prompt(gid, seat)
         actions = await self.app.legal_actions(gid, seat)
-        step = choices.action_step(actions, path, OptionWords(game, await self.app.previews(gid, seat), seat))
+        draw = game.prompt_picture(prompt) if picture and not path.picks else None
+        seat_view = await self.app.view(gid, seat) if game.view_labels or draw else {}
+        if game.view_labels:  # e.g. the engine's own labels with costs and gains
+            words: Any = game.action_words(seat_view)
+        else:  # each option with the numbers it changes (the engine's own previews)
+            words = OptionWords(game, await self.app.previews(gid, seat), seat)
+        step = choices.action_step(actions, path, words)
         lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
             lines.insert(0, note)
         if step.action is not None:
-            lines.append(f"You chose: **{game.describe_action(step.action)}**. Confirm it, or go back.")
+            lines.append(f"You chose: **{words.describe_action(step.action)}**. Confirm it, or go back.")
         else:
             lines.append(step.title)
         embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
@@ -479,10 +486,12 @@ class Play(commands.Cog):
             gid, seat, info.version, path.encode(), step.choices, step.title or "Choose",
             done=step.action is not None, undo=undo,
         )
-        pic = None
-        if picture:  # the compact picture of this decision, readable on a phone
-            pic = await self.bot.picture("decision.png", "draw_compact", info.game, await self.app.view(gid, seat))
-        return embed, [pic] if pic is not None else [], ui
+        files: list[discord.File] = []
+        if draw:  # the decision's picture, readable on a phone (see Presenter.prompt_picture)
+            pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
+            if pic is not None:  # attached (not the embed's image: edits of this message drop files)
+                files.append(pic)
+        return embed, files, ui
 
     async def on_action(
         self,
@@ -519,13 +528,14 @@ class Play(commands.Cog):
         elif op == "confirm":
             actions = await self.app.legal_actions(gid, seat)
             game = self.presenter(info)
-            step = choices.action_step(actions, path, game)
+            words = game.action_words(await self.app.view(gid, seat)) if game.view_labels else game
+            step = choices.action_step(actions, path, words)
             if step.action is None:
                 raise UserError("Finish choosing first.")
             await interaction.response.defer()
             out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
             if out.status == "applied":
-                done = f"Done: {game.describe_action(step.action)}."
+                done = f"Done: {words.describe_action(step.action)}."
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
                     embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, undo=True)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from bot import text
-from bot.choices import Choice
+from bot.choices import Choice, Words
 
 # --------------------------------------------------------------------------- lobby
 
@@ -232,6 +232,20 @@ class Presenter:
             return [f"{player['vp']} VP"]
         score = (view.get("score") or {}).get(seat)
         return [f"{score} points"] if score is not None else []
+
+    view_labels: bool = False  # whether :meth:`action_words` needs the seat's view
+
+    def action_words(self, view: Mapping[str, Any]) -> Words:
+        """The words that label a seat's legal actions in the generic select, given the
+        seat's view when :attr:`view_labels` (e.g. the engine's labels with costs and
+        gains in ``view["choices"]``); by default the presenter's own words."""
+        return self
+
+    def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
+        """Which picture of the seat's view goes with the generic prompt for ``prompt``:
+        the name of a ``render`` function (``"draw_compact"``: the phone-sized picture
+        of the decision; ``"draw"``: the private picture), or None for no picture."""
+        return None
 
     # -- secret decisions ---------------------------------------------------------------
 

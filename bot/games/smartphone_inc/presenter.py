@@ -115,6 +115,11 @@ class SmartphoneInc(Presenter):
     rules = topics.RULES
     phase_topics = topics.PHASE_TOPIC
 
+    def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
+        """Every turn prompt comes with the compact picture of the decision (the
+        regions or Technologies in play, with the numbers), readable on a phone."""
+        return "draw_compact" if prompt else None
+
     # -- lobby ------------------------------------------------------------------------
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,153 @@
+"""Age of Automaton's presenter: lobby facts, words with the engine's labels, the draft
+in DMs (the generic select, one Specialist per option), ``/rules`` topics."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.games.age_of_automaton import rules as topics
+from bot.games.age_of_automaton import words
+from bot.games.base import Automaton, Option, Presenter
+
+OPTIONS = (
+    Option(
+        "limited_common_specialists",
+        "Limited Common Specialists",
+        "the rulebook's variant: only a player's first discarded Specialist joins the common ones",
+        {False: "off (the standard game)", True: "on (only a first discarded Specialist joins the common ones)"},
+    ),
+)
+
+# The rulebook has no solo mode and no automa: the AI seats are boardroom's own players.
+BOT = Automaton("bot", "Bot", "boardroom's own rule-following bot (the rulebook has no AI opponent)")
+RANDOM = Automaton("random", "Random bot", "boardroom's own bot playing random legal moves")
+AI_NOTE = "AI seats: boardroom's own bots (the rulebook has no solo mode)"
+
+
+def _key(action: Mapping[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+class ViewWords:
+    """The presenter's words, with the engine's labels (cost and gain) of the seat's
+    current choices, and each draft option with its Specialist's ability."""
+
+    def __init__(self, presenter: AgeOfAutomaton, view: Mapping[str, Any]) -> None:
+        self.presenter = presenter
+        self.labels = {_key(c["action"]): str(c["label"]) for c in view.get("choices") or [] if "action" in c}
+        draft = view.get("draft") or {}
+        self.cards = {c.get("id"): c for c in draft.get("hand") or []}
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        if action.get("type") == "draft" and action.get("card") in self.cards:
+            return "Keep " + words.specialist_line(self.cards[action["card"]])
+        return self.labels.get(_key(action)) or self.presenter.describe_action(action)
+
+    def describe_key(self, key: str) -> str:
+        return self.presenter.describe_key(key)
+
+    def describe_value(self, key: str, value: Any) -> str:
+        return self.presenter.describe_value(key, value)
+
+
+class AgeOfAutomaton(Presenter):
+    name = "age-of-automaton"
+    title = "Age of Automaton"
+    min_seats = 2
+    max_seats = 4
+    automata = (BOT, RANDOM)
+    options = OPTIONS
+    rules = topics.RULES
+    phase_topics = topics.PHASE_TOPIC
+    view_labels = True
+
+    # -- lobby ------------------------------------------------------------------------
+
+    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
+        chosen = {"limited_common_specialists": False, **options}
+        return [*super().options_in_words(chosen), AI_NOTE]
+
+    # -- words ------------------------------------------------------------------------
+
+    def phase_title(self, phase: str | None) -> str:
+        return words.phase_title(phase)
+
+    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
+        return words.describe_prompt(prompt)
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        return words.describe_action(action)
+
+    def describe_key(self, key: str) -> str:
+        return words.describe_key(key)
+
+    def describe_value(self, key: str, value: Any) -> str:
+        return words.describe_value(key, value)
+
+    def action_words(self, view: Mapping[str, Any]) -> ViewWords:
+        return ViewWords(self, view)
+
+    def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
+        """The private picture (hand, draft choices, own board; 800 px wide) goes with the
+        draft and with the start of a turn, not with every step of it."""
+        if not prompt:
+            return None
+        if prompt.get("type") == "draft" or (prompt.get("type") == "turn" and not prompt.get("main_done")):
+            return "draw"
+        return None
+
+    def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
+        out = []
+        for r in result.get("scores", []):
+            b = r.get("breakdown") or {}
+            parts = ", ".join(f"{SOURCES[k]} {v}" for k, v in b.items() if k in SOURCES and v)
+            out.append(
+                f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('vp', 0)} VP "
+                f"(Reputation {r.get('reputation', 0)}, Reliability {r.get('reliability', 0)})"
+                + (f"\n   {parts}" if parts else "")
+            )
+        return out
+
+    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
+        p = (view.get("players") or {}).get(seat) or {}
+        bits = [f"{p.get('vp', 0)} VP", f"{p.get('credits', 0)} credits", f"{p.get('held', 0)}/10 resources"]
+        if view.get("phase") == "draft":
+            bits.append("choosing…" if seat in (view.get("draft_waiting") or []) else "🔒 chosen")
+        elif p.get("passed"):
+            bits.append("passed")
+        return bits
+
+    # -- secret decisions (the draft: the generic select, sealed n/N) --------------------
+
+    def secret_phase(self, view: Mapping[str, Any]) -> bool:
+        return view.get("phase") == "draft"
+
+    def sealed_counts(self, view: Mapping[str, Any]) -> tuple[int, int, list[str]]:
+        seats = list(view.get("seats") or [])
+        waiting = [s for s in seats if s in (view.get("draft_waiting") or [])]
+        return len(seats) - len(waiting), len(seats), waiting
+
+    def is_secret_action(self, action: Mapping[str, Any]) -> bool:
+        return (action or {}).get("type") == "draft"
+
+
+SOURCES = {
+    "in_game": "in game",
+    "prospect": "Prospect",
+    "equipment": "Equipment",
+    "rnd": "R&D",
+    "sale": "Sale Orders",
+    "reputation": "Reputation",
+    "donation": "Donation",
+    "relationships": "Relationships",
+    "specialists": "Specialists",
+    "audits": "Audits",
+    "automatons": "automatons",
+    "leftovers": "leftovers",
+}
+
+PRESENTER = AgeOfAutomaton()
+
+__all__ = ["PRESENTER", "AgeOfAutomaton", "ViewWords"]

@@ -1,0 +1,85 @@
+"""Small helpers shared by the Age of Automaton modules: log lines, names, resources,
+credits and VP (every VP gain is logged as "scores N VP", so the log adds up)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.age_of_automaton.data import COLOURS, LIMIT
+from engine.errors import IllegalAction
+
+State = dict[str, Any]
+
+
+def say(state: State, text: str) -> None:
+    state["log"].append(text)
+
+
+def name(state: State, seat: str) -> str:
+    return seat
+
+
+def player(state: State, seat: str) -> dict[str, Any]:
+    return state["players"][seat]
+
+
+def held(p: dict[str, Any]) -> int:
+    """Resource tokens in a player's supply (credits are not resources)."""
+    return sum(p["res"][c] for c in COLOURS)
+
+
+def fmt_res(res: dict[str, int], credits: int = 0) -> str:
+    parts = [f"{n} {c}" for c, n in res.items() if n and c in COLOURS]
+    if credits:
+        parts.append(f"{credits} credit" + ("s" if credits != 1 else ""))
+    return ", ".join(parts) if parts else "nothing"
+
+
+def gain_res(state: State, seat: str, res: dict[str, int], why: str = "") -> None:
+    """Add resource tokens; above the limit of 10 the player discards at once (AA-SET-12)."""
+    p = player(state, seat)
+    for c, n in res.items():
+        if n:
+            p["res"][c] += n
+    if any(res.values()):
+        say(state, f"{seat} gains {fmt_res(res)}" + (f" ({why})" if why else "") + ".")
+    over = held(p) - LIMIT
+    if over > 0:
+        # the discard decision comes before anything else
+        state["asks"].insert(0, {"seat": seat, "kind": "discard", "n": over})
+
+
+def gain_credits(state: State, seat: str, n: int, why: str = "") -> None:
+    if n:
+        player(state, seat)["credits"] += n
+        say(state, f"{seat} gains {n} credit{'s' if n != 1 else ''}" + (f" ({why})" if why else "") + ".")
+
+
+def pay_credits(state: State, seat: str, n: int, why: str = "") -> None:
+    p = player(state, seat)
+    if p["credits"] < n:
+        raise IllegalAction(f"{why or 'that'} costs {n} credits and you have {p['credits']}")
+    if n:
+        p["credits"] -= n
+        say(state, f"{seat} pays {n} credit{'s' if n != 1 else ''}" + (f" for {why}" if why else "") + ".")
+
+
+def pay_res(state: State, seat: str, res: dict[str, int], why: str = "") -> None:
+    p = player(state, seat)
+    for c, n in res.items():
+        if p["res"][c] < n:
+            raise IllegalAction(f"{why or 'that'} needs {fmt_res(res)} and you have {fmt_res(p['res'])}")
+    for c, n in res.items():
+        p["res"][c] -= n
+    if any(res.values()):
+        say(state, f"{seat} pays {fmt_res(res)}" + (f" for {why}" if why else "") + ".")
+
+
+def score(state: State, seat: str, n: int, why: str) -> None:
+    if n:
+        player(state, seat)["vp"] += n
+        say(state, f"{seat} scores {n} VP ({why}).")
+
+
+def has_res(p: dict[str, Any], res: dict[str, int]) -> bool:
+    return all(p["res"][c] >= n for c, n in res.items())

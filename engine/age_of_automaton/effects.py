@@ -1,0 +1,210 @@
+"""The one effect interpreter: card, tile, track and ability effects are data (lists of
+atoms) read here. Atoms are queued per seat; an atom needing a decision becomes an
+*ask* (a prompt for that seat) and the queue waits until it is answered.
+
+Data atoms: ``credits`` n, ``res`` {colour: n}, ``any`` n (resources of any colour),
+``pick`` {n, of}, ``any_or_credits`` n, ``vp`` n, ``rep`` n, ``rel`` [companies],
+``upgrade`` steps (one worker), ``build`` level (one worker of that level),
+``donation`` n (Donation marker moves without reputation).
+Steps of actions (``{"step": name, ...}``) are handled by the modules that register
+them in ``STEPS``; answers to asks by ``ASKS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.age_of_automaton import relationships, reputation, technology
+from engine.age_of_automaton.common import State, fmt_res, gain_credits, gain_res, say, score
+from engine.age_of_automaton.data import COLOURS, RELATIONSHIPS, ROMAN
+from engine.errors import IllegalAction
+
+STEPS: dict[str, Callable[[State, str, dict[str, Any]], None]] = {}
+ASKS: dict[str, Callable[[State, str, dict[str, Any], dict[str, Any]], None]] = {}
+
+
+def queue(state: State, seat: str, atoms: list[dict[str, Any]], why: str = "", front: bool = False) -> None:
+    items = [[seat, dict(a, why=why) if why and "why" not in a else a] for a in atoms]
+    if front:
+        state["queue"][0:0] = items
+    else:
+        state["queue"].extend(items)
+
+
+def ask(state: State, seat: str, kind: str, **info: Any) -> None:
+    state["asks"].append({"seat": seat, "kind": kind, **info})
+
+
+def execute(state: State, seat: str, atom: dict[str, Any]) -> None:
+    why = atom.get("why", "")
+    if "step" in atom:
+        STEPS[atom["step"]](state, seat, atom)
+    elif "credits" in atom:
+        gain_credits(state, seat, atom["credits"], why)
+    elif "res" in atom:
+        gain_res(state, seat, atom["res"], why)
+    elif "any" in atom:
+        _pick(state, seat, atom["any"], list(COLOURS), why)
+    elif "pick" in atom:
+        _pick(state, seat, atom["pick"], list(atom["of"]), why)
+    elif "any_or_credits" in atom:
+        _pick(state, seat, atom["any_or_credits"], [*COLOURS, "credits"], why)
+    elif "vp" in atom:
+        score(state, seat, atom["vp"], why or "ability")
+    elif "rep" in atom:
+        reputation.gain(state, seat, atom["rep"])
+    elif "rel" in atom:
+        relationships.improve(state, seat, atom["rel"])
+    elif "upgrade" in atom:
+        p = state["players"][seat]
+        options = technology.can_upgrade(p)
+        if not options:
+            say(state, f"{seat} has no automaton to upgrade.")
+        elif len(options) == 1:
+            technology.upgrade(state, seat, options[0], atom["upgrade"])
+        else:
+            ask(state, seat, "upgrade", steps=atom["upgrade"], levels=options, why=why)
+    elif "build" in atom:
+        technology.build(state, seat, atom["build"], atom.get("n", 1))
+    elif "donation" in atom:
+        from engine.age_of_automaton import donation
+
+        donation.move(state, seat, atom["donation"], megaphones=False)
+    else:
+        raise ValueError(f"unknown effect {atom!r}")
+
+
+def _pick(state: State, seat: str, n: int, of: list[str], why: str) -> None:
+    if n <= 0:
+        return
+    if len(of) == 1:
+        if of[0] == "credits":
+            gain_credits(state, seat, n, why)
+        else:
+            gain_res(state, seat, {of[0]: n}, why)
+        return
+    ask(state, seat, "pick", n=n, of=of, why=why)
+
+
+# --- answers --------------------------------------------------------------------------
+
+
+def _counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, int]:
+    raw = action.get(key)
+    if not isinstance(raw, dict):
+        raise IllegalAction(f"say what to {'take' if key == 'take' else 'drop'}: a mapping of colour to number")
+    out: dict[str, int] = {}
+    for k, v in raw.items():
+        if k not in allowed:
+            raise IllegalAction(f"{k} is not one of {', '.join(allowed)}")
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise IllegalAction("numbers must be whole and not negative")
+        if v:
+            out[k] = v
+    return out
+
+
+def _answer_pick(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
+    take = _counts(action, "take", a["of"])
+    if sum(take.values()) != a["n"]:
+        raise IllegalAction(f"take exactly {a['n']}")
+    credits = take.pop("credits", 0)
+    state["asks"].pop(0)
+    gain_credits(state, seat, credits, a.get("why", ""))
+    if take:
+        gain_res(state, seat, take, a.get("why", ""))
+
+
+def _answer_discard(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
+    drop = _counts(action, "drop", list(COLOURS))
+    p = state["players"][seat]
+    if sum(drop.values()) != a["n"]:
+        raise IllegalAction(f"discard exactly {a['n']} resource tokens (the limit is 10)")
+    if any(p["res"][c] < n for c, n in drop.items()):
+        raise IllegalAction("you do not hold those tokens")
+    state["asks"].pop(0)
+    for c, n in drop.items():
+        p["res"][c] -= n
+    say(state, f"{seat} discards {fmt_res(drop)} (the limit is 10 resource tokens).")
+
+
+def _answer_upgrade(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
+    level = action.get("level")
+    if not isinstance(level, int) or isinstance(level, bool) or level not in a["levels"]:
+        raise IllegalAction("choose the level of a worker on your Technology track below Level IV")
+    state["asks"].pop(0)
+    technology.upgrade(state, seat, level, a["steps"])
+
+
+ASKS.update({"pick": _answer_pick, "discard": _answer_discard, "upgrade": _answer_upgrade})
+
+
+def compositions(n: int, kinds: list[str], caps: dict[str, int] | None = None) -> list[dict[str, int]]:
+    """Every way to split ``n`` among ``kinds`` (at most ``caps[k]`` of each)."""
+    out: list[dict[str, int]] = []
+
+    def walk(i: int, left: int, cur: dict[str, int]) -> None:
+        if i == len(kinds) - 1:
+            k = kinds[i]
+            if caps is None or left <= caps.get(k, 0):
+                d = dict(cur)
+                if left:
+                    d[k] = left
+                out.append(d)
+            return
+        k = kinds[i]
+        top = left if caps is None else min(left, caps.get(k, 0))
+        for m in range(top, -1, -1):
+            if m:
+                cur[k] = m
+            walk(i + 1, left - m, cur)
+            cur.pop(k, None)
+
+    if kinds:
+        walk(0, n, {})
+    return out
+
+
+def ask_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, Any]]:
+    kind = a["kind"]
+    if kind == "pick":
+        return [{"type": "pick", "take": c} for c in compositions(a["n"], a["of"])]
+    if kind == "discard":
+        p = state["players"][seat]
+        return [{"type": "discard", "drop": c} for c in compositions(a["n"], list(COLOURS), p["res"])]
+    if kind == "upgrade":
+        return [{"type": "upgrade", "level": lvl} for lvl in a["levels"]]
+    return []
+
+
+def describe(atoms: list[dict[str, Any]]) -> str:
+    """Player-facing text of an effect list, e.g. "2 credits, 1 red"."""
+    out = []
+    for a in atoms:
+        if "credits" in a:
+            out.append(f"{a['credits']} credit{'s' if a['credits'] != 1 else ''}")
+        elif "res" in a:
+            out.append(fmt_res(a["res"]))
+        elif "any" in a:
+            out.append(f"{a['any']} resource{'s' if a['any'] != 1 else ''} of any colour")
+        elif "pick" in a:
+            out.append(f"{a['pick']} of {'/'.join(a['of'])}")
+        elif "any_or_credits" in a:
+            out.append(f"{a['any_or_credits']} resources and/or credits")
+        elif "vp" in a:
+            out.append(f"{a['vp']} VP")
+        elif "rep" in a:
+            out.append(f"{a['rep']} reputation")
+        elif "rel" in a:
+            out.append("relationship with the " + ", ".join(RELATIONSHIPS[c]["name"] for c in a["rel"]))
+        elif "upgrade" in a:
+            out.append(f"upgrade one automaton {a['upgrade']} level{'s' if a['upgrade'] != 1 else ''}")
+        elif "build" in a:
+            out.append(f"build a Level {ROMAN[a['build']]} automaton")
+        elif "donation" in a:
+            out.append(f"Donation +{a['donation']} (no reputation)")
+    return ", ".join(out) if out else "nothing"
+
+
+__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe", "compositions"]

@@ -1,0 +1,97 @@
+"""The Age of Automaton engine behind the common protocol (see engine/__init__.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.age_of_automaton import flow, setup
+from engine.age_of_automaton.common import State
+from engine.age_of_automaton.labels import label
+from engine.age_of_automaton.view import make_view
+from engine.errors import IllegalAction
+from engine.jsonstate import clone, dumps
+
+
+class AgeOfAutomaton:
+    name = "age-of-automaton"
+    player_range = (2, 4)
+
+    def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
+        state = setup.setup(players, seed, options)
+        flow.run(state)
+        return state
+
+    def pending(self, state: State) -> dict[str, dict[str, Any]]:
+        return flow.pending(state)
+
+    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
+        return flow.options(state, seat)
+
+    def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
+        return self._apply(state, seat, action, None)
+
+    def trace(self, state: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The public views at the end of every phase ``action`` completes (automatic
+        phases included), for the pictures posted after each phase."""
+        views: list[dict[str, Any]] = []
+        self._apply(state, seat, action, lambda s: views.append(make_view(s, None)))
+        return views
+
+    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
+        if not isinstance(action, dict):
+            raise IllegalAction("an action is a JSON object with a 'type'")
+        if not isinstance(seat, str) or seat not in state["players"]:
+            raise IllegalAction(f"{seat!r} has no seat in this game")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        if seat not in flow.pending_seats(state):
+            raise IllegalAction("you have nothing to decide right now")
+        new = clone(state)
+        new["log"] = []
+        flow.act(new, seat, action)
+        new["version"] += 1
+        flow.run(new, on_phase)
+        return new
+
+    def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
+        actions = flow.options(state, seat)
+        if not actions:
+            raise IllegalAction(f"{seat} has nothing to decide")
+        return actions[rng.below(len(actions))]
+
+    def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
+        from engine.age_of_automaton.bot import choose
+
+        return choose(state, seat)
+
+    def label(self, state: State, seat: str, action: dict[str, Any]) -> str:
+        return label(state, seat, action)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return make_view(state, seat)
+
+    def events(self, state: State) -> list[str]:
+        return list(state["log"])
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def result(self, state: State) -> dict[str, Any]:
+        if state["result"] is None:
+            raise IllegalAction("the game is not over yet")
+        return clone(state["result"])
+
+    def dump(self, state: State) -> str:
+        return dumps(state)
+
+    def load(self, text: str) -> State:
+        state = json.loads(text)
+        if state.get("game") != self.name or state.get("schema") != setup.SCHEMA or state.get("rules") != 1:
+            raise ValueError("not an Age of Automaton state of this version")
+        return state
+
+
+GAME = AgeOfAutomaton()
+
+__all__ = ["GAME", "AgeOfAutomaton"]

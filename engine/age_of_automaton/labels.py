@@ -1,0 +1,130 @@
+"""Player-facing texts of prompts and actions (no internal ids), with costs and gains,
+e.g. the Overdrive offer "pay 1 credit + 1 Reliability to lower all dice by 1 → 2 passes"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.age_of_automaton import effects, special
+from engine.age_of_automaton.actions import discounted, prospect
+from engine.age_of_automaton.common import State, fmt_res
+from engine.age_of_automaton.data import (
+    ACTION_NAMES,
+    EQUIPMENT,
+    RND,
+    ROMAN,
+    SALES,
+    SPECIAL_NAMES,
+    SPECIALISTS,
+    SPONSORSHIP,
+    TRACKS,
+)
+
+
+def ask_text(state: State, a: dict[str, Any]) -> str:
+    kind = a["kind"]
+    why = f" ({a['why']})" if a.get("why") else ""
+    if kind == "pick":
+        return f"Take {a['n']} of {', '.join(a['of'])}{why}."
+    if kind == "discard":
+        return f"You hold more than 10 resource tokens: discard {a['n']}."
+    if kind == "upgrade":
+        return f"Choose an automaton to upgrade {a['steps']} level{'s' if a['steps'] != 1 else ''}{why}."
+    if kind == "dice":
+        return overdrive_offer(state, a)
+    if kind == "extra":
+        return f"Play the extra {ACTION_NAMES[a['action']]} action of {EQUIPMENT[a['card']]['name']} now, or lose it."
+    if kind == "column":
+        return f"Choose the column (1-4) for {EQUIPMENT[a['card']]['name']}."
+    if kind == "resolve":
+        return f"Resolve your {ACTION_NAMES[a['action']]} action: choose how."
+    return kind
+
+
+def overdrive_offer(state: State, a: dict[str, Any]) -> str:
+    dice = state["dice"]["faces"]
+    now = prospect.passes(dice, a["level"])
+    after = prospect.passes([max(1, d - 1) for d in dice], a["level"])
+    text = (
+        f"Level dice {', '.join(ROMAN[d] for d in dice)} against a Level {ROMAN[a['level']]} automaton: "
+        f"{now} pass{'es' if now != 1 else ''}."
+    )
+    if special.can_overdrive(state, a["seat"]):
+        c, r = special.overdrive_cost(state, a["seat"])
+        rel = " + 1 Reliability" if r else ""
+        text += (
+            f" Overdrive: pay {c} credit{'s' if c != 1 else ''}{rel} to lower all dice by 1 "
+            f"→ {after} pass{'es' if after != 1 else ''}."
+        )
+    return text
+
+
+def label(state: State, seat: str, action: dict[str, Any]) -> str:
+    """A short text for a legal action, with what it costs and gives."""
+    t = action.get("type")
+    p = state["players"][seat]
+    if t in ("main", "extra") and action.get("skip"):
+        return "Give up the extra action"
+    if t == "main" and action.get("before"):
+        names = " and ".join(EQUIPMENT[c]["name"] for c in action["before"])
+        return f"{ACTION_NAMES[action['action']]}, using {names} first"
+    if t in ("main", "extra", "resolve"):
+        kind = action.get("action") or state["asks"][0]["action"]
+        name = ACTION_NAMES[kind]
+        w = f" with a Level {ROMAN[action['worker']]} automaton" if "worker" in action else ""
+        if kind == "prospect":
+            return f"{name} on the {TRACKS[action['track']]['name']}{w}"
+        if kind == "equipment":
+            card = EQUIPMENT[action["card"]]
+            return f"{name}{w}: {card['name']} for {fmt_res(discounted(p, card['cost']))}"
+        if kind == "rnd":
+            card = RND[action["card"]]
+            return f"{name}{w}: {card['name']} ({card['part']})"
+        if kind == "sale":
+            card = SALES[action["card"]]
+            return f"{name}{w}: {card['name']} for {fmt_res(card['cost'])}, {card['vp']} VP"
+        if kind == "sponsorship":
+            return f"{name}: {effects.describe(SPONSORSHIP[action['tile']]['gain'])}"
+        return name
+    if t == "special":
+        n = action["name"]
+        c = special.cost(p, n)
+        extra = f" (Level {ROMAN[action['level']]})" if "level" in action else ""
+        return f"{SPECIAL_NAMES[n]}{extra}: pay {c} credits + 1 Reliability"
+    if t == "play_specialist":
+        return f"Play {SPECIALISTS[action['card']]['name']}"
+    if t == "use_specialist":
+        info = SPECIALISTS[action["card"]]
+        return f"Use {info['name']}: {effects.describe(info['ability'])}"
+    if t == "discard_specialist":
+        info = SPECIALISTS[action["card"]]
+        sp = action.get("special")
+        tail = f" and a free {SPECIAL_NAMES[sp]} (1 Reliability)" if sp else ""
+        return f"Discard {info['name']} for {fmt_res(info['discard'])}{tail}"
+    if t == "contract":
+        info = SPECIALISTS[action["card"]]
+        return f"Contract {info['name']}: {effects.describe(info['ability'])}"
+    if t == "equipment":
+        info = EQUIPMENT[action["card"]]
+        return f"Use {info['name']}: {effects.describe(info['ability'])}"
+    if t == "dice":
+        return "Overdrive" if action.get("overdrive") else "Move with these dice"
+    if t == "pick":
+        take = dict(action["take"])
+        return "Take " + fmt_res(take, take.pop("credits", 0))
+    if t == "discard":
+        return "Discard " + fmt_res(action["drop"])
+    if t == "donate":
+        give = dict(action["give"])
+        return "Donate " + fmt_res(give, give.pop("credits", 0))
+    if t == "upgrade":
+        return f"Upgrade a Level {ROMAN[action['level']]} automaton"
+    if t == "column":
+        return f"Column {action['column'] + 1}"
+    if t == "draft":
+        return f"Keep {SPECIALISTS[action['card']]['name']}"
+    if t == "end":
+        return "End the turn"
+    if t == "pass":
+        return "Pass for the rest of the round"
+    return str(t)

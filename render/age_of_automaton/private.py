@@ -1,0 +1,120 @@
+"""A player's private picture (phone-sized: 800 px wide, no text under 20 px): the
+draft choices, the hand of Specialists, the last dice with the Overdrive offer, the
+player's own board and cards. Only this seat's secrets; nothing of another seat."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image
+
+from render.age_of_automaton import player
+from render.age_of_automaton.kit import (
+    ACCENT,
+    BG,
+    EDGE,
+    GOOD,
+    INK,
+    MUTED,
+    PANEL,
+    ROMAN,
+    Canvas,
+    amounts,
+    effect_text,
+)
+
+WIDTH = 800
+M = 12
+FS = 22
+LO = 20  # the smallest text in this picture
+
+
+def _can_pay(res: Mapping[str, int], need: Mapping[str, int] | None) -> bool:
+    return all(res.get(k, 0) >= n for k, n in (need or {}).items())
+
+
+def cards(c: Canvas, y: float, title: str, items: Sequence[Mapping[str, Any]], res: Mapping[str, int] | None,
+          numbered: bool = False) -> float:
+    c.text(M, y, title, FS + 2, True, "#2f3b4c")
+    y += FS + 14
+    if not items:
+        c.text(M + 8, y, "none", FS, fill=MUTED)
+        return y + FS + 12
+    for i, card in enumerate(items):
+        need = card.get("requirement") or {}
+        lines = [
+            f"Ability: {effect_text(card.get('ability') or [])}",
+            f"Play: hold {amounts(need)} · Discard: {amounts(card.get('discard'))} · {card.get('vp', 0)} VP",
+        ]
+        wrapped = [w for ln in lines for w in c.wrap(ln, LO, False, WIDTH - 2 * M - 24)]
+        h = FS + 16 + len(wrapped) * (LO + 6) + 6
+        ok = res is not None and _can_pay(res, need)
+        c.box(M, y, WIDTH - M, y + h, fill=PANEL, outline=GOOD if ok else EDGE, width=3 if ok else 1)
+        name = (f"{i + 1}. " if numbered else "") + str(card.get("name", "Specialist"))
+        c.text(M + 12, y + 8, name, FS, True)
+        if ok:
+            c.text(WIDTH - M - 12, y + 8, "✔ playable", LO, True, GOOD, "ra")
+        yy = y + FS + 16
+        for ln in wrapped:
+            c.text(M + 12, yy, ln, LO, fill=INK)
+            yy += LO + 6
+        y += h + 8
+    return y + 4
+
+
+def dice(c: Canvas, view: Mapping[str, Any], y: float) -> float:
+    prompt = view.get("prompt") or {}
+    if prompt.get("type") != "dice":
+        return y
+    c.text(M, y, "Your Prospect roll", FS + 2, True, "#2f3b4c")
+    y += FS + 14
+    x = M
+    for f in prompt.get("dice") or []:
+        c.square(x, y, 44, "#ffffff", INK, ROMAN.get(f, str(f)), FS)
+        x += 52
+    n = prompt.get("passes", 0)
+    c.text(x + 10, y + 22, f"→ {n} pass{'es' if n != 1 else ''}", FS, True, anchor="lm")
+    y += 56
+    for ln in c.wrap(str(prompt.get("text", "")), LO, False, WIDTH - 2 * M):
+        c.text(M, y, ln, LO)
+        y += LO + 6
+    return y + 8
+
+
+def draw(view: Mapping[str, Any]) -> Image.Image:
+    seat = view["you"]
+    p = view["players"][seat]
+    c = Canvas(WIDTH, 3000, BG)
+    c.title_bar(0, 48, c.fit(f"{seat} — Round {view['round']} · {view.get('phase_title', '')}", 26, True, WIDTH - 24), 26)
+    y = 60.0
+    y = dice(c, view, y)
+    draft = view.get("draft")
+    if draft:
+        y = cards(c, y, f"Draft pass {view.get('draft_pass', '?')} of 3: keep one", draft.get("hand") or [], None, True)
+        picked = draft.get("picked")
+        if picked:
+            c.text(M, y, "Chosen for this pass ✔ — waiting for the others", FS, True, ACCENT)
+            y += FS + 12
+        kept = ", ".join(k["name"] for k in draft.get("kept") or []) or "none yet"
+        for ln in c.wrap(f"Kept so far: {kept}", FS, False, WIDTH - 2 * M):
+            c.text(M, y, ln, FS)
+            y += FS + 8
+        y += 8
+    hand = view["players"][seat].get("hand") or []
+    if hand or not draft:
+        y = cards(c, y, "Your hand of Specialists", hand, p["resources"])
+    panel = player.panel(view, seat, WIDTH - 2 * M, FS, LO)
+    c.img.paste(panel.img, (M, int(y)))
+    y += panel.img.height + 10
+    own = []
+    for k in p["rnd"] if isinstance(p["rnd"], list) else []:
+        own.append(f"R&D {k['name']} ({k.get('part', '')})")
+    for k in p["sale"] if isinstance(p["sale"], list) else []:
+        own.append(f"Sale Order {k['name']} ({k.get('vp', 0)} VP)")
+    c.text(M, y, "Your cards", FS + 2, True, "#2f3b4c")
+    y += FS + 12
+    for ln in c.wrap(" · ".join(own) or "none", LO, False, WIDTH - 2 * M):
+        c.text(M, y, ln, LO)
+        y += LO + 6
+    return c.img.crop((0, 0, WIDTH, int(y) + M))

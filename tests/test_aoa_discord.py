@@ -1,0 +1,166 @@
+"""Age of Automaton through the fake Discord (issue 11): the lobby with its option and
+AI note, the Specialist draft in DMs (secret, simultaneous, with the private picture),
+every turn through the buttons with the engine's labels, to the final scores; no
+internal id in anything a player read, no other seat's hand in any picture."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from tests.discord_support import SpyRenderer, running
+from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
+from tests.test_words import assert_plain_words
+
+GAME = "age-of-automaton"
+
+
+@pytest.fixture
+async def fake() -> Any:
+    async with FakeDiscord() as f:
+        yield f
+        f.assert_clean()
+
+
+def _select(msg: dict[str, Any]) -> dict[str, Any] | None:
+    return next((c for c in iter_components(msg) if c["type"] == 3), None)
+
+
+def _options(msg: dict[str, Any]) -> list[dict[str, Any]]:
+    sel = _select(msg)
+    return [o for o in (sel or {}).get("options", []) if not o["value"].startswith("@")]
+
+
+def _choose(options: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """A player who mostly plays: a main action first, the dice as rolled, ends the turn
+    once the main action is done; otherwise a seeded random option."""
+    labels = [o["label"] for o in options]
+    for wanted in ("Kind: Main action", "Move with these dice", "End the turn", "Kind: End the turn"):
+        for i, lab in enumerate(labels):
+            if lab.startswith(wanted):
+                return options[i]
+    return options[rnd.randrange(len(options))]
+
+
+async def decide(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, limit: int = 60) -> int:
+    """Answer a decision message (select, then Confirm) until nothing is left to choose;
+    returns the number of actions confirmed."""
+    done = 0
+    for _ in range(limit):
+        for _ in range(10):
+            if any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
+                break
+            options = _options(msg)
+            assert options, message_text(msg)
+            ix = await fake.click(user, msg, _select(msg)["custom_id"], values=[_choose(options, rnd)["value"]])
+            msg = ix.original
+        ix = await fake.click(user, msg, "Confirm")
+        msg = ix.original
+        text_ = message_text(msg)
+        assert "Done:" in text_, text_
+        done += 1
+        if _select(msg) is None or done == limit:
+            return done
+    raise AssertionError("a decision that never ends")
+
+
+async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) -> None:
+    rnd = random.Random(4)
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    spy = SpyRenderer()
+    async with running(fake, str(tmp_path / "aoa.db"), renderer=spy) as bot:
+        ix = await fake.slash(ann, "game new", {"game": GAME, "options": "limited_common_specialists=true"})
+        lobby = ix.original
+        shown = message_text(lobby)
+        assert "Age of Automaton" in shown and "Limited Common Specialists: on" in shown
+        assert "boardroom's own" in shown and "no solo mode" in shown
+        await fake.click(bob, lobby, "Join")
+        await fake.click(ann, lobby, "Start")
+
+        # the draft: three passes, each a DM per player with the private picture
+        for k in (1, 2, 3):
+            for u in (ann, bob):
+                if k == 2 and u is bob:  # ann has chosen, bob not yet: nothing of ann's pick shows
+                    ix = await fake.slash(bob, "game status")
+                    assert "🔒 chosen" in ix.all_text() and "choosing…" in ix.all_text()
+                    ix = await fake.slash(bob, "game export")
+                    data = json.loads(ix.original["_files"][0][2])
+                    assert data["actions"][-1]["action"]["type"] != "draft" or data["actions"][-1]["seat"] != "ann"
+                    ix = await fake.slash(bob, "rules")
+                    assert "Specialist draft" in ix.all_text()
+
+                def dm(u: dict = u, k: int = k) -> dict[str, Any] | None:
+                    return next(
+                        (m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None
+                    )
+
+                msg = await fake.wait_for(dm, 15, what=f"draft pass {k} for {u['username']}")
+                assert msg.get("attachments"), "the draft DM shows the hand picture"
+                labels = [o["label"] for o in _options(msg)]
+                assert len(labels) == 5 - k and all(lab.startswith("Keep ") and " VP): " in lab for lab in labels)
+                assert await decide(fake, u, msg, rnd, limit=1) == 1
+        state = await bot.app.state(1)
+        assert state["phase"] != "draft"
+        assert all(len(state["players"][s]["hand"]) == 4 for s in ("ann", "bob"))
+
+        # every turn from the public "Open my turn" posts, to the final scores
+        used: set[str] = set()
+        users = {"ann": ann, "bob": bob}
+        actions = 0
+        checked = False
+        for _ in range(600):
+
+            def ready() -> Any:
+                msgs = fake.public_messages()
+                if any("Game over" in message_text(m) for m in msgs):
+                    return "done"
+                t = next(
+                    (m for m in reversed(msgs) if any(c.get("label") == "Open my turn" for c in iter_components(m))),
+                    None,
+                )
+                return t if t is not None and t["id"] not in used else None
+
+            target = await fake.wait_for(ready, 15, what="a turn prompt or the end")
+            if target == "done":
+                break
+            used.add(target["id"])
+            pending = await bot.app.state(1)
+            movers = [users[s] for s in bot.app.engine(GAME).pending(pending)]  # pinged, or "Waiting for ..."
+            if not movers:
+                continue
+            ix = await fake.click(movers[0], target, "Open my turn")
+            assert ix.callback_data.get("flags", 0) & EPHEMERAL
+            actions += await decide(fake, movers[0], ix.original, rnd)
+            if not checked and (await bot.app.state(1))["round"] >= 2:
+                checked = True
+                ix = await fake.slash(bob, "game history", {"round": 1})
+                assert "Round 1" in ix.all_text() and ix.followups[0]["_files"]
+                ix = await fake.slash(bob, "rules", {"topic": "special"})
+                assert "Overdrive 1" in ix.all_text()
+                ix = await fake.slash(bob, "game export")
+                data = json.loads(ix.original["_files"][0][2])
+                assert data["format"] == "boardroom-game" and data["game"] == GAME
+        else:
+            raise AssertionError("the game did not end")
+        assert (await bot.app.info(1)).status == "finished" and checked
+        assert actions > 40
+        final = next(m for m in fake.public_messages() if "Game over" in message_text(m))
+        assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
+        everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
+        assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
+        # an Overdrive offer or the dice were shown in words at least once
+        seen = " ".join(message_text(m) for m in everything)
+        assert "Level dice" in seen or "Prospect" in seen
+
+    # no picture drawn from a view with another seat's hand or draft
+    for kind, _g, view, _p in spy.calls:
+        assert kind == "draw"
+        for seat, p in view["players"].items():
+            if seat != view.get("you"):
+                assert "hand" not in p and not isinstance(p.get("rnd"), list)
+        if view.get("you") is None:
+            assert "draft" not in view and "prompt" not in view
+    assert_plain_words(fake)
