@@ -50,3 +50,37 @@ def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) 
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def copy_state(state: State) -> State:
+    """A copy of ``state`` that ``apply`` may change: every list and dict the phases
+    change in place is copied; what is only ever replaced, never changed in place
+    (plans, outcomes, products, queue items, card data), is shared. About 10x faster
+    than a deep copy (the tests check ``apply`` never changes its input)."""
+    new = dict(state)
+    new["order"] = list(state["order"])
+    new["track"] = {k: list(v) for k, v in state["track"].items()}
+    new["customers"] = {k: {"deck": list(v["deck"]), "discard": list(v["discard"])} for k, v in state["customers"].items()}
+    new["market"] = {k: list(v) for k, v in state["market"].items()}
+    ev = state["events"]
+    new["events"] = {"deck": list(ev["deck"]), "revealed": list(ev["revealed"]), "box": ev["box"]}
+    new["displays"] = {
+        k: {"deck": list(v["deck"]), "row": list(v["row"]), "discard": list(v["discard"])}
+        for k, v in state["displays"].items()
+    }
+    new["discounts"] = list(state["discounts"])
+    players = {}
+    for seat, p in state["players"].items():
+        q = dict(p)
+        for key in ("gains", "techs", "features", "campaigns", "private", "sales"):
+            q[key] = list(p[key])
+        players[seat] = q
+    new["players"] = players
+    new["turn"] = dict(state["turn"]) if state["turn"] is not None else None
+    new["queue"] = list(state["queue"])
+    if state["steve"] is not None:
+        sj = state["steve"]
+        new["steve"] = {"seat": sj["seat"], "deck": list(sj["deck"]), "stack": list(sj["stack"])}
+    new["share"] = dict(state["share"])
+    new["log"] = []
+    return new

@@ -78,13 +78,18 @@ def take(state: State, display: str, card: str) -> None:
         state["discounts"].remove(card)
 
 
-def cost(state: State, seat: str, display: str, card: str) -> int:
+def feature_discount(state: State, seat: str | None) -> int:
+    return effects.total(state, seat, "technology", "feature_discount") if seat is not None else 0
+
+
+def cost(state: State, seat: str | None, display: str, card: str, off: int | None = None) -> int:
     """A card's cost now: printed, 1 less with a Discount Token (MM-TECH-02, MM-MKT-01);
-    Feature cards also less by the company's Feature discounts, never below 1."""
-    printed = DECK_OF[display][card]["cost"]
-    c = printed - (1 if card in state["discounts"] else 0)
-    if display == "feature" and seat is not None:
-        off = effects.total(state, seat, "technology", "feature_discount")
-        if off:
-            c = max(1, c - off) if c >= 1 else c
+    Feature cards also less by the company's Feature discounts (T17), never below 1.
+    ``off`` is that Feature discount when the caller has it already."""
+    c = DECK_OF[display][card]["cost"] - (1 if card in state["discounts"] else 0)
+    if display == "feature":
+        if off is None:
+            off = feature_discount(state, seat)
+        if off and c >= 1:
+            c = max(1, c - off)
     return max(0, c)

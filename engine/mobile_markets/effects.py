@@ -52,28 +52,42 @@ def event_value(state: State, at: str, do: str, default: int = 0) -> int:
     return found[-1]["n"] if found else default
 
 
-def sources(state: State, seat: str) -> list[tuple[str, Effect]]:
-    """(card id, effect) of every card that may act for ``seat`` (before ``at`` filtering)."""
-    p = state["players"][seat]
-    out: list[tuple[str, Effect]] = []
-    ev = current_event(state)
-    if ev is not None:
-        out += [(ev, e) for e in EVENTS[ev]["effects"]]
-    if p["steve"]:
-        sj = state["steve"]
-        for entry in sj["stack"]:
-            if entry["full"]:
-                out.append((entry["card"], STEVE_CARDS[entry["card"]]["ability"]))
-        return out
-    for t in p["techs"]:
-        out += [(t, e) for e in ALL_TECHS[t]["effects"]]
-    for m in p["campaigns"]:
-        out += [(m, e) for e in CAMPAIGNS[m]["effects"]]
-    product = p["product"]
-    if product is not None:  # Feature effects act only in Sales and Profit, when placed
-        for fid in product["slots"].values():
-            out += [(fid, e) for e in ALL_FEATURES[fid]["effects"] if e["at"] in ("sales", "profit")]
+def _index() -> dict[tuple[str, str, str], list[Effect]]:
+    """(card, at, do) -> that card's effects, built once from the data."""
+    out: dict[tuple[str, str, str], list[Effect]] = {}
+    cards = {**EVENTS, **ALL_TECHS, **ALL_FEATURES, **CAMPAIGNS}
+    for cid, card in cards.items():
+        for e in card["effects"]:
+            if cid in ALL_FEATURES and e["at"] not in ("sales", "profit"):
+                continue  # Feature effects act only in Sales and Profit (MM-TECH-04)
+            out.setdefault((cid, e["at"], e["do"]), []).append(e)
+    for cid, card in STEVE_CARDS.items():
+        e = card["ability"]
+        out.setdefault((cid, e["at"], e["do"]), []).append(e)
     return out
+
+
+INDEX = _index()
+
+
+def cards_acting(state: State, seat: str) -> list[str]:
+    """The cards that may act for ``seat``: this round's Event; Steve Jr.'s revealed
+    abilities; or the company's Technology and Marketing cards and placed Features."""
+    p = state["players"][seat]
+    revealed = state["events"]["revealed"]
+    out = [revealed[-1]] if revealed else []
+    if p["steve"]:
+        return out + [e["card"] for e in state["steve"]["stack"] if e["full"]]
+    out += p["techs"]
+    out += p["campaigns"]
+    if p["product"] is not None:
+        out += list(p["product"]["slots"].values())
+    return out
+
+
+def sources(state: State, seat: str) -> list[tuple[str, Effect]]:
+    """(card id, effect) of every effect that may act for ``seat``."""
+    return [(c, e) for c in cards_acting(state, seat) for (cid, _, _), es in INDEX.items() if cid == c for e in es]
 
 
 # --- counted quantities ("per") -----------------------------------------------------------
@@ -179,7 +193,12 @@ def value(state: State, seat: str, effect: Effect) -> int:
 
 def active(state: State, seat: str, at: str, do: str) -> list[tuple[str, Effect]]:
     """(card, effect) pairs acting now for ``seat`` whose condition holds."""
-    return [(c, e) for c, e in sources(state, seat) if e["at"] == at and e["do"] == do and holds(state, seat, e)]
+    out = []
+    for c in cards_acting(state, seat):
+        for e in INDEX.get((c, at, do), ()):
+            if holds(state, seat, e):
+                out.append((c, e))
+    return out
 
 
 def total(state: State, seat: str, at: str, do: str) -> int:

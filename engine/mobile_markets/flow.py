@@ -156,12 +156,21 @@ def steve_turn(state: State, seat: str) -> None:
         sales.sell(state, seat)
 
 
-def run(state: State, on_phase: Callable[[State], None] | None = None) -> None:
-    """Advance until a decision is needed. ``on_phase(state)`` is called at the end of
-    every phase (before the next one begins)."""
+def _fresh(state: State) -> bool:
+    t = state["turn"]
+    if t is None:
+        return True
+    if "order" in t:
+        return t["i"] == 0 and not t["started"]
+    return not t.get("cards", False)
+
+
+def run(state: State, on_phase: Callable[[State], None] | None = None, until: str | None = None) -> None:
+    """Advance until a decision is needed (or, for tests, until phase ``until`` is about
+    to begin its work). ``on_phase(state)`` is called at the end of every phase."""
     while True:
         phase = state["phase"]
-        if phase == "over":
+        if phase == "over" or (until is not None and phase == until and _fresh(state)):
             return
         if phase == "preparation":
             preparation.prepare(state)

@@ -18,7 +18,7 @@ from engine.mobile_markets import (
     sales,
     steve_jr,
 )
-from engine.mobile_markets.common import State
+from engine.mobile_markets.common import State, copy_state
 from engine.mobile_markets.data import (
     ALL_FEATURES,
     ALL_TECHS,
@@ -38,6 +38,8 @@ from engine.mobile_markets.data import (
 
 class MobileMarkets:
     name = "mobile-markets"
+    min_players = 1
+    max_players = 4
 
     # --- protocol -----------------------------------------------------------------------
     def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -68,8 +70,7 @@ class MobileMarkets:
             if state["players"][seat]["steve"]:
                 raise IllegalAction("Steve Jr. decides by his own cards")
             raise IllegalAction("you have nothing to decide right now")
-        new = clone(state)
-        new["log"] = []
+        new = copy_state(state)
         flow.act(new, seat, action)
         new["version"] += 1
         flow.run(new, on_phase)
@@ -320,6 +321,10 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
             view["my_plan_outcome"] = pads.evaluate(me["plan"])
         if prompt is not None and prompt["type"] == "marketing":
             prompt["deck_names"] = {k: TYPE_NAMES[k] for k in prompt["decks"]}
+        if prompt is not None and prompt["type"] == "product":
+            # what the product would do with nothing placed, and with each card alone
+            prompt["preview"] = sales.preview(state, seat, {"type": "product", "slots": {}})
+            prompt["feature_cards"] = [feature_view(f) for f in prompt["features"]]
         if prompt is not None and prompt["type"] in ("technology", "marketing"):
             for o in prompt["offers"]:
                 o["label"] = f"{card_name(o['card'])} (cost {o['cost']}{', discounted' if o['discount'] else ''})"

@@ -17,7 +17,6 @@ def token_goods_allowed(state: State, seat: str) -> bool:
 
 def prompt(state: State, seat: str) -> dict[str, Any]:
     p = state["players"][seat]
-    empty = preview(state, seat, {"type": "product", "slots": {}})
     return {
         "type": "product",
         "slots": product.slots(state, seat),
@@ -25,7 +24,6 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
         "goods": p["goods"],
         "price": p["price"],
         "tokens": p["progress"] if token_goods_allowed(state, seat) else 0,
-        "preview": empty,
     }
 
 

@@ -32,11 +32,12 @@ def offers(state: State, seat: str) -> list[dict[str, Any]]:
     t = state["turn"]
     budget = t["points"] + state["players"][seat]["progress"]
     out = []
+    off = displays.feature_discount(state, seat)
     for display in ("technology", "feature"):
         if display == "technology" and t["bought"] >= tech_limit(state):
             continue
         for card in state["displays"][display]["row"]:
-            c = displays.cost(state, seat, display, card)
+            c = displays.cost(state, seat, display, card, off)
             if c <= budget:
                 out.append({"card": card, "display": display, "cost": c, "discount": card in state["discounts"]})
     return out

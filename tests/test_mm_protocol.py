@@ -1,0 +1,125 @@
+"""Mobile Markets through the engine protocol: random full games with invariants,
+purity, determinism, dump/load, bad input, the simulate CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from mm_support import PLAN_EX1, all_card_ids, every_card, new_game
+
+from engine import IllegalAction, get_game
+from engine.ai import choose
+from engine.mobile_markets.data import CUSTOMERS
+from engine.mobile_markets.game import GAME
+from engine.simulate import play_game, simulate
+
+
+def check_invariants(state: dict, before: dict | None) -> None:
+    steve = state["steve"] is not None
+    assert every_card(state) == all_card_ids(steve)  # every card in exactly one place
+    for seat, p in state["players"].items():
+        assert p["money"] == sum(p["gains"])  # money = the sum of the logged gains
+        assert len(p["sales"]) <= p["goods"]  # never more sales than Goods produced
+        assert p["progress"] >= 0
+        assert all(CUSTOMERS[c]["type"] for c in p["private"])
+    # turn order: from Pricing on, left to right on the Price Track
+    if state["phase"] in ("technology", "marketing", "production", "sales", "profit"):
+        track = [s for col in sorted(state["track"], key=int) for s in state["track"][col]]
+        assert state["order"] == track
+        prices = [state["players"][s]["price"] for s in state["order"]]
+        assert prices == sorted(prices)
+    if state["phase"] == "planning" and state["round"] > 1:
+        def key(s):
+            p = state["players"][s]
+            return (p["money"], 0 if p["steve"] else 1, p["initiative"] or 0)
+
+        assert state["order"] == sorted(state["seats"], key=key)
+
+
+CASES = [(n, {}) for n in (1, 2, 3, 4)] + [(2, {"automata": ["p2"], "difficulty": d}) for d in ("easy", "medium", "hard")]
+
+
+@pytest.mark.parametrize("n,options", CASES)
+def test_random_games_keep_the_invariants(n, options):
+    """MM-SET-06 MM-END-01: whole random games end after 5 rounds with every card in
+    one place, money = logged gains, sales <= Goods, turn order per the rules."""
+    for seed in range(4 if n < 4 else 5):
+        seats = [f"p{i + 1}" for i in range(n)]
+        state = GAME.setup(seats, seed * 7919 + n, dict(options))
+        check_invariants(state, None)
+        rounds = set()
+        while not GAME.is_over(state):
+            seat = sorted(GAME.pending(state))[0]
+            before = GAME.dump(state)
+            action = choose("mobile-markets", state, seat, "random")
+            new = GAME.apply(state, seat, action)
+            assert GAME.dump(state) == before  # apply never changes its input
+            assert new["version"] == state["version"] + 1
+            state = new
+            rounds.add(state["round"])
+            check_invariants(state, None)
+        assert rounds <= {1, 2, 3, 4, 5} and state["round"] == 5
+        assert state["events"]["deck"] == [] and len(state["events"]["revealed"]) == 5
+        res = GAME.result(state)
+        assert [r["money"] for r in res["scores"]] == sorted((r["money"] for r in res["scores"]), reverse=True)
+
+
+def test_dump_load_and_determinism():
+    a, log_a, _ = play_game("mobile-markets", ["a", "b", "c"], 11, {}, "random")
+    b, log_b, _ = play_game("mobile-markets", ["a", "b", "c"], 11, {}, "random")
+    assert GAME.dump(a) == GAME.dump(b) and log_a == log_b
+    assert GAME.load(GAME.dump(a)) == a
+    state = GAME.setup(["a", "b", "c"], 11, {})
+    for seat, action in log_a:
+        state = GAME.apply(state, seat, action)
+    assert GAME.dump(state) == GAME.dump(a)
+    assert a["schema"] == 1 and a["rules"] == 1
+    with pytest.raises(ValueError):
+        GAME.load(json.dumps({"game": "mobile-markets", "schema": 99, "rules": 1}))
+
+
+def test_big_seeds_work():
+    seed = (1 << 127) + 12345
+    s1 = GAME.setup(["a", "b"], seed)
+    s2 = GAME.setup(["a", "b"], seed + 1)
+    assert GAME.dump(s1) != GAME.dump(s2)
+    assert get_game("mobile-markets") is GAME
+
+
+def test_bad_input_is_refused_and_state_unchanged():
+    state = new_game(2)
+    before = GAME.dump(state)
+    for seat, action in [
+        ("zz", {"type": "plan", "plan": PLAN_EX1}),
+        ("p1", "plan"),
+        ("p1", {"type": "buy", "card": "T1"}),
+        ("p1", {"type": "plan", "plan": {"bottom": "C"}}),
+        ("p1", {"type": "plan", "plan": {**PLAN_EX1, "cover": []}}),
+        ("p1", {"type": "plan", "plan": {**PLAN_EX1, "cover": [0, 1, 2, 3, 4]}}),
+        ("p1", {"type": "plan", "plan": {**PLAN_EX1, "cover": [1, 3]}}),
+    ]:
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, seat, action)
+    assert GAME.dump(state) == before
+    with pytest.raises(IllegalAction):
+        GAME.setup(["a"] * 2, 1)
+    with pytest.raises(IllegalAction):
+        GAME.setup(["a", "b", "c", "d", "e"], 1)
+    with pytest.raises(IllegalAction):
+        GAME.setup(["a", "b"], 1, {"automata": ["a", "b"]})
+    with pytest.raises(IllegalAction):
+        GAME.setup(["a", "b"], 1, {"difficulty": "nightmare"})
+
+
+def test_simulate_runs_every_player_count():
+    summary = simulate("mobile-markets", 0, 8, 3)
+    assert summary["failures"] == 0 and summary["games"] == 8
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "simulate", "--game", "mobile-markets", "--players", "2", "--games", "3", "--seed", "1"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["failures"] == 0
