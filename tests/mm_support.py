@@ -6,7 +6,16 @@ from collections import Counter
 from typing import Any
 
 from engine.mobile_markets import flow
-from engine.mobile_markets.data import CAMPAIGNS, CUSTOMERS, EVENTS, FEATURE_CARDS, STARTING_FEATURES, STARTING_TECHS, STEVE_CARDS, TECHS
+from engine.mobile_markets.data import (
+    CAMPAIGNS,
+    CUSTOMERS,
+    EVENTS,
+    FEATURE_CARDS,
+    STARTING_FEATURES,
+    STARTING_TECHS,
+    STEVE_CARDS,
+    TECHS,
+)
 from engine.mobile_markets.game import GAME
 
 # Example 1 of Planning: +1 price, 3 Technology, 2 Marketing, 2 Production, 2 covered

@@ -20,7 +20,7 @@ from engine.simulate import play_game, simulate
 def check_invariants(state: dict, before: dict | None) -> None:
     steve = state["steve"] is not None
     assert every_card(state) == all_card_ids(steve)  # every card in exactly one place
-    for seat, p in state["players"].items():
+    for p in state["players"].values():
         assert p["money"] == sum(p["gains"])  # money = the sum of the logged gains
         assert len(p["sales"]) <= p["goods"]  # never more sales than Goods produced
         assert p["progress"] >= 0
