@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKLISTS = ROOT.parent / "shared" / "rules" / "checklists"
-ENGINE_CHECKLISTS = {"smartphone-inc.md": "SI"}
+ENGINE_CHECKLISTS = {"smartphone-inc.md": "SI", "mobile-markets.md": "MM"}
 
 
 def ids_in(path: Path) -> list[str]:

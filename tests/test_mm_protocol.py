@@ -123,3 +123,77 @@ def test_simulate_runs_every_player_count():
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["failures"] == 0
+
+
+def hidden_ids(state: dict) -> set[str]:
+    ids = set()
+    for pile in state["customers"].values():
+        ids |= set(pile["deck"])
+    for d in state["displays"].values():
+        ids |= set(d["deck"])
+    ids |= set(state["events"]["deck"]) | set(state["events"]["box"]) | set(state["box"])
+    if state["steve"] is not None:
+        ids |= set(state["steve"]["deck"])
+    return ids
+
+
+@pytest.mark.parametrize("options", [{}, {"automata": ["p2"], "difficulty": "hard"}])
+def test_views_never_show_deck_order_or_sealed_plans(options):
+    """Hidden information: deck order (Customers, displays, Events, Steve Jr.), the box,
+    the seed and the generator never appear in any view; another seat's sealed plan
+    stays hidden until the reveal."""
+    state = GAME.setup(["p1", "p2", "p3"], 5, dict(options))
+    checked = 0
+    while not GAME.is_over(state):
+        if checked % 7 == 0:
+            secret = hidden_ids(state)
+            for viewer in (None, *state["seats"]):
+                text = GAME.dump(GAME.view(state, viewer))
+                leaked = [i for i in secret if f'"{i}"' in text]
+                assert leaked == [], (viewer, leaked)
+                assert '"rng"' not in text and '"seed"' not in text
+                if state["phase"] == "planning":
+                    for other in state["seats"]:
+                        if other != viewer and state["players"][other]["plan"] is not None:
+                            assert GAME.view(state, viewer)["players"][other]["plan"] is None
+        seat = sorted(GAME.pending(state))[0]
+        state = GAME.apply(state, seat, choose("mobile-markets", state, seat, "random"))
+        checked += 1
+    assert checked > 20
+
+
+def test_prompts_carry_labels_for_the_bot():
+    """Prompts say what a choice costs (after discounts), the points left, Progress
+    Tokens, and a product's net profit and buyers."""
+    state = GAME.setup(["p1", "p2"], 3, {})
+    kinds = set()
+    while not GAME.is_over(state) and len(kinds) < 4:
+        for seat in GAME.pending(state):
+            view = GAME.view(state, seat)
+            prompt = view["prompt"]
+            kinds.add(prompt["type"])
+            if prompt["type"] == "technology":
+                assert {"points", "progress", "budget"} <= set(prompt)
+                assert all("label" in o and "cost" in o for o in prompt["offers"])
+            if prompt["type"] == "marketing":
+                assert "points" in prompt and "deck_names" in prompt
+            if prompt["type"] == "product":
+                assert {"net", "buyers", "profit"} <= set(prompt["preview"])
+                action = GAME.random_action(state, seat, __import__("engine.rng", fromlist=["Rng"]).Rng(7))
+                assert "buyers" in GAME.preview(state, seat, action)
+        seat = sorted(GAME.pending(state))[0]
+        state = GAME.apply(state, seat, choose("mobile-markets", state, seat, "random"))
+    assert {"plan", "technology", "product"} <= kinds
+
+
+def test_legal_actions_are_accepted():
+    state = GAME.setup(["p1", "p2", "p3"], 8, {})
+    steps = 0
+    while not GAME.is_over(state) and steps < 200:
+        seat = sorted(GAME.pending(state))[0]
+        actions = GAME.legal_actions(state, seat)
+        assert actions
+        for a in actions[:: max(1, len(actions) // 5)]:
+            GAME.apply(state, seat, a)  # every listed action is accepted
+        state = GAME.apply(state, seat, actions[-1])
+        steps += 1

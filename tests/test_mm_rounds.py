@@ -54,7 +54,7 @@ def test_visible_symbols_MM_PLAN_04():
 
 
 def test_pricing_in_turn_order_MM_PRICE_01_02():
-    """MM-PRICE-01/02 (ex): with 2 Price Up and 1 Price Down, Red moves to the leftmost
+    """MM-PRICE-01, MM-PRICE-02 (ex): with 2 Price Up and 1 Price Down, Red moves to the leftmost
     empty spot of the 6 space; players move in turn order from the 5 space."""
     state = new_game(3)
     state["events"]["revealed"] = ["E3"]
@@ -90,7 +90,7 @@ def test_turn_order_from_the_track_MM_PRICE_03():
 
 
 def test_technology_example_MM_TECH_01_02_03():
-    """MM-TECH-01..03 (ex): with 3 points Blue can buy Technology A (2) and Feature B
+    """MM-TECH-01, MM-TECH-02, MM-TECH-03 (ex): with 3 points Blue can buy Technology A (2) and Feature B
     (2, discounted to 1); or Technology C (1) and save 2 Progress Tokens; or Feature D
     or E (3); or save 3. Not F (4) nor G (4)."""
     state = new_game(1, seed=3)
@@ -147,7 +147,7 @@ def test_card_phases_MM_TECH_04():
 
 
 def test_marketing_example_MM_MKT_01_02():
-    """MM-MKT-01/02 (ex): with 2 points Red can buy A (3, discounted), B (2), or C (1)
+    """MM-MKT-01, MM-MKT-02 (ex): with 2 points Red can buy A (3, discounted), B (2), or C (1)
     and take 1 Private Customer, or take 2; not D (3). Points cannot be saved."""
     state = new_game(2, seed=4)
     state["events"]["revealed"] = ["E6"]
@@ -218,7 +218,7 @@ def test_private_customers_MM_MKT_04():
 
 
 def test_production_example_MM_PROD_01_02():
-    """MM-PROD-01/02 (ex): 2 Event Goods + 2 visible Production + 2 covered + a
+    """MM-PROD-01, MM-PROD-02 (ex): 2 Event Goods + 2 visible Production + 2 covered + a
     Technology card's 1 = 7 on the Goods Produced track."""
     state = new_game(1)
     state["events"]["revealed"] = ["E3", "E6"]  # 1 + 1 Goods icons; E6 gives +1 this round

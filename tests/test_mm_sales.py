@@ -81,7 +81,7 @@ def test_negative_net_profit_and_cost_never_below_0_MM_SALE_05():
 
 
 def test_product_from_slots_MM_SALE_02_03():
-    """MM-SALE-02/03: Feature cards go in free slots (board, slot cards); none is
+    """MM-SALE-02, MM-SALE-03: Feature cards go in free slots (board, slot cards); none is
     allowed; the product has the union of icons and the sum of Stars."""
     state = sales_state()
     company(state, "p1", 5, features=["F1", "F7", "F4", "F20"], techs=["T9"])
@@ -95,7 +95,7 @@ def test_product_from_slots_MM_SALE_02_03():
 
 
 def test_slash_and_customer_types_MM_SALE_06_07_08_09():
-    """MM-SALE-06..09: a slash means any one need; Variety-seeking buys at its price or
+    """MM-SALE-06, MM-SALE-07, MM-SALE-08, MM-SALE-09: a slash means any one need; Variety-seeking buys at its price or
     below, or at any price with its needs met; Regular at its price or below; Complex at
     its price or below and only with its needs met."""
     state = sales_state()
