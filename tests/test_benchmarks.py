@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
     "args",
     [
         ["bench_engine.py", "--games", "2"],
+        ["bench_mm.py", "--games", "2"],
         ["bench_plans.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
         ["bench_app.py", "--quick", "--startup-games", "5"],
