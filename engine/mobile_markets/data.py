@@ -67,7 +67,7 @@ FEATURE_CARDS: dict[str, dict[str, Any]] = {f["id"]: f for f in _feat["features"
 STARTING_FEATURES: dict[str, dict[str, Any]] = {f["id"]: f for f in _feat["starting"]}
 CAMPAIGNS: dict[str, dict[str, Any]] = {m["id"]: m for m in _mkt["campaigns"]}
 STEVE_CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in _sj["cards"]}
-PADS: dict[str, list[list[list[str]]]] = _pads["pads"]
+PADS: dict[str, list[list[list[str]]]] = {p["id"]: p["sides"] for p in _pads["pads"]}
 
 ALL_TECHS = {**TECHS, **STARTING_TECHS}
 ALL_FEATURES = {**FEATURE_CARDS, **STARTING_FEATURES}
