@@ -13,6 +13,7 @@ from engine.mobile_markets import (
     flow,
     market,
     pads,
+    planning,
     preparation,
     product,
     sales,
@@ -306,7 +307,8 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
             "deck": len(state["events"]["deck"]),
         },
         "players": {s: player_view(state, s, seat) for s in state["seats"]},
-        "share": dict(state["share"]),
+        "share": dict(state["share"]),  # market share money of the last Profit phase
+        "last_sold": dict(state["last_sold"]),  # Goods sold in the last Sales phase
         "steve": steve_jr.view(state),
         "options": clone(state["options"]),
         "pending": sorted(pend),
@@ -319,6 +321,8 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         me = state["players"][seat]
         if me["plan"] is not None and not me["steve"]:
             view["my_plan_outcome"] = pads.evaluate(me["plan"])
+        if prompt is not None and prompt["type"] == "plan":
+            prompt.update(planning.pad_layout())
         if prompt is not None and prompt["type"] == "marketing":
             prompt["deck_names"] = {k: TYPE_NAMES[k] for k in prompt["decks"]}
         if prompt is not None and prompt["type"] == "product":

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.mobile_markets import pads, steve_jr
 from engine.mobile_markets.common import State, is_steve, require, say
+from engine.mobile_markets.data import PADS
 
 
 def unsealed(state: State) -> list[str]:
@@ -14,6 +15,12 @@ def unsealed(state: State) -> list[str]:
 
 def prompt(state: State, seat: str) -> dict[str, Any]:
     return {"type": "plan", "secret": True, "round": state["round"], "arrangements": len(pads.arrangements())}
+
+
+def pad_layout() -> dict[str, Any]:
+    """The Pads as printed and the covered-cell shapes a plan may use (for pictures and
+    the planner)."""
+    return {"pads": PADS, "covers": [list(c) for c in pads.cover_shapes()]}
 
 
 def seal(state: State, seat: str, action: dict[str, Any]) -> None:

@@ -99,6 +99,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) 
         "queue": [],
         "steve": None,
         "share": {},
+        "last_sold": {},
         "log": [],
         "result": None,
         "rng": rng.state,

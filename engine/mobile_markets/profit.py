@@ -28,11 +28,12 @@ def share_bonus(sold: dict[str, int], companies: int) -> dict[str, int]:
 
 
 def market_share(state: State) -> None:
+    sold = {s: len(state["players"][s]["sales"]) for s in state["seats"]}
+    state["last_sold"] = sold
     if effects.event_effects(state, "profit", "no_share_bonus"):  # E12
         state["share"] = dict.fromkeys(state["seats"], 0)
         say(state, "No market share bonus this round.")
         return
-    sold = {s: len(state["players"][s]["sales"]) for s in state["seats"]}
     bonus = share_bonus(sold, len(state["seats"]))
     state["share"] = bonus
     for seat in state["order"]:
