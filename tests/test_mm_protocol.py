@@ -4,6 +4,7 @@ purity, determinism, dump/load, bad input, the simulate CLI."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -16,8 +17,12 @@ from engine.mobile_markets.data import CUSTOMERS
 from engine.mobile_markets.game import GAME
 from engine.simulate import play_game, simulate
 
+INTERNAL_ID = re.compile(r"\b(F|FS|V|R|C|SJ)\d+\b")
+
 
 def check_invariants(state: dict, before: dict | None) -> None:
+    # no internal id in what players read (T/M/E/TS numbers are printed on the cards)
+    assert not [line for line in state["log"] if INTERNAL_ID.search(line)]
     steve = state["steve"] is not None
     assert every_card(state) == all_card_ids(steve)  # every card in exactly one place
     for p in state["players"].values():

@@ -116,7 +116,7 @@ def feature_text(fid: str) -> str:
     if f["cost_icons"]:
         bits.append(f"{f['cost_icons']} cost icon{'s' if f['cost_icons'] > 1 else ''}")
     label = "Starting Feature" if fid in STARTING_FEATURES else "Feature"
-    return f"{label} {fid} ({', '.join(bits) or 'blank'})"
+    return f"{label} ({', '.join(bits) or 'blank'})"  # Feature cards carry no printed number
 
 
 # --- validation -----------------------------------------------------------------------
