@@ -93,7 +93,7 @@ def income(state: State) -> None:
         p = state["players"][seat]
         n = len(p["sales"])
         if n:
-            earn(state, seat, n * p["net"], f"{n} Goods sold x {p['net']}")
+            earn(state, seat, n * p["net"], f"{plural(n, 'Good')} sold x {p['net']}")
 
 
 def clean_up(state: State) -> None:

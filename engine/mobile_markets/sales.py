@@ -48,7 +48,7 @@ def build(state: State, seat: str, placement: dict[str, str], tokens: int) -> No
         extra += tokens
     if extra:
         p["goods"] += extra
-        say(state, f"{seat} produces {plural(extra, 'more Good')} in Sales.")
+        say(state, f"{seat} produces {extra} more Goods in Sales.")
     p["net"] = built["net"]
     icons = ", ".join(FEATURES[i] for i in built["icons"]) or "no features"
     say(state, f"{seat}'s product: {icons}, {plural(built['stars'], 'Star')}, Manufacturing Cost {built['cost']}, Net Profit per Sale {built['net']}.")
