@@ -30,26 +30,11 @@ from engine.mobile_markets.data import (
     EVENTS,
     STEVE_CARDS,
 )
+from engine.mobile_markets.events import current_event, event_effects, event_value
 
 Effect = dict[str, Any]
 
-
-def current_event(state: State) -> str | None:
-    revealed = state["events"]["revealed"]
-    return revealed[-1] if revealed else None
-
-
-def event_effects(state: State, at: str, do: str) -> list[Effect]:
-    """Effects of this round's Event (they act for every company)."""
-    ev = current_event(state)
-    if ev is None:
-        return []
-    return [e for e in EVENTS[ev]["effects"] if e["at"] == at and e["do"] == do]
-
-
-def event_value(state: State, at: str, do: str, default: int = 0) -> int:
-    found = event_effects(state, at, do)
-    return found[-1]["n"] if found else default
+__all__ = ["active", "current_event", "event_effects", "event_value", "total", "value"]
 
 
 def _index() -> dict[tuple[str, str, str], list[Effect]]:

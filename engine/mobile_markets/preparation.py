@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.mobile_markets import displays, effects, market, steve_jr
+from engine.mobile_markets import displays, events, market, steve_jr
 from engine.mobile_markets.common import State, say
 from engine.mobile_markets.data import (
     CAMPAIGNS,
@@ -176,29 +176,12 @@ def reset_price_markers(state: State) -> None:
     say(state, "Turn order: " + ", ".join(order) + ".")
 
 
-def reveal_event(state: State) -> None:
-    """Step 2 (MM-PREP-04): the next Event; its text overrides the rules this round."""
-    ev = state["events"]["deck"].pop(0)
-    state["events"]["revealed"].append(ev)
-    say(state, f"Event {ev} {EVENTS[ev]['name']}: {EVENTS[ev]['text']}")
-    if effects.event_effects(state, "preparation", "discard_market"):  # E13
-        n = market.clear_market(state)
-        say(state, f"{n} Customers left on the market are discarded.")
-    progress = effects.event_value(state, "preparation", "progress")
-    if progress:
-        for seat in state["seats"]:
-            if not state["players"][seat]["steve"]:
-                state["players"][seat]["progress"] += progress
-        say(state, f"Every company gets {progress} Progress Token{'s' if progress > 1 else ''}.")
-
-
 def customers_to_add(state: State) -> dict[str, int]:
     """Step 4 (MM-PREP-06): the Setup Card + the icons of every revealed Event."""
     counts = dict(setup_section(state))
     counts.pop("source", None)
-    for ev in state["events"]["revealed"]:
-        for kind, n in EVENTS[ev]["customers"].items():
-            counts[kind] += n
+    for kind, n in events.customer_icons(state).items():
+        counts[kind] += n
     return counts
 
 
@@ -208,7 +191,7 @@ def prepare(state: State) -> None:
     state["phase"] = "preparation"
     say(state, f"Round {state['round']}: Phase 1, Preparation.")
     reset_price_markers(state)
-    reveal_event(state)
+    events.reveal(state)
     if state["round"] > 1:  # step 3 is skipped in round 1 (MM-PREP-05)
         displays.refresh(state)
     else:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from engine.mobile_markets import effects, pads, steve_jr
+from engine.mobile_markets import effects, events, pads, steve_jr
 from engine.mobile_markets.common import State, say
-from engine.mobile_markets.data import EVENTS
 
 
 def event_goods(state: State) -> int:
     """Goods icons on every revealed Event card (they stay visible)."""
-    return sum(EVENTS[e]["goods"] for e in state["events"]["revealed"])
+    return events.goods_icons(state)
 
 
 def goods_of(state: State, seat: str) -> int:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mobile_markets import displays, effects, market
+from engine.mobile_markets import displays, effects, events, market
 from engine.mobile_markets.common import State, say
 from engine.mobile_markets.data import (
     BASE_COST,
-    EVENTS,
     FEATURES,
     STEVE_CARDS,
     card_name,
@@ -104,7 +103,7 @@ def production(state: State) -> int:
     """MM-SOLO-08: his production row (base + round x per round + Event Goods icons);
     his abilities' Goods are added by the Production phase."""
     row = rows(state)["production"]
-    goods = sum(EVENTS[e]["goods"] for e in state["events"]["revealed"])
+    goods = events.goods_icons(state)
     return int(row["base"]) + int(row["round"]) * state["round"] + goods
 
 
