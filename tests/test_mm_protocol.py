@@ -202,3 +202,22 @@ def test_legal_actions_are_accepted():
             GAME.apply(state, seat, a)  # every listed action is accepted
         state = GAME.apply(state, seat, actions[-1])
         steps += 1
+
+
+def test_steve_jr_fills_a_seat_in_a_bigger_game():
+    """A house rule: Steve Jr. may fill an empty seat of a 3-4 company game."""
+    state = GAME.setup(["p1", "p2", "p3", "sj"], 21, {"automata": ["sj"], "difficulty": "medium"})
+    while not GAME.is_over(state):
+        pend = GAME.pending(state)
+        assert "sj" not in pend
+        seat = sorted(pend)[0]
+        state = GAME.apply(state, seat, choose("mobile-markets", state, seat, "random"))
+        check_invariants(state, None)
+    assert len(GAME.result(state)["ranking"]) == 4
+
+
+def test_trace_gives_a_view_at_the_end_of_each_phase():
+    state = GAME.setup(["p1"], 4, {})
+    views = GAME.trace(state, "p1", {"type": "plan", "plan": PLAN_EX1})
+    assert [v["phase"] for v in views][:2] == ["planning", "pricing"]
+    assert all(v["you"] is None for v in views)
