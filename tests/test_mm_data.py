@@ -108,3 +108,12 @@ def test_effect_vocabulary_is_known_to_the_interpreter():
     effects.validate_vocabulary()
     slots = {t: TECHS[t].get("slot") for t in ("T3", "T4", "T9")}
     assert slots == {"T3": "free", "T4": "double", "T9": "plain"}
+
+
+def test_distinct_plan_effects_for_a_planner():
+    choices = pads.distinct()
+    keys = {(c["price"], c["tech"], c["mkt"], c["goods"]) for c in choices}
+    assert len(keys) == len(choices) > 20
+    for c in choices:
+        o = pads.evaluate(c["plan"])
+        assert (o["up"] - o["down"], o["tech"], o["mkt"], pads.goods(o)) == (c["price"], c["tech"], c["mkt"], c["goods"])

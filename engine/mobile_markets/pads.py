@@ -121,3 +121,16 @@ def describe(outcome: dict[str, int]) -> str:
         f"price {change:+d}, {outcome['tech']} Technology, {outcome['mkt']} Marketing, "
         f"{outcome['prod']} Production + {outcome['covered']} covered"
     )
+
+
+@cache
+def distinct() -> tuple[dict[str, Any], ...]:
+    """Every different result of a plan (visible symbols and covered cells), each with
+    the first plan that gives it: what a planner offers by goal."""
+    seen: dict[tuple[int, ...], dict[str, Any]] = {}
+    for plan in arrangements():
+        o = evaluate(plan)
+        key = (o["up"] - o["down"], o["tech"], o["mkt"], o["prod"] + o["covered"])
+        if key not in seen:
+            seen[key] = {"price": key[0], "tech": key[1], "mkt": key[2], "goods": key[3], "outcome": o, "plan": plan}
+    return tuple(seen.values())

@@ -20,7 +20,12 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
 def pad_layout() -> dict[str, Any]:
     """The Pads as printed and the covered-cell shapes a plan may use (for pictures and
     the planner)."""
-    return {"pads": PADS, "covers": [list(c) for c in pads.cover_shapes()]}
+    return {
+        "pads": PADS,
+        "covers": [list(c) for c in pads.cover_shapes()],
+        # each different effect (price change, points, Goods) with a plan giving it
+        "choices": [{k: v for k, v in d.items() if k != "outcome"} for d in pads.distinct()],
+    }
 
 
 def seal(state: State, seat: str, action: dict[str, Any]) -> None:
