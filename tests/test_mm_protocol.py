@@ -221,3 +221,36 @@ def test_trace_gives_a_view_at_the_end_of_each_phase():
     views = GAME.trace(state, "p1", {"type": "plan", "plan": PLAN_EX1})
     assert [v["phase"] for v in views][:2] == ["planning", "pricing"]
     assert all(v["you"] is None for v in views)
+
+
+def test_junk_actions_only_raise_illegal_action():
+    """apply validates everything: malformed actions raise IllegalAction (never another
+    error) and leave the state unchanged."""
+    import random
+
+    junk = [None, 1, -1, True, "x", [], ["x"], {}, {"a": 1}, "T1", "F1", "regular", "R1", 1.5, [0], {"1": "F1"}, {"T9": "FS1"}]
+    types = ["plan", "buy", "done", "customer", "place", "product", "free_card", "zzz", None, 3]
+    keys = ["plan", "card", "deck", "customer", "slots", "tokens"]
+    rnd = random.Random(5)
+    for g in range(3):
+        state = GAME.setup(["a", "b", "c"], g, {"automata": ["c"]} if g % 2 else {})
+        while not GAME.is_over(state):
+            seat = sorted(GAME.pending(state))[0]
+            before = GAME.dump(state)
+            for _ in range(6):
+                action = {"type": rnd.choice(types)}
+                for k in rnd.sample(keys, rnd.randint(0, 3)):
+                    action[k] = rnd.choice(junk)
+                if action["type"] == "plan" and rnd.random() < 0.5:
+                    action["plan"] = {
+                        "bottom": rnd.choice(["A", "B", None]),
+                        "bottom_side": rnd.choice([0, 1, 2, True]),
+                        "top_side": rnd.choice([0, 1, None]),
+                        "cover": rnd.choice([[0], [3, 4], "x", [1.5], None, [True]]),
+                    }
+                try:
+                    GAME.apply(state, rnd.choice([seat, "zz", "a"]), action)
+                except IllegalAction:
+                    pass
+            assert GAME.dump(state) == before
+            state = GAME.apply(state, seat, choose("mobile-markets", state, seat, "random"))

@@ -81,7 +81,7 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     if kind == "buy":
         card = action.get("card")
         o = {x["card"]: x for x in offers(state, seat)}
-        require(card in o, "you cannot buy that Marketing Campaign card now")
+        require(isinstance(card, str) and card in o, "you cannot buy that Marketing Campaign card now")
         t["points"] -= o[card]["cost"]
         t["bought"] += 1
         displays.take(state, "marketing", card)

@@ -60,7 +60,7 @@ def prompt(state: State, seat: str) -> dict[str, Any] | None:
 
 def buy(state: State, seat: str, card: Any) -> None:
     o = {x["card"]: x for x in offers(state, seat)}
-    require(card in o, "you cannot buy that card now (not on a display, too expensive, or no Technology card left this turn)")
+    require(isinstance(card, str) and card in o, "you cannot buy that card now (not on a display, too expensive, or no Technology card left this turn)")
     offer = o[card]
     t = state["turn"]
     p = state["players"][seat]
