@@ -184,6 +184,8 @@ def test_prompts_carry_labels_for_the_bot():
                 assert "points" in prompt and "deck_names" in prompt
             if prompt["type"] == "product":
                 assert {"net", "buyers", "profit"} <= set(prompt["preview"])
+                assert set(prompt["slot_labels"]) == set(prompt["slots"])
+                assert prompt["slot_labels"]["3"] == "Board slot 3 (+1 cost)"
                 action = GAME.random_action(state, seat, __import__("engine.rng", fromlist=["Rng"]).Rng(7))
                 assert "buyers" in GAME.preview(state, seat, action)
         seat = sorted(GAME.pending(state))[0]

@@ -274,6 +274,13 @@ def player_view(state: State, seat: str, viewer: str | None) -> dict[str, Any]:
     }
 
 
+def slot_label(slot: str) -> str:
+    if slot in ALL_TECHS:
+        extra = {"free": ", ignores the card's cost icons", "double": ", double Stars"}.get(ALL_TECHS[slot].get("slot"), "")
+        return f"Slot on {card_name(slot)}{extra}"
+    return f"Board slot {slot}" + (" (+1 cost)" if slot == product.THIRD else "")
+
+
 def make_view(state: State, seat: str | None) -> dict[str, Any]:
     """What ``seat`` may see (None: the public table). Hidden: the other companies'
     sealed plans before the reveal, the order of every deck (Customers, Events,
@@ -325,6 +332,11 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
             prompt.update(planning.pad_layout())
         if prompt is not None and prompt["type"] == "marketing":
             prompt["deck_names"] = {k: TYPE_NAMES[k] for k in prompt["decks"]}
+            prompt["private_customers"] = [customer_view(c) for c in prompt["private"]]
+        if prompt is not None and prompt["type"] == "free_card":
+            prompt["labels"] = {c: card_name(c) for c in prompt["cards"]}
+        if prompt is not None and prompt["type"] == "product":
+            prompt["slot_labels"] = {slot: slot_label(slot) for slot in prompt["slots"]}
         if prompt is not None and prompt["type"] == "product":
             # what the product would do with nothing placed, and with each card alone
             prompt["preview"] = sales.preview(state, seat, {"type": "product", "slots": {}})
