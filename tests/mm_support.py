@@ -32,12 +32,6 @@ def outcome(up: int = 0, down: int = 0, tech: int = 0, mkt: int = 0, prod: int =
     return {"up": up, "down": down, "tech": tech, "mkt": mkt, "prod": prod, "covered": covered, "visible": 10 - covered}
 
 
-def plan_all(state: dict[str, Any], plan: dict[str, Any] | None = None) -> dict[str, Any]:
-    for seat in list(GAME.pending(state)):
-        state = GAME.apply(state, seat, {"type": "plan", "plan": plan or PLAN_EX1})
-    return state
-
-
 def start_phase(state: dict[str, Any], phase: str, outcomes: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
     """From Planning: give each company the outcome given (default: nothing visible but
     1 covered) instead of a plan, then play on, every company passing its turns (no
