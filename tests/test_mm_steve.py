@@ -33,15 +33,18 @@ def test_setup_as_two_players_without_starting_cards_MM_SOLO_01():
 
 
 def test_difficulty_cards_show_only_their_top_row_MM_SOLO_02():
-    """MM-SOLO-02: 0 / 1 / 2 cards revealed for easy / medium / hard, only their top row
-    (features) visible: their abilities do not act."""
+    """MM-SOLO-02: 0 / 1 / 2 cards revealed for easy / medium / hard, only their top part
+    visible (features and ability, never their phase rows)."""
     for level, n in (("easy", 0), ("medium", 1), ("hard", 2)):
         state = solo(level)
         assert len(state["steve"]["stack"]) == n and all(not e["full"] for e in state["steve"]["stack"])
         view = GAME.view(state, "ann")["steve"]
-        assert all("ability" not in c and "features" in c for c in view["stack"])
+        assert all("ability" in c and "features" in c and "rows" not in c for c in view["stack"])
     state = solo("hard")
-    assert effects.cards_acting(state, "steve") == state["events"]["revealed"][-1:]
+    cards = [e["card"] for e in state["steve"]["stack"]]
+    assert effects.cards_acting(state, "steve") == state["events"]["revealed"][-1:] + cards
+    state = GAME.apply(state, "ann", {"type": "plan", "plan": PLAN_EX1})
+    assert steve_jr.rows(state) == STEVE_CARDS[state["steve"]["stack"][-1]["card"]]["rows"]  # the new card's rows
 
 
 def test_initiative_ties_go_to_steve_MM_SOLO_03():

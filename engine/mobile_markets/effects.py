@@ -56,13 +56,13 @@ INDEX = _index()
 
 
 def cards_acting(state: State, seat: str) -> list[str]:
-    """The cards that may act for ``seat``: this round's Event; Steve Jr.'s revealed
-    abilities; or the company's Technology and Marketing cards and placed Features."""
+    """The cards that may act for ``seat``: this round's Event; Steve Jr.'s visible
+    abilities (every card of his stack); or the company's Technology and Marketing cards and placed Features."""
     p = state["players"][seat]
     revealed = state["events"]["revealed"]
     out = [revealed[-1]] if revealed else []
     if p["steve"]:
-        return out + [e["card"] for e in state["steve"]["stack"] if e["full"]]
+        return out + [e["card"] for e in state["steve"]["stack"]]  # every visible ability
     out += p["techs"]
     out += p["campaigns"]
     if p["product"] is not None:

@@ -3,9 +3,10 @@ each of his phase rows is resolved here when his turn comes.
 
 His table (``state["steve"]``): the face-down deck (order hidden), and the stack of
 face-up cards, oldest first. Cards revealed for the difficulty show only their top
-row (their features); each card revealed in Planning goes on top of the stack,
-covering the phase rows of the one before, so every revealed card shows its features
-and its ability, and the newest card's phase rows are this round's orders.
+part (features and ability), never their phase rows (``full`` false); each card
+revealed in Planning goes on top of the stack, covering the phase rows of the one
+before, so every card shows its features and its ability, and the newest card's phase
+rows are this round's orders.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.rng import Rng
 
 
 def setup(state: State, seat: str, revealed: int, rng: Rng) -> None:
-    """MM-SOLO-01/02: shuffle his 16 cards; reveal 0, 1 or 2 (features only)."""
+    """MM-SOLO-01/02: shuffle his 16 cards; reveal 0, 1 or 2 (their top part only)."""
     deck = rng.shuffle(sorted(STEVE_CARDS, key=order_key))
     stack = [{"card": deck.pop(0), "full": False} for _ in range(revealed)]
     state["steve"] = {"seat": seat, "deck": deck, "stack": stack}
@@ -155,9 +156,8 @@ def view(state: State) -> dict[str, Any] | None:
                 for s in c["features"]
             ],
         }
-        if entry["full"]:
-            shown["ability"] = c["ability"]
-            shown["text"] = c["text"]
+        shown["ability"] = c["ability"]
+        shown["text"] = c["text"]
         if entry["full"] and i == len(sj["stack"]) - 1:
             shown["rows"] = c["rows"]
         cards.append(shown)
