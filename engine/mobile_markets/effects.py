@@ -70,11 +70,6 @@ def cards_acting(state: State, seat: str) -> list[str]:
     return out
 
 
-def sources(state: State, seat: str) -> list[tuple[str, Effect]]:
-    """(card id, effect) of every effect that may act for ``seat``."""
-    return [(c, e) for c in cards_acting(state, seat) for (cid, _, _), es in INDEX.items() if cid == c for e in es]
-
-
 # --- counted quantities ("per") -----------------------------------------------------------
 
 
