@@ -30,6 +30,10 @@ def choose(game_name: str, state: dict[str, Any], seat: str, kind: str = "greedy
         from engine.smartphone_inc.greedy import greedy_action
 
         return greedy_action(state, seat)
+    if kind == "greedy" and game_name == "mobile-markets":
+        from engine.mobile_markets.greedy import greedy_action as mm_greedy
+
+        return mm_greedy(state, seat)
     rng = _rng(state, seat)
     draw = getattr(game, "random_action", None)
     if draw is not None:  # a game may draw without listing every action

@@ -52,8 +52,9 @@ def simulate(
     vp_count = 0
     actions = 0
     started = time.perf_counter()
+    most = getattr(get_game(game_name), "max_players", 5)
     for g in range(games):
-        n = players if players > 0 else 1 + (g % 5)
+        n = players if players > 0 else 1 + (g % most)
         seats = [f"p{i + 1}" for i in range(n)]
         opts = dict(options or {})
         if steve and n >= 2:
