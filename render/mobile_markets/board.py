@@ -113,32 +113,40 @@ def displays(c: Canvas, view: dict[str, Any], y: float) -> float:
     return y + 3 * 76 + 44
 
 
-def events(c: Canvas, view: dict[str, Any], x: float, y: float, w: float, h: float) -> None:
-    c.box(x, y, x + w, y + h, fill=k.PANEL, outline=k.PANEL_EDGE, radius=8)
+def events(c: Canvas, view: dict[str, Any], x: float, y: float, w: float, h: float) -> float:
+    """The Event stack, each Event's Customer and Goods icons still visible; the
+    current one with its text. Returns the height it needs (drawn in at least ``h``)."""
     ev = view["events"]
+    rows = len(ev["revealed"])
+    current = next((e for e in ev["revealed"] if e["id"] == ev.get("current")), None)
+    text = c.wrap(current["text"], SMALL, False, w - 24)[:5] if current else []
+    need = 44 + rows * 30 + len(text) * 18 + 8
+    h = max(h, need)
+    c.box(x, y, x + w, y + h, fill=k.PANEL, outline=k.PANEL_EDGE, radius=8)
     c.text(x + 12, y + 8, "Events", LARGE, bold=True)
     c.text(x + w - 12, y + 12, f"{ev['deck']} left", SMALL, fill=k.MUTED, anchor="ra")
     cy = y + 40
     for e in ev["revealed"]:
-        current = e["id"] == ev.get("current")
-        c.text(x + 12, cy, c.fit(e["name"], BODY, current, w - 24), BODY, bold=current)
-        cy += 22
-        cx = x + 12
+        is_current = e is current
+        icons: list[tuple[str, str, str]] = []
         for kind in ("variety", "regular", "complex"):
             n = e["customers"].get(kind, 0)
             if n:
-                c.box(cx, cy, cx + 44, cy + 22, fill=k.TYPE_FILL[kind], outline=k.TYPE_EDGE[kind], radius=4)
-                c.text(cx + 22, cy + 11, f"{k.TYPE_LETTER[kind]}×{n}", SMALL, bold=True, anchor="mm")
-                cx += 50
+                icons.append((f"{k.TYPE_LETTER[kind]}×{n}", k.TYPE_FILL[kind], k.TYPE_EDGE[kind]))
         if e.get("goods"):
-            c.box(cx, cy, cx + 64, cy + 22, fill="#e8e8e8", outline="#4d4d4d", radius=4)
-            c.text(cx + 32, cy + 11, f"Goods+{e['goods']}", SMALL, bold=True, anchor="mm")
-        cy += 28
-        if current:
-            for line in c.wrap(e["text"], SMALL, False, w - 24)[:4]:
-                c.text(x + 12, cy, line, SMALL, fill=k.MUTED)
-                cy += 18
-            cy += 4
+            icons.append((f"G+{e['goods']}", "#e8e8e8", "#4d4d4d"))
+        iw = 46 * len(icons)
+        c.text(x + 12, cy + 12, c.fit(e["name"], BODY if is_current else SMALL, is_current, w - 30 - iw), BODY if is_current else SMALL, bold=is_current, anchor="lm")
+        ix = x + w - 12 - iw
+        for label, fill, edge in icons:
+            c.box(ix, cy + 1, ix + 42, cy + 23, fill=fill, outline=edge, radius=4)
+            c.text(ix + 21, cy + 12, label, SMALL, bold=True, anchor="mm")
+            ix += 46
+        cy += 30
+    for line in text:
+        c.text(x + 12, cy, line, SMALL, fill=k.MUTED)
+        cy += 18
+    return h
 
 
 def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, w: float) -> float:
@@ -160,10 +168,10 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     c.text(x + 12, y, " · ".join(stats), BODY, bold=True)
     y += 24
     if share is not None or sold is not None:
-        c.text(x + 12, y, f"last Profit: sold {sold or 0}, market share ${share or 0}", SMALL, fill=k.MUTED)
+        c.text(x + 12, y, f"last Sales: sold {sold or 0}" + (f", market share ${share}" if share else ""), SMALL, fill=k.MUTED)
         y += 20
     if p["sales"]:
-        c.text(x + 12, y, f"sales pile: {len(p['sales'])} Customers", SMALL, fill=k.MUTED)
+        c.text(x + 12, y, f"sales pile: {len(p['sales'])} Customer{'s' if len(p['sales']) > 1 else ''}", SMALL, fill=k.MUTED)
         y += 20
     # product slots
     product = p.get("product") or {}
@@ -256,7 +264,7 @@ def footer(c: Canvas, view: dict[str, Any], y: float) -> float:
         return y + 34
     order = " → ".join(view["players"][s]["company"] for s in view.get("order", []))
     c.text(M, y, f"Turn order: {order}", BODY)
-    c.text(WIDTH - M, y, "R Regular · C Complex · V Variety-seeking · ★ Stars · $ cost icon", SMALL, fill=k.MUTED, anchor="ra")
+    c.text(WIDTH - M, y, "R Regular · C Complex · V Variety-seeking · ★ Stars · $ cost icon · G Goods", SMALL, fill=k.MUTED, anchor="ra")
     return y + 30
 
 
@@ -267,7 +275,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     top = y
     y = displays(c, view, y)
     ex = M + (WIDTH - 2 * M) * 0.66 + 10
-    events(c, view, ex, top, WIDTH - M - ex, y - top)
+    y = top + events(c, view, ex, top, WIDTH - M - ex, y - top)
     y = corporations(c, view, y + 10)
     y = footer(c, view, y + 4)
     return c.crop(int(y + 6))

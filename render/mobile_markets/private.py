@@ -49,12 +49,12 @@ def _cell(c: Canvas, x: float, y: float, w: float, h: float, cell: list[str], co
 
 
 def _pads(c: Canvas, y: float) -> float:
-    c.text(M, y, "Your Pads (each side: 5 cells)", BIG, bold=True)
+    c.text(M, y, "Your Pads: A and B, sides 1 and 2", BIG, bold=True)
     y += 34
     cw = (WIDTH - 2 * M - 130) / 5
     for pad, sides in pads.PADS.items():
         for side, cells in enumerate(sides):
-            c.text(M, y + 22, f"{pad} side {side + 1}", TEXT, bold=True, anchor="lm")
+            c.text(M, y + 22, f"Pad {pad}{side + 1}", TEXT, bold=True, anchor="lm")
             for i, cell in enumerate(cells):
                 _cell(c, M + 130 + i * cw, y, cw - 6, 44, cell)
             y += 50
