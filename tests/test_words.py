@@ -32,6 +32,13 @@ ID_PATTERNS: dict[str, str] = {
     "region id": r"\b(?:north-africa|south-america|caribbean|emirates|australia|canada|china|europe|india|usa|rsa|cis)\b",
     "Technology id": r"\b(?:wi-fi|li-ion|gamepad|gps|nfc|4g)\b",
     "engine key": r"\b[a-z]+_[a-z_]+\b",
+    # Mobile Markets: Feature cards and Customers carry no printed number, Steve Jr.'s
+    # cards neither; Technology, Marketing and Event cards are named by their printed
+    # number WITH their title ("T6 Integrated Design"), never by the number alone
+    "Mobile Markets Feature id": r"\bFS?\d{1,2}\b",
+    "Mobile Markets Customer id": r"\b[RVC]\d{1,3}\b",
+    "Steve Jr. card id": r"\bSJ\d{1,2}\b",
+    "Mobile Markets card number alone": r"\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9])",
 }
 
 # TODO (known leftovers, each: pattern name, a regex of the text around it, why not fixed yet)
@@ -140,6 +147,10 @@ def assert_plain_words(fake: FakeDiscord) -> None:
         ("Markers: north-africa 2", "region id"),
         ("Research li-ion +2", "Technology id"),
         ("decide retailer_bonus", "engine key"),
+        ("ann takes F19 for free", "Mobile Markets Feature id"),
+        ("sold to R34", "Mobile Markets Customer id"),
+        ("Steve Jr. reveals SJ8", "Steve Jr. card id"),
+        ("buy T18 now", "Mobile Markets card number alone"),
     ],
 )
 def test_the_patterns_catch_the_ids_players_saw(text: str, name: str) -> None:

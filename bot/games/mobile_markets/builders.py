@@ -68,7 +68,9 @@ class PlanBuilder:
     extra_ops: Sequence[tuple[str, str]] = ()
 
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> PlanCtx:
-        return PlanCtx(tuple((prompt or {}).get("choices") or ()))
+        # the seat's view holds the prompt with the engine's list of plan effects
+        full = view.get("prompt") or prompt or {}
+        return PlanCtx(tuple(full.get("choices") or ()))
 
     def decode(self, code: str | None) -> PlanDraft:
         return PlanDraft.decode(code)
@@ -210,7 +212,7 @@ class ProductBuilder:
     extra_ops: Sequence[tuple[str, str]] = ()
 
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> ProductCtx:
-        p = prompt or {}
+        p = view.get("prompt") or prompt or {}
         return ProductCtx(dict(view), tuple(p.get("slots") or ()), tuple(p.get("features") or ()), int(p.get("tokens") or 0))
 
     def decode(self, code: str | None) -> ProductDraft:
