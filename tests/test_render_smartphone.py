@@ -249,4 +249,8 @@ def test_render_imports_neither_bot_nor_discord() -> None:
                         "engine.smartphone_inc.data",
                         "engine.smartphone_inc.pads",
                         "engine.smartphone_inc.planning",
+                        "engine.mobile_markets",
+                        "engine.mobile_markets.data",
+                        "engine.mobile_markets.pads",
+                        "engine.mobile_markets.preview",
                     ), f"{path} imports {name}"

@@ -35,6 +35,7 @@ from engine.mobile_markets.data import (
     card_name,
     customer_text,
 )
+from engine.mobile_markets.preview import preview_from_view
 
 
 class MobileMarkets:
@@ -349,39 +350,5 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
 
 GAME = MobileMarkets()
 
-__all__ = ["GAME", "MobileMarkets"]
+__all__ = ["GAME", "MobileMarkets", "preview_from_view"]
 
-
-def preview_from_view(view: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
-    """:meth:`MobileMarkets.preview` computed from the seat's own view (what a product
-    builder holds) instead of the state: the Sales phase reads only public things (the
-    market, the Event, every company's cards, Goods and sales) and the seat's hand."""
-    seat = view.get("you")
-    prompt = view.get("prompt") or {}
-    if seat is None or prompt.get("type") != "product":
-        raise IllegalAction("you are not building a product now")
-    players = {}
-    for s, p in view["players"].items():
-        players[s] = {
-            "steve": p["steve"],
-            "price": p["price"],
-            "progress": p["progress"],
-            "goods": p["goods"],
-            "net": p["net"],
-            "money": p["money"],
-            "product": clone(p["product"]),
-            "techs": [c["id"] for c in p["techs"]],
-            "features": [c["id"] for c in p["features"]],
-            "campaigns": [c["id"] for c in p["campaigns"]],
-            "private": [c["id"] for c in p["private"]],
-            "sales": [c["id"] for c in p["sales"]],
-        }
-    trial: State = {
-        "players": players,
-        "market": {col: [c["id"] for c in cards] for col, cards in view["market"].items()},
-        "events": {"revealed": [e["id"] for e in view["events"]["revealed"]], "deck": []},
-        "seats": list(view["seats"]),
-        "steve": None,
-        "customers": {},
-    }
-    return sales.preview(trial, seat, action)

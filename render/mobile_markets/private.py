@@ -9,7 +9,8 @@ from typing import Any
 from PIL import Image
 
 from engine.mobile_markets import pads
-from engine.mobile_markets.game import preview_from_view
+from engine.mobile_markets.data import CUSTOMERS
+from engine.mobile_markets.preview import preview_from_view
 from render.mobile_markets import look as k
 from render.mobile_markets.look import Canvas
 
@@ -113,8 +114,6 @@ def _customer_row(c: Canvas, y: float, i: int, cust: dict[str, Any], where: str)
 
 
 def _preview_block(c: Canvas, view: dict[str, Any], pv: dict[str, Any], y: float, title: str) -> float:
-    from engine.mobile_markets.game import customer_view
-
     c.text(M, y, title, BIG, bold=True)
     y += 34
     icons = ", ".join(k.FEATURE_SHORT.get(i, i) for i in pv["icons"]) or "no features"
@@ -127,7 +126,7 @@ def _preview_block(c: Canvas, view: dict[str, Any], pv: dict[str, Any], y: float
     c.text(M, y, f"{len(buyers)} would buy, in sale order → ${pv['profit']}", BIG, bold=True)
     y += 34
     for i, b in enumerate(buyers[:12], 1):
-        y = _customer_row(c, y, i, customer_view(b["customer"]), "private" if b["where"] == "private" else "market")
+        y = _customer_row(c, y, i, CUSTOMERS[b["customer"]], "private" if b["where"] == "private" else "market")
     if len(buyers) > 12:
         c.text(M, y, f"…and {len(buyers) - 12} more", TEXT, fill=k.MUTED)
         y += 30

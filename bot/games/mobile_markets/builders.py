@@ -20,7 +20,7 @@ from typing import Any
 from bot.choices import Choice, page
 from bot.games.mobile_markets import words
 from engine import IllegalAction
-from engine.mobile_markets.game import preview_from_view
+from engine.mobile_markets.preview import preview_from_view
 
 # ------------------------------------------------------------------------------ plan
 
