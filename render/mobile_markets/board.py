@@ -51,7 +51,7 @@ def price_track(c: Canvas, view: dict[str, Any], y: float) -> float:
     market = view["market"]
     players = view["players"]
     rows = max([min(len(market[col]), MAX_ROWS) + (1 if len(market[col]) > MAX_ROWS else 0) for col in COLS] + [1])
-    h = 92 + rows * 34 + 6
+    h = 92 + rows * 34 + 28
     c.box(M, y, WIDTH - M, y + h, fill=k.PANEL, outline=k.PANEL_EDGE, radius=8)
     for i, col in enumerate(COLS):
         x = M + i * colw
@@ -159,6 +159,9 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     name = f"{p['company']}" + (" (Steve Jr.)" if p["steve"] else "")
     c.text(x + 52, y + 10, c.fit(name, LARGE, True, w - 60), LARGE, bold=True)
     c.text(x + 52, y + 36, f"${p['money']} money · price {p['price']}", BODY)
+    if view.get("phase") == "planning" and not p["steve"]:
+        sealed = bool(p.get("sealed"))
+        c.text(x + w - 12, y + 14, "plan sealed ✓" if sealed else "planning…", BODY, bold=True, fill=k.GOOD if sealed else k.ACCENT, anchor="ra")
     y += 66
     stats = [
         f"Goods {p['goods']}",
@@ -186,7 +189,8 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
             sx = x + 12 + i * sw
             fid = placed.get(slot)
             c.box(sx, y, sx + sw - 4, y + 28, fill="#f1efe9" if fid is None else "#e7f1e7", outline=k.PANEL_EDGE, radius=4)
-            label = f"slot {slot}" if slot in ("1", "2", "3") else "card slot"
+            techs = {t["id"]: t["name"] for t in p["techs"]}
+            label = f"slot {slot}" if slot in ("1", "2", "3") else f"on {techs.get(slot, 'a card')}"
             if fid is not None:
                 f = feats.get(fid)
                 label = k.feature_text(f) if f else "Feature"
