@@ -170,6 +170,11 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     ]
     c.text(x + 12, y, " · ".join(stats), BODY, bold=True)
     y += 24
+    o = p.get("outcome")
+    if o and view.get("phase") != "planning":
+        plan = f"plan: price {o['up'] - o['down']:+d} · {o['tech']} Tech · {o['mkt']} Mkt · {o['prod'] + o['covered']} Goods"
+        c.text(x + 12, y, plan, SMALL)
+        y += 20
     if share is not None or sold is not None:
         c.text(x + 12, y, f"last Sales: sold {sold or 0}" + (f", market share ${share}" if share else ""), SMALL, fill=k.MUTED)
         y += 20
