@@ -73,10 +73,10 @@ def feature_short(fid: str) -> str:
 def _offers(prompt: Mapping[str, Any]) -> str:
     offers = prompt.get("offers") or []
     if not offers:
-        return "No card you can afford."
-    return "You can buy: " + "; ".join(
-        f"{card(o.get('card'))} {o.get('cost')}{' (discounted)' if o.get('discount') else ''}" for o in offers
-    ) + "."
+        return "no card you can afford"
+    return "you can buy: " + "; ".join(
+        f"{card(o.get('card'))}: cost {o.get('cost')}{' (discounted)' if o.get('discount') else ''}" for o in offers
+    )
 
 
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
@@ -90,7 +90,7 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
             f"buy Technology and Feature cards: {plural(prompt.get('points', 0), 'Technology Point')} + "
             f"{plural(prompt.get('progress', 0), 'Progress token')}, "
             f"{plural(prompt.get('technology_left', 0), 'Technology card')} left to buy; "
-            "points left over become Progress tokens. " + _offers(prompt)
+            "points left over become Progress tokens; " + _offers(prompt)
         )
     if kind == "marketing":
         if prompt.get("place"):
@@ -98,7 +98,7 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         decks = ", ".join(f"{TYPE_NAMES.get(k, k)} {n}" for k, n in (prompt.get("decks") or {}).items())
         return (
             f"Marketing: {plural(prompt.get('points', 0), 'Marketing Point')} left (at most 1 campaign; every point "
-            f"left takes a Private Customer from the deck you choose — cards left: {decks}). " + _offers(prompt)
+            f"left takes a Private Customer from the deck you choose — cards left: {decks}); " + _offers(prompt)
         )
     if kind == "product":
         return f"build your product and sell: price {prompt.get('price')}, {plural(prompt.get('goods', 0), 'Goods')}"
