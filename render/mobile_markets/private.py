@@ -136,6 +136,43 @@ def _preview_block(c: Canvas, view: dict[str, Any], pv: dict[str, Any], y: float
     return y + 6
 
 
+def _offer_rows(c: Canvas, offers: list[dict[str, Any]], labels: dict[str, str], y: float) -> float:
+    for o in offers:
+        cost = f"cost {o['cost']}" + (" (-1 token)" if o.get("discount") else "")
+        c.box(M, y, WIDTH - M, y + 36, fill="#ffffff", outline=k.PANEL_EDGE, radius=6)
+        name = labels.get(o["card"], "?")
+        cw = c.measure(cost, TEXT, True)
+        c.text(M + 10, y + 18, c.fit(name, TEXT, False, WIDTH - 2 * M - cw - 40), TEXT, anchor="lm")
+        c.text(WIDTH - M - 10, y + 18, cost, TEXT, bold=True, fill=k.ACCENT if o.get("discount") else k.INK, anchor="rm")
+        y += 40
+    return y
+
+
+def _decision(c: Canvas, view: dict[str, Any], prompt: dict[str, Any], y: float) -> float:
+    """What the player decides now, with its numbers (Technology, Marketing)."""
+    labels: dict[str, str] = {}
+    for d in view.get("displays", {}).values():
+        for card in d["cards"]:
+            labels[card["id"]] = k.feature_text(card) + " (Feature)" if "icons" in card else card.get("name", "?")
+    kind = prompt.get("type")
+    if kind == "technology":
+        c.text(M, y, "Technology: what you can buy", BIG, bold=True)
+        y += 34
+        c.text(M, y, f"{prompt['points']} points + {prompt['progress']} Progress = {prompt['budget']} · {prompt['technology_left']} Technology card left", TEXT)
+        y += 32
+        return _offer_rows(c, prompt["offers"], labels, y) + 6
+    if kind == "marketing" and not prompt.get("place"):
+        c.text(M, y, f"Marketing: {prompt['points']} points left", BIG, bold=True)
+        y += 34
+        y = _offer_rows(c, prompt["offers"], labels, y)
+        decks = " · ".join(f"{k.TYPE_LETTER[t]} {k.TYPE_WORD[t]} {n}" for t, n in prompt.get("decks", {}).items())
+        for line in c.wrap(f"Points left take Private Customers; decks: {decks}", TEXT, False, WIDTH - 2 * M):
+            c.text(M, y, line, TEXT)
+            y += 28
+        return y + 6
+    return y
+
+
 def draw(view: dict[str, Any]) -> Image.Image:
     seat = view["you"]
     p = view["players"][seat]
@@ -155,6 +192,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
         y += 34
         for i, cust in enumerate(p["private"], 1):
             y = _customer_row(c, y, i, cust, "private")
+    y = _decision(c, view, prompt, y + 4)
     if prompt.get("type") == "product" and prompt.get("preview"):
         y = _preview_block(c, view, prompt["preview"], y + 4, "Selling with no Feature placed")
     return c.crop(int(y + 10))
