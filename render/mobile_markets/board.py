@@ -278,7 +278,7 @@ def footer(c: Canvas, view: dict[str, Any], y: float) -> float:
 
 
 def draw(view: dict[str, Any]) -> Image.Image:
-    c = Canvas(WIDTH, 4000, k.BG)
+    c = Canvas(WIDTH, 3000, k.BG)
     y = header(c, view, 0)
     y = price_track(c, view, y + 4)
     top = y
