@@ -223,6 +223,27 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     return y + 8 - top
 
 
+def rows_text(rows: dict[str, Any]) -> str:
+    """Steve Jr.'s revealed card: the phase rows he follows this round."""
+    bits = []
+    if "price" in rows:
+        bits.append(f"price {rows['price']}")
+    tech = rows.get("technology") or {}
+    if tech:
+        bits.append(f"discards Technology ({tech.get('technology', '-')}) + {tech.get('features', 0)} Feature")
+    mkt = rows.get("marketing") or {}
+    if mkt:
+        cust = "".join(k.TYPE_LETTER.get(t, "?") for t in mkt.get("customers", []))
+        bits.append(f"discards {mkt.get('campaigns', 0)} Marketing, Customers {cust or '-'}")
+    prod = rows.get("production") or {}
+    if prod:
+        bits.append(f"Goods {prod.get('base', 0)} + {prod.get('round', 0)}×round")
+    sales = rows.get("sales") or {}
+    if sales:
+        bits.append(f"sells with {sales.get('features', 0)} features")
+    return "This round: " + " · ".join(bits)
+
+
 def steve_panel(c: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
     sj = view.get("steve")
     if not sj:
@@ -230,7 +251,12 @@ def steve_panel(c: Canvas, view: dict[str, Any], x: float, y: float, w: float) -
     top = y
     c.text(x + 12, y + 4, f"Steve Jr.'s cards ({sj['deck']} face down)", SMALL, bold=True)
     y += 24
-    for card in sj["stack"][-4:]:
+    current = next((card for card in sj["stack"] if card.get("rows")), None)
+    if current is not None:
+        for line in c.wrap(rows_text(current["rows"]), SMALL, True, w - 24)[:3]:
+            c.text(x + 12, y, line, SMALL, bold=True)
+            y += 19
+    for card in sj["stack"]:
         feats = "; ".join(k.feature_text(f) + (f" cost {f['cost']}" if f.get("cost") else "") for f in card["features"])
         for line in c.wrap(f"{feats} — {card['text']}", SMALL, False, w - 24)[:2]:
             c.text(x + 12, y, line, SMALL)
