@@ -19,8 +19,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
+GAME ?= smartphone-inc
+
 demo: $(STAMP)
-	$(BIN)/boardroom demo --game smartphone-inc --players 4 --seed 1 --db demo.db --out demo-out
+	$(BIN)/boardroom demo --game $(GAME) --players 4 --seed 1 --db demo.db --out demo-out
 
 run: $(STAMP)
 	$(BIN)/boardroom run

@@ -1,10 +1,11 @@
-"""Time the Smartphone Inc. pictures: draw, PNG encode, and both together.
+"""Time the pictures (Smartphone Inc. and Mobile Markets): draw, PNG encode, and both together.
 
 Run: ``.venv/bin/python benchmarks/bench_render.py [--runs N] [--json]``.
 
 The views are the stored reference views (``tests/reference/*.json``: the start of a
 3-player game, the end of round 3 with Steve, the end of a 5-player game, two private
-pictures and a plan preview), so the figures compare across engine changes. The PNG is
+pictures and a plan preview; for Mobile Markets the ``mm-*`` views: three tables, two
+desks, a plan and a product preview), so the figures compare across engine changes. The PNG is
 encoded as the bot does (``bot.pictures.png_bytes``: zlib level 3 for the renderer's
 palette pictures; ``--level 6`` shows the former default level). "cold" is
 the first draw in the process (fonts load, icons are drawn and cached); the other
@@ -42,6 +43,13 @@ CASES = (
     "private-planning",
     "private-sell",
     "plan-preview",
+    "mm-board-start",
+    "mm-board-round3",
+    "mm-board-end",
+    "mm-private-planning",
+    "mm-private-sales",
+    "mm-plan-preview",
+    "mm-product-preview",
 )
 COMPACT = (
     "compact-plan",
@@ -55,11 +63,12 @@ GAME = "smartphone-inc"
 
 
 def draw(case: dict[str, Any]) -> Any:
+    game = case["view"].get("game", GAME)
     if case.get("compact"):
-        return render.draw_compact(GAME, case["view"])
+        return render.draw_compact(game, case["view"])
     if "plan" in case:
-        return render.draw_plan(GAME, case["view"], case["plan"])
-    return render.draw(GAME, case["view"])
+        return render.draw_plan(game, case["view"], case["plan"])
+    return render.draw(game, case["view"])
 
 
 LEVEL: int | None = None  # None: as the bot encodes (bot.pictures.png_bytes)

@@ -42,6 +42,7 @@ HERE = Path(__file__).resolve().parent
 # Small sizes for the default (quick) run; a script not listed gets --quick if it has it.
 QUICK_ARGS: dict[str, list[str]] = {
     "bench_engine.py": ["--games", "10"],
+    "bench_mm.py": ["--games", "10"],
     "bench_plans.py": ["--runs", "3"],
     "bench_render.py": ["--runs", "5"],
     "bench_app.py": ["--quick"],

@@ -8,7 +8,7 @@
     boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
     boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...;
                                          a ./.env file is read first if there is one)
-    boardroom demo --game smartphone-inc --players N --seed S [--db PATH] [--out DIR] [--pace S]
+    boardroom demo --game smartphone-inc|mobile-markets --players N --seed S [--db PATH] [--out DIR] [--pace S]
     boardroom --version                  boardroom's version and its libraries' (and Python's)
 
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.

@@ -88,6 +88,11 @@ def game_names() -> list[str]:
 
 def get_game(name: str) -> Game:
     """Return the game registered under ``name``."""
-    if name not in game_names():
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(game_names())}")
-    return importlib.import_module(_PACKAGES[name]).GAME
+    module = _PACKAGES.get(name)
+    if module is not None:
+        try:  # an imported package is found in sys.modules at once (no file-system search)
+            return importlib.import_module(module).GAME
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise
+    raise KeyError(f"unknown game {name!r}; known: {', '.join(game_names())}")

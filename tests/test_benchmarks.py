@@ -26,6 +26,7 @@ _spec.loader.exec_module(run_all)
     "args",
     [
         ["bench_engine.py", "--games", "2"],
+        ["bench_mm.py", "--games", "2"],
         ["bench_plans.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
         ["bench_round_end.py", "--runs", "1"],

@@ -12,12 +12,13 @@ CHECKLISTS = ROOT.parent / "shared" / "rules" / "checklists"
 ENGINE_CHECKLISTS = {
     "smartphone-inc.md": "SI",
     "smartphone-update.md": "SU",
+    "mobile-markets.md": "MM",
     "age-of-automaton.md": "AA",
 }
 
 
 def ids_in(path: Path) -> list[str]:
-    return re.findall(r"^- ([A-Z]{2}-[A-Z]+-\d+)", path.read_text("utf-8"), re.M)
+    return re.findall(r"^- ([A-Z]{2}-[A-Z]+-[A-Z0-9]+)", path.read_text("utf-8"), re.M)  # MM-CARD-E1 too
 
 
 def all_test_sources() -> str:

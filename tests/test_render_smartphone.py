@@ -252,4 +252,8 @@ def test_render_imports_neither_bot_nor_discord() -> None:
                         "engine.age_of_automaton.data",
                         "engine.age_of_automaton.effects",  # describe(): effect data in words
                         "engine.age_of_automaton.achievements",  # describe(): a card's need in words
+                        "engine.mobile_markets",
+                        "engine.mobile_markets.data",
+                        "engine.mobile_markets.pads",
+                        "engine.mobile_markets.preview",
                     ), f"{path} imports {name}"

@@ -34,8 +34,16 @@ ID_PATTERNS: dict[str, str] = {
     "engine key": r"\b[a-z]+_[a-z_]+\b",
     # Age of Automaton: Equipment E01, R&D D01, Sale Order S01, Specialist P01, Starter T1,
     # Achievement H11, Blocked Action K1, Sponsorship tile L1 / R1 (not the "R1-R2" of the
-    # rulebook's tile backs), Audit card A1 / B1
-    "Age of Automaton card id": r"\b[EDSPH]\d\d\b|\b[TKL]\d\b|(?<![\w-])R\d(?![\w-])|\b[AB][1-5]\b",
+    # rulebook's tile backs), Audit card A1 / B1 (a Mobile Markets card number followed
+    # by its title, "T6 Integrated Design", is a name, not an id)
+    "Age of Automaton card id": r"(?:\b[EDSPH]\d\d\b|\b[TKL]\d\b|(?<![\w-])R\d(?![\w-])|\b[AB][1-5]\b)(?! [A-Z0-9])",
+    # Mobile Markets: Feature cards and Customers carry no printed number, Steve Jr.'s
+    # cards neither; Technology, Marketing and Event cards are named by their printed
+    # number WITH their title ("T6 Integrated Design"), never by the number alone
+    "Mobile Markets Feature id": r"\bFS?\d{1,2}\b",
+    "Mobile Markets Customer id": r"\b[RVC]\d{1,3}\b",
+    "Steve Jr. card id": r"\bSJ\d{1,2}\b",
+    "Mobile Markets card number alone": r"\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9])",
 }
 
 # TODO (known leftovers, each: pattern name, a regex of the text around it, why not fixed yet)
@@ -138,6 +146,10 @@ def assert_plain_words(fake: FakeDiscord) -> None:
         ("Markers: north-africa 2", "region id"),
         ("Research li-ion +2", "Technology id"),
         ("decide retailer_bonus", "engine key"),
+        ("ann takes F19 for free", "Mobile Markets Feature id"),
+        ("sold to R34", "Mobile Markets Customer id"),
+        ("Steve Jr. reveals SJ8", "Steve Jr. card id"),
+        ("buy T18 now", "Mobile Markets card number alone"),
     ],
 )
 def test_the_patterns_catch_the_ids_players_saw(text: str, name: str) -> None:

@@ -1,0 +1,115 @@
+"""Mobile Markets' presenter: lobby facts, words, the plan and product builders, ``/rules``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter
+from bot.games.mobile_markets import builders, words
+from bot.games.mobile_markets import rules as topics
+
+STEVE_JR = Automaton(
+    "steve",
+    "Steve Jr.",
+    "the rulebook's solo opponent (house rule in a 2-4 player game)",
+    seat_name="Steve Jr.",
+)
+
+OPTIONS = (
+    Option(
+        "difficulty",
+        "Steve Jr. difficulty",
+        "how strong Steve Jr. is: 0, 1 or 2 of his cards face up at the start",
+        {"easy": "easy (no card face up)", "medium": "medium (1 card face up)", "hard": "hard (2 cards face up)"},
+    ),
+)
+
+HOUSE_RULE = (
+    "Steve Jr. is the rulebook's solo opponent. Letting him fill a seat in a 2-4 player game "
+    "is a house rule (at most one Steve Jr. per game)."
+)
+
+
+class MobileMarkets(Presenter):
+    name = "mobile-markets"
+    title = "Mobile Markets"
+    min_seats = 1
+    max_seats = 4
+    automata = (STEVE_JR, BOT, RANDOM)
+    options = OPTIONS
+    rules = topics.RULES
+    phase_topics = topics.PHASE_TOPIC
+
+    # -- lobby ------------------------------------------------------------------------
+
+    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
+        out = super().options_in_words(options)
+        out.append(HOUSE_RULE)
+        return out
+
+    # -- words ------------------------------------------------------------------------
+
+    def phase_title(self, phase: str | None) -> str:
+        return words.phase_title(phase)
+
+    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
+        return words.describe_prompt(prompt)
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        return words.describe_action(action)
+
+    def describe_key(self, key: str) -> str:
+        return words.describe_key(key)
+
+    def describe_value(self, key: str, value: Any) -> str:
+        return words.describe_value(key, value)
+
+    def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
+        return [
+            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('money', r.get('vp', 0))} money"
+            for r in result.get("scores", [])
+        ]
+
+    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
+        p = (view.get("players") or {}).get(seat, {})
+        bits = [f"{p.get('money', 0)} money", f"price {p.get('price', '?')}"]
+        if view.get("phase") == "planning" and not p.get("steve"):
+            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
+        return bits
+
+    # -- decisions ----------------------------------------------------------------------
+
+    def secret_builder(self, prompt: Mapping[str, Any] | None) -> Any:
+        """The plan-by-goal builder in Planning, the product builder in Sales; the other
+        prompts (Technology, Marketing, a free card) use the generic select, their
+        numbers (points, Progress tokens, costs after discount) in the prompt's words."""
+        kind = (prompt or {}).get("type")
+        if kind == "plan":
+            return builders.PLANNER
+        if kind == "product":
+            return builders.PRODUCT
+        return None
+
+    def secret_phase(self, view: Mapping[str, Any]) -> bool:
+        return view.get("phase") == "planning"
+
+    def sealed_counts(self, view: Mapping[str, Any]) -> tuple[int, int, list[str]]:
+        players = view.get("players") or {}
+        planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
+        sealed = [s for s in planners if players.get(s, {}).get("sealed")]
+        return len(sealed), len(planners), [s for s in planners if s not in sealed]
+
+    def is_secret_action(self, action: Mapping[str, Any]) -> bool:
+        return (action or {}).get("type") == "plan"
+
+    # -- pictures ---------------------------------------------------------------------
+
+    def round_pictures(self, phase_views: Sequence[Mapping[str, Any]]) -> list[tuple[str, Mapping[str, Any]]]:
+        """The market at the start of Profit: every company's sales pile is shown before
+        Profit discards them."""
+        sales = [v for v in phase_views if v.get("phase") == "profit"][-1:]
+        return [(f"round-{v.get('round')}-sales.png", v) for v in sales]
+
+
+PRESENTER = MobileMarkets()

@@ -1,0 +1,155 @@
+"""How Mobile Markets' prompts, actions and cards read (no internal id: cards by their
+printed number and title, Features and Customers by what they show)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot import text
+from engine.mobile_markets.data import (
+    ALL_FEATURES,
+    CARDS,
+    CUSTOMERS,
+    FEATURES,
+    PHASE_TITLES,
+    TYPE_NAMES,
+    card_name,
+    customer_text,
+)
+
+DISPLAY_NAMES = {"technology": "Technology", "feature": "Feature", "marketing": "Marketing Campaign"}
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 or word.endswith('s') else 's'}"
+
+
+def card(cid: Any) -> str:
+    """A card in words (a Feature by its icons, a Customer by price and needs)."""
+    if not isinstance(cid, str) or cid not in CARDS and cid not in CUSTOMERS:
+        return "?"
+    return customer_text(cid) if cid in CUSTOMERS else card_name(cid)
+
+
+def phase_title(phase: str | None) -> str:
+    if phase == "over":
+        return "Game over"
+    return PHASE_TITLES.get(phase or "", text.words(phase or "?").capitalize())
+
+
+def outcome_text(price: int, tech: int, mkt: int, goods: int) -> str:
+    return f"price {price:+d}, {tech} Technology, {mkt} Marketing, {plural(goods, 'Goods')}"
+
+
+def offer_text(offer: Mapping[str, Any]) -> str:
+    """A card on offer with its cost after the Discount token."""
+    cost = offer.get("cost", "?")
+    disc = " after discount" if offer.get("discount") else ""
+    return f"{card(offer.get('card'))} — cost {cost}{disc}"
+
+
+def slot_name(slot: str) -> str:
+    if slot in ("1", "2"):
+        return f"board slot {slot}"
+    if slot == "3":
+        return "board slot 3 (+1 cost)"
+    return f"slot on {card(slot)}"
+
+
+def feature_short(fid: str) -> str:
+    f = ALL_FEATURES.get(fid)
+    if f is None:
+        return "?"
+    bits = [FEATURES[i] for i in f["icons"]] or ["blank"]
+    extra = []
+    if f["stars"]:
+        extra.append("★" * f["stars"])
+    if f["cost_icons"]:
+        extra.append("$" * f["cost_icons"])
+    return " + ".join(bits) + (f" {' '.join(extra)}" if extra else "")
+
+
+def _offers(prompt: Mapping[str, Any]) -> str:
+    offers = prompt.get("offers") or []
+    if not offers:
+        return "no card you can afford"
+    return "you can buy: " + "; ".join(
+        f"{card(o.get('card'))}: cost {o.get('cost')}{' (discounted)' if o.get('discount') else ''}" for o in offers
+    )
+
+
+def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
+    if not prompt:
+        return "nothing to decide"
+    kind = prompt.get("type")
+    if kind == "plan":
+        return "plan your Pads in secret"
+    if kind == "technology":
+        return (
+            f"buy Technology and Feature cards: {plural(prompt.get('points', 0), 'Technology Point')} + "
+            f"{plural(prompt.get('progress', 0), 'Progress token')}, "
+            f"{plural(prompt.get('technology_left', 0), 'Technology card')} left to buy; "
+            "points left over become Progress tokens; " + _offers(prompt)
+        )
+    if kind == "marketing":
+        if prompt.get("place"):
+            return f"place {plural(prompt['place'], 'Private Customer')}"
+        decks = ", ".join(f"{TYPE_NAMES.get(k, k)} {n}" for k, n in (prompt.get("decks") or {}).items())
+        return (
+            f"Marketing: {plural(prompt.get('points', 0), 'Marketing Point')} left (at most 1 campaign; every point "
+            f"left takes a Private Customer from the deck you choose — cards left: {decks}); " + _offers(prompt)
+        )
+    if kind == "product":
+        return f"build your product and sell: price {prompt.get('price')}, {plural(prompt.get('goods', 0), 'Goods')}"
+    if kind == "free_card":
+        return f"take a free card from the {DISPLAY_NAMES.get(str(prompt.get('display')), 'display')} display"
+    return text.describe_prompt(prompt)
+
+
+def describe_action(action: Mapping[str, Any]) -> str:
+    kind = action.get("type")
+    if kind == "plan":
+        from engine.mobile_markets import pads
+
+        try:
+            o = pads.evaluate(dict(action.get("plan") or {}))
+        except ValueError:
+            return "a plan"
+        return "plan: " + outcome_text(o["up"] - o["down"], o["tech"], o["mkt"], o["prod"] + o["covered"])
+    if kind == "buy":
+        return f"buy {card(action.get('card'))}"
+    if kind == "customer":
+        return f"take a Private Customer from the {TYPE_NAMES.get(str(action.get('deck')), '?')} deck"
+    if kind == "place":
+        if "customer" in action:
+            return f"place {card(action.get('customer'))} in the market"
+        return f"place the top {TYPE_NAMES.get(str(action.get('deck')), '?')} Customer in the market"
+    if kind == "done":
+        return "finish the turn"
+    if kind == "free_card":
+        return f"take {card(action.get('card'))} for free"
+    if kind == "product":
+        slots = action.get("slots") or {}
+        parts = [f"{feature_short(f)} in {slot_name(s)}" for s, f in slots.items()]
+        out = "sell a product with " + ("; ".join(parts) if parts else "no Feature card")
+        if action.get("tokens"):
+            out += f", {plural(int(action['tokens']), 'Progress token')} turned into Goods"
+        return out
+    return text.describe_action(dict(action))
+
+
+def describe_key(key: str) -> str:
+    return {"card": "card", "deck": "Customer deck", "customer": "Customer", "slots": "product", "tokens": "Progress tokens"}.get(
+        key, text.describe_key(key)
+    )
+
+
+def describe_value(key: str, value: Any) -> str:
+    if key in ("card", "customer") or key.startswith("slots."):
+        return card(value) if key != "customer" else card(value)
+    if key == "deck":
+        return TYPE_NAMES.get(str(value), str(value))
+    if key == "difficulty":
+        return str(value)
+    return text.describe_value(key, value)

@@ -1,0 +1,95 @@
+"""The Technology, Feature and Marketing Campaign displays (MM-SET-04, MM-PREP-05,
+MM-TECH-02, MM-MKT-01): drawing, the Preparation refresh, Discount tokens and costs."""
+
+from __future__ import annotations
+
+from engine.mobile_markets import effects
+from engine.mobile_markets.common import State, say
+from engine.mobile_markets.data import DECK_OF, DISPLAY_NAMES, DISPLAY_SIZE, DISPLAYS
+from engine.rng import Rng
+
+
+def size(state: State, display: str) -> int:
+    """How many cards the display is refilled to (E1/E2: 7 this round)."""
+    for e in effects.event_effects(state, "preparation", "display_size"):
+        if e["display"] == display:
+            return int(e["n"])
+    return DISPLAY_SIZE[display]
+
+
+def draw(state: State, display: str) -> str | None:
+    """The top card of a display's deck; an empty deck is rebuilt from that display's
+    discard pile (DATA.md). None when both are empty."""
+    d = state["displays"][display]
+    if not d["deck"]:
+        if not d["discard"]:
+            return None
+        rng = Rng(state["rng"])
+        d["deck"] = rng.shuffle(d["discard"])
+        state["rng"] = rng.state
+        d["discard"] = []
+        say(state, f"The {DISPLAY_NAMES[display]} deck is rebuilt from its discard pile.")
+    return d["deck"].pop(0)
+
+
+def refill(state: State, display: str) -> list[str]:
+    row = state["displays"][display]["row"]
+    drawn = []
+    while len(row) < size(state, display):
+        card = draw(state, display)
+        if card is None:
+            break
+        row.append(card)
+        drawn.append(card)
+    return drawn
+
+
+def refresh(state: State) -> None:
+    """Preparation step 3 from round 2 (MM-PREP-05): discard the cards with a Discount
+    Token and those costing 1, put a Discount Token on every card left, refill."""
+    for display in DISPLAYS:
+        d = state["displays"][display]
+        keep = []
+        for card in d["row"]:
+            if card in state["discounts"] or DECK_OF[display][card]["cost"] == 1:
+                d["discard"].append(card)
+                if card in state["discounts"]:
+                    state["discounts"].remove(card)
+            else:
+                keep.append(card)
+        d["row"] = keep
+        for card in keep:
+            state["discounts"].append(card)
+        refill(state, display)
+
+
+def discard_card(state: State, display: str, card: str) -> None:
+    """Take a card off a display to its discard pile (Steve Jr.)."""
+    state["displays"][display]["row"].remove(card)
+    state["displays"][display]["discard"].append(card)
+    if card in state["discounts"]:
+        state["discounts"].remove(card)
+
+
+def take(state: State, display: str, card: str) -> None:
+    """Take a card off a display (bought); its Discount Token goes back to the pile."""
+    state["displays"][display]["row"].remove(card)
+    if card in state["discounts"]:
+        state["discounts"].remove(card)
+
+
+def feature_discount(state: State, seat: str | None) -> int:
+    return effects.total(state, seat, "technology", "feature_discount") if seat is not None else 0
+
+
+def cost(state: State, seat: str | None, display: str, card: str, off: int | None = None) -> int:
+    """A card's cost now: printed, 1 less with a Discount Token (MM-TECH-02, MM-MKT-01);
+    Feature cards also less by the company's Feature discounts (T17), never below 1.
+    ``off`` is that Feature discount when the caller has it already."""
+    c = DECK_OF[display][card]["cost"] - (1 if card in state["discounts"] else 0)
+    if display == "feature":
+        if off is None:
+            off = feature_discount(state, seat)
+        if off and c >= 1:
+            c = max(1, c - off)
+    return max(0, c)

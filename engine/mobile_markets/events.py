@@ -1,0 +1,62 @@
+"""The Events (MM-SET-02, MM-PREP-04, MM-PREP-06, MM-PROD-01, E1-E15): the deck of 5,
+revealing one each Preparation, the Event acting this round, and the Customer and
+Goods icons of every revealed Event (they stay visible and count every round)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.mobile_markets.common import State, say
+from engine.mobile_markets.data import EVENTS
+
+Effect = dict[str, Any]
+
+
+def current_event(state: State) -> str | None:
+    revealed = state["events"]["revealed"]
+    return revealed[-1] if revealed else None
+
+
+def event_effects(state: State, at: str, do: str) -> list[Effect]:
+    """Effects of this round's Event (they act for every company)."""
+    ev = current_event(state)
+    if ev is None:
+        return []
+    return [e for e in EVENTS[ev]["effects"] if e["at"] == at and e["do"] == do]
+
+
+def event_value(state: State, at: str, do: str, default: int = 0) -> int:
+    found = event_effects(state, at, do)
+    return found[-1]["n"] if found else default
+
+
+def goods_icons(state: State) -> int:
+    """Goods icons on every revealed Event card."""
+    return sum(EVENTS[e]["goods"] for e in state["events"]["revealed"])
+
+
+def customer_icons(state: State) -> dict[str, int]:
+    """Customer icons per type on every revealed Event card."""
+    out = {"variety": 0, "regular": 0, "complex": 0}
+    for e in state["events"]["revealed"]:
+        for kind, n in EVENTS[e]["customers"].items():
+            out[kind] += n
+    return out
+
+
+def reveal(state: State) -> None:
+    """Step 2 (MM-PREP-04): the next Event; its text overrides the rules this round."""
+    from engine.mobile_markets import market  # market reads card effects, which read Events
+
+    ev = state["events"]["deck"].pop(0)
+    state["events"]["revealed"].append(ev)
+    say(state, f"Event {ev} {EVENTS[ev]['name']}: {EVENTS[ev]['text']}")
+    if event_effects(state, "preparation", "discard_market"):  # E13
+        n = market.clear_market(state)
+        say(state, f"{n} Customers left on the market are discarded.")
+    progress = event_value(state, "preparation", "progress")
+    if progress:
+        for seat in state["seats"]:
+            if not state["players"][seat]["steve"]:
+                state["players"][seat]["progress"] += progress
+        say(state, f"Every company gets {progress} Progress Token{'s' if progress > 1 else ''}.")

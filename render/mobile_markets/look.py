@@ -1,0 +1,43 @@
+"""Colours, letters and short words of Mobile Markets pictures (the shared fonts and
+company tokens come from the Smartphone Inc. kit: the same look in both games)."""
+
+from __future__ import annotations
+
+from render.smartphone_inc import theme as t
+from render.smartphone_inc.kit import Canvas as Canvas
+
+font = t.font
+BG, PANEL, PANEL_EDGE, INK, MUTED, FAINT = t.BG, t.PANEL, t.PANEL_EDGE, t.INK, t.MUTED, t.FAINT
+ACCENT, HEADER, HEADER_INK, GOOD, BAD = t.ACCENT, t.HEADER, t.HEADER_INK, t.GOOD, t.BAD
+COMPANY_FILL, COMPANY_INK, COMPANY_LETTER = t.COMPANY_FILL, t.COMPANY_INK, t.COMPANY_LETTER
+
+# Customer types: colour AND letter (colour-blind safe)
+TYPE_FILL = {"regular": "#dfeedd", "complex": "#f6dcd6", "variety": "#d9e6f6"}
+TYPE_EDGE = {"regular": "#2e7d32", "complex": "#b3261e", "variety": "#1f63c6"}
+TYPE_LETTER = {"regular": "R", "complex": "C", "variety": "V"}
+TYPE_WORD = {"regular": "Regular", "complex": "Complex", "variety": "Variety"}
+
+FEATURE_SHORT = {"camera": "Cam", "5g": "5G", "nfc": "NFC", "8k": "8K", "flex": "Flex"}
+
+# Pad symbols: colour AND word
+SYMBOL_FILL = {"up": "#1e8449", "down": "#c0392b", "tech": "#7d3c98", "mkt": "#1f618d", "prod": "#4d4d4d"}
+SYMBOL_WORD = {"up": "▲Up", "down": "▼Dn", "tech": "Tech", "mkt": "Mkt", "prod": "Prod"}
+
+DISPLAY_TITLE = {"technology": "Technology", "feature": "Features", "marketing": "Marketing"}
+PHASE_SHORT = ("Prep", "Plan", "Price", "Tech", "Mkt", "Prod", "Sales", "Profit")
+
+
+def needs_text(needs: list[list[str]], stars: int) -> str:
+    parts = ["/".join("+".join(FEATURE_SHORT.get(f, f) for f in alt) for alt in needs)] if needs else []
+    if stars:
+        parts.append(f"{stars}★")
+    return " ".join(parts)
+
+
+def feature_text(f: dict) -> str:
+    s = "+".join(FEATURE_SHORT.get(i, i) for i in f.get("icons", [])) or "blank"
+    if f.get("stars"):
+        s += f" {f['stars']}★"
+    if f.get("cost_icons"):
+        s += " " + "$" * int(f["cost_icons"])
+    return s
