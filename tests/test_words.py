@@ -34,16 +34,18 @@ ID_PATTERNS: dict[str, str] = {
     "engine key": r"\b[a-z]+_[a-z_]+\b",
     # Age of Automaton: Equipment E01, R&D D01, Sale Order S01, Specialist P01, Starter T1,
     # Achievement H11, Blocked Action K1, Sponsorship tile L1 / R1 (not the "R1-R2" of the
-    # rulebook's tile backs), Audit card A1 / B1 (a Mobile Markets card number followed
-    # by its title, "T6 Integrated Design", is a name, not an id)
-    "Age of Automaton card id": r"(?:\b[EDSPH]\d\d\b|\b[TKL]\d\b|(?<![\w-])R\d(?![\w-])|\b[AB][1-5]\b)(?! [A-Z0-9])",
+    # rulebook's tile backs). A Mobile Markets card number followed by its title ("T6
+    # Integrated Design") is a name, not an id. Audit cards A1 / B1 are not listed: "A1"
+    # is also a cell of the planner's grid, which players are meant to read.
+    "Age of Automaton card id": r"(?:\b[EDSPH]\d\d\b|\b[TKL]\d\b|(?<![\w-])R\d(?![\w-]))(?! [A-Z0-9])",
     # Mobile Markets: Feature cards and Customers carry no printed number, Steve Jr.'s
     # cards neither; Technology, Marketing and Event cards are named by their printed
     # number WITH their title ("T6 Integrated Design"), never by the number alone
     "Mobile Markets Feature id": r"\bFS?\d{1,2}\b",
-    "Mobile Markets Customer id": r"\b[RVC]\d{1,3}\b",
+    # (not a cell of the Smartphone Inc. planner's grid: "on A1–C2", "on B2 and C2")
+    "Mobile Markets Customer id": r"(?<!on )(?<!–)(?<!and )\b[RVC]\d{1,3}\b(?!–| and [A-E]\d)",
     "Steve Jr. card id": r"\bSJ\d{1,2}\b",
-    "Mobile Markets card number alone": r"\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9])",
+    "Mobile Markets card number alone": r"(?<!on )(?<!–)(?<!and )\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9]|–)",
 }
 
 # TODO (known leftovers, each: pattern name, a regex of the text around it, why not fixed yet)
