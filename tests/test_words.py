@@ -43,7 +43,7 @@ ID_PATTERNS: dict[str, str] = {
     # number WITH their title ("T6 Integrated Design"), never by the number alone
     "Mobile Markets Feature id": r"\bFS?\d{1,2}\b",
     # (not a cell of the Smartphone Inc. planner's grid: "on A1–C2", "on B2 and C2")
-    "Mobile Markets Customer id": r"(?<!on )(?<!–)(?<!and )\b[RVC]\d{1,3}\b(?!–| and [A-E]\d)",
+    "Mobile Markets Customer id": r"(?<!on )(?<!–)(?<!and )(?<![\w-])[RVC]\d{1,3}(?![\w-]|–| and [A-E]\d)",  # not "R1-R2" tiles
     "Steve Jr. card id": r"\bSJ\d{1,2}\b",
     "Mobile Markets card number alone": r"(?<!on )(?<!–)(?<!and )\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9]|–)",
 }
