@@ -50,7 +50,9 @@ async def answer_turn(fake: FakeDiscord, user: dict, msg: dict[str, Any], rng: r
                 assert slots and all("per sale" in (o.get("description") or "") for o in slots)  # live preview
                 ix = await fake.click(user, msg, _select(msg)["custom_id"], values=[rng.choice(slots)["value"]])
                 msg = ix.original
-            ix = await fake.click(user, msg, "Build and sell")
+            ix = await fake.click(user, msg, "Build and sell")  # then one confirmation
+            assert "cannot be taken back" in ix.all_text()
+            ix = await fake.click(user, ix.original, "Yes: Build and sell")
             done = ix.all_text()
             assert "Product sealed" in done and ("in sale order" in done or "Nobody would buy" in done), done
             return
@@ -130,7 +132,9 @@ async def test_a_whole_mobile_markets_game_with_steve_jr(fake: FakeDiscord, tmp_
                 assert "Now choose" in message_text(msg), (message_text(msg), [(c.get("label"), c.get("custom_id")) for c in iter_components(msg)])
                 msg = await pick(fake, u, msg, rng.randrange(25))  # what the plan gives
                 assert "Your plan:" in message_text(msg)
-                ix = await fake.click(u, msg, "Seal")
+                ix = await fake.click(u, msg, "Seal")  # one confirmation, as for every planner
+                assert "Seal this plan?" in ix.all_text()
+                ix = await fake.click(u, ix.original, "Yes, seal")
                 assert "Plan sealed" in ix.all_text()
             until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
             await play_until(fake, humans, until, since, rng, seen)

@@ -384,13 +384,20 @@ class Play(commands.Cog):
             if action is None:
                 why = builder.problem(draft, ctx) or "it is not finished"
                 raise UserError(f"This {builder.noun} cannot be sealed yet: {why}.")
+            secret = bool((prompt or {}).get("secret"))  # a sealed secret may be unsealed; a move may not
             embed = discord.Embed(
                 title=f"Seal this {builder.noun}? — round {seat_view.get('round')} (game #{gid})",
                 description=text.clip(builder.describe(draft, ctx, sealed=True), 4000)
-                + f"\n\nYou can still take it back and change it until the last {builder.noun} is in.",
+                + (
+                    f"\n\nYou can still take it back and change it until the last {builder.noun} is in."
+                    if secret else "\n\nOnce confirmed, this cannot be taken back."
+                ),
                 colour=discord.Colour.gold(),
             )
-            await interaction.response.edit_message(embed=embed, view=views.seal_confirm_view(gid, seat, ver))
+            confirm = views.seal_confirm_view(gid, seat, ver) if secret else views.seal_confirm_view(
+                gid, seat, ver, seal_label=f"Yes: {builder.seal_label}"
+            )
+            await interaction.response.edit_message(embed=embed, view=confirm)
             return
         if op == "sealok":
             await self.seal(interaction, info, seat, ver, builder, draft, ctx)
