@@ -485,7 +485,6 @@ async def test_replies_to_long_inputs_stay_within_discords_limits(
     assert not fake.limit_errors, fake.limit_errors
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8 section 4: string options have no max_length")
 async def test_every_string_option_has_a_max_length(fake: FakeDiscord, tmp_path: Any) -> None:
     """Issue 8 section 4: "set max_length on every string option" (checked on what the
     bot registers; the fake enforces max_length <= 6000)."""

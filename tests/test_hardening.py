@@ -414,3 +414,23 @@ async def test_a_takeover_firing_as_the_player_moves_never_takes_the_seat(storag
         async with storage.transaction() as tx:  # the next round uses a new game
             await tx.update_game(info.id, clock(), status="abandoned")
     assert "moved" in outcomes
+
+
+def test_options_nested_a_thousand_levels_are_refused_politely() -> None:
+    """Issue 8 §4: ``/game new options:{"a":{"a":...`` 1,000 levels deep is refused with a
+    message (checked on the text before the JSON parser recurses), not a RecursionError."""
+    from bot.games import find
+
+    presenter = find("smartphone-inc")
+    assert presenter is not None
+    deep = '{"a":' * 1000 + "1" + "}" * 1000
+    with pytest.raises(ValueError, match="nested too deeply"):
+        presenter.parse_options(deep)
+    deep_list = '{"a":' + "[" * 1000 + "]" * 1000 + "}"
+    with pytest.raises(ValueError, match="nested too deeply"):
+        presenter.parse_options(deep_list)
+    assert presenter.parse_options('{"tech_sides": "random"}') == {"tech_sides": "random"}
+    from bot.limits import text_too_deep
+
+    assert not text_too_deep('{"a": "' + "[{" * 500 + '\\" ]"}')  # brackets inside a string do not nest
+    assert text_too_deep("[" * 65) and not text_too_deep("[" * 64)

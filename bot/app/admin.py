@@ -17,7 +17,7 @@ class AdminOps(Core):
         game_id: int,
         user_id: int,
         *,
-        is_admin: bool = False,
+        is_admin: bool | int = False,
         remind_after_hours: float | None = None,
         repeat_hours: float | None = None,
         takeover: bool | None = None,
@@ -62,7 +62,7 @@ class AdminOps(Core):
         async with self.storage.transaction() as tx:
             await tx.put_quiet_hours(user_id, quiet)
 
-    async def pause(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameInfo:
+    async def pause(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> GameInfo:
         async with self.lock(game_id):
             info = await self.info(game_id)
             self._check_manage(info, user_id, is_admin)
@@ -75,7 +75,7 @@ class AdminOps(Core):
         await self._notify(game_id)
         return out
 
-    async def resume(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Outcome:
+    async def resume(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> Outcome:
         async with self.lock(game_id):
             info = await self.info(game_id)
             self._check_manage(info, user_id, is_admin)
@@ -94,7 +94,7 @@ class AdminOps(Core):
         await self._notify(game_id)
         return out
 
-    async def abandon(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameInfo:
+    async def abandon(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> GameInfo:
         async with self.lock(game_id):
             info = await self.info(game_id)
             self._check_manage(info, user_id, is_admin)
@@ -113,7 +113,7 @@ class AdminOps(Core):
         seat: str,
         *,
         user_id: int | None = None,
-        is_admin: bool = False,
+        is_admin: bool | int = False,
         waiting_since: int | None = None,
     ) -> Outcome | None:
         """The AI plays ``seat`` from now on. ``user_id`` None = the system (the

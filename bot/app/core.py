@@ -19,7 +19,9 @@ Construction::
     await storage.close()
 
 Every user-facing call takes the caller's Discord ``user_id`` and, where it
-matters, ``is_admin`` (the member has Manage Server; Discord computes it).
+matters, ``is_admin``: the id of the guild in which the member has Manage Server
+(Discord computes it), honoured only for that guild's games; ``True`` counts only for
+a game outside any guild (CLI, tests).
 The records it returns (``GameInfo``, ``Outcome``, ...) and its refusals live in
 :mod:`bot.records`. Expected refusals raise :class:`AppError` (or a subclass) whose ``str()`` is a
 polite message for the player; the Discord error handler shows it privately.
@@ -359,7 +361,7 @@ class Core:
             raise Conflict(f"The game has left the lobby (it is {info.status}).")
         return info
 
-    def _check_manage(self, info: GameInfo, user_id: int, is_admin: bool) -> None:
+    def _check_manage(self, info: GameInfo, user_id: int, is_admin: bool | int) -> None:
         if not info.can_manage(user_id, is_admin):
             raise Forbidden("Only the host or a server manager can do that.")
 
@@ -370,6 +372,8 @@ class Core:
 
     def _check_options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options as plain JSON, checked by the game's presenter."""
+        if too_deep(dict(options)):
+            raise AppError("Those options are nested too deeply.")
         try:
             plain = json.loads(json.dumps(dict(options)))
         except (TypeError, ValueError):

@@ -31,12 +31,13 @@ def app_of(interaction: discord.Interaction[Any]) -> App:
     return bot_of(interaction).app
 
 
-def is_admin(interaction: discord.Interaction[Any]) -> bool:
-    """Manage Server (or Administrator) in the guild the interaction comes from."""
+def is_admin(interaction: discord.Interaction[Any]) -> int | bool:
+    """The id of the guild the interaction comes from if the member has Manage Server (or
+    Administrator) there, else False. The app accepts it only for that guild's games."""
     if interaction.guild_id is None:
         return False
     perms = interaction.permissions
-    return bool(perms.manage_guild or perms.administrator)
+    return int(interaction.guild_id) if (perms.manage_guild or perms.administrator) else False
 
 
 def display_name(user: discord.abc.User) -> str:

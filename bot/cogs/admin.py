@@ -42,9 +42,9 @@ async def game_settings(
     repeat_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
     takeover: bool | None = None,
     takeover_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
-    quiet_start: str | None = None,
-    quiet_end: str | None = None,
-    timezone: str | None = None,
+    quiet_start: app_commands.Range[str, None, 20] | None = None,
+    quiet_end: app_commands.Range[str, None, 20] | None = None,
+    timezone: app_commands.Range[str, None, 64] | None = None,
     clear_quiet: bool = False,
 ) -> None:
     app = app_of(interaction)
@@ -142,7 +142,7 @@ async def _seat_autocomplete(
 
 @app_commands.describe(seat="The seat to remove (lobby) or to hand to the AI (running game)")
 @app_commands.autocomplete(seat=_seat_autocomplete)
-async def game_kick(interaction: discord.Interaction[Any], seat: str) -> None:
+async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Range[str, None, 100]) -> None:
     """Lobby: the seat leaves the game. Running game: the AI plays the seat from now on
     (the player can take it back with ``/game reclaim``)."""
     app = app_of(interaction)

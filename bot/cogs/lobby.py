@@ -76,7 +76,11 @@ async def _options_autocomplete(
     options="Game options, e.g. tech_sides=random block_size=3",
 )
 @app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete)
-async def game_new(interaction: discord.Interaction[Any], game: str, options: str | None = None) -> None:
+async def game_new(
+    interaction: discord.Interaction[Any],
+    game: app_commands.Range[str, None, 100],
+    options: app_commands.Range[str, None, 1000] | None = None,
+) -> None:
     await _cog(interaction).new(interaction, game, options)
 
 

@@ -489,7 +489,7 @@ class Play(commands.Cog):
 
 @app_commands.describe(game="The game (only needed outside the game's channel)")
 @app_commands.autocomplete(game=game_autocomplete)
-async def plan_command(interaction: discord.Interaction[Any], game: str | None = None) -> None:
+async def plan_command(interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 30] | None = None) -> None:
     app = app_of(interaction)
     gid: int | None = None
     if game:

@@ -1,0 +1,72 @@
+"""Channel posts, writes and mentions per phase in a whole game through the fake Discord
+(issue 7 "The channel", issue 8 §1 pacing). Targets: at most one post per phase plus the
+round results, each player mentioned at most once per phase, never more than 5 writes
+per 5 s in the game's channel."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from typing import Any
+
+from tests.discord_support import running
+from tests.fake_discord import FakeDiscord
+from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, public_with
+
+__all__ = ["fake"]  # the fixture
+
+HEADER = re.compile(r"\*\*Round (\d+) · ([^*]+)\*\*|\*\*Game over\*\*")
+
+
+def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
+    """Per phase (named by the header of the post that opened it): the successful writes
+    to ``channel`` (posts and edits), the posts, and the mentions per user in posts (an
+    edit does not notify). A write belongs to the phase of the newest header before it."""
+    out: dict[str, dict[str, Any]] = {}
+    phase = "lobby"
+    for r in fake.requests:
+        if not (r.method in ("POST", "PATCH") and 200 <= r.status < 300):
+            continue
+        if not re.fullmatch(rf"/channels/{channel}/messages(/\d+)?", r.path):
+            continue
+        content = (r.json or {}).get("content") or ""
+        if r.method == "POST":
+            m = HEADER.search(content)
+            if m:
+                phase = m.group(0).strip("*")
+        t = out.setdefault(phase, {"writes": 0, "posts": 0, "mentions": defaultdict(int)})
+        t["writes"] += 1
+        if r.method == "POST":
+            t["posts"] += 1
+            for uid in set(re.findall(r"<@(\d+)>", content)):
+                t["mentions"][uid] += len(re.findall(rf"<@{uid}>", content))
+    return out
+
+
+async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "tally.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+
+        def planner_for(u: dict, rnd: int) -> dict[str, Any] | None:
+            from tests.fake_discord import message_text
+
+            return next((m for m in reversed(fake.dm_messages(u)) if f"round {rnd} (game" in message_text(m)), None)
+
+        for rnd in range(1, 6):
+            since = len(fake.public_messages())
+            for u in (ann, bob):
+                msg = await fake.wait_for(lambda u=u, rnd=rnd: planner_for(u, rnd), what=f"a round {rnd} planner")
+                msg = await build_plan(fake, u, msg)
+                await fake.click(u, msg, "Seal")
+            until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
+            await play_turns(fake, [ann, bob], until=until, since=since)
+        await public_with(fake, "Game over")
+        await fake.idle()
+        assert (await bot.app.info(1)).status == "finished"
+    tally = channel_tally(fake, fake.channel_id)
+    rows = {k: {"writes": v["writes"], "posts": v["posts"], "mentions": dict(v["mentions"])} for k, v in tally.items()}
+    with capsys.disabled():
+        print("\nCHANNEL TALLY " + json.dumps({"phases": rows, "window": fake.writes_per_window(fake.channel_id, 5.0)}))
