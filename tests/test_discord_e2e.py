@@ -84,7 +84,8 @@ async def new_game(fake: FakeDiscord, host: dict, joiners: list[dict], options: 
     assert "game #1" in message_text(lobby)
     for u in joiners:
         ix = await fake.click(u, lobby, "Join")
-        assert ix.callback_type == 7  # the lobby card is edited in place
+        # acknowledged first (deferred update, issue 8 §2), then the card is edited in place
+        assert ix.callback_type == 6 and f"<@{u['id']}>" in message_text(lobby)
     assert all(f"<@{u['id']}>" in message_text(lobby) for u in [host, *joiners])
     return lobby
 

@@ -316,22 +316,12 @@ async def join_with_failing_ack(fake: FakeDiscord, tmp_path: Any, inject: Any, c
     no_unexpected_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 section 2: join changes the game before acknowledging; on 10062 the seat "
-    "sticks, the card is not updated and an unexpected error is logged",
-)
 async def test_unknown_interaction_on_the_ack(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     await join_with_failing_ack(
         fake, tmp_path, lambda: fake.fail("POST", "/interactions/{id}/{token}/callback", UNKNOWN_INTERACTION), caplog
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 section 2: join changes the game before acknowledging; an acknowledgement "
-    "later than 3 s gets 10062, the seat sticks and the card is not updated",
-)
 async def test_slow_ack_over_three_seconds(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     await join_with_failing_ack(fake, tmp_path, lambda: fake.slow_ack(3.2), caplog)
 
@@ -420,11 +410,6 @@ async def test_replayed_seal_is_not_applied_twice(scene: Scene) -> None:
     assert sum(a["action"].get("type") == "plan" and a["seat"] == "bob" for a in log["actions"]) <= 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: a replayed INTERACTION_CREATE (its ack refused with 40060, already "
-    "acknowledged) is logged as an unexpected error",
-)
 async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog: Any) -> None:
     """The replayed click is refused by Discord (40060, already acknowledged); the player
     reads nothing new and no unexpected error is logged."""
@@ -437,9 +422,6 @@ async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog
     no_unexpected_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 8: a replayed INTERACTION_CREATE of 'Add AI' adds a second AI seat"
-)
 async def test_replayed_add_ai_is_not_applied_twice(fake: FakeDiscord, tmp_path: Any) -> None:
     ann = fake.add_member("ann")
     async with running(fake, str(tmp_path / "replay-ai.db"), renderer=None) as bot:

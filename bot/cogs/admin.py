@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text, views
-from bot.cogs import app_of, game_here, is_admin, make_command
+from bot.cogs import acknowledge, app_of, game_here, is_admin, make_command
 from bot.errors import Denied, UserError
 from bot.records import GameInfo
 
@@ -56,9 +56,12 @@ async def game_settings(
         "takeover": takeover,
         "takeover_after_hours": takeover_hours,
     }
-    if any(v is not None for v in game_changes.values()):
-        if not info.can_manage(interaction.user.id, is_admin(interaction)):
-            raise Denied("Only the host or a member with Manage Server can change the game's settings.")
+    changing = any(v is not None for v in game_changes.values())
+    if changing and not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can change the game's settings.")
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    if changing:
         info = await app.update_settings(info.id, interaction.user.id, is_admin=is_admin(interaction), **game_changes)
         notes.append("Game settings saved.")
     if clear_quiet:
@@ -75,20 +78,30 @@ async def game_settings(
         f"First reminder after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}.",
         f"AI takeover: {'on, after ' + text.hours(st.takeover_after_hours) if st.takeover else 'off'}.",
     ]
-    await interaction.response.send_message("\n".join(lines), ephemeral=True)
+    await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
+def _may_manage(interaction: discord.Interaction[Any], info: GameInfo) -> None:
+    if not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can do that.")
 
 
 async def game_pause(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
+    _may_manage(interaction, info)  # refused privately, before the public acknowledgement
+    if not await acknowledge(interaction, thinking=True):
+        return
     info = await app_of(interaction).pause(info.id, interaction.user.id, is_admin=is_admin(interaction))
-    await interaction.response.send_message(
+    await interaction.followup.send(
         f"⏸️ Game #{info.id} is paused by {interaction.user.mention}; no reminders until `/game resume`."
     )
 
 
 async def game_resume(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
-    await interaction.response.defer(thinking=True)
+    _may_manage(interaction, info)
+    if not await acknowledge(interaction, thinking=True):
+        return
     out = await app_of(interaction).resume(info.id, interaction.user.id, is_admin=is_admin(interaction))
     await interaction.followup.send(f"▶️ Game #{info.id} goes on.")
     play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
@@ -157,8 +170,10 @@ async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Ra
         raise UserError(f"There is no seat {seat!r} in this game; pick one from the list.")
     who = f"<@{target.user_id}>" if target.user_id else target.display_name
     if info.status == "lobby":
+        if not await acknowledge(interaction, thinking=True):
+            return
         info = await app.remove_seat(info.id, interaction.user.id, target.seat, is_admin=admin)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"{who} was removed from game #{info.id} by {interaction.user.mention}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -172,7 +187,8 @@ async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Ra
         raise UserError(f"{target.display_name} is already an AI seat.")
     if target.ai_takeover:
         raise UserError(f"The AI already plays for {target.display_name}.")
-    await interaction.response.defer(thinking=True)
+    if not await acknowledge(interaction, thinking=True):
+        return
     out = await app.take_over(info.id, target.seat, user_id=interaction.user.id, is_admin=admin)
     await interaction.followup.send(
         f"🤖 {interaction.user.mention} handed {who}'s seat to the AI: it plays for "
@@ -186,8 +202,10 @@ async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Ra
 
 async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
+    if not await acknowledge(interaction, thinking=True):
+        return
     out = await app_of(interaction).reclaim(info.id, interaction.user.id)
-    await interaction.response.send_message(f"{interaction.user.mention} plays their seat again.")
+    await interaction.followup.send(f"{interaction.user.mention} plays their seat again.")
     play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
     await play.publish(out)
 
@@ -197,8 +215,10 @@ class Admin(commands.Cog):
         self.bot = bot
 
     async def on_abandon_confirmed(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        if not await acknowledge(interaction):
+            return
         info = await self.bot.app.abandon(gid, interaction.user.id, is_admin=is_admin(interaction))
-        await interaction.response.edit_message(content=f"Game #{gid} is abandoned.", view=None)
+        await interaction.edit_original_response(content=f"Game #{gid} is abandoned.", view=None)
         await self.bot.get_partial_messageable(info.place_id).send(
             f"🛑 Game #{gid} was abandoned by {interaction.user.mention}. Start a new one with `/game new`."
         )

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import text, views
 from bot.choices import Choice
-from bot.cogs import app_of, display_name, game_here, is_admin, make_command, place_of
+from bot.cogs import acknowledge, app_of, display_name, game_here, is_admin, make_command, place_of
 from bot.errors import UserError
 
 if TYPE_CHECKING:
@@ -126,6 +126,8 @@ class Lobby(commands.Cog):
         except ValueError as exc:
             raise UserError(str(exc)) from None
         channel_id, thread_id = place_of(interaction)
+        if not await acknowledge(interaction, thinking=True):  # before the game exists
+            return
         info = await app_of(interaction).create_game(
             game,
             guild_id=interaction.guild_id,
@@ -136,12 +138,7 @@ class Lobby(commands.Cog):
             options=opts,
             join=True,
         )
-        resp = await interaction.response.send_message(
-            embed=self.embed(info), view=views.lobby_view(info.id)
-        )
-        msg = resp.resource if isinstance(resp.resource, discord.InteractionMessage) else None
-        if msg is None:
-            msg = await interaction.original_response()
+        msg = await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(info.id))
         await app_of(interaction).remember_message(info.id, "lobby", msg.channel.id, msg.id)
         log.info("game %s created in %s by %s", info.id, channel_id, interaction.user.id)
 
@@ -159,21 +156,30 @@ class Lobby(commands.Cog):
     async def _answer(
         self, interaction: discord.Interaction[Any], info: GameInfo, note: str, edit_in_place: bool
     ) -> None:
+        """After the change (the interaction was acknowledged first): a lobby button edits the
+        card it is on; a slash command answers privately and edits the remembered card."""
         if edit_in_place:  # a lobby button: the card is the message clicked
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 embed=self.embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby")
             )
             if note:
                 await interaction.followup.send(note, ephemeral=True)
         else:
-            await interaction.response.send_message(note or "Done.", ephemeral=True)
+            await interaction.followup.send(note or "Done.", ephemeral=True)
             await self.refresh_lobby(info)
 
+    async def _ack(self, interaction: discord.Interaction[Any], edit_in_place: bool) -> bool:
+        return await acknowledge(interaction, ephemeral=not edit_in_place, thinking=not edit_in_place)
+
     async def join(self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool) -> None:
+        if not await self._ack(interaction, edit_in_place):
+            return
         info = await self.bot.app.join(gid, interaction.user.id, display_name(interaction.user))
         await self._answer(interaction, info, "" if edit_in_place else f"You joined game #{gid}.", edit_in_place)
 
     async def leave(self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool) -> None:
+        if not await self._ack(interaction, edit_in_place):
+            return
         info = await self.bot.app.leave(gid, interaction.user.id)
         note = "You left the game." + (" It had nobody left, so it is closed." if info.status == "abandoned" else "")
         await self._answer(interaction, info, "" if edit_in_place and info.status == "lobby" else note, edit_in_place)
@@ -181,7 +187,8 @@ class Lobby(commands.Cog):
     async def start(
         self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool, seed: int | None = None
     ) -> None:
-        await interaction.response.defer(ephemeral=not edit_in_place, thinking=not edit_in_place)
+        if not await self._ack(interaction, edit_in_place):
+            return
         out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
         info = await self.bot.app.info(gid)
         if edit_in_place:
@@ -211,9 +218,11 @@ class Lobby(commands.Cog):
             raise UserError("That button is from an older version; use the slash commands.")
 
     async def on_add_ai(self, interaction: discord.Interaction[Any], gid: int, kind: str) -> None:
+        if not await acknowledge(interaction):
+            return
         info = await self.bot.app.add_ai(gid, interaction.user.id, kind, is_admin=is_admin(interaction))
         added = info.seats[-1].display_name if info.seats else kind
-        await interaction.response.edit_message(content=f"Added {added}.", view=None)
+        await interaction.edit_original_response(content=f"Added {added}.", view=None)
         await self.refresh_lobby(info)
 
 
