@@ -47,6 +47,9 @@ What it does:
   by the recorded request; ``rule.hits`` lists what it answered. Route templates:
   ``{name}`` is one path segment, a final ``*`` any rest.
 
+* honours a message ``nonce`` with ``enforce_nonce`` as Discord does: the same nonce
+  again in that channel gets the first message back, not a second one
+  (:attr:`FakeDiscord.nonce_hits`);
 * on request, paces each channel like Discord's message bucket
   (:meth:`FakeDiscord.pace_channels`: X-RateLimit-* headers on every write, 429 over
   the limit) and measures the bot's pacing (:meth:`FakeDiscord.writes_per_window`).
@@ -635,6 +638,7 @@ class FakeDiscord:
         self.channel_bucket: tuple[int, float] | None = None  # see pace_channels
         self._channel_writes: dict[str, list[float]] = {}
         self.paced: list[Recorded] = []  # writes refused with 429 by pace_channels
+        self.nonce_hits: list[Recorded] = []  # posts answered with an earlier message (same nonce)
         self.channel_id = self.add_channel("games")["id"]
         self._ws: web.WebSocketResponse | None = None
         self._ws_ready = asyncio.Event()
@@ -1316,7 +1320,17 @@ class FakeDiscord:
         bad = self._refuse(rec, check_message(rec.json, rec.files, create=True, interaction=False))
         if bad is not None:
             return bad
+        nonce = (rec.json or {}).get("nonce")
+        if nonce is not None and (rec.json or {}).get("enforce_nonce"):
+            # Discord: a message with the same nonce by the same author within a few
+            # minutes is answered with that message instead of a second one
+            same = next((m for m in self.messages[channel] if m.get("_nonce") == str(nonce)), None)
+            if same is not None:
+                self.nonce_hits.append(rec)
+                return _json_response(self.public(same))
         msg = self._build_message(channel, rec.json, rec.files)
+        if nonce is not None:
+            msg["_nonce"] = str(nonce)
         self.messages[channel].append(msg)
         return _json_response(self.public(msg))
 

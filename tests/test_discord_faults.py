@@ -5,9 +5,8 @@ Discord while a route fails. Each test asserts what the issue WANTS:
 * nothing is lost or doubled;
 * the player is told the truth.
 
-Where today's bot does not do that yet, the test is a strict xfail naming issue 8:
-whoever builds the delivery outbox (issue 8 section 1) and acknowledge-first
-interactions (section 2) removes the mark when the test passes.
+These were strict xfails until the delivery outbox (issue 8 section 1, bot/delivery.py)
+and acknowledge-first interactions (section 2) made them pass.
 
 The scene: ann (host) and bob, no pictures; both plans are sealed in DMs, and bob's
 seal is the action that reveals the plans, so it posts the reveal and the first turn
@@ -39,9 +38,10 @@ from tests.fake_discord import (
 from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with
 
 # How long a test waits for something the bot should do on its own after a fault cleared
-# (the outbox's retry). OUTBOX: give the deliverer a short back-off in ``running(...)``
-# below (a create_bot override) so that it retries well within this.
+# (the outbox's retry). The deliverer gets a short back-off (:data:`FAST_DELIVERY`, a
+# create_bot override) so that it retries well within this.
 RECOVERY = 6.0
+FAST_DELIVERY = {"backoff": 0.1, "backoff_cap": 1.0, "blocked_retry": 1.0}
 
 WRONG = ("went wrong", "Nothing was changed")  # what a player must not read after a recorded move
 
@@ -90,7 +90,9 @@ async def scene(fake: FakeDiscord, tmp_path: Any) -> AsyncIterator[Scene]:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     async with AsyncExitStack() as stack:
         stack.enter_context(fast_backoff())
-        bot = await stack.enter_async_context(running(fake, str(tmp_path / "faults.db"), renderer=None))
+        bot = await stack.enter_async_context(
+            running(fake, str(tmp_path / "faults.db"), renderer=None, delivery=FAST_DELIVERY)
+        )
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
         counter = await public_with(fake, "Plans sealed 0/2")
@@ -170,11 +172,6 @@ async def test_transient_server_error_is_retried(scene: Scene, failure: Failure,
     no_unexpected_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: a post that fails for good after the move is committed is lost (no outbox); "
-    "the player is told 'Nothing was changed'",
-)
 @pytest.mark.parametrize("failure", [SERVER_ERROR, BAD_GATEWAY], ids=["500", "502"])
 async def test_persistent_server_error_then_recovery(scene: Scene, failure: Failure) -> None:
     """5xx on every post to the game channel while bob seals (discord.py gives up after
@@ -196,7 +193,7 @@ async def test_dms_closed_mid_game_the_player_is_told_in_the_channel(fake: FakeD
     channel tells him to use ``/plan``, he plans there, and the game goes on."""
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     with fast_backoff():
-        async with running(fake, str(tmp_path / "dm.db"), renderer=None):
+        async with running(fake, str(tmp_path / "dm.db"), renderer=None, delivery=FAST_DELIVERY):
             lobby = await new_game(fake, ann, [bob])
             rule = fake.close_dms(bob)
             await fake.click(ann, lobby, "Start")
@@ -219,11 +216,6 @@ async def build_and_seal(fake: FakeDiscord, user: dict, planner: dict) -> None:
 # ------------------------------------------------------------------ 50013 / 10003
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: with permissions missing in the game channel the game is not marked "
-    "'cannot post', nobody is told, and the posts are lost",
-)
 async def test_missing_permissions_marks_the_game_and_tells_the_players(scene: Scene) -> None:
     fake = scene.fake
     rule = fake.deny(scene.channel)  # 50013 on every write in the game channel
@@ -241,11 +233,6 @@ async def test_missing_permissions_marks_the_game_and_tells_the_players(scene: S
     await game_goes_on(scene)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: when the game channel is deleted the game is not marked 'cannot post' and "
-    "nobody is told how to move it (/game move)",
-)
 async def test_deleted_channel_marks_the_game_and_tells_the_players(scene: Scene) -> None:
     fake = scene.fake
     fake.delete_channel(scene.channel)
@@ -282,7 +269,7 @@ async def test_deleted_lobby_card_does_not_stop_joining(fake: FakeDiscord, tmp_p
     """The lobby card is gone when a player joins with ``/game join`` (its edit gets
     10008 and the card is really gone): the player is seated and told so."""
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    async with running(fake, str(tmp_path / "lobby.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "lobby.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [])
         rule = fake.fail("PATCH", f"/channels/{fake.channel_id}/messages/{lobby['id']}", UNKNOWN_MESSAGE)
         ix = await fake.slash(bob, "game join")
@@ -304,7 +291,7 @@ async def join_with_failing_ack(fake: FakeDiscord, tmp_path: Any, inject: Any, c
     seats agree, the user saw the failure, and no unexpected error is logged."""
     caplog.set_level(logging.INFO)
     ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
-    async with running(fake, str(tmp_path / "ack.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "ack.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [bob])
         inject()
         ix = await fake.click(cid, lobby, "Join", timeout=10)
@@ -328,7 +315,7 @@ async def test_slow_ack_over_three_seconds(fake: FakeDiscord, tmp_path: Any, cap
 
 async def test_slow_ack_within_three_seconds_is_fine(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    async with running(fake, str(tmp_path / "ack-ok.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "ack-ok.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [])
         fake.slow_ack(1.0)
         ix = await fake.click(bob, lobby, "Join")
@@ -340,17 +327,12 @@ async def test_slow_ack_within_three_seconds_is_fine(fake: FakeDiscord, tmp_path
 # ---------------------------------------------------------------- AI takeover notice
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: the AI takeover notice is posted before the outcome; when the notice "
-    "fails, the reveal and the next prompts are lost",
-)
 async def test_takeover_notice_fails_the_reveal_still_comes(fake: FakeDiscord, tmp_path: Any) -> None:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     clock = Clock()
     db = str(tmp_path / "takeover.db")
     with fast_backoff():
-        async with running(fake, db, renderer=None, clock=clock):
+        async with running(fake, db, renderer=None, clock=clock, delivery=FAST_DELIVERY):
             lobby = await new_game(fake, ann, [bob])
             await fake.slash(ann, "game settings", {"takeover": True, "takeover_hours": 3.0, "remind_hours": 1.0})
             await fake.click(ann, lobby, "Start")
@@ -365,7 +347,7 @@ async def test_takeover_notice_fails_the_reveal_still_comes(fake: FakeDiscord, t
             times=None,
             when=lambda r: "the AI plays their seat" in ((r.json or {}).get("content") or ""),
         )
-        async with running(fake, db, renderer=None, clock=clock):
+        async with running(fake, db, renderer=None, clock=clock, delivery=FAST_DELIVERY):
             await fake.wait_for(lambda: notice.hits, what="the takeover notice")
             await public_with(fake, "reveals:", RECOVERY)
 
@@ -424,7 +406,7 @@ async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog
 
 async def test_replayed_add_ai_is_not_applied_twice(fake: FakeDiscord, tmp_path: Any) -> None:
     ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "replay-ai.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "replay-ai.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [])
         ix = await fake.click(ann, lobby, "Add AI")
         s = Scene(fake, bot, ann, ann, lobby)
@@ -457,7 +439,7 @@ async def test_replies_to_long_inputs_stay_within_discords_limits(
     """Error replies that echo a long input are clipped to 2000 characters (real Discord
     refuses longer content with 400 / 50035; the fixture fails on any refused payload)."""
     ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "long.db"), renderer=None):
+    async with running(fake, str(tmp_path / "long.db"), renderer=None, delivery=FAST_DELIVERY):
         if needs_game:
             await new_game(fake, ann, [])
         ix = await fake.slash(ann, command, options)
@@ -470,7 +452,7 @@ async def test_replies_to_long_inputs_stay_within_discords_limits(
 async def test_every_string_option_has_a_max_length(fake: FakeDiscord, tmp_path: Any) -> None:
     """Issue 8 section 4: "set max_length on every string option" (checked on what the
     bot registers; the fake enforces max_length <= 6000)."""
-    async with running(fake, str(tmp_path / "cmds.db"), renderer=None):
+    async with running(fake, str(tmp_path / "cmds.db"), renderer=None, delivery=FAST_DELIVERY):
         pass
 
     def strings(options: list[dict], where: str) -> list[tuple[str, dict]]:
@@ -491,11 +473,6 @@ async def test_every_string_option_has_a_max_length(fake: FakeDiscord, tmp_path:
 # ------------------------------------------------------------------------ pacing
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: no pacing; quick players make the bot write more than 5 messages per 5 s "
-    "to the game channel",
-)
 async def test_quick_players_get_at_most_five_writes_per_five_seconds(scene: Scene) -> None:
     """Players who answer at once (as fast as the fake clicks) through a whole round: the
     bot merges or delays its posts to at most 5 writes per 5 s in the game channel, and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 
 from bot.app.core import LIVE, Core, _stage
@@ -106,6 +107,37 @@ class AdminOps(Core):
             out = await self.info(game_id)
         await self._notify(game_id)
         return out
+
+    async def move(
+        self,
+        game_id: int,
+        user_id: int,
+        channel_id: int,
+        thread_id: int | None = None,
+        *,
+        guild_id: int | None = None,
+        is_admin: bool | int = False,
+    ) -> GameInfo:
+        """``/game move``: the game is played in ``channel_id`` (its ``thread_id``) from now
+        on, e.g. after its channel was deleted or the bot lost its permissions there. Its
+        waiting posts go there, at once (issue 8 §1)."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            self._check_manage(info, user_id, is_admin)
+            if info.status not in LIVE:
+                raise Conflict(f"The game is {info.status}: there is nothing to move.")
+            if guild_id is not None and info.guild_id is not None and guild_id != info.guild_id:
+                raise Forbidden("A game moves only within its own server.")
+            if (thread_id or channel_id) == info.place_id:
+                raise Conflict("The game is already played here.")
+            try:
+                async with self.storage.transaction() as tx:
+                    await tx.update_game(game_id, self.clock(), channel_id=channel_id, thread_id=thread_id)
+                    await tx.clear_delivery_block(game_id)
+                    await tx.retry_outbox_now(game_id)
+            except sqlite3.IntegrityError:
+                raise Conflict("Another game is already played there; pick another channel.") from None
+            return await self.info(game_id)
 
     async def take_over(
         self,

@@ -349,6 +349,23 @@ class Core:
         async with self.storage.read() as q:
             return await q.message(game_id, kind)
 
+    # -- the delivery outbox (bot/delivery.py) -------------------------------------------
+
+    async def queue(self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]]) -> int:
+        """Store what to tell Discord, in order: ``(kind, target, payload, ordered)`` rows of
+        one batch, in one transaction; the deliverer sends them. Returns the batch."""
+        now = self.clock()
+        async with self.storage.transaction() as tx:
+            batch = await tx.next_outbox_batch()
+            for kind, target, payload, ordered in rows:
+                await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=now)
+        return batch
+
+    async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
+        """(Discord error code, since, told at) while the game cannot post, else None."""
+        async with self.storage.read() as q:
+            return await q.delivery_block(game_id)
+
     async def game_of_message(self, message_id: int) -> int | None:
         async with self.storage.read() as q:
             return await q.game_of_message(message_id)

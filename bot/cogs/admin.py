@@ -16,7 +16,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text, views
-from bot.cogs import acknowledge, app_of, game_here, is_admin, make_command
+from bot.cogs import (
+    acknowledge,
+    app_of,
+    game_autocomplete,
+    game_here,
+    is_admin,
+    make_command,
+    place_of,
+)
 from bot.errors import Denied, UserError
 from bot.records import GameInfo
 
@@ -210,6 +218,34 @@ async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
     await play.publish(out)
 
 
+@app_commands.describe(game="The game to move into this channel or thread (its number)")
+@app_commands.autocomplete(game=game_autocomplete)
+async def game_move(interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 30]) -> None:
+    """The game is played here from now on (its channel was deleted, or the bot may not
+    post there): its waiting posts come here (issue 8 §1)."""
+    app = app_of(interaction)
+    if interaction.guild_id is None:
+        raise UserError("Use this in the server channel where the game should go on.")
+    try:
+        gid = int(game.strip().lstrip("#"))
+    except ValueError:
+        raise UserError("Pick a game from the list.") from None
+    info = await app.info(gid)
+    _may_manage(interaction, info)
+    channel_id, thread_id = place_of(interaction)
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    info = await app.move(
+        gid, interaction.user.id, channel_id, thread_id, guild_id=interaction.guild_id, is_admin=is_admin(interaction)
+    )
+    log.info("game %s moved to %s by %s", gid, info.place_id, interaction.user.id)
+    await interaction.followup.send(
+        f"Game #{gid} is played here from now on; what it could not post comes here now.", ephemeral=True
+    )
+    play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    await play.post_notice(info, f"📦 Game #{gid} moved here by {interaction.user.mention}.", ordered=True)
+
+
 class Admin(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
@@ -219,8 +255,9 @@ class Admin(commands.Cog):
             return
         info = await self.bot.app.abandon(gid, interaction.user.id, is_admin=is_admin(interaction))
         await interaction.edit_original_response(content=f"Game #{gid} is abandoned.", view=None)
-        await self.bot.get_partial_messageable(info.place_id).send(
-            f"🛑 Game #{gid} was abandoned by {interaction.user.mention}. Start a new one with `/game new`."
+        play = self.bot.get_cog("Play")
+        await play.post_notice(  # type: ignore[union-attr]
+            info, f"🛑 Game #{gid} was abandoned by {interaction.user.mention}. Start a new one with `/game new`."
         )
         lobby = self.bot.get_cog("Lobby")
         await lobby.refresh_lobby(info)  # type: ignore[union-attr]
@@ -236,8 +273,9 @@ async def setup(bot: BoardroomBot) -> None:
     group.add_command(make_command("abandon", "End the game for everyone (host or Manage Server)", game_abandon))
     group.add_command(make_command("kick", "Remove a seat, or hand it to the AI (host or Manage Server)", game_kick))
     group.add_command(make_command("reclaim", "Play your seat again after an AI takeover", game_reclaim))
+    group.add_command(make_command("move", "Move a game into this channel (host or Manage Server)", game_move))
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    for name in ("settings", "pause", "resume", "abandon", "kick", "reclaim"):
+    for name in ("settings", "pause", "resume", "abandon", "kick", "reclaim", "move"):
         bot.game_group.remove_command(name)

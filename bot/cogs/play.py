@@ -45,6 +45,12 @@ log = logging.getLogger("boardroom.play")
 
 FOOTER_PREFIX = "plan code: "
 CLOSED_DMS = 50007
+CLOSED_NOTE_SHORT = ": I cannot send you direct messages. Use `/plan` in this channel."
+
+
+def post_row(content: str, *, ordered: bool = True, **extra: Any) -> tuple[str, str, dict[str, Any], bool]:
+    """An outbox row posting ``content`` in the game's place."""
+    return ("post", "place", {"content": content, **extra}, ordered)
 
 
 def draft_of(message: discord.Message | None, builder: SecretBuilder) -> Any:
@@ -102,65 +108,77 @@ class Play(commands.Cog):
     def presenter(self, info: GameInfo) -> Presenter:
         return self.app.presenter(info.game)  # type: ignore[no-any-return]
 
-    def channel(self, info: GameInfo) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(info.place_id)
-
     # ----------------------------------------------------------------- publishing
     async def publish(self, out: Outcome) -> None:
-        """Post what an applied Outcome means, in the game's channel and in DMs."""
+        """Store what an applied Outcome means as outbox rows (posts in the game's channel
+        or thread, edits, DMs) and have the deliverer send them (:mod:`bot.delivery`).
+        Never raises for Discord's sake: the move is recorded whatever becomes of the posts."""
         if not out.ok:
             return
         info = await self.app.info(out.game_id)
+        rows = self.compose(info, out, out.public_view or await self.app.view(info.id, None))
+        await self.enqueue(info.id, rows)
+
+    async def enqueue(self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]]) -> None:
+        if not rows:
+            return
+        await self.app.queue(game_id, rows)
+        delivery = getattr(self.bot, "delivery", None)
+        if delivery is not None:
+            delivery.kick(game_id)
+
+    async def post_notice(self, info: GameInfo, content: str, *, ordered: bool = False) -> None:
+        """A notice in the game's place (through the outbox; by default it holds up nothing)."""
+        await self.enqueue(info.id, [post_row(content, ordered=ordered)])
+
+    def compose(self, info: GameInfo, out: Outcome, view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], bool]]:
+        """The outbox rows of an applied Outcome, in the order they are sent."""
         game = self.presenter(info)
-        view = out.public_view or await self.app.view(info.id, None)
+        rows: list[tuple[str, str, dict[str, Any], bool]] = []
         planning_now = game.secret_phase(view) and not out.over
         planned = any(game.is_secret_action(a.action or {}) for a in out.applied)
         if planning_now and not out.phase_changed:
-            await self.update_sealed(info, view)  # a plan was sealed: only the counter moves
-            if out.secret_seats:  # e.g. a player took their seat back from the AI
-                closed = await self.send_secret_prompts(info, out.secret_seats)
-                if closed:
-                    await self.channel(info).send(
-                        " ".join(f"<@{u}>" for u in closed)
-                        + ": I cannot send you direct messages. Use `/plan` in this channel."
-                    )
-            return
-        files: list[discord.File] = []
+            sealed, total, waiting = game.sealed_counts(view)  # a plan was sealed: only the counter moves
+            rows.append(("edit", "sealed", {"content": text.sealed_text(sealed, total, self.names(info, waiting))}, True))
+            for seat in out.secret_seats:  # e.g. a player took their seat back from the AI
+                uid = self.user_of(info, seat)
+                if uid is not None:
+                    fallback = f"<@{uid}>{CLOSED_NOTE_SHORT}"
+                    rows.append(("dm", str(uid), {"planner": seat, "fallback": fallback}, True))
+            return rows
+        pictures: list[dict[str, Any]] = []
         for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
-            pic = await self.bot.picture(filename, "draw", info.game, extra)
-            if pic is not None:
-                files.append(pic)
+            pictures.append({"file": filename, "fn": "draw", "args": [info.game, extra]})
         if planned and out.phase_changed:
-            await self.update_sealed(info, view, revealed=True)
-            reveal = await self.bot.picture(
-                "reveal.png", "draw_reveal" if hasattr(self.bot.renderer, "draw_reveal") else "draw", info.game, view
-            )
-            if reveal is not None:
-                files.append(reveal)
+            _sealed, total, _waiting = game.sealed_counts(view)
+            rows.append(("edit", "sealed", {"content": f"🔓 All {total} plans sealed — revealed below."}, True))
+            pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, view]})
         elif out.phase_changed or out.over:
-            board = await self.bot.picture("board.png", "draw", info.game, view)
-            if board is not None:
-                files.append(board)
-
-        closed: list[int] = []
-        if out.secret_seats:
-            closed = await self.send_secret_prompts(info, out.secret_seats)
-
-        content = self.post_text(info, out, view, closed)
-        embeds = [self.result_embed(info, out.result)] if out.over and out.result else []
-        ui = None
-        if out.pending and not out.over:
-            ui = views.open_view(info.id)
-        if not content and not files and not embeds:
-            return
-        channel = self.channel(info)
-        await channel.send(
-            content=text.clip(content, 2000) or None, files=files, embeds=embeds, view=ui or discord.utils.MISSING
-        )
+            pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, view]})
+        for seat in out.secret_seats:
+            uid = self.user_of(info, seat)
+            if uid is not None:
+                rows.append(("dm", str(uid), {"planner": seat}, True))
+        content = self.post_text(info, out, view, [])
+        embeds = [self.result_embed(info, out.result).to_dict()] if out.over and out.result else []
+        payload: dict[str, Any] = {
+            "content": content,
+            "pictures": pictures,
+            "embeds": embeds,
+            "buttons": "open" if out.pending and not out.over else None,
+            "dm_note": bool(out.secret_seats),
+        }
+        rows.append(("post", "place", payload, True))
         if planning_now and out.phase_changed:
             sealed, total, waiting = game.sealed_counts(view)
-            msg = await channel.send(text.sealed_text(sealed, total, self.names(info, waiting)))
-            await self.app.remember_message(info.id, "sealed", msg.channel.id, msg.id)
+            counter = text.sealed_text(sealed, total, self.names(info, waiting))
+            rows.append(("post", "place", {"content": counter, "remember": "sealed"}, True))
+        return rows
+
+    @staticmethod
+    def user_of(info: GameInfo, seat: str) -> int | None:
+        s = info.seat_named(seat)
+        return s.user_id if s is not None else None
 
     def names(self, info: GameInfo, seats: list[str]) -> list[str]:
         out = []
@@ -207,51 +225,6 @@ class Play(commands.Cog):
         if winners:
             embed.set_footer(text="Winner: " + ", ".join(self.names(info, winners)))
         return embed
-
-    async def update_sealed(self, info: GameInfo, view: dict[str, Any], *, revealed: bool = False) -> None:
-        ref = await self.app.message(info.id, "sealed")
-        if ref is None:
-            return
-        sealed, total, waiting = self.presenter(info).sealed_counts(view)
-        content = (
-            f"🔓 All {total} plans sealed — revealed below."
-            if revealed
-            else text.sealed_text(sealed, total, self.names(info, waiting))
-        )
-        msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
-        try:
-            await msg.edit(content=content)
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not edit the sealed counter (%s)", info.id, exc.status)
-
-    async def send_secret_prompts(self, info: GameInfo, seats: list[str]) -> list[int]:
-        """DM each seat its private picture and planner; returns the user ids whose DMs are closed."""
-        closed: list[int] = []
-        for seat in seats:
-            s = info.seat_named(seat)
-            if s is None or s.user_id is None:
-                continue
-            try:
-                await self.dm_planner(info, seat, s.user_id)
-            except discord.Forbidden as exc:
-                if exc.code != CLOSED_DMS:
-                    log.warning("game %s: DM to seat %s refused (%s)", info.id, seat, exc.code)
-                closed.append(s.user_id)
-            except discord.HTTPException as exc:
-                log.warning("game %s: DM to seat %s failed (%s)", info.id, seat, exc.status)
-                closed.append(s.user_id)
-        return closed
-
-    async def dm_user(self, user_id: int) -> discord.DMChannel:
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
-
-    async def dm_planner(self, info: GameInfo, seat: str, user_id: int, note: str = "") -> None:
-        """DM the seat its secret decision: the game's planner, or (a game without one)
-        the generic pick-a-legal-action prompt."""
-        embed, files, ui = await self.decision_message(info, seat, note=note)
-        dm = await self.dm_user(user_id)
-        await dm.send(embed=embed, files=files, view=ui)
 
     async def decision_message(
         self, info: GameInfo, seat: str, *, note: str = ""
@@ -451,16 +424,16 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------ reminders
     async def send_reminder(self, nudge: Nudge) -> None:
-        """The reminder scheduler's send callback: DM, or a channel mention if DMs are closed."""
-        await self.bot.wait_until_ready()
+        """The reminder scheduler's send callback: a DM (a channel mention if DMs are
+        closed), or the AI takeover notice and what the AI did, all through the outbox."""
         info = await self.app.info(nudge.game_id)
-        channel = self.bot.get_partial_messageable(nudge.channel_id or info.place_id)
         if nudge.kind == "takeover":
             s = info.seat_named(nudge.seat)
             name = s.display_name if s else nudge.seat
-            await channel.send(
+            await self.post_notice(  # a notice: when it cannot be posted, the outcome still is
+                info,
                 f"⏱️ {name} has not moved for a long time: the AI plays their seat from now on "
-                "(they can take it back with `/game reclaim`)."
+                "(they can take it back with `/game reclaim`).",
             )
             if nudge.outcome is not None:
                 await self.publish(nudge.outcome)
@@ -471,17 +444,13 @@ class Play(commands.Cog):
         game = self.presenter(info)
         what = game.describe_prompt(prompt)
         note = f"⏰ Reminder: game #{info.id} in <#{info.place_id}> is waiting for you since <t:{int(nudge.since_at)}:R>: {what}."
-        try:
-            if game.secret_builder(prompt) is not None:
-                await self.dm_planner(info, nudge.seat, nudge.user_id, note=note)
-            else:
-                dm = await self.dm_user(nudge.user_id)
-                await dm.send(note, view=views.open_view(info.id))
-        except discord.Forbidden:
-            await channel.send(
-                f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here.",
-                view=views.open_view(info.id),
-            )
+        fallback = f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here."
+        payload: dict[str, Any] = {"fallback": fallback, "buttons": "open"}
+        if game.secret_builder(prompt) is not None:
+            payload.update(planner=nudge.seat, note=note)
+        else:
+            payload["content"] = note
+        await self.enqueue(info.id, [("dm", str(nudge.user_id), payload, False)])
 
 
 # --------------------------------------------------------------------- commands
