@@ -482,3 +482,30 @@ async def test_quick_players_get_at_most_five_writes_per_five_seconds(scene: Sce
     await play_turns(fake, [scene.ann, scene.bob], until="Round 2 · Planning")
     await fake.idle()
     assert fake.writes_per_window(scene.channel, 5.0) <= 5
+
+
+async def test_game_move_after_the_channel_is_deleted_delivers_there(scene: Scene) -> None:
+    """The channel is gone; the host runs ``/game move`` in another channel: the waiting
+    reveal and prompt are posted there, once; only the host (or Manage Server) may move it."""
+    fake = scene.fake
+    old = scene.channel
+    fake.delete_channel(old)
+    await scene.seal(scene.bob)
+    await fake.wait_for(
+        lambda: any("/game move" in message_text(m) for m in fake.dm_messages(scene.ann)), RECOVERY, what="the DM"
+    )
+    other = fake.add_channel("new-home")["id"]
+    ix = await fake.slash(scene.bob, "game move", {"game": "1"}, channel_id=other)
+    assert "Only the host" in ix.all_text()
+    ix = await fake.slash(scene.ann, "game move", {"game": "1"}, channel_id=other)
+    assert "played here from now on" in ix.all_text()
+    reveal = await fake.wait_for(
+        lambda: next((m for m in fake.public_messages(other) if "reveals:" in message_text(m)), None),
+        RECOVERY,
+        what="the reveal in the new channel",
+    )
+    assert "Your move" in message_text(reveal)
+    await fake.idle()
+    assert sum("reveals:" in message_text(m) for m in fake.public_messages(other)) == 1
+    assert (await scene.bot.app.info(1)).place_id == int(other)
+    assert await scene.bot.app.delivery_block(1) is None
