@@ -18,6 +18,8 @@ does the sending and turns Discord's answers into the exceptions below. The
   game blocked, has the players and the host told once (by DM), and keeps trying
   every ``blocked_retry`` seconds (or at once after ``/game move``): the rows are
   delivered once it is fixed, nothing is dropped;
+* rows of kind ``hold`` (log lines of a turn inside a phase) are not sent: the next post
+  with ``held`` set shows them (one post per phase) and releases them;
 * a periodic :meth:`sweep` (every ``sweep_every`` s) restarts any game with pending
   rows and runs the ``on_sweep`` hooks (the bot lets AI seats owed a move catch up).
 """
@@ -103,6 +105,7 @@ def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     out["embeds"] = [x for p in payloads for x in p.get("embeds") or []][:MAX_EMBEDS]
     out["buttons"] = next((p["buttons"] for p in reversed(payloads) if p.get("buttons")), None)
     out["dm_note"] = any(p.get("dm_note") for p in payloads)
+    out["held"] = any(p.get("held") for p in payloads)
     return out
 
 
@@ -197,7 +200,7 @@ class Deliverer:
         while not self._closed:
             wake.clear()
             async with self.storage.read() as q:
-                rows = await q.pending_outbox(game_id)
+                rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
             if not rows:
                 return
             now = self.wall()
@@ -224,8 +227,6 @@ class Deliverer:
                 continue
             merged = self._merge_group(pick, later) if pick.kind == "post" else []
             try:
-                if key is not None:
-                    self._writes.setdefault(key, deque()).append(time.monotonic())
                 message_id = await self.sender.deliver(pick, merged)
             except asyncio.CancelledError:
                 raise
@@ -246,9 +247,13 @@ class Deliverer:
                     log.exception("game %s: delivering outbox row %s failed", game_id, pick.id)
                 await self._retry(pick, None, type(exc).__name__)
             else:
+                if key is not None and message_id:  # a write Discord took counts for pacing
+                    self._writes.setdefault(key, deque()).append(time.monotonic())
                 async with self.storage.transaction() as tx:
                     for r in [pick, *merged]:
                         await tx.mark_outbox(r.id, "delivered", message_id=message_id)
+                    if any(r.payload.get("held") for r in [pick, *merged]):
+                        await tx.release_held(game_id, max(r.id for r in [pick, *merged]))
                     if await tx.delivery_block(game_id) is not None:
                         await tx.clear_delivery_block(game_id)
                         log.info("game %s: posting works again", game_id)

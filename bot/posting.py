@@ -9,7 +9,8 @@ Row payloads (JSON, written by :meth:`bot.cogs.play.Play.publish`):
   ``{"file", "fn", "args"}``: ``renderer.<fn>(*args)`` drawn now), ``embeds`` (dicts),
   ``buttons`` (``"open"``: the "Open my turn" button), ``remember`` (a message kind the
   game edits later, e.g. ``"sealed"``), ``dm_note`` (add "I cannot send you direct
-  messages" for the players whose DM of the same batch was refused);
+  messages" for the players whose DM of the same batch was refused), ``held`` (put the
+  held log lines of the phase's earlier turns under the post's first line);
 * ``edit`` (target: a remembered message kind): ``content``;
 * ``dm`` (target: a user id): ``planner`` (a seat: its private decision, built now from
   the current state; skipped if the seat has nothing to decide any more) or ``content``
@@ -141,6 +142,12 @@ class DiscordSender:
         info = await self._info(row.game_id)
         payload = merge_payloads([row.payload] + [r.payload for r in merged]) if merged else dict(row.payload)
         content = payload.get("content") or ""
+        if payload.get("held"):  # the log lines of the turns inside the phase that ended
+            async with self.bot.storage.read() as q:
+                held = await q.held_lines(row.game_id, max(r.id for r in [row, *merged]))
+            if held:
+                head, _, rest = content.partition("\n")
+                content = "\n".join(x for x in (head, text.log_block(held, limit=900), rest) if x)
         if payload.get("dm_note"):
             closed: list[int] = []
             async with self.bot.storage.read() as q:

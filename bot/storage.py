@@ -588,8 +588,25 @@ class Tx:
         return [_outbox(r) for r in rows]
 
     async def games_with_pending_outbox(self) -> list[int]:
-        rows = await self._all("SELECT DISTINCT game_id FROM outbox WHERE state = 'pending' ORDER BY game_id")
+        rows = await self._all(
+            "SELECT DISTINCT game_id FROM outbox WHERE state = 'pending' AND kind != 'hold' ORDER BY game_id"
+        )
         return [int(r[0]) for r in rows]
+
+    async def held_lines(self, game_id: int, before_id: int) -> list[str]:
+        """The log lines held back for the next phase post (rows of kind 'hold')."""
+        rows = await self._all(
+            "SELECT payload FROM outbox WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?"
+            " ORDER BY id",
+            (game_id, before_id),
+        )
+        return [line for (p,) in rows for line in json.loads(p).get("lines", [])]
+
+    async def release_held(self, game_id: int, before_id: int) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET state = 'delivered' WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?",
+            (game_id, before_id),
+        )
 
     async def closed_dms_in_batch(self, batch: int) -> list[int]:
         rows = await self._all(

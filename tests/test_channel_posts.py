@@ -68,5 +68,13 @@ async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, t
         assert (await bot.app.info(1)).status == "finished"
     tally = channel_tally(fake, fake.channel_id)
     rows = {k: {"writes": v["writes"], "posts": v["posts"], "mentions": dict(v["mentions"])} for k, v in tally.items()}
+    window = fake.writes_per_window(fake.channel_id, 5.0)
     with capsys.disabled():
-        print("\nCHANNEL TALLY " + json.dumps({"phases": rows, "window": fake.writes_per_window(fake.channel_id, 5.0)}))
+        print("\nCHANNEL TALLY " + json.dumps({"phases": rows, "window": window}))
+    assert len(rows) == 5 * 4 + 1  # every phase of 5 rounds, and the end
+    status_posts = sum("Plans sealed 0/2" in (r.json or {}).get("content", "") for r in fake.requests if r.method == "POST")
+    assert status_posts == 1  # the one status message, edited in place from then on
+    for phase, t in rows.items():
+        assert t["posts"] <= 1 + (phase == "Round 1 · Planning"), (phase, t)  # + the status message
+        assert all(n <= 1 for n in t["mentions"].values()), (phase, t)
+    assert window <= 5

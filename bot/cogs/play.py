@@ -116,8 +116,9 @@ class Play(commands.Cog):
         if not out.ok:
             return
         info = await self.app.info(out.game_id)
-        rows = self.compose(info, out, out.public_view or await self.app.view(info.id, None))
-        await self.enqueue(info.id, rows)
+        view = out.public_view or await self.app.view(info.id, None)
+        status = await self.app.message(info.id, "status")
+        await self.enqueue(info.id, self.compose(info, out, view, has_status=status is not None))
 
     async def enqueue(self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]]) -> None:
         if not rows:
@@ -131,49 +132,92 @@ class Play(commands.Cog):
         """A notice in the game's place (through the outbox; by default it holds up nothing)."""
         await self.enqueue(info.id, [post_row(content, ordered=ordered)])
 
-    def compose(self, info: GameInfo, out: Outcome, view: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], bool]]:
-        """The outbox rows of an applied Outcome, in the order they are sent."""
+    def compose(
+        self, info: GameInfo, out: Outcome, view: dict[str, Any], *, has_status: bool = True
+    ) -> list[tuple[str, str, dict[str, Any], bool]]:
+        """The outbox rows of an applied Outcome, in the order they are sent (issue 7,
+        "The channel"):
+
+        * one post per phase (and at the end): its pictures, the log lines of the phase
+          that ended (a turn inside a phase posts nothing: its lines are held for this
+          post), and one mention of each player who must act now;
+        * the game's one status message (posted once, then edited in place): phase, who
+          must act and since when, plans sealed n/N;
+        * DMs: the private decision of each secret seat; a player whose turn comes inside
+          a phase is told by DM (a mention in the channel if their DMs are closed).
+        """
         game = self.presenter(info)
         rows: list[tuple[str, str, dict[str, Any], bool]] = []
-        planning_now = game.secret_phase(view) and not out.over
         planned = any(game.is_secret_action(a.action or {}) for a in out.applied)
-        if planning_now and not out.phase_changed:
-            sealed, total, waiting = game.sealed_counts(view)  # a plan was sealed: only the counter moves
-            rows.append(("edit", "sealed", {"content": text.sealed_text(sealed, total, self.names(info, waiting))}, True))
-            for seat in out.secret_seats:  # e.g. a player took their seat back from the AI
-                uid = self.user_of(info, seat)
-                if uid is not None:
-                    fallback = f"<@{uid}>{CLOSED_NOTE_SHORT}"
-                    rows.append(("dm", str(uid), {"planner": seat, "fallback": fallback}, True))
-            return rows
-        pictures: list[dict[str, Any]] = []
-        for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
-            pictures.append({"file": filename, "fn": "draw", "args": [info.game, extra]})
-        if planned and out.phase_changed:
-            _sealed, total, _waiting = game.sealed_counts(view)
-            rows.append(("edit", "sealed", {"content": f"🔓 All {total} plans sealed — revealed below."}, True))
-            pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, view]})
-        elif out.phase_changed or out.over:
-            pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, view]})
+        revealed = planned and out.phase_changed
+        new_post = out.phase_changed or out.over
         for seat in out.secret_seats:
             uid = self.user_of(info, seat)
-            if uid is not None:
-                rows.append(("dm", str(uid), {"planner": seat}, True))
-        content = self.post_text(info, out, view, [])
-        embeds = [self.result_embed(info, out.result).to_dict()] if out.over and out.result else []
-        payload: dict[str, Any] = {
-            "content": content,
-            "pictures": pictures,
-            "embeds": embeds,
-            "buttons": "open" if out.pending and not out.over else None,
-            "dm_note": bool(out.secret_seats),
-        }
-        rows.append(("post", "place", payload, True))
-        if planning_now and out.phase_changed:
-            sealed, total, waiting = game.sealed_counts(view)
-            counter = text.sealed_text(sealed, total, self.names(info, waiting))
-            rows.append(("post", "place", {"content": counter, "remember": "sealed"}, True))
+            if uid is not None:  # closed DMs: a note in the phase post, or a mention of its own
+                note = {} if new_post else {"fallback": f"<@{uid}>{CLOSED_NOTE_SHORT}"}
+                rows.append(("dm", str(uid), {"planner": seat, **note}, True))
+        if new_post:
+            pictures: list[dict[str, Any]] = []
+            for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
+                pictures.append({"file": filename, "fn": "draw", "args": [info.game, extra]})
+            if revealed:
+                pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, view]})
+            else:
+                pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, view]})
+            embeds = [self.result_embed(info, out.result).to_dict()] if out.over and out.result else []
+            payload: dict[str, Any] = {
+                "content": self.post_text(info, out, view, []),
+                "pictures": pictures,
+                "embeds": embeds,
+                "buttons": "open" if out.pending and not out.over else None,
+                "dm_note": bool(out.secret_seats),
+                "held": True,
+            }
+            rows.append(("post", "place", payload, True))
+        else:
+            events = [e for e in out.events if e]
+            if events:  # a turn inside the phase: its lines wait for the phase's post
+                rows.append(("hold", "log", {"lines": events}, True))
+            pending = {uid: s for s, uid in out.pending.items()}
+            for uid in out.mentions:
+                if game.secret_phase(view):
+                    continue  # planners went by DM above
+                seat = pending.get(uid)
+                what = game.describe_prompt(out.new_prompts.get(seat) if seat else None)
+                rows.append((
+                    "dm",
+                    str(uid),
+                    {
+                        "content": f"🎲 Your move in game #{info.id} (<#{info.place_id}>): {what}.",
+                        "buttons": "open",
+                        "fallback": f"<@{uid}> 🎲 Your move: {what}.",
+                    },
+                    True,
+                ))
+        status = self.status_text(info, out, view, revealed=revealed)
+        if has_status:
+            rows.append(("edit", "status", {"content": status}, True))
+        else:
+            rows.append(("post", "place", {"content": status, "remember": "status"}, True))
         return rows
+
+    def status_text(self, info: GameInfo, out: Outcome, view: dict[str, Any], *, revealed: bool = False) -> str:
+        """The game's status message: phase, who must act (and since when), plans sealed."""
+        game = self.presenter(info)
+        if out.over:
+            return f"🏁 Game #{info.id} is over — final scores below."
+        lines: list[str] = []
+        if game.secret_phase(view):
+            sealed, total, waiting = game.sealed_counts(view)
+            return text.sealed_text(sealed, total, self.names(info, waiting))
+        if revealed:
+            _sealed, total, _waiting = game.sealed_counts(view)
+            lines.append(f"🔓 All {total} plans sealed — revealed below." if total else "🔓 Revealed below.")
+        phase = view.get("phase_title") or game.phase_title(view.get("phase"))
+        movers = self.names(info, list(out.pending))
+        who = f"{', '.join(movers)} to move" if movers else "the AI players move"
+        lines.append(f"▶️ Round {view.get('round')} · {phase} — {who}.")
+        return "\n".join(lines)
 
     @staticmethod
     def user_of(info: GameInfo, seat: str) -> int | None:
