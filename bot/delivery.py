@@ -133,6 +133,9 @@ class Deliverer:
         self.sweep_every = sweep_every
         self.wall = wall  # real time, not the game clock: retries and pacing
         self.on_sweep: list[Callable[[], Awaitable[None]]] = []
+        # a "sync" row still pending after its grace: the action's posts were never queued
+        # (a crash between its commit and the posting); the bot posts the current state
+        self.on_sync: Callable[[int], Awaitable[None]] | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._writes: dict[str, deque[float]] = {}
@@ -216,6 +219,9 @@ class Deliverer:
             if pick is None:
                 await self._wait(wake, due - now)
                 continue
+            if pick.kind == "sync":
+                await self._resync(game_id, pick)
+                continue
             later = rows[rows.index(pick) + 1 :]
             if pick.kind == "edit" and any(r.kind == "edit" and r.target == pick.target for r in later):
                 await self._mark(pick.id, "delivered")  # a newer edit of the same message follows
@@ -257,6 +263,18 @@ class Deliverer:
                     if await tx.delivery_block(game_id) is not None:
                         await tx.clear_delivery_block(game_id)
                         log.info("game %s: posting works again", game_id)
+
+    async def _resync(self, game_id: int, row: OutboxRow) -> None:
+        if self.on_sync is not None:
+            try:
+                await self.on_sync(game_id)
+            except Exception:
+                log.exception("game %s: could not post the state after lost posts", game_id)
+                await self._retry(row, None, "resync failed")
+                return
+        async with self.storage.transaction() as tx:
+            await tx.cover_syncs(game_id, int(row.payload.get("version", 0)))
+            await tx.mark_outbox(row.id, "delivered")
 
     def _merge_group(self, pick: OutboxRow, later: list[OutboxRow]) -> list[OutboxRow]:
         """The pending posts right after ``pick`` that fit into the same message."""

@@ -148,8 +148,13 @@ class BoardroomBot(commands.Bot):
         from bot.delivery import Deliverer
         from bot.posting import DiscordSender
 
-        self.delivery = Deliverer(self.storage, DiscordSender(self), **self._delivery_kwargs)
+        delivery_kwargs = dict(self._delivery_kwargs)
+        sync_grace = delivery_kwargs.pop("sync_grace", None)
+        if sync_grace is not None:
+            self.app.sync_grace = float(sync_grace)
+        self.delivery = Deliverer(self.storage, DiscordSender(self), **delivery_kwargs)
         play = self.get_cog("Play")
+        self.delivery.on_sync = play.resync  # type: ignore[union-attr]
         self.reminders = ReminderScheduler(
             self.app, play.send_reminder, clock=self.clock, scheduler=self._scheduler  # type: ignore[union-attr]
         )

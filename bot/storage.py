@@ -560,12 +560,21 @@ class Tx:
 
     # the delivery outbox (0004)
     async def put_outbox(
-        self, game_id: int, batch: int, kind: str, target: str, payload: dict[str, Any], *, ordered: bool, at: float
+        self,
+        game_id: int,
+        batch: int,
+        kind: str,
+        target: str,
+        payload: dict[str, Any],
+        *,
+        ordered: bool,
+        at: float,
+        not_before: float = 0.0,
     ) -> int:
         cur = await self.conn.execute(
-            "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, created_at)"
-            " VALUES (?, ?, ?, ?, ?, '', ?, ?)",
-            (game_id, batch, kind, target, dumps(payload), int(ordered), at),
+            "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
+            (game_id, batch, kind, target, dumps(payload), int(ordered), not_before, at),
         )
         row_id = int(cur.lastrowid or 0)
         await cur.close()
@@ -592,6 +601,14 @@ class Tx:
             "SELECT DISTINCT game_id FROM outbox WHERE state = 'pending' AND kind != 'hold' ORDER BY game_id"
         )
         return [int(r[0]) for r in rows]
+
+    async def cover_syncs(self, game_id: int, version: int) -> None:
+        """The posts of everything up to ``version`` are queued: its 'sync' markers are done."""
+        await self.conn.execute(
+            "UPDATE outbox SET state = 'delivered' WHERE game_id = ? AND kind = 'sync' AND state = 'pending'"
+            " AND json_extract(payload, '$.version') <= ?",
+            (game_id, version),
+        )
 
     async def held_lines(self, game_id: int, before_id: int) -> list[str]:
         """The log lines held back for the next phase post (rows of kind 'hold')."""

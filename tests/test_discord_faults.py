@@ -509,3 +509,37 @@ async def test_game_move_after_the_channel_is_deleted_delivers_there(scene: Scen
     assert sum("reveals:" in message_text(m) for m in fake.public_messages(other)) == 1
     assert (await scene.bot.app.info(1)).place_id == int(other)
     assert await scene.bot.app.delivery_block(1) is None
+
+
+async def test_a_crash_between_the_commit_and_the_posts_does_not_stall_the_game(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 8 §1 and §5: the process dies after bob's plan is committed but before its
+    posts were queued (here: the app is called without the Discord layer, then the bot
+    restarts). The action's sync marker, written in its own transaction, makes the next
+    process post the game's state: the reveal's phase, who must act, once."""
+    from bot.app.core import default_ai_choose
+
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    db = str(tmp_path / "crash.db")
+    quick = {**FAST_DELIVERY, "sync_grace": 0.5}
+    async with running(fake, db, renderer=None, delivery=quick) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
+        await build_and_seal(fake, ann, fake.dm_messages(ann)[-1])
+        await public_with(fake, "Plans sealed 1/2")
+        await fake.idle()
+        state = await bot.app.state(1)
+        plan = default_ai_choose("smartphone-inc", state, "bob", "greedy")
+        bot.delivery.on_sync = None  # the process "dies" before anything is posted ...
+        await bot.delivery.close()
+        out = await bot.app.act(1, int(bob["id"]), "bob", plan, int(state["version"]))
+        assert out.status == "applied"
+    async with running(fake, db, renderer=None, delivery=quick):  # ... and starts again
+        start = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages() if "Your move" in message_text(m)), None),
+            RECOVERY,
+            what="the turn prompt after the crash",
+        )
+        assert "Improve Production" in message_text(start) or "Round 1" in message_text(start)
+        await fake.idle(quiet=1.0)
+        assert sum("Your move" in message_text(m) for m in fake.public_messages()) == 1

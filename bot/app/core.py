@@ -157,6 +157,10 @@ Listener = Callable[[int], Awaitable[None]]
 
 SEED_BITS = 128  # from the OS: an opening board must not give the seed away (issue 8 §3)
 LIVE = ("lobby", "active", "paused")
+# An action's transaction also writes an outbox "sync" marker; queueing the action's
+# posts (publish) marks it done. One still pending this long after the action means
+# the process died in between: the deliverer then posts the game's current state.
+SYNC_GRACE = 30.0
 
 
 # --- helpers --------------------------------------------------------------------------
@@ -229,6 +233,9 @@ class Core:
         self.cache_size = cache_size
         self.max_ai_actions = max_ai_actions
         self.listeners: list[Listener] = []  # awaited with a game id after reminder changes
+        # real time (not the game clock) for the outbox's sync markers, and their grace
+        self.wall: Callable[[], float] = time.time
+        self.sync_grace = SYNC_GRACE
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: OrderedDict[int, State] = OrderedDict()
 
@@ -351,15 +358,41 @@ class Core:
 
     # -- the delivery outbox (bot/delivery.py) -------------------------------------------
 
-    async def queue(self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]]) -> int:
+    async def queue(
+        self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]], *, covers: int | None = None
+    ) -> int:
         """Store what to tell Discord, in order: ``(kind, target, payload, ordered)`` rows of
-        one batch, in one transaction; the deliverer sends them. Returns the batch."""
+        one batch, in one transaction; the deliverer sends them. ``covers``: the state
+        version these rows tell everything up to (their actions' sync markers are done).
+        Returns the batch."""
         now = self.clock()
         async with self.storage.transaction() as tx:
             batch = await tx.next_outbox_batch()
             for kind, target, payload, ordered in rows:
                 await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=now)
+            if covers is not None:
+                await tx.cover_syncs(game_id, covers)
         return batch
+
+    async def _put_sync(self, tx: Tx, game_id: int, version: int) -> None:
+        """In the action's own transaction: a marker that its posts are still to be queued."""
+        await tx.put_outbox(
+            game_id, 0, "sync", "place", {"version": version}, ordered=False, at=self.clock(),
+            not_before=self.wall() + self.sync_grace,
+        )
+
+    async def resync_outcome(self, game_id: int) -> Outcome:
+        """What to post when an action's posts were never queued (the process died between
+        its commit and the posting): the current phase as if it had just begun (picture,
+        who must act, the private decisions again)."""
+        info = await self.info(game_id)
+        game = self.engine(info.game)
+        state = await self._state(info)
+        out = Outcome(game_id, status="advanced", version=int(state["version"]))
+        out.phase_changed = True
+        pending = {} if game.is_over(state) else game.pending(state)
+        self._finish_outcome(out, info, game, state, set(self._pending_humans(info, pending)))
+        return out
 
     async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
         """(Discord error code, since, told at) while the game cannot post, else None."""
@@ -585,6 +618,7 @@ class Core:
                 await tx.put_snapshot(info.id, seq, game.dump(new), now)
                 await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
             new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
+            await self._put_sync(tx, info.id, seq)
         self._remember(info.id, new)
         out.applied.append(Applied(seq, seat, action, actor))
         out.events.extend(game.events(new))

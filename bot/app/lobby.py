@@ -183,6 +183,7 @@ class LobbyOps(Core):
                 )
                 await tx.put_snapshot(game_id, version, game.dump(state), now)
                 new = await self._sync_waiting(tx, info, game, state, None, version, now)
+                await self._put_sync(tx, game_id, version)
             self._remember(game_id, state)
             info = await self.info(game_id)
             out.phase_changed = out.round_changed = True

@@ -118,12 +118,24 @@ class Play(commands.Cog):
         info = await self.app.info(out.game_id)
         view = out.public_view or await self.app.view(info.id, None)
         status = await self.app.message(info.id, "status")
-        await self.enqueue(info.id, self.compose(info, out, view, has_status=status is not None))
+        await self.enqueue(info.id, self.compose(info, out, view, has_status=status is not None), covers=out.version)
 
-    async def enqueue(self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]]) -> None:
-        if not rows:
+    async def resync(self, game_id: int) -> None:
+        """The deliverer found an action whose posts were never queued (a crash between its
+        commit and :meth:`publish`): post the game's current state instead."""
+        info = await self.app.info(game_id)
+        if info.status not in ("active", "paused", "finished"):
+            await self.app.queue(game_id, [], covers=info.version)
             return
-        await self.app.queue(game_id, rows)
+        log.warning("game %s: posts of an action were lost in a crash; posting the current state", game_id)
+        await self.publish(await self.app.resync_outcome(game_id))
+
+    async def enqueue(
+        self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]], *, covers: int | None = None
+    ) -> None:
+        if not rows and covers is None:
+            return
+        await self.app.queue(game_id, rows, covers=covers)
         delivery = getattr(self.bot, "delivery", None)
         if delivery is not None:
             delivery.kick(game_id)
