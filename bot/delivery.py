@@ -42,6 +42,7 @@ CONTENT_LIMIT = 2000
 MERGE_RESERVE = 300  # room kept in a merged post for the note about closed DMs
 MAX_PICTURES = 10
 MAX_EMBEDS = 10
+KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
 
 
 class DeliveryError(Exception):
@@ -175,6 +176,8 @@ class Deliverer:
             games = await q.games_with_pending_outbox()
         for gid in games:
             self.kick(gid)
+        async with self.storage.transaction() as tx:  # delivered rows are kept a week
+            await tx.prune_outbox(self.wall() - KEEP_DELIVERED)
         for hook in list(self.on_sweep):
             try:
                 await hook()

@@ -648,7 +648,9 @@ class Tx:
 
     async def prune_outbox(self, before: float) -> None:
         """Forget delivered rows older than ``before`` (pending ones are kept)."""
-        await self.conn.execute("DELETE FROM outbox WHERE state != 'pending' AND created_at < ?", (before,))
+        await self.conn.execute(
+            "DELETE FROM outbox WHERE state IN ('delivered', 'failed') AND created_at < ?", (before,)
+        )
 
     async def retry_outbox_now(self, game_id: int) -> None:
         await self.conn.execute("UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND state = 'pending'", (game_id,))

@@ -57,7 +57,7 @@ async def queue(storage: Storage, game_id: int, *rows: tuple[str, str, dict[str,
     async with storage.transaction() as tx:
         batch = await tx.next_outbox_batch()
         for kind, target, payload, ordered in rows:
-            await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=0.0)
+            await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=time.time())
 
 
 def post(content: str, ordered: bool = True, **kw: Any) -> tuple[str, str, dict[str, Any], bool]:
@@ -218,3 +218,19 @@ async def test_a_restart_resumes_pending_rows_with_the_same_nonce(storage: Stora
     assert second.sent[0][4] == first.sent[0][4] == rows[0].nonce
     assert await states(storage, 1) == ["delivered", "delivered"]
     await d2.close()
+
+
+async def test_the_sweep_forgets_old_delivered_rows_only(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["stuck"] = [Retry("500")] * 50
+    d = make(storage, sender)
+    await queue(storage, 1, post("done"))
+    d.kick(1)
+    await settle(d)
+    await queue(storage, 1, post("stuck"))
+    async with storage.transaction() as tx:
+        await tx.conn.execute("UPDATE outbox SET created_at = 0")
+    await d.sweep()
+    async with storage.read() as q:
+        assert [r.payload["content"] for r in await q.outbox_rows(1)] == ["stuck"]
+    await d.close()

@@ -102,6 +102,17 @@ What to post after an action: :class:`Outcome` (see its docstring): ``events``
 picture), ``pending`` + ``mentions`` (one mention message), ``new_prompts`` +
 ``secret_seats`` (send DMs), ``over`` + ``result``.
 
+The delivery outbox (issue 8 §1, :mod:`bot.delivery`)::
+
+    batch = await app.queue(game_id, [(kind, target, payload, ordered), ...], covers=version)
+        # the Discord layer's rows for an outcome, in one transaction; ``covers`` marks
+        # the "sync" markers that every action's own transaction writes as done
+    out = await app.resync_outcome(game_id)   # the current phase, to post after a crash
+                                              # left an action's posts unqueued
+    block = await app.delivery_block(game_id) # (code, since, told_at) while it cannot post
+    info = await app.move(game_id, user_id, channel_id, thread_id, guild_id=, is_admin=)
+        # /game move: played there from now on; its waiting posts go there at once
+
 Time: the app never reads the clock directly; it calls ``clock()`` (seconds
 since the epoch, default ``time.time``).
 
@@ -365,7 +376,7 @@ class Core:
         one batch, in one transaction; the deliverer sends them. ``covers``: the state
         version these rows tell everything up to (their actions' sync markers are done).
         Returns the batch."""
-        now = self.clock()
+        now = self.wall()
         async with self.storage.transaction() as tx:
             batch = await tx.next_outbox_batch()
             for kind, target, payload, ordered in rows:
@@ -377,7 +388,7 @@ class Core:
     async def _put_sync(self, tx: Tx, game_id: int, version: int) -> None:
         """In the action's own transaction: a marker that its posts are still to be queued."""
         await tx.put_outbox(
-            game_id, 0, "sync", "place", {"version": version}, ordered=False, at=self.clock(),
+            game_id, 0, "sync", "place", {"version": version}, ordered=False, at=self.wall(),
             not_before=self.wall() + self.sync_grace,
         )
 

@@ -1,15 +1,21 @@
 """Play: posting what happened, secret planning, turn prompts, ``/plan``, status, history, export.
 
-What is posted after an action (:meth:`Play.publish`), from the app's Outcome:
+What is posted after an action (:meth:`Play.publish`, from the app's Outcome) is not
+sent from here: it is written as outbox rows and sent by the deliverer
+(:mod:`bot.delivery`, :mod:`bot.posting`), in order, paced, retried, and never lost
+when Discord fails (issue 8 §1). The rows (issue 7, "The channel"):
 
-* during Planning a sealed plan only edits the "Plans sealed n/N" message;
-* when the phase changes: one message in the game's channel or thread with the
-  board picture (and the reveal picture when Planning just ended), the log
-  lines, and the mentions of whoever must act next (one message, not one per
-  player) with a button that opens their decision privately;
-* when Planning starts: every human gets a DM with their private picture and
-  the planner; players whose DMs are closed (error 50007) are asked in that same
-  channel message to use ``/plan``, which opens the same planner ephemerally.
+* the game's one status message, posted at the start and edited in place: the
+  phase, who must act, "Plans sealed n/N" during Planning;
+* one post per phase in the game's channel or thread: the board picture (the reveal
+  picture when Planning just ended, the round's pictures when a round ended), the log
+  lines of the phase that ended, one mention of each player who must act now, and a
+  button that opens their decision privately. A turn inside a phase posts nothing:
+  its log lines wait for the next phase's post, and a player whose turn comes inside
+  a phase is told by DM (by a mention in the channel if their DMs are closed);
+* when Planning starts: every human gets a DM with their private picture and the
+  planner; players whose DMs are closed (error 50007) are asked in the phase's post
+  to use ``/plan``, which opens the same planner ephemerally.
 
 Nothing here posts or logs a plan before the reveal: a plan lives only in the
 planner message of its owner (DM or ephemeral) and in the engine.
