@@ -78,3 +78,49 @@ async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, t
         assert t["posts"] <= 1 + (phase == "Round 1 · Planning"), (phase, t)  # + the status message
         assert all(n <= 1 for n in t["mentions"].values()), (phase, t)
     assert window <= 5
+
+
+async def test_a_started_game_runs_in_its_own_thread_when_the_bot_may_create_one(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 7 "The channel": with Create Public Threads the game moves into a thread
+    started from its lobby card; its posts, status message and commands live there."""
+    from tests.fake_discord import message_text
+
+    fake.allow_threads()
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "thread.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.threads, what="the game's thread")
+        thread = fake.threads[0]
+        assert thread["id"] == lobby["id"] and thread["parent_id"] == fake.channel_id
+        assert "game #1" in thread["name"]
+
+        def in_thread(needle: str) -> Any:
+            return next((m for m in fake.public_messages(thread["id"]) if needle in message_text(m)), None)
+
+        start = await fake.wait_for(lambda: in_thread("Round 1 · Planning"), what="the first post in the thread")
+        assert f"<@{ann['id']}>" in start["content"] and f"<@{bob['id']}>" in start["content"]
+        await fake.wait_for(lambda: in_thread("Plans sealed 0/2"), what="the status message in the thread")
+        assert [m["id"] for m in fake.public_messages()] == [lobby["id"]]  # the channel keeps only the card
+        assert (await bot.app.info(1)).place_id == int(thread["id"])
+        ix = await fake.slash(bob, "game status", channel_id=thread["id"])
+        assert "Round **1**" in ix.all_text()
+        for u in (ann, bob):
+            msg = await fake.wait_for(lambda u=u: fake.dm_messages(u), what="a planner DM")
+            msg = await build_plan(fake, u, msg[-1])
+            await fake.click(u, msg, "Seal")
+        await fake.wait_for(lambda: in_thread("reveals:"), what="the reveal in the thread")
+
+
+async def test_without_thread_permission_the_game_stays_in_the_channel(fake: FakeDiscord, tmp_path: Any) -> None:
+    from tests.fake_discord import MISSING_PERMISSIONS
+
+    fake.allow_threads()
+    rule = fake.fail("POST", "/channels/{c}/messages/{m}/threads", MISSING_PERMISSIONS)
+    ann = fake.add_member("ann")
+    async with running(fake, str(tmp_path / "nothread.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [])
+        await fake.click(ann, lobby, "Start")
+        await public_with(fake, "Round 1 · Planning")
+        assert rule.hits and not fake.threads
+        assert (await bot.app.info(1)).place_id == int(fake.channel_id)

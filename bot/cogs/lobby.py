@@ -190,7 +190,7 @@ class Lobby(commands.Cog):
         if not await self._ack(interaction, edit_in_place):
             return
         out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
-        info = await self.bot.app.info(gid)
+        info = await self.own_thread(interaction, await self.bot.app.info(gid))
         if edit_in_place:
             await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(gid, open_=False))
         else:
@@ -198,6 +198,28 @@ class Lobby(commands.Cog):
             await interaction.followup.send(f"Game #{gid} started.", ephemeral=True)
         play = self.bot.get_cog("Play")
         await play.publish(out)  # type: ignore[union-attr]
+
+    async def own_thread(self, interaction: discord.Interaction[Any], info: GameInfo) -> GameInfo:
+        """A started game runs in its own thread, started from the lobby card, when the bot
+        may create threads here (issue 7); else it stays in the channel."""
+        perms = interaction.app_permissions
+        if info.thread_id is not None or not (perms.create_public_threads and perms.send_messages_in_threads):
+            return info
+        ref = await self.bot.app.message(info.id, "lobby")
+        if ref is None:
+            return info
+        title = self.bot.app.presenter(info.game).title
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                ref.channel_id, ref.message_id, name=text.clip(f"{title} — game #{info.id}", 100),
+                auto_archive_duration=10080, rate_limit_per_user=None,
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: no thread (%s %s); it runs in the channel", info.id, exc.status, exc.code)
+            return info
+        info = await self.bot.app.set_thread(info.id, interaction.user.id, int(data["id"]), is_admin=is_admin(interaction))
+        log.info("game %s runs in thread %s", info.id, info.thread_id)
+        return info
 
     async def on_lobby_button(self, interaction: discord.Interaction[Any], gid: int, op: str) -> None:
         if op == "join":
