@@ -72,7 +72,7 @@ async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, t
     with capsys.disabled():
         print("\nCHANNEL TALLY " + json.dumps({"phases": rows, "window": window}))
     assert len(rows) == 5 * 4 + 1  # every phase of 5 rounds, and the end
-    status_posts = sum("Plans sealed 0/2" in (r.json or {}).get("content", "") for r in fake.requests if r.method == "POST")
+    status_posts = sum("Plans sealed 0/2" in ((r.json or {}).get("content") or "") for r in fake.requests if r.method == "POST")
     assert status_posts == 1  # the one status message, edited in place from then on
     for phase, t in rows.items():
         assert t["posts"] <= 1 + (phase == "Round 1 · Planning"), (phase, t)  # + the status message
