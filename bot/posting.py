@@ -11,7 +11,8 @@ Row payloads (JSON, written by :meth:`bot.cogs.play.Play.publish`):
   game edits later, e.g. ``"sealed"``), ``dm_note`` (add "I cannot send you direct
   messages" for the players whose DM of the same batch was refused), ``held`` (put the
   held log lines of the phase's earlier turns under the post's first line);
-* ``edit`` (target: a remembered message kind): ``content``;
+* ``edit`` (target: a remembered message kind): ``content``; a deleted status message
+  is posted anew;
 * ``dm`` (target: a user id): ``planner`` (a seat: its private decision, built now from
   the current state; skipped if the seat has nothing to decide any more) or ``content``
   (+ ``buttons``), and ``fallback`` (posted in the game's place when DMs are closed).
@@ -188,7 +189,16 @@ class DiscordSender:
         if ref is None or ref.channel_id not in (info.place_id, info.channel_id):
             raise Gone(f"no {row.target} message in the game's place")
         msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
-        await msg.edit(content=text.clip(row.payload.get("content") or "", 2000))
+        content = text.clip(row.payload.get("content") or "", 2000)
+        try:
+            await msg.edit(content=content)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE or row.target != "status":
+                raise
+            # someone deleted the status message: the game gets a new one
+            message_id = await self.send(info.place_id, row.nonce, content=content)
+            await self.app.remember_message(info.id, "status", info.place_id, message_id)
+            return message_id
         return ref.message_id
 
     async def _dm(self, row: OutboxRow) -> int | None:

@@ -543,3 +543,17 @@ async def test_a_crash_between_the_commit_and_the_posts_does_not_stall_the_game(
         assert "Improve Production" in message_text(start) or "Round 1" in message_text(start)
         await fake.idle(quiet=1.0)
         assert sum("Your move" in message_text(m) for m in fake.public_messages()) == 1
+
+
+async def test_a_deleted_status_message_is_posted_anew(scene: Scene) -> None:
+    """The status message ("Plans sealed n/N", then who must act) was deleted: its next
+    edit gets 10008, and the game posts a new one that goes on being edited."""
+    fake = scene.fake
+    fake.delete_message(scene.channel, scene.counter["id"])
+    await scene.seal(scene.bob)
+    await scene.wait_turn_prompt()
+    fresh = await public_with(fake, "All 2 plans sealed", RECOVERY)
+    assert fresh["id"] != scene.counter["id"] and "to move" in message_text(fresh)
+    await fake.idle()  # the bot remembers the new message once Discord answered
+    ref = await scene.bot.app.message(1, "status")
+    assert ref is not None and str(ref.message_id) == fresh["id"]
