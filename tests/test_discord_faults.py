@@ -557,3 +557,21 @@ async def test_a_deleted_status_message_is_posted_anew(scene: Scene) -> None:
     await fake.idle()  # the bot remembers the new message once Discord answered
     ref = await scene.bot.app.message(1, "status")
     assert ref is not None and str(ref.message_id) == fresh["id"]
+
+
+async def test_the_periodic_sweep_lets_ai_seats_catch_up_without_a_restart(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 8 §5: the game was committed but its AI seat never answered (as if the
+    process died in between); the next sweep (every ``sweep_every`` s, within a minute
+    by default) lets the AI move and posts it, without waiting for a restart."""
+    ann = fake.add_member("ann")
+    quick = {**FAST_DELIVERY, "sweep_every": 0.3}
+    async with running(fake, str(tmp_path / "sweep.db"), renderer=None, delivery=quick) as bot:
+        lobby = await new_game(fake, ann, [])
+        ix = await fake.click(ann, lobby, "Add AI")
+        await fake.click(ann, ix.original, "br:ai:", values=["bot"])
+        out = await bot.app.start(1, int(ann["id"]), run_ai=False)  # the AI seat is owed its plan
+        await bot.get_cog("Play").publish(out)
+        status = await public_with(fake, "Plans sealed 0/2")
+        await fake.wait_for(lambda: "Plans sealed 1/2" in status["content"], RECOVERY, what="the AI's plan")
+        assert (await bot.app.info(1)).version == out.version + 1  # one action: the AI's plan
+        assert await bot.app.prompt(1, "bot1") is None
