@@ -164,18 +164,6 @@ class Play(commands.Cog):
                 out.append(seat)
         return out
 
-    async def update_sealed(self, info: GameInfo, view: dict[str, Any]) -> None:
-        """A planner's first change: the status message no longer lists that seat among
-        those who changed nothing (an edit through the outbox)."""
-        game = self.presenter(info)
-        if not game.secret_phase(view):
-            return
-        sealed, total, waiting = game.sealed_counts(view)
-        content = text.sealed_text(
-            sealed, total, self.names(info, waiting), self.names(info, await self.untouched(info, view))
-        )
-        await self.enqueue(info.id, [("edit", "status", {"content": content}, False)])
-
     async def resync(self, game_id: int) -> None:
         """The deliverer found an action whose posts were never queued (a crash between its
         commit and :meth:`publish`): post the game's current state instead."""
@@ -461,10 +449,7 @@ class Play(commands.Cog):
         if op != "cancel":
             draft = builder.step(draft, ctx, op, value)
         await interaction.response.defer()
-        fresh = builder.encode(builder.decode(None))
         await self.app.save_draft(gid, seat, key, builder.encode(draft))
-        if (row is None or row.draft == fresh) and builder.encode(draft) != fresh:  # a first change: the tracker says so
-            await self.update_sealed(info, await self.app.view(gid, None))
         embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
 
