@@ -12,7 +12,7 @@ from typing import Any
 
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
-from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, public_with
+from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, public_with, seal
 
 __all__ = ["fake"]  # the fixture
 
@@ -60,7 +60,7 @@ async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, t
             for u in (ann, bob):
                 msg = await fake.wait_for(lambda u=u, rnd=rnd: planner_for(u, rnd), what=f"a round {rnd} planner")
                 msg = await build_plan(fake, u, msg)
-                await fake.click(u, msg, "Seal")
+                await seal(fake, u, msg)  # Seal, then the one confirmation
             until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
             await play_turns(fake, [ann, bob], until=until, since=since)
         await public_with(fake, "Game over")
@@ -108,7 +108,7 @@ async def test_a_started_game_runs_in_its_own_thread_when_the_bot_may_create_one
         for u in (ann, bob):
             msg = await fake.wait_for(lambda u=u: fake.dm_messages(u), what="a planner DM")
             msg = await build_plan(fake, u, msg[-1])
-            await fake.click(u, msg, "Seal")
+            await seal(fake, u, msg)
         await fake.wait_for(lambda: in_thread("reveals:"), what="the reveal in the thread")
 
 

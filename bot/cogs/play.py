@@ -384,9 +384,11 @@ class Play(commands.Cog):
         )
         if preview is not None:
             pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
-        else:  # the compact picture reads on a phone; the full private one if there is none
-            pic = await self.bot.picture("decision.png", "draw_compact", info.game, seat_view)
-            pic = pic or await self.bot.picture("pads.png", "draw", info.game, seat_view)
+        else:  # the game's picture of this decision (the compact one reads on a phone)
+            draw = self.presenter(info).prompt_picture(prompt) or "draw"
+            pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
+            if pic is None and draw != "draw":  # the full private picture if there is none
+                pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
         files = [pic] if pic is not None else []
         if pic is not None:
             embed.set_image(url=f"attachment://{pic.filename}")
