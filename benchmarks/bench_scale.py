@@ -156,6 +156,12 @@ async def reset_game(app: Any, gid: int, src: int) -> None:
     a move from one of the base positions, with 10 games as with 50,000."""
     async with app.storage.transaction() as tx:
         await tx.conn.execute("DELETE FROM reminders WHERE game_id = ?", (gid,))
+        async with tx.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('outbox', 'delivery_blocks')"
+        ) as cur:
+            kept = [name for (name,) in await cur.fetchall()]  # the outbox keeps its rows: no cascade
+        for table in kept:
+            await tx.conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (gid,))
         await tx.conn.execute("DELETE FROM games WHERE id = ?", (gid,))  # the rest cascades
         await copy_game(tx.conn, gid, src)
         await fix_checksums(tx.conn, gid)

@@ -20,7 +20,8 @@ Test overrides (keyword arguments of :func:`create_bot`): ``clock``,
 presenters by name, beside the registry of :mod:`bot.games`), ``renderer`` (a
 module with ``draw``/``draw_plan``, or ``None`` for no pictures),
 ``sync_commands``, ``sync_guild_id``, ``guild_ready_timeout``, ``scheduler``
-(an APScheduler instance), ``intents``.
+(an APScheduler instance), ``delivery`` (keyword arguments of
+:class:`bot.delivery.Deliverer`: back-off, pacing, sweep period), ``intents``.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class BoardroomBot(commands.Bot):
         sync_commands: bool = True,
         sync_guild_id: int | None = None,
         scheduler: Any = None,
+        delivery: dict[str, Any] | None = None,
         intents: discord.Intents | None = None,
         **discord_kwargs: Any,
     ) -> None:
@@ -103,6 +105,8 @@ class BoardroomBot(commands.Bot):
         self.storage: Any = None
         self.app: Any = None
         self.reminders: Any = None
+        self.delivery: Any = None  # bot.delivery.Deliverer (the outbox)
+        self._delivery_kwargs = dict(delivery or {})
         self.game_group = app_commands.Group(name="game", description="Create, join and run board games", guild_only=True)
         self._token_filter: errors.RedactFilter | None = None
         errors.hide_secret_payloads()
@@ -143,7 +147,16 @@ class BoardroomBot(commands.Bot):
         self.tree.add_command(self.game_group)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         errors.install(self.tree)
+        from bot.delivery import Deliverer
+        from bot.posting import DiscordSender
+
+        delivery_kwargs = dict(self._delivery_kwargs)
+        sync_grace = delivery_kwargs.pop("sync_grace", None)
+        if sync_grace is not None:
+            self.app.sync_grace = float(sync_grace)
+        self.delivery = Deliverer(self.storage, DiscordSender(self), **delivery_kwargs)
         play = self.get_cog("Play")
+        self.delivery.on_sync = play.resync  # type: ignore[union-attr]
         self.reminders = ReminderScheduler(
             self.app, play.send_reminder, clock=self.clock, scheduler=self._scheduler  # type: ignore[union-attr]
         )
@@ -179,10 +192,17 @@ class BoardroomBot(commands.Bot):
         """Once connected: let AI seats catch up after downtime and post what they did."""
         await self.wait_until_ready()
         self.ready_event.set()
+        self.delivery.start()  # sends what a restart left in the outbox
+        await self.catch_up()
+        self.delivery.on_sweep.append(self.catch_up)  # and again with every sweep (issue 8 §5)
+
+    async def catch_up(self) -> None:
+        """AI seats owed a move (e.g. the process died between a player's commit and the
+        AI's reply) move now; what they did goes to the outbox."""
         try:
             outcomes = await self.app.advance_all()
         except Exception:
-            log.exception("could not advance games at start-up")
+            log.exception("could not let the AI seats catch up")
             return
         play = self.get_cog("Play")
         for out in outcomes:
@@ -195,6 +215,8 @@ class BoardroomBot(commands.Bot):
         try:
             if self.reminders is not None:
                 self.reminders.shutdown()
+            if self.delivery is not None:
+                await self.delivery.close()
             if self._heartbeat is not None:
                 self._heartbeat.cancel()
             if self.storage is not None:

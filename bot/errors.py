@@ -61,6 +61,7 @@ CANNOT_SAVE = (
     "Please try again in a while."
 )
 UNKNOWN_INTERACTION = 10062  # answered too late (over 3 s) or twice: Discord forgot it
+ALREADY_ACKNOWLEDGED = 40060  # a replayed interaction (gateway RESUME) answered before
 
 
 def expected_message(error: BaseException) -> str | None:
@@ -105,9 +106,10 @@ async def handle(interaction: discord.Interaction[Any], error: BaseException) ->
     if interaction.type is discord.InteractionType.autocomplete:
         log.warning("autocomplete failed: %s", type(error).__name__)
         return None
-    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-        # a late or doubled acknowledgement: nothing we can answer, nothing broken
-        log.info("interaction %s expired before it was answered", getattr(interaction, "id", "?"))
+    if isinstance(error, discord.HTTPException) and error.code in (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED):
+        # a late acknowledgement, or a click the gateway replayed after a RESUME (already
+        # answered): nothing we can answer, nothing broken
+        log.info("interaction %s expired or was already answered (%s)", getattr(interaction, "id", "?"), error.code)
         return None
     text = expected_message(error)
     if text is not None:

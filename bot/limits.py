@@ -29,6 +29,29 @@ def too_deep(value: Any, max_depth: int = MAX_DEPTH) -> bool:
     return False
 
 
+def text_too_deep(text: str, max_depth: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` opens more than ``max_depth`` nested lists/objects: checked on
+    the raw text (strings skipped), before a recursive parser sees it."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def json_size(value: Any) -> int | None:
     """The length of ``value`` as compact JSON, or None if it is not plain JSON data (or
     holds an integer too long to print)."""

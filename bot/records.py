@@ -85,8 +85,22 @@ class GameInfo(GameRow):
     def seat_named(self, seat: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == seat), None)
 
-    def can_manage(self, user_id: int, is_admin: bool = False) -> bool:
-        return is_admin or user_id == self.host_id
+    def can_manage(self, user_id: int, is_admin: bool | int = False) -> bool:
+        """The host, or a server manager of the game's own guild. ``is_admin`` is the id
+        of the guild in which the caller has Manage Server (what the Discord layer
+        passes), or ``True`` for an operator of a game outside any guild (CLI, tests):
+        Manage Server in another guild does not count (issue 8 §5)."""
+        return user_id == self.host_id or admin_here(self.guild_id, is_admin)
+
+
+def admin_here(guild_id: int | None, is_admin: bool | int) -> bool:
+    """Whether ``is_admin`` (a guild id, or True/False) gives manager rights over a game of
+    ``guild_id``."""
+    if is_admin is False or is_admin is None:
+        return False
+    if is_admin is True:
+        return guild_id is None
+    return isinstance(is_admin, int) and guild_id is not None and is_admin == guild_id
 
 
 @dataclass(frozen=True)

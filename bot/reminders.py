@@ -142,7 +142,7 @@ class ReminderHost(Protocol):
         seat: str,
         *,
         user_id: int | None = None,
-        is_admin: bool = False,
+        is_admin: bool | int = False,
         waiting_since: int | None = None,
     ) -> Outcome | None: ...
 

@@ -299,6 +299,38 @@ class ReminderRow:
 
 
 @dataclass(frozen=True)
+class OutboxRow:
+    """One thing to tell Discord (migration 0004; :mod:`bot.delivery`)."""
+
+    id: int
+    game_id: int
+    batch: int
+    kind: str  # post | edit | dm
+    target: str  # post: "place"; edit: a remembered message kind; dm: a user id
+    payload: dict[str, Any]
+    nonce: str
+    ordered: bool
+    state: str  # pending | delivered | closed | failed
+    message_id: int | None
+    attempts: int
+    next_try_at: float
+    created_at: float
+
+
+_OUTBOX_COLS = (
+    "id, game_id, batch, kind, target, payload, nonce, ordered, state, message_id,"
+    " attempts, next_try_at, created_at"
+)
+
+
+def _outbox(row: Iterable[Any]) -> OutboxRow:
+    r = list(row)
+    r[5] = json.loads(r[5])
+    r[7] = bool(r[7])
+    return OutboxRow(*r)
+
+
+@dataclass(frozen=True)
 class MessageRef:
     game_id: int
     kind: str
@@ -417,7 +449,10 @@ class Tx:
         return [g for g in map(_game, rows) if g is not None]
 
     async def update_game(self, game_id: int, at: float, **fields: Any) -> None:
-        allowed = {"options", "seed", "status", "version", "result", "thread_id", "host_id", "rules", "rng", "ai_owed"}
+        allowed = {
+            "options", "seed", "status", "version", "result", "channel_id", "thread_id", "host_id", "rules", "rng",
+            "ai_owed",
+        }
         if not fields or set(fields) - allowed:
             raise ValueError(f"bad game fields {sorted(fields)}")
         if fields.get("seed") is not None:
@@ -577,6 +612,120 @@ class Tx:
     async def game_of_message(self, message_id: int) -> int | None:
         row = await self._one("SELECT game_id FROM messages WHERE message_id = ?", (message_id,))
         return int(row[0]) if row else None
+
+    # the delivery outbox (0004)
+    async def put_outbox(
+        self,
+        game_id: int,
+        batch: int,
+        kind: str,
+        target: str,
+        payload: dict[str, Any],
+        *,
+        ordered: bool,
+        at: float,
+        not_before: float = 0.0,
+    ) -> int:
+        cur = await self.conn.execute(
+            "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
+            (game_id, batch, kind, target, dumps(payload), int(ordered), not_before, at),
+        )
+        row_id = int(cur.lastrowid or 0)
+        await cur.close()
+        # the nonce Discord dedups a repeated send by (at most 25 characters)
+        await self.conn.execute("UPDATE outbox SET nonce = ? WHERE id = ?", (f"br{row_id}", row_id))
+        return row_id
+
+    async def next_outbox_batch(self) -> int:
+        row = await self._one("SELECT coalesce(max(batch), 0) + 1 FROM outbox")
+        return int(row[0])
+
+    async def pending_outbox(self, game_id: int) -> list[OutboxRow]:
+        rows = await self._all(
+            f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' ORDER BY id", (game_id,)
+        )
+        return [_outbox(r) for r in rows]
+
+    async def outbox_rows(self, game_id: int) -> list[OutboxRow]:
+        rows = await self._all(f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        return [_outbox(r) for r in rows]
+
+    async def games_with_pending_outbox(self) -> list[int]:
+        rows = await self._all(
+            "SELECT DISTINCT game_id FROM outbox WHERE state = 'pending' AND kind != 'hold' ORDER BY game_id"
+        )
+        return [int(r[0]) for r in rows]
+
+    async def cover_syncs(self, game_id: int, version: int) -> None:
+        """The posts of everything up to ``version`` are queued: its 'sync' markers are done."""
+        await self.conn.execute(
+            "UPDATE outbox SET state = 'delivered' WHERE game_id = ? AND kind = 'sync' AND state = 'pending'"
+            " AND json_extract(payload, '$.version') <= ?",
+            (game_id, version),
+        )
+
+    async def held_lines(self, game_id: int, before_id: int) -> list[str]:
+        """The log lines held back for the next phase post (rows of kind 'hold')."""
+        rows = await self._all(
+            "SELECT payload FROM outbox WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?"
+            " ORDER BY id",
+            (game_id, before_id),
+        )
+        return [line for (p,) in rows for line in json.loads(p).get("lines", [])]
+
+    async def release_held(self, game_id: int, before_id: int) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET state = 'delivered' WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?",
+            (game_id, before_id),
+        )
+
+    async def closed_dms_in_batch(self, batch: int) -> list[int]:
+        rows = await self._all(
+            "SELECT target FROM outbox WHERE batch = ? AND kind = 'dm' AND state = 'closed' ORDER BY id", (batch,)
+        )
+        return [int(r[0]) for r in rows]
+
+    async def mark_outbox(
+        self,
+        row_id: int,
+        state: str,
+        *,
+        message_id: int | None = None,
+        attempts: int | None = None,
+        next_try_at: float | None = None,
+    ) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET state = ?, message_id = coalesce(?, message_id),"
+            " attempts = coalesce(?, attempts), next_try_at = coalesce(?, next_try_at) WHERE id = ?",
+            (state, message_id, attempts, next_try_at, row_id),
+        )
+
+    async def prune_outbox(self, before: float) -> None:
+        """Forget delivered rows older than ``before`` (pending ones are kept)."""
+        await self.conn.execute(
+            "DELETE FROM outbox WHERE state IN ('delivered', 'failed') AND created_at < ?", (before,)
+        )
+
+    async def retry_outbox_now(self, game_id: int) -> None:
+        await self.conn.execute("UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND state = 'pending'", (game_id,))
+
+    async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
+        row = await self._one("SELECT code, since, told_at FROM delivery_blocks WHERE game_id = ?", (game_id,))
+        return (int(row[0]), float(row[1]), row[2]) if row else None
+
+    async def put_delivery_block(self, game_id: int, code: int, at: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO delivery_blocks (game_id, code, since) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET code = excluded.code",
+            (game_id, code, at),
+        )
+
+    async def told_delivery_block(self, game_id: int, at: float) -> None:
+        await self.conn.execute("UPDATE delivery_blocks SET told_at = ? WHERE game_id = ?", (at, game_id))
+
+    async def clear_delivery_block(self, game_id: int) -> None:
+        await self.conn.execute("DELETE FROM delivery_blocks WHERE game_id = ?", (game_id,))
 
     # waiting seats and reminders
     async def waiting_of(self, game_id: int) -> list[WaitingRow]:

@@ -47,6 +47,9 @@ What it does:
   by the recorded request; ``rule.hits`` lists what it answered. Route templates:
   ``{name}`` is one path segment, a final ``*`` any rest.
 
+* honours a message ``nonce`` with ``enforce_nonce`` as Discord does: the same nonce
+  again in that channel gets the first message back, not a second one
+  (:attr:`FakeDiscord.nonce_hits`);
 * on request, paces each channel like Discord's message bucket
   (:meth:`FakeDiscord.pace_channels`: X-RateLimit-* headers on every write, 429 over
   the limit) and measures the bot's pacing (:meth:`FakeDiscord.writes_per_window`).
@@ -75,6 +78,8 @@ MANAGE_GUILD = 1 << 5
 ADMINISTRATOR = 1 << 3
 EPHEMERAL = 1 << 6
 DEFAULT_PERMS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use app commands
+CREATE_PUBLIC_THREADS = 1 << 35
+ALL_PERMS = (1 << 53) - 1
 
 
 def _now_iso() -> str:
@@ -636,6 +641,11 @@ class FakeDiscord:
         self.channel_bucket: tuple[int, float] | None = None  # see pace_channels
         self._channel_writes: dict[str, list[float]] = {}
         self.paced: list[Recorded] = []  # writes refused with 429 by pace_channels
+        self.nonce_hits: list[Recorded] = []  # posts answered with an earlier message (same nonce)
+        # the bot's permissions in the channel (interaction app_permissions): everything but
+        # Create Public Threads, unless a test calls allow_threads()
+        self.app_permissions = ALL_PERMS & ~CREATE_PUBLIC_THREADS
+        self.threads: list[dict[str, Any]] = []  # threads the bot started
         self.channel_id = self.add_channel("games")["id"]
         self._ws: web.WebSocketResponse | None = None
         self._ws_ready = asyncio.Event()
@@ -1124,6 +1134,7 @@ class FakeDiscord:
                 ("PATCH", f"/channels/{s % 'channel'}/messages/{s % 'message'}", "r_edit"),
                 ("DELETE", f"/channels/{s % 'channel'}/messages/{s % 'message'}", "r_delete"),
                 ("POST", f"/channels/{s % 'channel'}/typing", "r_no_content"),
+                ("POST", f"/channels/{s % 'channel'}/messages/{s % 'message'}/threads", "r_start_thread"),
                 ("POST", f"/interactions/{s % 'iid'}/(?P<token>[^/]+)/callback", "r_callback"),
                 ("POST", f"/webhooks/{s % 'app'}/(?P<token>[^/]+)", "r_followup"),
                 ("GET", f"/webhooks/{s % 'app'}/(?P<token>[^/]+)/messages/(?P<mid>@original|\\d+)", "r_wh_get"),
@@ -1318,9 +1329,50 @@ class FakeDiscord:
         bad = self._refuse(rec, check_message(rec.json, rec.files, create=True, interaction=False))
         if bad is not None:
             return bad
+        nonce = (rec.json or {}).get("nonce")
+        if nonce is not None and (rec.json or {}).get("enforce_nonce"):
+            # Discord: a message with the same nonce by the same author within a few
+            # minutes is answered with that message instead of a second one
+            same = next((m for m in self.messages[channel] if m.get("_nonce") == str(nonce)), None)
+            if same is not None:
+                self.nonce_hits.append(rec)
+                return _json_response(self.public(same))
         msg = self._build_message(channel, rec.json, rec.files)
+        if nonce is not None:
+            msg["_nonce"] = str(nonce)
         self.messages[channel].append(msg)
         return _json_response(self.public(msg))
+
+    async def r_start_thread(self, rec: Recorded, channel: str, message: str) -> web.Response:
+        """A public thread started from a message (the bot needs Create Public Threads)."""
+        parent = self.channels.get(channel)
+        if parent is None:
+            return _error(404, 10003, "Unknown Channel")
+        if not self.app_permissions & CREATE_PUBLIC_THREADS:
+            return _error(403, 50013, "Missing Permissions")
+        if self._find(channel, message) is None:
+            return _error(404, 10008, "Unknown Message")
+        th = {
+            "id": message,  # Discord gives a thread started from a message that message's id
+            "type": 11,
+            "name": str((rec.json or {}).get("name") or "thread")[:100],
+            "guild_id": parent.get("guild_id"),
+            "parent_id": channel,
+            "owner_id": self.bot_user["id"],
+            "member_count": 1,
+            "message_count": 0,
+            "rate_limit_per_user": 0,
+            "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "locked": False,
+                                "archive_timestamp": _now_iso()},
+        }
+        self.channels[th["id"]] = th
+        self.messages[th["id"]] = []
+        self.threads.append(th)
+        return _json_response(th, status=201)
+
+    def allow_threads(self) -> None:
+        """The bot may create public threads in the channel (interaction app_permissions)."""
+        self.app_permissions |= CREATE_PUBLIC_THREADS
 
     async def r_get_message(self, rec: Recorded, channel: str, message: str) -> web.Response:
         if channel not in self.channels:
@@ -1499,7 +1551,7 @@ class FakeDiscord:
             "version": 1,
             "locale": "en-US",
             "attachment_size_limit": 25 * 1024 * 1024,
-            "app_permissions": str((1 << 53) - 1),
+            "app_permissions": str(self.app_permissions),
             "entitlements": [],
             "authorizing_integration_owners": {"0": self.guild_id},
         }

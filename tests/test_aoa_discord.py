@@ -5,6 +5,7 @@ internal id in anything a player read, no other seat's hand in any picture."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -106,34 +107,24 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         assert state["phase"] != "draft"
         assert all(len(state["players"][s]["hand"]) == 4 for s in ("ann", "bob"))
 
-        # every turn from the public "Open my turn" posts, to the final scores
-        used: set[str] = set()
+        # every turn, each opened privately with /plan by whoever must move (the channel
+        # gets one post per phase; a mover inside a phase is told by DM), to the end
         users = {"ann": ann, "bob": bob}
         actions = 0
         checked = False
         for _ in range(600):
-
-            def ready() -> Any:
-                msgs = fake.public_messages()
-                if any("Game over" in message_text(m) for m in msgs):
-                    return "done"
-                t = next(
-                    (m for m in reversed(msgs) if any(c.get("label") == "Open my turn" for c in iter_components(m))),
-                    None,
-                )
-                return t if t is not None and t["id"] not in used else None
-
-            target = await fake.wait_for(ready, 15, what="a turn prompt or the end")
-            if target == "done":
+            await fake.idle()
+            if (await bot.app.info(1)).status == "finished":
                 break
-            used.add(target["id"])
-            pending = await bot.app.state(1)
-            movers = [users[s] for s in bot.app.engine(GAME).pending(pending)]  # pinged, or "Waiting for ..."
-            if not movers:
+            pending = bot.app.engine(GAME).pending(await bot.app.state(1))
+            if not pending:
+                await asyncio.sleep(0.05)
                 continue
-            ix = await fake.click(movers[0], target, "Open my turn")
+            mover = users[sorted(pending)[0]]
+            ix = await fake.slash(mover, "plan")
             assert ix.callback_data.get("flags", 0) & EPHEMERAL
-            actions += await decide(fake, movers[0], ix.original, rnd)
+            msg = ix.followups[-1] if ix.followups else ix.original
+            actions += await decide(fake, mover, msg, rnd)
             if not checked and (await bot.app.state(1))["round"] >= 2:
                 checked = True
                 ix = await fake.slash(bob, "game history", {"round": 1})
@@ -143,11 +134,12 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
                 ix = await fake.slash(bob, "game export")
                 data = json.loads(ix.original["_files"][0][2])
                 assert data["format"] == "boardroom-game" and data["game"] == GAME
-        else:
-            raise AssertionError("the game did not end")
         assert (await bot.app.info(1)).status == "finished" and checked
         assert actions > 40
-        final = next(m for m in fake.public_messages() if "Game over" in message_text(m))
+        final = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages() if "Game over" in message_text(m)), None),
+            15, what="the final scores",
+        )
         assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
         everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
         assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)

@@ -88,7 +88,7 @@ async def test_lobby_permissions(app: App) -> None:
     ):
         with pytest.raises(Forbidden):
             await call
-    info = await app.add_ai(info.id, 2, "bot", is_admin=True)  # Manage Server
+    info = await app.add_ai(info.id, 2, "bot", is_admin=7)  # Manage Server in the game's guild (7)
     assert info.seats[-1].ai_kind == "bot"
     with pytest.raises(AppError):
         await app.add_ai(info.id, 1, "alien")
@@ -245,7 +245,7 @@ async def test_pause_resume_abandon(app: App, clock: FakeClock) -> None:
     await app.start(gid, 1, seed=3)
     with pytest.raises(Forbidden):
         await app.pause(gid, 2)
-    await app.pause(gid, 2, is_admin=True)
+    await app.pause(gid, 2, is_admin=7)
     assert await app.storage.reminders_of(gid) == []
     with pytest.raises(Conflict, match="paused"):
         await app.act(gid, 1, None, {"pick": 1}, 0)
@@ -273,7 +273,7 @@ async def test_settings_permissions_and_validation(app: App) -> None:
     info = await lobby(app, humans=2)
     with pytest.raises(Forbidden):
         await app.update_settings(info.id, 2, remind_after_hours=1)
-    info = await app.update_settings(info.id, 2, is_admin=True, remind_after_hours=1, takeover=True)
+    info = await app.update_settings(info.id, 2, is_admin=7, remind_after_hours=1, takeover=True)
     assert info.settings.remind_after_hours == 1 and info.settings.takeover
     with pytest.raises(AppError, match="between"):
         await app.update_settings(info.id, 1, repeat_hours=0)
@@ -691,3 +691,19 @@ async def test_a_turn_that_goes_on_keeps_the_seat_pending(storage: Storage, cloc
         out = await app.act(gid, users[seat], seat, choose("smartphone-inc", state, seat, "greedy"), int(state["version"]))
         assert out.status == "applied"
     raise AssertionError("no Research or Logistics turn with 2 markers came up")
+
+
+async def test_manage_server_counts_only_in_the_games_own_guild(app: App) -> None:
+    """Issue 8 §5: an outsider with Manage Server in another guild cannot manage a game;
+    a manager of the game's own guild can; a bare ``True`` does not pass for a guild game."""
+    info = await app.create_game("fake", guild_id=500, channel_id=50, host_id=1, host_name="Ann")
+    await app.join(info.id, 2, "Bob")
+    for outsider in (600, True):
+        with pytest.raises(Forbidden):
+            await app.add_ai(info.id, 3, "bot", is_admin=outsider)
+        with pytest.raises(Forbidden):
+            await app.abandon(info.id, 3, is_admin=outsider)
+    assert not (await app.info(info.id)).can_manage(3, 600)
+    info = await app.add_ai(info.id, 3, "bot", is_admin=500)
+    assert info.seats[-1].ai_kind == "bot"
+    assert (await app.abandon(info.id, 3, is_admin=500)).status == "abandoned"

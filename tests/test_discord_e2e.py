@@ -106,7 +106,8 @@ async def new_game(fake: FakeDiscord, host: dict, joiners: list[dict], options: 
     assert "game #1" in message_text(lobby)
     for u in joiners:
         ix = await fake.click(u, lobby, "Join")
-        assert ix.callback_type == 7  # the lobby card is edited in place
+        # acknowledged first (deferred update, issue 8 §2), then the card is edited in place
+        assert ix.callback_type == 6 and f"<@{u['id']}>" in message_text(lobby)
     assert all(f"<@{u['id']}>" in message_text(lobby) for u in [host, *joiners])
     return lobby
 
@@ -127,30 +128,46 @@ def _has_turn_button(m: dict[str, Any]) -> bool:
     return not planning and any(c.get("label") == "Open my turn" for c in iter_components(m))
 
 
+def _is_turn_dm(m: dict[str, Any]) -> bool:
+    """A "your move" DM: a turn that comes inside a phase (the phase's post mentioned
+    only who moved first)."""
+    return "Your move in game" in m.get("content", "") and _has_turn_button(m)
+
+
 async def play_turns(
     fake: FakeDiscord, users: list[dict], until: str, limit: int = 120, since: int = 0, chooser: Any = None
 ) -> None:
-    """Answer every "Open my turn" prompt until a public message contains ``until``;
-    only messages from index ``since`` on count. ``chooser()`` gives the option index to
-    pick at each select (default: the first)."""
+    """Answer every turn prompt (the "Open my turn" button of a phase's post mentioning the
+    player, or of a "your move" DM) until a public message contains ``until``; only public
+    messages from index ``since`` on and DMs newer than the call count. ``chooser()``
+    gives the option index to pick at each select (default: the first)."""
     used: set[str] = set()
+    dm_floor = max((int(m["id"]) for u in users for m in fake.dm_messages(u)), default=0)
     for _ in range(limit):
 
         def ready() -> Any:
             msgs = fake.public_messages()[since:]
             if any(until in message_text(m) for m in msgs):
                 return "done"
-            t = next((m for m in reversed(msgs) if _has_turn_button(m)), None)
-            return t if t is not None and t["id"] not in used else None
+            found: list[tuple[int, dict[str, Any], list[dict]]] = []
+            for m in msgs:
+                if _has_turn_button(m):
+                    found.append((int(m["id"]), m, [u for u in users if f"<@{u['id']}>" in m["content"]]))
+            for u in users:
+                for m in fake.dm_messages(u):
+                    if int(m["id"]) > dm_floor and _is_turn_dm(m):
+                        found.append((int(m["id"]), m, [u]))
+            fresh = [f for f in found if f[1]["id"] not in used]
+            return min(fresh, key=lambda f: f[0]) if fresh else None
 
         target = await fake.wait_for(ready, 15, what=f"a new turn prompt or {until!r}")
         if target == "done":
             return
-        used.add(target["id"])
-        movers = [u for u in users if f"<@{u['id']}>" in target["content"]]
+        _at, msg, movers = target
+        used.add(msg["id"])
         if not movers:  # "Waiting for ...": a turn going on step by step, answered below
             continue
-        ix = await fake.click(movers[0], target, "Open my turn")
+        ix = await fake.click(movers[0], msg, "Open my turn")
         assert ix.callback_data.get("flags", 0) & EPHEMERAL
         msg = ix.original
         for _step in range(20):  # Research, Logistics and Selling may go step by step

@@ -5,9 +5,8 @@ Discord while a route fails. Each test asserts what the issue WANTS:
 * nothing is lost or doubled;
 * the player is told the truth.
 
-Where today's bot does not do that yet, the test is a strict xfail naming issue 8:
-whoever builds the delivery outbox (issue 8 section 1) and acknowledge-first
-interactions (section 2) removes the mark when the test passes.
+These were strict xfails until the delivery outbox (issue 8 section 1, bot/delivery.py)
+and acknowledge-first interactions (section 2) made them pass.
 
 The scene: ann (host) and bob, no pictures; both plans are sealed in DMs, and bob's
 seal is the action that reveals the plans, so it posts the reveal and the first turn
@@ -39,9 +38,10 @@ from tests.fake_discord import (
 from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with, to_confirm
 
 # How long a test waits for something the bot should do on its own after a fault cleared
-# (the outbox's retry). OUTBOX: give the deliverer a short back-off in ``running(...)``
-# below (a create_bot override) so that it retries well within this.
+# (the outbox's retry). The deliverer gets a short back-off (:data:`FAST_DELIVERY`, a
+# create_bot override) so that it retries well within this.
 RECOVERY = 6.0
+FAST_DELIVERY = {"backoff": 0.1, "backoff_cap": 1.0, "blocked_retry": 1.0}
 
 WRONG = ("went wrong", "Nothing was changed")  # what a player must not read after a recorded move
 
@@ -91,7 +91,9 @@ async def scene(fake: FakeDiscord, tmp_path: Any) -> AsyncIterator[Scene]:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     async with AsyncExitStack() as stack:
         stack.enter_context(fast_backoff())
-        bot = await stack.enter_async_context(running(fake, str(tmp_path / "faults.db"), renderer=None))
+        bot = await stack.enter_async_context(
+            running(fake, str(tmp_path / "faults.db"), renderer=None, delivery=FAST_DELIVERY)
+        )
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
         counter = await public_with(fake, "Plans sealed 0/2")
@@ -171,11 +173,6 @@ async def test_transient_server_error_is_retried(scene: Scene, failure: Failure,
     no_unexpected_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: a post that fails for good after the move is committed is lost (no outbox); "
-    "the player is told 'Nothing was changed'",
-)
 @pytest.mark.parametrize("failure", [SERVER_ERROR, BAD_GATEWAY], ids=["500", "502"])
 async def test_persistent_server_error_then_recovery(scene: Scene, failure: Failure) -> None:
     """5xx on every post to the game channel while bob seals (discord.py gives up after
@@ -197,7 +194,7 @@ async def test_dms_closed_mid_game_the_player_is_told_in_the_channel(fake: FakeD
     channel tells him to use ``/plan``, he plans there, and the game goes on."""
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     with fast_backoff():
-        async with running(fake, str(tmp_path / "dm.db"), renderer=None):
+        async with running(fake, str(tmp_path / "dm.db"), renderer=None, delivery=FAST_DELIVERY):
             lobby = await new_game(fake, ann, [bob])
             rule = fake.close_dms(bob)
             await fake.click(ann, lobby, "Start")
@@ -220,11 +217,6 @@ async def build_and_seal(fake: FakeDiscord, user: dict, planner: dict) -> None:
 # ------------------------------------------------------------------ 50013 / 10003
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: with permissions missing in the game channel the game is not marked "
-    "'cannot post', nobody is told, and the posts are lost",
-)
 async def test_missing_permissions_marks_the_game_and_tells_the_players(scene: Scene) -> None:
     fake = scene.fake
     rule = fake.deny(scene.channel)  # 50013 on every write in the game channel
@@ -242,11 +234,6 @@ async def test_missing_permissions_marks_the_game_and_tells_the_players(scene: S
     await game_goes_on(scene)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: when the game channel is deleted the game is not marked 'cannot post' and "
-    "nobody is told how to move it (/game move)",
-)
 async def test_deleted_channel_marks_the_game_and_tells_the_players(scene: Scene) -> None:
     fake = scene.fake
     fake.delete_channel(scene.channel)
@@ -283,7 +270,7 @@ async def test_deleted_lobby_card_does_not_stop_joining(fake: FakeDiscord, tmp_p
     """The lobby card is gone when a player joins with ``/game join`` (its edit gets
     10008 and the card is really gone): the player is seated and told so."""
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    async with running(fake, str(tmp_path / "lobby.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "lobby.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [])
         rule = fake.fail("PATCH", f"/channels/{fake.channel_id}/messages/{lobby['id']}", UNKNOWN_MESSAGE)
         ix = await fake.slash(bob, "game join")
@@ -305,7 +292,7 @@ async def join_with_failing_ack(fake: FakeDiscord, tmp_path: Any, inject: Any, c
     seats agree, the user saw the failure, and no unexpected error is logged."""
     caplog.set_level(logging.INFO)
     ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
-    async with running(fake, str(tmp_path / "ack.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "ack.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [bob])
         inject()
         ix = await fake.click(cid, lobby, "Join", timeout=10)
@@ -317,29 +304,19 @@ async def join_with_failing_ack(fake: FakeDiscord, tmp_path: Any, inject: Any, c
     no_unexpected_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 section 2: join changes the game before acknowledging; on 10062 the seat "
-    "sticks, the card is not updated and an unexpected error is logged",
-)
 async def test_unknown_interaction_on_the_ack(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     await join_with_failing_ack(
         fake, tmp_path, lambda: fake.fail("POST", "/interactions/{id}/{token}/callback", UNKNOWN_INTERACTION), caplog
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8 section 2: join changes the game before acknowledging; an acknowledgement "
-    "later than 3 s gets 10062, the seat sticks and the card is not updated",
-)
 async def test_slow_ack_over_three_seconds(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     await join_with_failing_ack(fake, tmp_path, lambda: fake.slow_ack(3.2), caplog)
 
 
 async def test_slow_ack_within_three_seconds_is_fine(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    async with running(fake, str(tmp_path / "ack-ok.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "ack-ok.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [])
         fake.slow_ack(1.0)
         ix = await fake.click(bob, lobby, "Join")
@@ -351,17 +328,12 @@ async def test_slow_ack_within_three_seconds_is_fine(fake: FakeDiscord, tmp_path
 # ---------------------------------------------------------------- AI takeover notice
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: the AI takeover notice is posted before the outcome; when the notice "
-    "fails, the reveal and the next prompts are lost",
-)
 async def test_takeover_notice_fails_the_reveal_still_comes(fake: FakeDiscord, tmp_path: Any) -> None:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     clock = Clock()
     db = str(tmp_path / "takeover.db")
     with fast_backoff():
-        async with running(fake, db, renderer=None, clock=clock):
+        async with running(fake, db, renderer=None, clock=clock, delivery=FAST_DELIVERY):
             lobby = await new_game(fake, ann, [bob])
             await fake.slash(ann, "game settings", {"takeover": True, "takeover_hours": 3.0, "remind_hours": 1.0})
             await fake.click(ann, lobby, "Start")
@@ -376,7 +348,7 @@ async def test_takeover_notice_fails_the_reveal_still_comes(fake: FakeDiscord, t
             times=None,
             when=lambda r: "the AI plays their seat" in ((r.json or {}).get("content") or ""),
         )
-        async with running(fake, db, renderer=None, clock=clock):
+        async with running(fake, db, renderer=None, clock=clock, delivery=FAST_DELIVERY):
             await fake.wait_for(lambda: notice.hits, what="the takeover notice")
             await public_with(fake, "reveals:", RECOVERY)
 
@@ -421,11 +393,6 @@ async def test_replayed_seal_is_not_applied_twice(scene: Scene) -> None:
     assert sum(a["action"].get("type") == "plan" and a["seat"] == "bob" for a in log["actions"]) <= 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: a replayed INTERACTION_CREATE (its ack refused with 40060, already "
-    "acknowledged) is logged as an unexpected error",
-)
 async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog: Any) -> None:
     """The replayed click is refused by Discord (40060, already acknowledged); the player
     reads nothing new and no unexpected error is logged."""
@@ -438,12 +405,9 @@ async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog
     no_unexpected_errors(caplog)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 8: a replayed INTERACTION_CREATE of 'Add AI' adds a second AI seat"
-)
 async def test_replayed_add_ai_is_not_applied_twice(fake: FakeDiscord, tmp_path: Any) -> None:
     ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "replay-ai.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "replay-ai.db"), renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [])
         ix = await fake.click(ann, lobby, "Add AI")
         s = Scene(fake, bot, ann, ann, lobby)
@@ -476,7 +440,7 @@ async def test_replies_to_long_inputs_stay_within_discords_limits(
     """Error replies that echo a long input are clipped to 2000 characters (real Discord
     refuses longer content with 400 / 50035; the fixture fails on any refused payload)."""
     ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "long.db"), renderer=None):
+    async with running(fake, str(tmp_path / "long.db"), renderer=None, delivery=FAST_DELIVERY):
         if needs_game:
             await new_game(fake, ann, [])
         ix = await fake.slash(ann, command, options)
@@ -486,11 +450,10 @@ async def test_replies_to_long_inputs_stay_within_discords_limits(
     assert not fake.limit_errors, fake.limit_errors
 
 
-@pytest.mark.xfail(strict=True, reason="issue 8 section 4: string options have no max_length")
 async def test_every_string_option_has_a_max_length(fake: FakeDiscord, tmp_path: Any) -> None:
     """Issue 8 section 4: "set max_length on every string option" (checked on what the
     bot registers; the fake enforces max_length <= 6000)."""
-    async with running(fake, str(tmp_path / "cmds.db"), renderer=None):
+    async with running(fake, str(tmp_path / "cmds.db"), renderer=None, delivery=FAST_DELIVERY):
         pass
 
     def strings(options: list[dict], where: str) -> list[tuple[str, dict]]:
@@ -511,11 +474,6 @@ async def test_every_string_option_has_a_max_length(fake: FakeDiscord, tmp_path:
 # ------------------------------------------------------------------------ pacing
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 8: no pacing; quick players make the bot write more than 5 messages per 5 s "
-    "to the game channel",
-)
 async def test_quick_players_get_at_most_five_writes_per_five_seconds(scene: Scene) -> None:
     """Players who answer at once (as fast as the fake clicks) through a whole round: the
     bot merges or delays its posts to at most 5 writes per 5 s in the game channel, and
@@ -525,3 +483,96 @@ async def test_quick_players_get_at_most_five_writes_per_five_seconds(scene: Sce
     await play_turns(fake, [scene.ann, scene.bob], until="Round 2 · Planning")
     await fake.idle()
     assert fake.writes_per_window(scene.channel, 5.0) <= 5
+
+
+async def test_game_move_after_the_channel_is_deleted_delivers_there(scene: Scene) -> None:
+    """The channel is gone; the host runs ``/game move`` in another channel: the waiting
+    reveal and prompt are posted there, once; only the host (or Manage Server) may move it."""
+    fake = scene.fake
+    old = scene.channel
+    fake.delete_channel(old)
+    await scene.seal(scene.bob)
+    await fake.wait_for(
+        lambda: any("/game move" in message_text(m) for m in fake.dm_messages(scene.ann)), RECOVERY, what="the DM"
+    )
+    other = fake.add_channel("new-home")["id"]
+    ix = await fake.slash(scene.bob, "game move", {"game": "1"}, channel_id=other)
+    assert "Only the host" in ix.all_text()
+    ix = await fake.slash(scene.ann, "game move", {"game": "1"}, channel_id=other)
+    assert "played here from now on" in ix.all_text()
+    reveal = await fake.wait_for(
+        lambda: next((m for m in fake.public_messages(other) if "reveals:" in message_text(m)), None),
+        RECOVERY,
+        what="the reveal in the new channel",
+    )
+    assert "Your move" in message_text(reveal)
+    await fake.idle()
+    assert sum("reveals:" in message_text(m) for m in fake.public_messages(other)) == 1
+    assert (await scene.bot.app.info(1)).place_id == int(other)
+    assert await scene.bot.app.delivery_block(1) is None
+
+
+async def test_a_crash_between_the_commit_and_the_posts_does_not_stall_the_game(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 8 §1 and §5: the process dies after bob's plan is committed but before its
+    posts were queued (here: the app is called without the Discord layer, then the bot
+    restarts). The action's sync marker, written in its own transaction, makes the next
+    process post the game's state: the reveal's phase, who must act, once."""
+    from bot.app.core import default_ai_choose
+
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    db = str(tmp_path / "crash.db")
+    quick = {**FAST_DELIVERY, "sync_grace": 0.5}
+    async with running(fake, db, renderer=None, delivery=quick) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
+        await build_and_seal(fake, ann, fake.dm_messages(ann)[-1])
+        await public_with(fake, "Plans sealed 1/2")
+        await fake.idle()
+        state = await bot.app.state(1)
+        plan = default_ai_choose("smartphone-inc", state, "bob", "greedy")
+        bot.delivery.on_sync = None  # the process "dies" before anything is posted ...
+        await bot.delivery.close()
+        out = await bot.app.act(1, int(bob["id"]), "bob", plan, int(state["version"]))
+        assert out.status == "applied"
+    async with running(fake, db, renderer=None, delivery=quick):  # ... and starts again
+        start = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages() if "Your move" in message_text(m)), None),
+            RECOVERY,
+            what="the turn prompt after the crash",
+        )
+        assert "Improve Production" in message_text(start) or "Round 1" in message_text(start)
+        await fake.idle(quiet=1.0)
+        assert sum("Your move" in message_text(m) for m in fake.public_messages()) == 1
+
+
+async def test_a_deleted_status_message_is_posted_anew(scene: Scene) -> None:
+    """The status message ("Plans sealed n/N", then who must act) was deleted: its next
+    edit gets 10008, and the game posts a new one that goes on being edited."""
+    fake = scene.fake
+    fake.delete_message(scene.channel, scene.counter["id"])
+    await scene.seal(scene.bob)
+    await scene.wait_turn_prompt()
+    fresh = await public_with(fake, "All 2 plans sealed", RECOVERY)
+    assert fresh["id"] != scene.counter["id"] and "to move" in message_text(fresh)
+    await fake.idle()  # the bot remembers the new message once Discord answered
+    ref = await scene.bot.app.message(1, "status")
+    assert ref is not None and str(ref.message_id) == fresh["id"]
+
+
+async def test_the_periodic_sweep_lets_ai_seats_catch_up_without_a_restart(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 8 §5: the game was committed but its AI seat never answered (as if the
+    process died in between); the next sweep (every ``sweep_every`` s, within a minute
+    by default) lets the AI move and posts it, without waiting for a restart."""
+    ann = fake.add_member("ann")
+    quick = {**FAST_DELIVERY, "sweep_every": 0.3}
+    async with running(fake, str(tmp_path / "sweep.db"), renderer=None, delivery=quick) as bot:
+        lobby = await new_game(fake, ann, [])
+        ix = await fake.click(ann, lobby, "Add AI")
+        await fake.click(ann, ix.original, "br:ai:", values=["bot"])
+        out = await bot.app.start(1, int(ann["id"]), run_ai=False)  # the AI seat is owed its plan
+        await bot.get_cog("Play").publish(out)
+        status = await public_with(fake, "Plans sealed 0/2")
+        await fake.wait_for(lambda: "Plans sealed 1/2" in status["content"], RECOVERY, what="the AI's plan")
+        assert (await bot.app.info(1)).version == out.version + 1  # one action: the AI's plan
+        assert await bot.app.prompt(1, "bot1") is None

@@ -439,3 +439,23 @@ def test_every_smartphone_action_the_engine_asks_for_has_only_known_fields() -> 
             replay = game.apply(replay, seat, canon)
         assert game.dump(replay) == game.dump(state)
     assert {"plan", "research", "logistics", "improvement", "directive", "company"} <= seen, seen
+
+
+def test_options_nested_a_thousand_levels_are_refused_politely() -> None:
+    """Issue 8 §4: ``/game new options:{"a":{"a":...`` 1,000 levels deep is refused with a
+    message (checked on the text before the JSON parser recurses), not a RecursionError."""
+    from bot.games import find
+
+    presenter = find("smartphone-inc")
+    assert presenter is not None
+    deep = '{"a":' * 1000 + "1" + "}" * 1000
+    with pytest.raises(ValueError, match="nested too deeply"):
+        presenter.parse_options(deep)
+    deep_list = '{"a":' + "[" * 1000 + "]" * 1000 + "}"
+    with pytest.raises(ValueError, match="nested too deeply"):
+        presenter.parse_options(deep_list)
+    assert presenter.parse_options('{"tech_sides": "random"}') == {"tech_sides": "random"}
+    from bot.limits import text_too_deep
+
+    assert not text_too_deep('{"a": "' + "[{" * 500 + '\\" ]"}')  # brackets inside a string do not nest
+    assert text_too_deep("[" * 65) and not text_too_deep("[" * 64)

@@ -5,6 +5,7 @@ final scores; no internal id in anything a player read."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
-from tests.test_discord_e2e import _has_turn_button, pick, public_with
+from tests.test_discord_e2e import pick, public_with
 from tests.test_words import assert_plain_words
 
 
@@ -76,27 +77,26 @@ def _select_options(msg: dict[str, Any]) -> list[dict[str, Any]]:
     return list(_select(msg).get("options") or [])
 
 
-async def play_until(fake: FakeDiscord, users: list[dict], until: str, since: int, rng: random.Random, seen: dict[str, int]) -> None:
-    used: set[str] = set()
-    for _ in range(150):
-
-        def ready() -> Any:
-            msgs = fake.public_messages()[since:]
-            if any(until in message_text(m) for m in msgs):
-                return "done"
-            t = next((m for m in reversed(msgs) if _has_turn_button(m)), None)
-            return t if t is not None and t["id"] not in used else None
-
-        target = await fake.wait_for(ready, 20, what=f"a new turn prompt or {until!r}")
-        if target == "done":
+async def play_until(
+    fake: FakeDiscord, bot: Any, users: list[dict], until: str, since: int, rng: random.Random, seen: dict[str, int]
+) -> None:
+    """Answer every turn, each opened privately with /plan by whoever must move (the
+    channel gets one post per phase; a mover inside a phase is told by DM), until a
+    public message contains ``until``."""
+    by_name = {u["username"]: u for u in users}
+    for _ in range(600):
+        await fake.idle()
+        if any(until in message_text(m) for m in fake.public_messages()[since:]):
             return
-        used.add(target["id"])
-        movers = [u for u in users if f"<@{u['id']}>" in target["content"]]
+        pending = bot.app.engine("mobile-markets").pending(await bot.app.state(1))
+        movers = [s for s in sorted(pending) if s in by_name and not pending[s].get("secret")]
         if not movers:
+            await asyncio.sleep(0.05)
             continue
-        ix = await fake.click(movers[0], target, "Open my turn")
+        user = by_name[movers[0]]
+        ix = await fake.slash(user, "plan")
         assert ix.callback_data.get("flags", 0) & EPHEMERAL
-        await answer_turn(fake, movers[0], ix.original, rng, seen)
+        await answer_turn(fake, user, ix.followups[-1] if ix.followups else ix.original, rng, seen)
     raise AssertionError(f"never reached {until!r}")
 
 
@@ -137,7 +137,7 @@ async def test_a_whole_mobile_markets_game_with_steve_jr(fake: FakeDiscord, tmp_
                 ix = await fake.click(u, ix.original, "Yes, seal")
                 assert "Plan sealed" in ix.all_text()
             until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
-            await play_until(fake, humans, until, since, rng, seen)
+            await play_until(fake, bot, humans, until, since, rng, seen)
         final = await public_with(fake, "Game over")
         assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
         assert "money" in message_text(final) and "steve" in message_text(final).lower()

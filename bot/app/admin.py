@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 
 from bot.app.core import LIVE, Core, _stage
@@ -17,7 +18,7 @@ class AdminOps(Core):
         game_id: int,
         user_id: int,
         *,
-        is_admin: bool = False,
+        is_admin: bool | int = False,
         remind_after_hours: float | None = None,
         repeat_hours: float | None = None,
         takeover: bool | None = None,
@@ -62,7 +63,7 @@ class AdminOps(Core):
         async with self.storage.transaction() as tx:
             await tx.put_quiet_hours(user_id, quiet)
 
-    async def pause(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameInfo:
+    async def pause(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> GameInfo:
         async with self.lock(game_id):
             info = await self.info(game_id)
             self._check_manage(info, user_id, is_admin)
@@ -75,7 +76,7 @@ class AdminOps(Core):
         await self._notify(game_id)
         return out
 
-    async def resume(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Outcome:
+    async def resume(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> Outcome:
         async with self.lock(game_id):
             info = await self.info(game_id)
             self._check_manage(info, user_id, is_admin)
@@ -94,7 +95,7 @@ class AdminOps(Core):
         await self._notify(game_id)
         return out
 
-    async def abandon(self, game_id: int, user_id: int, *, is_admin: bool = False) -> GameInfo:
+    async def abandon(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> GameInfo:
         async with self.lock(game_id):
             info = await self.info(game_id)
             self._check_manage(info, user_id, is_admin)
@@ -107,13 +108,44 @@ class AdminOps(Core):
         await self._notify(game_id)
         return out
 
+    async def move(
+        self,
+        game_id: int,
+        user_id: int,
+        channel_id: int,
+        thread_id: int | None = None,
+        *,
+        guild_id: int | None = None,
+        is_admin: bool | int = False,
+    ) -> GameInfo:
+        """``/game move``: the game is played in ``channel_id`` (its ``thread_id``) from now
+        on, e.g. after its channel was deleted or the bot lost its permissions there. Its
+        waiting posts go there, at once (issue 8 §1)."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            self._check_manage(info, user_id, is_admin)
+            if info.status not in LIVE:
+                raise Conflict(f"The game is {info.status}: there is nothing to move.")
+            if guild_id is not None and info.guild_id is not None and guild_id != info.guild_id:
+                raise Forbidden("A game moves only within its own server.")
+            if (thread_id or channel_id) == info.place_id:
+                raise Conflict("The game is already played here.")
+            try:
+                async with self.storage.transaction() as tx:
+                    await tx.update_game(game_id, self.clock(), channel_id=channel_id, thread_id=thread_id)
+                    await tx.clear_delivery_block(game_id)
+                    await tx.retry_outbox_now(game_id)
+            except sqlite3.IntegrityError:
+                raise Conflict("Another game is already played there; pick another channel.") from None
+            return await self.info(game_id)
+
     async def take_over(
         self,
         game_id: int,
         seat: str,
         *,
         user_id: int | None = None,
-        is_admin: bool = False,
+        is_admin: bool | int = False,
         waiting_since: int | None = None,
     ) -> Outcome | None:
         """The AI plays ``seat`` from now on. ``user_id`` None = the system (the

@@ -19,7 +19,9 @@ Construction::
     await storage.close()
 
 Every user-facing call takes the caller's Discord ``user_id`` and, where it
-matters, ``is_admin`` (the member has Manage Server; Discord computes it).
+matters, ``is_admin``: the id of the guild in which the member has Manage Server
+(Discord computes it), honoured only for that guild's games; ``True`` counts only for
+a game outside any guild (CLI, tests).
 The records it returns (``GameInfo``, ``Outcome``, ...) and its refusals live in
 :mod:`bot.records`. Expected refusals raise :class:`AppError` (or a subclass) whose ``str()`` is a
 polite message for the player; the Discord error handler shows it privately.
@@ -105,6 +107,17 @@ What to post after an action: :class:`Outcome` (see its docstring): ``events``
 picture), ``pending`` + ``mentions`` (one mention message), ``new_prompts`` +
 ``secret_seats`` (send DMs), ``over`` + ``result``.
 
+The delivery outbox (issue 8 §1, :mod:`bot.delivery`)::
+
+    batch = await app.queue(game_id, [(kind, target, payload, ordered), ...], covers=version)
+        # the Discord layer's rows for an outcome, in one transaction; ``covers`` marks
+        # the "sync" markers that every action's own transaction writes as done
+    out = await app.resync_outcome(game_id)   # the current phase, to post after a crash
+                                              # left an action's posts unqueued
+    block = await app.delivery_block(game_id) # (code, since, told_at) while it cannot post
+    info = await app.move(game_id, user_id, channel_id, thread_id, guild_id=, is_admin=)
+        # /game move: played there from now on; its waiting posts go there at once
+
 Time: the app never reads the clock directly; it calls ``clock()`` (seconds
 since the epoch, default ``time.time``).
 
@@ -161,6 +174,10 @@ Listener = Callable[[int], Awaitable[None]]
 
 SEED_BITS = 128  # from the OS: an opening board must not give the seed away (issue 8 §3)
 LIVE = ("lobby", "active", "paused")
+# An action's transaction also writes an outbox "sync" marker; queueing the action's
+# posts (publish) marks it done. One still pending this long after the action means
+# the process died in between: the deliverer then posts the game's current state.
+SYNC_GRACE = 30.0
 
 
 # --- helpers --------------------------------------------------------------------------
@@ -259,6 +276,9 @@ class Core:
         self.cache_size = cache_size
         self.max_ai_actions = max_ai_actions
         self.listeners: list[Listener] = []  # awaited with a game id after reminder changes
+        # real time (not the game clock) for the outbox's sync markers, and their grace
+        self.wall: Callable[[], float] = time.time
+        self.sync_grace = SYNC_GRACE
         # a game's lock lives while someone holds or awaits it: idle games cost nothing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, State] = OrderedDict()
@@ -383,6 +403,49 @@ class Core:
         async with self.storage.read() as q:
             return await q.message(game_id, kind)
 
+    # -- the delivery outbox (bot/delivery.py) -------------------------------------------
+
+    async def queue(
+        self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]], *, covers: int | None = None
+    ) -> int:
+        """Store what to tell Discord, in order: ``(kind, target, payload, ordered)`` rows of
+        one batch, in one transaction; the deliverer sends them. ``covers``: the state
+        version these rows tell everything up to (their actions' sync markers are done).
+        Returns the batch."""
+        now = self.wall()
+        async with self.storage.transaction() as tx:
+            batch = await tx.next_outbox_batch()
+            for kind, target, payload, ordered in rows:
+                await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=now)
+            if covers is not None:
+                await tx.cover_syncs(game_id, covers)
+        return batch
+
+    async def _put_sync(self, tx: Tx, game_id: int, version: int) -> None:
+        """In the action's own transaction: a marker that its posts are still to be queued."""
+        await tx.put_outbox(
+            game_id, 0, "sync", "place", {"version": version}, ordered=False, at=self.wall(),
+            not_before=self.wall() + self.sync_grace,
+        )
+
+    async def resync_outcome(self, game_id: int) -> Outcome:
+        """What to post when an action's posts were never queued (the process died between
+        its commit and the posting): the current phase as if it had just begun (picture,
+        who must act, the private decisions again)."""
+        info = await self.info(game_id)
+        game = self.engine(info.game)
+        state = await self._state(info)
+        out = Outcome(game_id, status="advanced", version=int(state["version"]))
+        out.phase_changed = True
+        pending = {} if game.is_over(state) else game.pending(state)
+        self._finish_outcome(out, info, game, state, set(self._pending_humans(info, pending)))
+        return out
+
+    async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
+        """(Discord error code, since, told at) while the game cannot post, else None."""
+        async with self.storage.read() as q:
+            return await q.delivery_block(game_id)
+
     async def game_of_message(self, message_id: int) -> int | None:
         async with self.storage.read() as q:
             return await q.game_of_message(message_id)
@@ -410,7 +473,7 @@ class Core:
             raise Conflict(f"The game has left the lobby (it is {info.status}).")
         return info
 
-    def _check_manage(self, info: GameInfo, user_id: int, is_admin: bool) -> None:
+    def _check_manage(self, info: GameInfo, user_id: int, is_admin: bool | int) -> None:
         if not info.can_manage(user_id, is_admin):
             raise Forbidden("Only the host or a server manager can do that.")
 
@@ -421,6 +484,8 @@ class Core:
 
     def _check_options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options as plain JSON, checked by the game's presenter."""
+        if too_deep(dict(options)):
+            raise AppError("Those options are nested too deeply.")
         try:
             plain = json.loads(json.dumps(dict(options)))
         except (TypeError, ValueError):
@@ -619,6 +684,7 @@ class Core:
                 await tx.put_snapshot(info.id, seq, game.dump(new), now)
                 await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
             new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
+            await self._put_sync(tx, info.id, seq)
         self._remember(info.id, new)
         out.applied.append(Applied(seq, seat, action, actor))
         out.events.extend(game.events(new))

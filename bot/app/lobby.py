@@ -81,7 +81,7 @@ class LobbyOps(Core):
             return await self.info(game_id)
 
     async def add_ai(
-        self, game_id: int, user_id: int, kind: str = "bot", *, is_admin: bool = False
+        self, game_id: int, user_id: int, kind: str = "bot", *, is_admin: bool | int = False
     ) -> GameInfo:
         async with self.lock(game_id):
             info = await self._lobby(game_id)
@@ -105,7 +105,7 @@ class LobbyOps(Core):
             return await self.info(game_id)
 
     async def remove_seat(
-        self, game_id: int, user_id: int, seat: str, *, is_admin: bool = False
+        self, game_id: int, user_id: int, seat: str, *, is_admin: bool | int = False
     ) -> GameInfo:
         async with self.lock(game_id):
             info = await self._lobby(game_id)
@@ -121,7 +121,7 @@ class LobbyOps(Core):
             return await self.info(game_id)
 
     async def set_options(
-        self, game_id: int, user_id: int, options: Mapping[str, Any], *, is_admin: bool = False
+        self, game_id: int, user_id: int, options: Mapping[str, Any], *, is_admin: bool | int = False
     ) -> GameInfo:
         async with self.lock(game_id):
             info = await self._lobby(game_id)
@@ -133,7 +133,7 @@ class LobbyOps(Core):
             return await self.info(game_id)
 
     async def set_thread(
-        self, game_id: int, user_id: int, thread_id: int | None, *, is_admin: bool = False
+        self, game_id: int, user_id: int, thread_id: int | None, *, is_admin: bool | int = False
     ) -> GameInfo:
         """Move the game's place to a thread (the bot made one for it)."""
         async with self.lock(game_id):
@@ -152,7 +152,7 @@ class LobbyOps(Core):
         user_id: int,
         *,
         seed: int | None = None,
-        is_admin: bool = False,
+        is_admin: bool | int = False,
         run_ai: bool = True,
     ) -> Outcome:
         """Set the game up (seed: given, else random) and, unless ``run_ai`` is False,
@@ -183,6 +183,7 @@ class LobbyOps(Core):
                 )
                 await tx.put_snapshot(game_id, version, game.dump(state), now)
                 new = await self._sync_waiting(tx, info, game, state, None, version, now)
+                await self._put_sync(tx, game_id, version)
             self._remember(game_id, state)
             info = await self.info(game_id)
             out.phase_changed = out.round_changed = True

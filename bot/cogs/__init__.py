@@ -10,6 +10,7 @@ This module holds the few helpers the cogs share.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,6 +24,34 @@ if TYPE_CHECKING:
     from bot.records import GameInfo
 
 
+log = logging.getLogger("boardroom.cogs")
+
+# Discord refused the acknowledgement: 10062 (later than 3 s, or unknown), 40060 (already
+# acknowledged: a click the gateway replayed after a RESUME)
+ACK_REFUSED = (10062, 40060)
+
+
+async def acknowledge(interaction: discord.Interaction[Any], *, ephemeral: bool = False, thinking: bool = False) -> bool:
+    """Acknowledge (defer) ``interaction`` before anything changes (issue 8 §2). False when
+    Discord refused it (too late, or already acknowledged): then do nothing, the user sees
+    "This interaction failed" and nothing changed; logged at INFO, not as an error."""
+    if interaction.response.is_done():
+        return True
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    except discord.HTTPException as exc:
+        if exc.code in ACK_REFUSED:
+            log.info("interaction %s: acknowledgement refused (%s); nothing done", interaction.id, exc.code)
+            return False
+        raise
+    return True
+
+
+async def answer(interaction: discord.Interaction[Any], content: str, **kw: Any) -> None:
+    """The follow-up of an acknowledged interaction (its "thinking" reply or a new one)."""
+    await interaction.followup.send(content, **kw)
+
+
 def bot_of(interaction: discord.Interaction[Any]) -> BoardroomBot:
     return interaction.client  # type: ignore[return-value]
 
@@ -31,12 +60,13 @@ def app_of(interaction: discord.Interaction[Any]) -> App:
     return bot_of(interaction).app
 
 
-def is_admin(interaction: discord.Interaction[Any]) -> bool:
-    """Manage Server (or Administrator) in the guild the interaction comes from."""
+def is_admin(interaction: discord.Interaction[Any]) -> int | bool:
+    """The id of the guild the interaction comes from if the member has Manage Server (or
+    Administrator) there, else False. The app accepts it only for that guild's games."""
     if interaction.guild_id is None:
         return False
     perms = interaction.permissions
-    return bool(perms.manage_guild or perms.administrator)
+    return int(interaction.guild_id) if (perms.manage_guild or perms.administrator) else False
 
 
 def display_name(user: discord.abc.User) -> str:

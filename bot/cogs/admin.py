@@ -16,7 +16,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text, views
-from bot.cogs import app_of, game_here, is_admin, make_command
+from bot.cogs import (
+    acknowledge,
+    app_of,
+    game_autocomplete,
+    game_here,
+    is_admin,
+    make_command,
+    place_of,
+)
 from bot.errors import Denied, UserError
 from bot.records import GameInfo
 
@@ -42,9 +50,9 @@ async def game_settings(
     repeat_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
     takeover: bool | None = None,
     takeover_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
-    quiet_start: str | None = None,
-    quiet_end: str | None = None,
-    timezone: str | None = None,
+    quiet_start: app_commands.Range[str, None, 20] | None = None,
+    quiet_end: app_commands.Range[str, None, 20] | None = None,
+    timezone: app_commands.Range[str, None, 64] | None = None,
     clear_quiet: bool = False,
 ) -> None:
     app = app_of(interaction)
@@ -56,9 +64,12 @@ async def game_settings(
         "takeover": takeover,
         "takeover_after_hours": takeover_hours,
     }
-    if any(v is not None for v in game_changes.values()):
-        if not info.can_manage(interaction.user.id, is_admin(interaction)):
-            raise Denied("Only the host or a member with Manage Server can change the game's settings.")
+    changing = any(v is not None for v in game_changes.values())
+    if changing and not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can change the game's settings.")
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    if changing:
         info = await app.update_settings(info.id, interaction.user.id, is_admin=is_admin(interaction), **game_changes)
         notes.append("Game settings saved.")
     if clear_quiet:
@@ -75,20 +86,30 @@ async def game_settings(
         f"First reminder after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}.",
         f"AI takeover: {'on, after ' + text.hours(st.takeover_after_hours) if st.takeover else 'off'}.",
     ]
-    await interaction.response.send_message("\n".join(lines), ephemeral=True)
+    await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
+def _may_manage(interaction: discord.Interaction[Any], info: GameInfo) -> None:
+    if not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can do that.")
 
 
 async def game_pause(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
+    _may_manage(interaction, info)  # refused privately, before the public acknowledgement
+    if not await acknowledge(interaction, thinking=True):
+        return
     info = await app_of(interaction).pause(info.id, interaction.user.id, is_admin=is_admin(interaction))
-    await interaction.response.send_message(
+    await interaction.followup.send(
         f"⏸️ Game #{info.id} is paused by {interaction.user.mention}; no reminders until `/game resume`."
     )
 
 
 async def game_resume(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
-    await interaction.response.defer(thinking=True)
+    _may_manage(interaction, info)
+    if not await acknowledge(interaction, thinking=True):
+        return
     out = await app_of(interaction).resume(info.id, interaction.user.id, is_admin=is_admin(interaction))
     await interaction.followup.send(f"▶️ Game #{info.id} goes on.")
     play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
@@ -142,7 +163,7 @@ async def _seat_autocomplete(
 
 @app_commands.describe(seat="The seat to remove (lobby) or to hand to the AI (running game)")
 @app_commands.autocomplete(seat=_seat_autocomplete)
-async def game_kick(interaction: discord.Interaction[Any], seat: str) -> None:
+async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Range[str, None, 100]) -> None:
     """Lobby: the seat leaves the game. Running game: the AI plays the seat from now on
     (the player can take it back with ``/game reclaim``)."""
     app = app_of(interaction)
@@ -157,8 +178,10 @@ async def game_kick(interaction: discord.Interaction[Any], seat: str) -> None:
         raise UserError(f"There is no seat {seat!r} in this game; pick one from the list.")
     who = f"<@{target.user_id}>" if target.user_id else target.display_name
     if info.status == "lobby":
+        if not await acknowledge(interaction, thinking=True):
+            return
         info = await app.remove_seat(info.id, interaction.user.id, target.seat, is_admin=admin)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"{who} was removed from game #{info.id} by {interaction.user.mention}.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -172,7 +195,8 @@ async def game_kick(interaction: discord.Interaction[Any], seat: str) -> None:
         raise UserError(f"{target.display_name} is already an AI seat.")
     if target.ai_takeover:
         raise UserError(f"The AI already plays for {target.display_name}.")
-    await interaction.response.defer(thinking=True)
+    if not await acknowledge(interaction, thinking=True):
+        return
     out = await app.take_over(info.id, target.seat, user_id=interaction.user.id, is_admin=admin)
     await interaction.followup.send(
         f"🤖 {interaction.user.mention} handed {who}'s seat to the AI: it plays for "
@@ -186,10 +210,40 @@ async def game_kick(interaction: discord.Interaction[Any], seat: str) -> None:
 
 async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
+    if not await acknowledge(interaction, thinking=True):
+        return
     out = await app_of(interaction).reclaim(info.id, interaction.user.id)
-    await interaction.response.send_message(f"{interaction.user.mention} plays their seat again.")
+    await interaction.followup.send(f"{interaction.user.mention} plays their seat again.")
     play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
     await play.publish(out)
+
+
+@app_commands.describe(game="The game to move into this channel or thread (its number)")
+@app_commands.autocomplete(game=game_autocomplete)
+async def game_move(interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 30]) -> None:
+    """The game is played here from now on (its channel was deleted, or the bot may not
+    post there): its waiting posts come here (issue 8 §1)."""
+    app = app_of(interaction)
+    if interaction.guild_id is None:
+        raise UserError("Use this in the server channel where the game should go on.")
+    try:
+        gid = int(game.strip().lstrip("#"))
+    except ValueError:
+        raise UserError("Pick a game from the list.") from None
+    info = await app.info(gid)
+    _may_manage(interaction, info)
+    channel_id, thread_id = place_of(interaction)
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    info = await app.move(
+        gid, interaction.user.id, channel_id, thread_id, guild_id=interaction.guild_id, is_admin=is_admin(interaction)
+    )
+    log.info("game %s moved to %s by %s", gid, info.place_id, interaction.user.id)
+    await interaction.followup.send(
+        f"Game #{gid} is played here from now on; what it could not post comes here now.", ephemeral=True
+    )
+    play = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    await play.post_notice(info, f"📦 Game #{gid} moved here by {interaction.user.mention}.", ordered=True)
 
 
 class Admin(commands.Cog):
@@ -197,10 +251,13 @@ class Admin(commands.Cog):
         self.bot = bot
 
     async def on_abandon_confirmed(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        if not await acknowledge(interaction):
+            return
         info = await self.bot.app.abandon(gid, interaction.user.id, is_admin=is_admin(interaction))
-        await interaction.response.edit_message(content=f"Game #{gid} is abandoned.", view=None)
-        await self.bot.get_partial_messageable(info.place_id).send(
-            f"🛑 Game #{gid} was abandoned by {interaction.user.mention}. Start a new one with `/game new`."
+        await interaction.edit_original_response(content=f"Game #{gid} is abandoned.", view=None)
+        play = self.bot.get_cog("Play")
+        await play.post_notice(  # type: ignore[union-attr]
+            info, f"🛑 Game #{gid} was abandoned by {interaction.user.mention}. Start a new one with `/game new`."
         )
         lobby = self.bot.get_cog("Lobby")
         await lobby.refresh_lobby(info)  # type: ignore[union-attr]
@@ -216,8 +273,9 @@ async def setup(bot: BoardroomBot) -> None:
     group.add_command(make_command("abandon", "End the game for everyone (host or Manage Server)", game_abandon))
     group.add_command(make_command("kick", "Remove a seat, or hand it to the AI (host or Manage Server)", game_kick))
     group.add_command(make_command("reclaim", "Play your seat again after an AI takeover", game_reclaim))
+    group.add_command(make_command("move", "Move a game into this channel (host or Manage Server)", game_move))
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    for name in ("settings", "pause", "resume", "abandon", "kick", "reclaim"):
+    for name in ("settings", "pause", "resume", "abandon", "kick", "reclaim", "move"):
         bot.game_group.remove_command(name)

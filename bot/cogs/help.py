@@ -39,7 +39,9 @@ async def _topic_autocomplete(interaction: discord.Interaction[Any], current: st
 
 @app_commands.describe(topic="A rules topic; without one, the current phase of the game here")
 @app_commands.autocomplete(topic=_topic_autocomplete)
-async def rules_command(interaction: discord.Interaction[Any], topic: str | None = None) -> None:
+async def rules_command(
+    interaction: discord.Interaction[Any], topic: app_commands.Range[str, None, 100] | None = None
+) -> None:
     game, phase = await _current(interaction)
     words = app_of(interaction).presenter(game).rules_text(topic, phase) if game else "No game is offered here yet."
     await interaction.response.send_message(text.clip(words, 2000), ephemeral=True)

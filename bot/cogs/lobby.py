@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import text, views
 from bot.choices import Choice
-from bot.cogs import app_of, display_name, game_here, is_admin, make_command, place_of
+from bot.cogs import acknowledge, app_of, display_name, game_here, is_admin, make_command, place_of
 from bot.errors import UserError
 
 if TYPE_CHECKING:
@@ -76,7 +76,11 @@ async def _options_autocomplete(
     options="Game options, e.g. tech_sides=random block_size=3",
 )
 @app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete)
-async def game_new(interaction: discord.Interaction[Any], game: str, options: str | None = None) -> None:
+async def game_new(
+    interaction: discord.Interaction[Any],
+    game: app_commands.Range[str, None, 100],
+    options: app_commands.Range[str, None, 1000] | None = None,
+) -> None:
     await _cog(interaction).new(interaction, game, options)
 
 
@@ -122,6 +126,8 @@ class Lobby(commands.Cog):
         except ValueError as exc:
             raise UserError(str(exc)) from None
         channel_id, thread_id = place_of(interaction)
+        if not await acknowledge(interaction, thinking=True):  # before the game exists
+            return
         info = await app_of(interaction).create_game(
             game,
             guild_id=interaction.guild_id,
@@ -132,12 +138,7 @@ class Lobby(commands.Cog):
             options=opts,
             join=True,
         )
-        resp = await interaction.response.send_message(
-            embed=self.embed(info), view=views.lobby_view(info.id)
-        )
-        msg = resp.resource if isinstance(resp.resource, discord.InteractionMessage) else None
-        if msg is None:
-            msg = await interaction.original_response()
+        msg = await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(info.id))
         await app_of(interaction).remember_message(info.id, "lobby", msg.channel.id, msg.id)
         log.info("game %s created in %s by %s", info.id, channel_id, interaction.user.id)
 
@@ -155,21 +156,30 @@ class Lobby(commands.Cog):
     async def _answer(
         self, interaction: discord.Interaction[Any], info: GameInfo, note: str, edit_in_place: bool
     ) -> None:
+        """After the change (the interaction was acknowledged first): a lobby button edits the
+        card it is on; a slash command answers privately and edits the remembered card."""
         if edit_in_place:  # a lobby button: the card is the message clicked
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 embed=self.embed(info), view=views.lobby_view(info.id, open_=info.status == "lobby")
             )
             if note:
                 await interaction.followup.send(note, ephemeral=True)
         else:
-            await interaction.response.send_message(note or "Done.", ephemeral=True)
+            await interaction.followup.send(note or "Done.", ephemeral=True)
             await self.refresh_lobby(info)
 
+    async def _ack(self, interaction: discord.Interaction[Any], edit_in_place: bool) -> bool:
+        return await acknowledge(interaction, ephemeral=not edit_in_place, thinking=not edit_in_place)
+
     async def join(self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool) -> None:
+        if not await self._ack(interaction, edit_in_place):
+            return
         info = await self.bot.app.join(gid, interaction.user.id, display_name(interaction.user))
         await self._answer(interaction, info, "" if edit_in_place else f"You joined game #{gid}.", edit_in_place)
 
     async def leave(self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool) -> None:
+        if not await self._ack(interaction, edit_in_place):
+            return
         info = await self.bot.app.leave(gid, interaction.user.id)
         note = "You left the game." + (" It had nobody left, so it is closed." if info.status == "abandoned" else "")
         await self._answer(interaction, info, "" if edit_in_place and info.status == "lobby" else note, edit_in_place)
@@ -177,9 +187,10 @@ class Lobby(commands.Cog):
     async def start(
         self, interaction: discord.Interaction[Any], gid: int, *, edit_in_place: bool, seed: int | None = None
     ) -> None:
-        await interaction.response.defer(ephemeral=not edit_in_place, thinking=not edit_in_place)
+        if not await self._ack(interaction, edit_in_place):
+            return
         out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
-        info = await self.bot.app.info(gid)
+        info = await self.own_thread(interaction, await self.bot.app.info(gid))
         if edit_in_place:
             await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(gid, open_=False))
         else:
@@ -187,6 +198,28 @@ class Lobby(commands.Cog):
             await interaction.followup.send(f"Game #{gid} started.", ephemeral=True)
         play = self.bot.get_cog("Play")
         await play.publish(out)  # type: ignore[union-attr]
+
+    async def own_thread(self, interaction: discord.Interaction[Any], info: GameInfo) -> GameInfo:
+        """A started game runs in its own thread, started from the lobby card, when the bot
+        may create threads here (issue 7); else it stays in the channel."""
+        perms = interaction.app_permissions
+        if info.thread_id is not None or not (perms.create_public_threads and perms.send_messages_in_threads):
+            return info
+        ref = await self.bot.app.message(info.id, "lobby")
+        if ref is None:
+            return info
+        title = self.bot.app.presenter(info.game).title
+        try:
+            data = await self.bot.http.start_thread_with_message(
+                ref.channel_id, ref.message_id, name=text.clip(f"{title} — game #{info.id}", 100),
+                auto_archive_duration=10080, rate_limit_per_user=None,
+            )
+        except discord.HTTPException as exc:
+            log.info("game %s: no thread (%s %s); it runs in the channel", info.id, exc.status, exc.code)
+            return info
+        info = await self.bot.app.set_thread(info.id, interaction.user.id, int(data["id"]), is_admin=is_admin(interaction))
+        log.info("game %s runs in thread %s", info.id, info.thread_id)
+        return info
 
     async def on_lobby_button(self, interaction: discord.Interaction[Any], gid: int, op: str) -> None:
         if op == "join":
@@ -207,9 +240,11 @@ class Lobby(commands.Cog):
             raise UserError("That button is from an older version; use the slash commands.")
 
     async def on_add_ai(self, interaction: discord.Interaction[Any], gid: int, kind: str) -> None:
+        if not await acknowledge(interaction):
+            return
         info = await self.bot.app.add_ai(gid, interaction.user.id, kind, is_admin=is_admin(interaction))
         added = info.seats[-1].display_name if info.seats else kind
-        await interaction.response.edit_message(content=f"Added {added}.", view=None)
+        await interaction.edit_original_response(content=f"Added {added}.", view=None)
         await self.refresh_lobby(info)
 
 

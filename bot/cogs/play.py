@@ -1,15 +1,21 @@
 """Play: posting what happened, secret planning, turn prompts, ``/plan``, status, history, export.
 
-What is posted after an action (:meth:`Play.publish`), from the app's Outcome:
+What is posted after an action (:meth:`Play.publish`, from the app's Outcome) is not
+sent from here: it is written as outbox rows and sent by the deliverer
+(:mod:`bot.delivery`, :mod:`bot.posting`), in order, paced, retried, and never lost
+when Discord fails (issue 8 §1). The rows (issue 7, "The channel"):
 
-* during Planning a sealed plan only edits the "Plans sealed n/N" message;
-* when the phase changes: one message in the game's channel or thread with the
-  board picture (and the reveal picture when Planning just ended), the log
-  lines, and the mentions of whoever must act next (one message, not one per
-  player) with a button that opens their decision privately;
-* when Planning starts: every human gets a DM with their private picture and
-  the planner; players whose DMs are closed (error 50007) are asked in that same
-  channel message to use ``/plan``, which opens the same planner ephemerally.
+* the game's one status message, posted at the start and edited in place: the
+  phase, who must act, "Plans sealed n/N" during Planning;
+* one post per phase in the game's channel or thread: the board picture (the reveal
+  picture when Planning just ended, the round's pictures when a round ended), the log
+  lines of the phase that ended, one mention of each player who must act now, and a
+  button that opens their decision privately. A turn inside a phase posts nothing:
+  its log lines wait for the next phase's post, and a player whose turn comes inside
+  a phase is told by DM (by a mention in the channel if their DMs are closed);
+* when Planning starts: every human gets a DM with their private picture and the
+  planner; players whose DMs are closed (error 50007) are asked in the phase's post
+  to use ``/plan``, which opens the same planner ephemerally.
 
 Nothing here posts or logs a plan before the reveal: a plan lives only in the
 planner message of its owner (DM or ephemeral) and in the engine.
@@ -44,6 +50,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
+CLOSED_NOTE_SHORT = ": I cannot send you direct messages. Use `/plan` in this channel."
+
+
+def post_row(content: str, *, ordered: bool = True, **extra: Any) -> tuple[str, str, dict[str, Any], bool]:
+    """An outbox row posting ``content`` in the game's place."""
+    return ("post", "place", {"content": content, **extra}, ordered)
 
 
 def decision_key(view: dict[str, Any]) -> str:
@@ -121,64 +133,161 @@ class Play(commands.Cog):
     def presenter(self, info: GameInfo) -> Presenter:
         return self.app.presenter(info.game)  # type: ignore[no-any-return]
 
-    def channel(self, info: GameInfo) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(info.place_id)
-
     # ----------------------------------------------------------------- publishing
     async def publish(self, out: Outcome) -> None:
-        """Post what an applied Outcome means, in the game's channel and in DMs."""
+        """Store what an applied Outcome means as outbox rows (posts in the game's channel
+        or thread, edits, DMs) and have the deliverer send them (:mod:`bot.delivery`).
+        Never raises for Discord's sake: the move is recorded whatever becomes of the posts."""
         if not out.ok:
             return
         info = await self.app.info(out.game_id)
-        game = self.presenter(info)
         view = out.public_view or await self.app.view(info.id, None)
-        planning_now = game.secret_phase(view) and not out.over
+        status = await self.app.message(info.id, "status")
+        untouched = await self.untouched(info, view) if not out.over else []
+        rows = self.compose(info, out, view, has_status=status is not None, untouched=untouched)
+        await self.enqueue(info.id, rows, covers=out.version)
+
+    async def untouched(self, info: GameInfo, view: dict[str, Any]) -> list[str]:
+        """During a secret decision: the seats still deciding whose planner shows a fresh
+        draft (they changed nothing yet; the status message says so)."""
+        game = self.presenter(info)
+        if not game.secret_phase(view):
+            return []
+        _sealed, _total, waiting = game.sealed_counts(view)
+        out = []
+        for seat in waiting:
+            builder = game.secret_builder(await self.app.prompt(info.id, seat))
+            if builder is None:
+                continue
+            row = await self.app.draft(info.id, seat, decision_key(view))
+            if row is None or row.draft == builder.encode(builder.decode(None)):
+                out.append(seat)
+        return out
+
+    async def resync(self, game_id: int) -> None:
+        """The deliverer found an action whose posts were never queued (a crash between its
+        commit and :meth:`publish`): post the game's current state instead."""
+        info = await self.app.info(game_id)
+        if info.status not in ("active", "paused", "finished"):
+            await self.app.queue(game_id, [], covers=info.version)
+            return
+        log.warning("game %s: posts of an action were lost in a crash; posting the current state", game_id)
+        await self.publish(await self.app.resync_outcome(game_id))
+
+    async def enqueue(
+        self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]], *, covers: int | None = None
+    ) -> None:
+        if not rows and covers is None:
+            return
+        await self.app.queue(game_id, rows, covers=covers)
+        delivery = getattr(self.bot, "delivery", None)
+        if delivery is not None:
+            delivery.kick(game_id)
+
+    async def post_notice(self, info: GameInfo, content: str, *, ordered: bool = False) -> None:
+        """A notice in the game's place (through the outbox; by default it holds up nothing)."""
+        await self.enqueue(info.id, [post_row(content, ordered=ordered)])
+
+    def compose(
+        self,
+        info: GameInfo,
+        out: Outcome,
+        view: dict[str, Any],
+        *,
+        has_status: bool = True,
+        untouched: list[str] | None = None,
+    ) -> list[tuple[str, str, dict[str, Any], bool]]:
+        """The outbox rows of an applied Outcome, in the order they are sent (issue 7,
+        "The channel"):
+
+        * one post per phase (and at the end): its pictures, the log lines of the phase
+          that ended (a turn inside a phase posts nothing: its lines are held for this
+          post), and one mention of each player who must act now;
+        * the game's one status message (posted once, then edited in place): phase, who
+          must act and since when, plans sealed n/N;
+        * DMs: the private decision of each secret seat; a player whose turn comes inside
+          a phase is told by DM (a mention in the channel if their DMs are closed).
+        """
+        game = self.presenter(info)
+        rows: list[tuple[str, str, dict[str, Any], bool]] = []
         planned = any(game.is_secret_action(a.action or {}) for a in out.applied)
-        if planning_now and not out.phase_changed:
-            await self.update_sealed(info, view)  # a plan was sealed: only the counter moves
-            if out.secret_seats:  # e.g. a player took their seat back from the AI
-                closed = await self.send_secret_prompts(info, out.secret_seats)
-                if closed:
-                    await self.channel(info).send(
-                        " ".join(f"<@{u}>" for u in closed)
-                        + ": I cannot send you direct messages. Use `/plan` in this channel."
-                    )
-            return
-        drawing = [  # e.g. the board as Selling left it, before Phase 8 clears it
-            self.bot.picture(filename, "draw", info.game, extra)
-            for filename, extra in game.round_pictures(out.phase_views)
-        ]
-        if planned and out.phase_changed:
-            await self.update_sealed(info, view, revealed=True)
-            drawing.append(
-                self.bot.picture(
-                    "reveal.png", "draw_reveal" if hasattr(self.bot.renderer, "draw_reveal") else "draw", info.game, view
-                )
-            )
-        elif out.phase_changed or out.over:
-            drawing.append(self.bot.picture("board.png", "draw", info.game, view))
-        drawn = asyncio.gather(*drawing)  # drawn at once, with the DMs' pictures
+        revealed = planned and out.phase_changed
+        new_post = out.phase_changed or out.over
+        for seat in out.secret_seats:
+            uid = self.user_of(info, seat)
+            if uid is not None:  # closed DMs: a note in the phase post, or a mention of its own
+                note = {} if new_post else {"fallback": f"<@{uid}>{CLOSED_NOTE_SHORT}"}
+                rows.append(("dm", str(uid), {"planner": seat, **note}, True))
+        if new_post:
+            pictures: list[dict[str, Any]] = []
+            for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
+                pictures.append({"file": filename, "fn": "draw", "args": [info.game, extra]})
+            if revealed:
+                pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, view]})
+            else:
+                pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, view]})
+            embeds = [self.result_embed(info, out.result).to_dict()] if out.over and out.result else []
+            payload: dict[str, Any] = {
+                "content": self.post_text(info, out, view, []),
+                "pictures": pictures,
+                "embeds": embeds,
+                "buttons": "open" if out.pending and not out.over else None,
+                "dm_note": bool(out.secret_seats),
+                "held": True,
+            }
+            rows.append(("post", "place", payload, True))
+        else:
+            events = [e for e in out.events if e]
+            if events:  # a turn inside the phase: its lines wait for the phase's post
+                rows.append(("hold", "log", {"lines": events}, True))
+            pending = {uid: s for s, uid in out.pending.items()}
+            for uid in out.mentions:
+                if game.secret_phase(view):
+                    continue  # planners went by DM above
+                seat = pending.get(uid)
+                what = game.describe_prompt(out.new_prompts.get(seat) if seat else None)
+                rows.append((
+                    "dm",
+                    str(uid),
+                    {
+                        "content": f"🎲 Your move in game #{info.id} (<#{info.place_id}>): {what}.",
+                        "buttons": "open",
+                        "fallback": f"<@{uid}> 🎲 Your move: {what}.",
+                    },
+                    True,
+                ))
+        status = self.status_text(info, out, view, revealed=revealed, untouched=untouched or [])
+        if has_status:
+            rows.append(("edit", "status", {"content": status}, True))
+        else:
+            rows.append(("post", "place", {"content": status, "remember": "status"}, True))
+        return rows
 
-        closed: list[int] = []
-        if out.secret_seats:
-            closed = await self.send_secret_prompts(info, out.secret_seats)
-        files: list[discord.File] = [pic for pic in await drawn if pic is not None]
-
-        content = self.post_text(info, out, view, closed)
-        embeds = [self.result_embed(info, out.result)] if out.over and out.result else []
-        ui = None
-        if out.pending and not out.over:
-            ui = views.open_view(info.id)
-        if not content and not files and not embeds:
-            return
-        channel = self.channel(info)
-        await channel.send(
-            content=text.clip(content, 2000) or None, files=files, embeds=embeds, view=ui or discord.utils.MISSING
-        )
-        if planning_now and out.phase_changed:
+    def status_text(
+        self, info: GameInfo, out: Outcome, view: dict[str, Any], *, revealed: bool = False,
+        untouched: list[str] | None = None,
+    ) -> str:
+        """The game's status message: phase, who must act (and since when), plans sealed."""
+        game = self.presenter(info)
+        if out.over:
+            return f"🏁 Game #{info.id} is over — final scores below."
+        lines: list[str] = []
+        if game.secret_phase(view):
             sealed, total, waiting = game.sealed_counts(view)
-            msg = await channel.send(text.sealed_text(sealed, total, self.names(info, waiting)))
-            await self.app.remember_message(info.id, "sealed", msg.channel.id, msg.id)
+            return text.sealed_text(sealed, total, self.names(info, waiting), self.names(info, untouched or []))
+        if revealed:
+            _sealed, total, _waiting = game.sealed_counts(view)
+            lines.append(f"🔓 All {total} plans sealed — revealed below." if total else "🔓 Revealed below.")
+        phase = view.get("phase_title") or game.phase_title(view.get("phase"))
+        movers = self.names(info, list(out.pending))
+        who = f"{', '.join(movers)} to move" if movers else "the AI players move"
+        lines.append(f"▶️ Round {view.get('round')} · {phase} — {who}.")
+        return "\n".join(lines)
+
+    @staticmethod
+    def user_of(info: GameInfo, seat: str) -> int | None:
+        s = info.seat_named(seat)
+        return s.user_id if s is not None else None
 
     def names(self, info: GameInfo, seats: list[str]) -> list[str]:
         out = []
@@ -226,86 +335,21 @@ class Play(commands.Cog):
             embed.set_footer(text="Winner: " + ", ".join(self.names(info, winners)))
         return embed
 
-    async def update_sealed(self, info: GameInfo, view: dict[str, Any], *, revealed: bool = False) -> None:
-        ref = await self.app.message(info.id, "sealed")
-        if ref is None:
-            return
-        sealed, total, waiting = self.presenter(info).sealed_counts(view)
-        content = (
-            f"🔓 All {total} plans sealed — revealed below."
-            if revealed
-            else text.sealed_text(
-                sealed, total, self.names(info, waiting), self.names(info, await self.untouched(info, view, waiting))
-            )
-        )
-        msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
-        try:
-            await msg.edit(content=content)
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not edit the sealed counter (%s)", info.id, exc.status)
-
-    async def untouched(self, info: GameInfo, view: dict[str, Any], seats: list[str]) -> list[str]:
-        """The seats among ``seats`` whose planner still shows a fresh draft (changed nothing)."""
-        out = []
-        for seat in seats:
-            builder = self.presenter(info).secret_builder(await self.app.prompt(info.id, seat))
-            if builder is None:
-                continue
-            row = await self.app.draft(info.id, seat, decision_key(view))
-            if row is None or row.draft == builder.encode(builder.decode(None)):
-                out.append(seat)
-        return out
-
-    async def send_secret_prompts(self, info: GameInfo, seats: list[str]) -> list[int]:
-        """DM each seat its private picture and planner; returns the user ids whose DMs are closed."""
-        closed: list[int] = []
-        targets = [(seat, s.user_id) for seat in seats if (s := info.seat_named(seat)) is not None and s.user_id is not None]
-        # every planner message (and its picture) at once, then the DMs in seat order
-        messages = await asyncio.gather(
-            *(self.decision_message(info, seat) for seat, _ in targets), return_exceptions=True
-        )
-        for (seat, user_id), message in zip(targets, messages, strict=True):
-            try:
-                if isinstance(message, BaseException):
-                    raise message
-                await self.send_decision_dm(info, seat, user_id, message)
-            except discord.Forbidden as exc:
-                if exc.code != CLOSED_DMS:
-                    log.warning("game %s: DM to seat %s refused (%s)", info.id, seat, exc.code)
-                closed.append(user_id)
-            except discord.HTTPException as exc:
-                log.warning("game %s: DM to seat %s failed (%s)", info.id, seat, exc.status)
-                closed.append(user_id)
-        return closed
-
     async def dm_user(self, user_id: int) -> discord.DMChannel:
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
         return user.dm_channel or await user.create_dm()
 
-    async def dm_planner(self, info: GameInfo, seat: str, user_id: int, note: str = "") -> None:
-        """DM the seat its secret decision: the game's planner, or (a game without one)
-        the generic pick-a-legal-action prompt."""
-        await self.send_decision_dm(info, seat, user_id, await self.decision_message(info, seat, note=note))
-
-    async def send_decision_dm(
-        self,
-        info: GameInfo,
-        seat: str,
-        user_id: int,
-        message: tuple[discord.Embed, list[discord.File], discord.ui.View],
-    ) -> None:
-        """DM a prepared private prompt; a planner's message is remembered as the one
-        live planner of this decision (a reminder links it instead of sending another)."""
-        embed, files, ui = message
-        dm = await self.dm_user(user_id)
-        msg = await dm.send(embed=embed, files=files, view=ui)
+    async def remember_planner(self, info: GameInfo, seat: str, msg: discord.Message) -> None:
+        """A planner DM just sent is the one live planner of this decision: a reminder
+        links it instead of sending another (the half-built plan lives in the database)."""
         prompt = await self.app.prompt(info.id, seat)
         builder = self.presenter(info).secret_builder(prompt)
-        if builder is not None:  # the one live planner of this decision: a reminder links it
-            view = await self.app.view(info.id, seat)
-            row = await self.app.draft(info.id, seat, decision_key(view))
-            code = row.draft if row is not None else builder.encode(builder.decode(None))
-            await self.app.save_draft(info.id, seat, decision_key(view), code, msg.channel.id, msg.id)
+        if builder is None:
+            return
+        view = await self.app.view(info.id, seat)
+        row = await self.app.draft(info.id, seat, decision_key(view))
+        code = row.draft if row is not None else builder.encode(builder.decode(None))
+        await self.app.save_draft(info.id, seat, decision_key(view), code, msg.channel.id, msg.id)
 
     async def decision_message(
         self, info: GameInfo, seat: str, *, note: str = ""
@@ -340,9 +384,11 @@ class Play(commands.Cog):
         )
         if preview is not None:
             pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
-        else:  # the compact picture reads on a phone; the full private one if there is none
-            pic = await self.bot.picture("decision.png", "draw_compact", info.game, seat_view)
-            pic = pic or await self.bot.picture("pads.png", "draw", info.game, seat_view)
+        else:  # the game's picture of this decision (the compact one reads on a phone)
+            draw = self.presenter(info).prompt_picture(prompt) or "draw"
+            pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
+            if pic is None and draw != "draw":  # the full private picture if there is none
+                pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
         files = [pic] if pic is not None else []
         if pic is not None:
             embed.set_image(url=f"attachment://{pic.filename}")
@@ -405,10 +451,7 @@ class Play(commands.Cog):
         if op != "cancel":
             draft = builder.step(draft, ctx, op, value)
         await interaction.response.defer()
-        fresh = builder.encode(builder.decode(None))
         await self.app.save_draft(gid, seat, key, builder.encode(draft))
-        if (row is None or row.draft == fresh) and builder.encode(draft) != fresh:  # a first change: the tracker says so
-            await self.update_sealed(info, await self.app.view(gid, None))
         embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
 
@@ -580,16 +623,16 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------ reminders
     async def send_reminder(self, nudge: Nudge) -> None:
-        """The reminder scheduler's send callback: DM, or a channel mention if DMs are closed."""
-        await self.bot.wait_until_ready()
+        """The reminder scheduler's send callback: a DM (a channel mention if DMs are
+        closed), or the AI takeover notice and what the AI did, all through the outbox."""
         info = await self.app.info(nudge.game_id)
-        channel = self.bot.get_partial_messageable(nudge.channel_id or info.place_id)
         if nudge.kind == "takeover":
             s = info.seat_named(nudge.seat)
             name = s.display_name if s else nudge.seat
-            await channel.send(
+            await self.post_notice(  # a notice: when it cannot be posted, the outcome still is
+                info,
                 f"⏱️ {name} has not moved for a long time: the AI plays their seat from now on "
-                "(they can take it back with `/game reclaim`)."
+                "(they can take it back with `/game reclaim`).",
             )
             if nudge.outcome is not None:
                 await self.publish(nudge.outcome)
@@ -600,25 +643,21 @@ class Play(commands.Cog):
         game = self.presenter(info)
         what = game.describe_prompt(prompt)
         note = f"⏰ Reminder: game #{info.id} in <#{info.place_id}> is waiting for you since <t:{int(nudge.since_at)}:R>: {what}."
-        try:
-            row = None
-            if game.secret_builder(prompt) is not None:
-                view = await self.app.view(info.id, nudge.seat)
-                row = await self.app.draft(info.id, nudge.seat, decision_key(view))
-            if row is not None and row.message_id is not None and row.channel_id is not None:
-                dm = await self.dm_user(nudge.user_id)  # the same planner, linked: never a second live one
-                link = f"https://discord.com/channels/@me/{row.channel_id}/{row.message_id}"
-                await dm.send(f"{note}\nYour planner is here, as you left it: {link}", view=views.open_view(info.id))
-            elif game.secret_builder(prompt) is not None:
-                await self.dm_planner(info, nudge.seat, nudge.user_id, note=note)
-            else:
-                dm = await self.dm_user(nudge.user_id)
-                await dm.send(note, view=views.open_view(info.id))
-        except discord.Forbidden:
-            await channel.send(
-                f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here.",
-                view=views.open_view(info.id),
-            )
+        fallback = f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here."
+        payload: dict[str, Any] = {"fallback": fallback, "buttons": "open"}
+        draft = None
+        if game.secret_builder(prompt) is not None:
+            view = await self.app.view(info.id, nudge.seat)
+            draft = await self.app.draft(info.id, nudge.seat, decision_key(view))
+        if draft is not None and draft.message_id is not None and draft.channel_id is not None:
+            # the same planner, linked: never a second live one
+            link = f"https://discord.com/channels/@me/{draft.channel_id}/{draft.message_id}"
+            payload["content"] = f"{note}\nYour planner is here, as you left it: {link}"
+        elif game.secret_builder(prompt) is not None:
+            payload.update(planner=nudge.seat, note=note)
+        else:
+            payload["content"] = note
+        await self.enqueue(info.id, [("dm", str(nudge.user_id), payload, False)])
 
 
 # --------------------------------------------------------------------- commands
@@ -626,7 +665,7 @@ class Play(commands.Cog):
 
 @app_commands.describe(game="The game (only needed outside the game's channel)")
 @app_commands.autocomplete(game=game_autocomplete)
-async def plan_command(interaction: discord.Interaction[Any], game: str | None = None) -> None:
+async def plan_command(interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 30] | None = None) -> None:
     app = app_of(interaction)
     gid: int | None = None
     if game:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Protocol
 
 from bot import text
 from bot.choices import Choice, Words
+from bot.limits import text_too_deep, too_deep
 
 # --------------------------------------------------------------------------- lobby
 
@@ -147,8 +148,14 @@ class Presenter:
         return next((a for a in self.automata if a.kind == kind), None)
 
     def parse_options(self, words: str | None) -> dict[str, Any]:
-        """``/game new options:`` text -> checked engine options (ValueError: a message)."""
-        return self.check_options(text.parse_options(words))
+        """``/game new options:`` text -> checked engine options (ValueError: a message).
+        Options nested deeper than any game needs are refused before they are parsed."""
+        if words and text_too_deep(words):
+            raise ValueError("Those options are nested too deeply; write them as name=value.")
+        options = text.parse_options(words)
+        if too_deep(options):
+            raise ValueError("Those options are nested too deeply; write them as name=value.")
+        return self.check_options(options)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options, checked against :attr:`options` (ValueError with a message).

@@ -1,0 +1,349 @@
+"""The delivery outbox (issue 8 §1): what an action must tell Discord is stored as rows
+(:class:`bot.storage.OutboxRow`, migration 0004) and sent from here, in order per game.
+
+Nothing here imports ``discord``: a :class:`Sender` (``bot.posting.DiscordSender``)
+does the sending and turns Discord's answers into the exceptions below. The
+:class:`Deliverer`
+
+* sends each game's pending rows in order (a row marked ``ordered=False``, a notice,
+  never holds up the rows after it) and marks each delivered with its message id;
+* retries a failed send (429 and 5xx once discord.py gave up, a dropped connection)
+  with a growing back-off, honouring ``retry_after``; rows survive a restart, and a
+  send repeated after a crash between it and its "delivered" mark carries the same
+  nonce (Discord's ``enforce_nonce`` answers with the first message);
+* paces every channel to at most ``pace`` writes per ``per`` seconds: a burst waits,
+  and while it waits the consecutive posts of a game are merged into one message
+  (never dropped); of several edits of one message only the newest is sent;
+* on "cannot post" (50013 Missing Permissions, 10003 the channel is gone) marks the
+  game blocked, has the players and the host told once (by DM), and keeps trying
+  every ``blocked_retry`` seconds (or at once after ``/game move``): the rows are
+  delivered once it is fixed, nothing is dropped;
+* rows of kind ``hold`` (log lines of a turn inside a phase) are not sent: the next post
+  with ``held`` set shows them (one post per phase) and releases them;
+* a periodic :meth:`sweep` (every ``sweep_every`` s) restarts any game with pending
+  rows and runs the ``on_sweep`` hooks (the bot lets AI seats owed a move catch up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from bot.storage import OutboxRow, Storage
+
+log = logging.getLogger("boardroom.delivery")
+
+CONTENT_LIMIT = 2000
+MERGE_RESERVE = 300  # room kept in a merged post for the note about closed DMs
+MAX_PICTURES = 10
+MAX_EMBEDS = 10
+KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
+
+
+class DeliveryError(Exception):
+    """A send that did not go through (raised by a :class:`Sender`)."""
+
+
+class Retry(DeliveryError):
+    """Try again later (429, 5xx, network): ``after`` seconds at least, if Discord said."""
+
+    def __init__(self, why: str, after: float | None = None) -> None:
+        super().__init__(why)
+        self.after = after
+
+
+class Blocked(DeliveryError):
+    """The bot cannot write in the game's place (``code`` 50013 or 10003)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"cannot post ({code})")
+        self.code = code
+
+
+class Gone(DeliveryError):
+    """The message an edit was for is gone (10008) or never existed: nothing to do."""
+
+
+class DmClosed(DeliveryError):
+    """The user does not take DMs from the bot (50007)."""
+
+
+class Refused(DeliveryError):
+    """Discord refused the payload itself (400): sending it again cannot help."""
+
+
+class Sender(Protocol):
+    async def channel_key(self, row: OutboxRow) -> str | None:
+        """The channel a row writes to (for pacing), or None (a DM: not paced here)."""
+
+    async def deliver(self, row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        """Send ``row`` (with ``merged`` posts folded into it); the message id, if any."""
+
+    async def tell_blocked(self, game_id: int, code: int) -> None:
+        """Tell the host and the players (DM) that the game cannot post, and how to fix it."""
+
+
+def mergeable(first: dict[str, Any], nxt: dict[str, Any], size: int) -> bool:
+    """Whether post payload ``nxt`` can be folded into a post that is ``size`` characters
+    long and built from ``first`` onwards (same limits as one Discord message)."""
+    if first.get("remember") or nxt.get("remember"):
+        return False  # a message the game edits later stays alone
+    if first.get("buttons") and nxt.get("buttons") and first["buttons"] != nxt["buttons"]:
+        return False
+    return size + 2 + len(nxt.get("content") or "") <= CONTENT_LIMIT - MERGE_RESERVE
+
+
+def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
+    """One post payload from several consecutive ones (content joined, pictures and embeds
+    together, the buttons of any)."""
+    out: dict[str, Any] = {"content": "\n\n".join(p["content"] for p in payloads if p.get("content"))}
+    out["pictures"] = [x for p in payloads for x in p.get("pictures") or []][:MAX_PICTURES]
+    out["embeds"] = [x for p in payloads for x in p.get("embeds") or []][:MAX_EMBEDS]
+    out["buttons"] = next((p["buttons"] for p in reversed(payloads) if p.get("buttons")), None)
+    out["dm_note"] = any(p.get("dm_note") for p in payloads)
+    out["held"] = any(p.get("held") for p in payloads)
+    return out
+
+
+class Deliverer:
+    def __init__(
+        self,
+        storage: Storage,
+        sender: Sender,
+        *,
+        backoff: float = 1.0,
+        backoff_cap: float = 60.0,
+        blocked_retry: float = 60.0,
+        pace: int = 5,
+        per: float = 5.0,
+        sweep_every: float = 30.0,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.storage = storage
+        self.sender = sender
+        self.backoff = backoff
+        self.backoff_cap = backoff_cap
+        self.blocked_retry = blocked_retry
+        self.pace = pace
+        self.per = per * 1.05  # a margin: Discord counts on its side of the wire
+        self.sweep_every = sweep_every
+        self.wall = wall  # real time, not the game clock: retries and pacing
+        self.on_sweep: list[Callable[[], Awaitable[None]]] = []
+        # a "sync" row still pending after its grace: the action's posts were never queued
+        # (a crash between its commit and the posting); the bot posts the current state
+        self.on_sync: Callable[[int], Awaitable[None]] | None = None
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._wake: dict[int, asyncio.Event] = {}
+        self._writes: dict[str, deque[float]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # -- running ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the periodic sweep (its first pass restarts what a restart left pending)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="boardroom-delivery")
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = [t for t in [self._sweeper, *self._tasks.values()] if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+    def kick(self, game_id: int) -> None:
+        """Deliver the game's pending rows now (starts its sender task if none runs)."""
+        if self._closed:
+            return
+        self._wake.setdefault(game_id, asyncio.Event()).set()
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(
+                self._drain(game_id), name=f"boardroom-deliver-{game_id}"
+            )
+
+    async def sweep(self) -> None:
+        """One pass: restart every game with pending rows, then the ``on_sweep`` hooks."""
+        async with self.storage.read() as q:
+            games = await q.games_with_pending_outbox()
+        for gid in games:
+            self.kick(gid)
+        async with self.storage.transaction() as tx:  # delivered rows are kept a week
+            await tx.prune_outbox(self.wall() - KEEP_DELIVERED)
+        for hook in list(self.on_sweep):
+            try:
+                await hook()
+            except Exception:
+                log.exception("a delivery sweep hook failed")
+
+    async def idle(self) -> None:
+        """Wait until no game has a sender task running (tests)."""
+        while any(not t.done() for t in self._tasks.values()):
+            await asyncio.sleep(0.05)
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the delivery sweep failed")
+            await asyncio.sleep(self.sweep_every)
+
+    # -- one game -----------------------------------------------------------------------
+
+    async def _drain(self, game_id: int) -> None:
+        wake = self._wake.setdefault(game_id, asyncio.Event())
+        while not self._closed:
+            wake.clear()
+            async with self.storage.read() as q:
+                rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
+            if not rows:
+                return
+            now = self.wall()
+            pick: OutboxRow | None = None
+            due = float("inf")
+            for r in rows:
+                if r.next_try_at <= now:
+                    pick = r
+                    break
+                due = min(due, r.next_try_at)
+                if r.ordered:
+                    break  # the rows after it wait for it
+            if pick is None:
+                await self._wait(wake, due - now)
+                continue
+            if pick.kind == "sync":
+                await self._resync(game_id, pick)
+                continue
+            later = rows[rows.index(pick) + 1 :]
+            if pick.kind == "edit" and any(r.kind == "edit" and r.target == pick.target for r in later):
+                await self._mark(pick.id, "delivered")  # a newer edit of the same message follows
+                continue
+            key = await self._key(pick)
+            wait = self._pace_wait(key, now=time.monotonic())
+            if wait > 0:  # a burst: wait, then send what has gathered, merged
+                await self._wait(wake, wait)
+                continue
+            merged = self._merge_group(pick, later) if pick.kind == "post" else []
+            try:
+                message_id = await self.sender.deliver(pick, merged)
+            except asyncio.CancelledError:
+                raise
+            except Gone:
+                log.info("game %s: the message of outbox row %s is gone; skipped", game_id, pick.id)
+                await self._mark(pick.id, "delivered")
+            except DmClosed:
+                await self._mark(pick.id, "closed")
+            except Refused as exc:
+                log.error("game %s: Discord refused outbox row %s (%s); dropped", game_id, pick.id, exc)
+                await self._mark(pick.id, "failed")
+            except Blocked as exc:
+                await self._blocked(game_id, pick, exc.code)
+            except Retry as exc:
+                await self._retry(pick, exc.after, str(exc))
+            except Exception as exc:  # a bug or a network error: try again later, say so once
+                if pick.attempts == 0:
+                    log.exception("game %s: delivering outbox row %s failed", game_id, pick.id)
+                await self._retry(pick, None, type(exc).__name__)
+            else:
+                if key is not None and message_id:  # a write Discord took counts for pacing
+                    self._writes.setdefault(key, deque()).append(time.monotonic())
+                async with self.storage.transaction() as tx:
+                    for r in [pick, *merged]:
+                        await tx.mark_outbox(r.id, "delivered", message_id=message_id)
+                    if any(r.payload.get("held") for r in [pick, *merged]):
+                        await tx.release_held(game_id, max(r.id for r in [pick, *merged]))
+                    if await tx.delivery_block(game_id) is not None:
+                        await tx.clear_delivery_block(game_id)
+                        log.info("game %s: posting works again", game_id)
+
+    async def _resync(self, game_id: int, row: OutboxRow) -> None:
+        if self.on_sync is not None:
+            try:
+                await self.on_sync(game_id)
+            except Exception:
+                log.exception("game %s: could not post the state after lost posts", game_id)
+                await self._retry(row, None, "resync failed")
+                return
+        async with self.storage.transaction() as tx:
+            await tx.cover_syncs(game_id, int(row.payload.get("version", 0)))
+            await tx.mark_outbox(row.id, "delivered")
+
+    def _merge_group(self, pick: OutboxRow, later: list[OutboxRow]) -> list[OutboxRow]:
+        """The pending posts right after ``pick`` that fit into the same message."""
+        out: list[OutboxRow] = []
+        size = len(pick.payload.get("content") or "")
+        pictures = len(pick.payload.get("pictures") or [])
+        now = self.wall()
+        for r in later:
+            if r.kind != "post" or r.next_try_at > now or not mergeable(pick.payload, r.payload, size):
+                break
+            pictures += len(r.payload.get("pictures") or [])
+            if pictures > MAX_PICTURES:
+                break
+            out.append(r)
+            size += 2 + len(r.payload.get("content") or "")
+        return out
+
+    async def _key(self, row: OutboxRow) -> str | None:
+        try:
+            return await self.sender.channel_key(row)
+        except Exception:
+            return None
+
+    def _pace_wait(self, key: str | None, *, now: float) -> float:
+        """Seconds to wait before the next write to ``key`` (0: go)."""
+        if key is None:
+            return 0.0
+        writes = self._writes.setdefault(key, deque())
+        while writes and now - writes[0] >= self.per:
+            writes.popleft()
+        if len(writes) < self.pace:
+            return 0.0
+        return writes[0] + self.per - now
+
+    async def _wait(self, wake: asyncio.Event, seconds: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(wake.wait(), max(0.01, min(seconds, self.backoff_cap)))
+
+    async def _mark(self, row_id: int, state: str) -> None:
+        async with self.storage.transaction() as tx:
+            await tx.mark_outbox(row_id, state)
+
+    def _delay(self, attempts: int) -> float:
+        return float(min(self.backoff_cap, self.backoff * (2 ** max(0, attempts - 1))))
+
+    async def _retry(self, row: OutboxRow, after: float | None, why: str) -> None:
+        attempts = row.attempts + 1
+        delay = max(after or 0.0, self._delay(attempts))
+        log.warning("game %s: outbox row %s not delivered (%s); try %d again in %.1f s", row.game_id, row.id, why, attempts + 1, delay)
+        async with self.storage.transaction() as tx:
+            await tx.mark_outbox(row.id, "pending", attempts=attempts, next_try_at=self.wall() + delay)
+
+    async def _blocked(self, game_id: int, row: OutboxRow, code: int) -> None:
+        attempts = row.attempts + 1
+        async with self.storage.transaction() as tx:
+            block = await tx.delivery_block(game_id)
+            await tx.put_delivery_block(game_id, code, self.wall())
+            await tx.mark_outbox(
+                row.id, "pending", attempts=attempts, next_try_at=self.wall() + min(self.blocked_retry, self._delay(attempts))
+            )
+        if block is None or block[2] is None:
+            log.warning("game %s cannot post (%s); the players are told", game_id, code)
+            try:
+                await self.sender.tell_blocked(game_id, code)
+            except Exception:
+                log.exception("game %s: could not tell the players that it cannot post", game_id)
+                return
+            async with self.storage.transaction() as tx:
+                await tx.told_delivery_block(game_id, self.wall())

@@ -1,0 +1,242 @@
+"""The Discord side of the delivery outbox: :class:`DiscordSender` sends one outbox row
+(:mod:`bot.delivery` decides when and in what order) and turns Discord's answers into
+the deliverer's exceptions.
+
+Row payloads (JSON, written by :meth:`bot.cogs.play.Play.publish`):
+
+* ``post`` (target ``"place"``: the game's thread or channel, looked up at delivery, so
+  ``/game move`` takes the waiting posts along): ``content``, ``pictures`` (a list of
+  ``{"file", "fn", "args"}``: ``renderer.<fn>(*args)`` drawn now), ``embeds`` (dicts),
+  ``buttons`` (``"open"``: the "Open my turn" button), ``remember`` (a message kind the
+  game edits later, e.g. ``"sealed"``), ``dm_note`` (add "I cannot send you direct
+  messages" for the players whose DM of the same batch was refused), ``held`` (put the
+  held log lines of the phase's earlier turns under the post's first line);
+* ``edit`` (target: a remembered message kind): ``content``; a deleted status message
+  is posted anew;
+* ``dm`` (target: a user id): ``planner`` (a seat: its private decision, built now from
+  the current state; skipped if the seat has nothing to decide any more) or ``content``
+  (+ ``buttons``), and ``fallback`` (posted in the game's place when DMs are closed).
+
+Posts carry the row's nonce with ``enforce_nonce``: a post repeated after a crash between
+sending it and marking it delivered is answered with the first message, not doubled.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+
+from bot import text, views
+from bot.delivery import Blocked, DmClosed, Gone, Refused, Retry
+from bot.errors import UserError
+from bot.records import NotFound as GameNotFound
+
+if TYPE_CHECKING:
+    from bot.records import GameInfo
+    from bot.storage import OutboxRow
+
+log = logging.getLogger("boardroom.posting")
+
+CLOSED_DMS = 50007
+CANNOT_POST = (50013, 50001, 10003)  # Missing Permissions, Missing Access, Unknown Channel
+UNKNOWN_MESSAGE = 10008
+CLOSED_NOTE = ": I cannot send you direct messages. Use `/plan` in this channel: only you will see your planner."
+
+
+def classify(exc: discord.HTTPException) -> Exception:
+    """The deliverer's exception for a Discord error answer."""
+    if exc.code == CLOSED_DMS:
+        return DmClosed(str(exc))
+    if exc.code in CANNOT_POST:
+        return Blocked(exc.code)
+    if exc.code == UNKNOWN_MESSAGE:
+        return Gone(str(exc))
+    if exc.status == 429:
+        after = getattr(exc, "retry_after", None)
+        return Retry("rate limited", float(after) if after else None)
+    if exc.status >= 500 or exc.status == 0:
+        return Retry(f"Discord answered {exc.status}")
+    if exc.status in (400, 413):
+        return Refused(f"{exc.status} {exc.code}: {exc.text[:200]}")
+    return Retry(f"Discord answered {exc.status} ({exc.code})")
+
+
+def blocked_text(info: GameInfo, title: str, code: int) -> str:
+    where = f"<#{info.place_id}>"
+    if code == 10003:
+        why = f"The channel of game #{info.id} ({title}) is gone, so I cannot post its moves."
+        fix = (
+            f"The host (or a member with Manage Server) can move the game to another channel with "
+            f"`/game move game:{info.id}` there."
+        )
+    else:
+        why = f"I cannot post in {where} for game #{info.id} ({title}): a permission is missing there."
+        fix = (
+            "A moderator can give me the permissions View Channel, Send Messages, Embed Links, Attach Files "
+            f"and Send Messages in Threads in {where}; or the host can move the game with "
+            f"`/game move game:{info.id}` in another channel."
+        )
+    return f"⚠️ {why} {fix} Nothing is lost: every move is recorded, and I post them as soon as I can."
+
+
+class DiscordSender:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot  # the BoardroomBot (not imported: it imports this module)
+
+    @property
+    def app(self) -> Any:
+        return self.bot.app
+
+    async def _info(self, game_id: int) -> GameInfo:
+        try:
+            return await self.app.info(game_id)  # type: ignore[no-any-return]
+        except GameNotFound:
+            raise Gone(f"game {game_id} is gone") from None
+
+    # -- the deliverer's interface ------------------------------------------------------
+
+    async def channel_key(self, row: OutboxRow) -> str | None:
+        if row.kind == "post":
+            return str((await self._info(row.game_id)).place_id)
+        if row.kind == "edit":
+            ref = await self.app.message(row.game_id, row.target)
+            return str(ref.channel_id) if ref else None
+        return None
+
+    async def deliver(self, row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        try:
+            if row.kind == "post":
+                return await self._post(row, merged)
+            if row.kind == "edit":
+                return await self._edit(row)
+            if row.kind == "dm":
+                return await self._dm(row)
+        except discord.HTTPException as exc:
+            raise classify(exc) from exc
+        raise Refused(f"unknown outbox row kind {row.kind!r}")
+
+    async def tell_blocked(self, game_id: int, code: int) -> None:
+        info = await self._info(game_id)
+        words = blocked_text(info, self.app.presenter(info.game).title, code)
+        users = {s.user_id for s in info.seats if s.user_id is not None} | {info.host_id}
+        for uid in sorted(users):
+            try:
+                dm = await self.dm_channel(uid)
+                await dm.send(words)
+            except discord.HTTPException as exc:
+                log.info("game %s: could not tell user %s that the game cannot post (%s)", game_id, uid, exc.code)
+
+    # -- sending -------------------------------------------------------------------------
+
+    async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        return user.dm_channel or await user.create_dm()
+
+    async def _post(self, row: OutboxRow, merged: list[OutboxRow]) -> int:
+        from bot.delivery import merge_payloads
+
+        info = await self._info(row.game_id)
+        payload = merge_payloads([row.payload] + [r.payload for r in merged]) if merged else dict(row.payload)
+        content = payload.get("content") or ""
+        if payload.get("held"):  # the log lines of the turns inside the phase that ended
+            async with self.bot.storage.read() as q:
+                held = await q.held_lines(row.game_id, max(r.id for r in [row, *merged]))
+            if held:
+                head, _, rest = content.partition("\n")
+                content = "\n".join(x for x in (head, text.log_block(held, limit=900), rest) if x)
+        if payload.get("dm_note"):
+            closed: list[int] = []
+            async with self.bot.storage.read() as q:
+                for batch in sorted({row.batch, *(r.batch for r in merged)}):
+                    closed += [u for u in await q.closed_dms_in_batch(batch) if u not in closed]
+            if closed:
+                content += "\n" + " ".join(f"<@{u}>" for u in closed) + CLOSED_NOTE
+        files = await self.pictures(payload.get("pictures") or [])
+        embeds = [discord.Embed.from_dict(e) for e in payload.get("embeds") or []]
+        if not content and not files and not embeds:
+            return 0  # nothing left to say (e.g. no renderer for a picture-only post)
+        ui = views.open_view(info.id) if payload.get("buttons") == "open" else MISSING
+        message_id = await self.send(info.place_id, row.nonce, content=text.clip(content, 2000) or None,
+                                     files=files, embeds=embeds, view=ui)
+        if payload.get("remember"):
+            await self.app.remember_message(info.id, payload["remember"], info.place_id, message_id)
+        return message_id
+
+    async def send(self, channel_id: int, nonce: str, **kw: Any) -> int:
+        """POST a message with ``nonce`` and ``enforce_nonce`` (a repeat is not doubled)."""
+        kw.setdefault("allowed_mentions", self.bot.allowed_mentions)
+        files = kw.pop("files", None) or MISSING
+        embeds = kw.pop("embeds", None) or MISSING
+        content = kw.pop("content", None)
+        with handle_message_parameters(content=content, files=files, embeds=embeds, nonce=nonce, **kw) as params:
+            if params.payload is not None:
+                params.payload["enforce_nonce"] = True
+            elif params.multipart:
+                body = json.loads(params.multipart[0]["value"])
+                body["enforce_nonce"] = True
+                params.multipart[0]["value"] = json.dumps(body)
+            data = await self.bot.http.send_message(channel_id, params=params)
+        return int(data["id"])
+
+    async def _edit(self, row: OutboxRow) -> int:
+        info = await self._info(row.game_id)
+        ref = await self.app.message(row.game_id, row.target)
+        if ref is None or ref.channel_id not in (info.place_id, info.channel_id):
+            raise Gone(f"no {row.target} message in the game's place")
+        msg = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(ref.message_id)
+        content = text.clip(row.payload.get("content") or "", 2000)
+        try:
+            await msg.edit(content=content)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE or row.target != "status":
+                raise
+            # someone deleted the status message: the game gets a new one
+            message_id = await self.send(info.place_id, row.nonce, content=content)
+            await self.app.remember_message(info.id, "status", info.place_id, message_id)
+            return message_id
+        return ref.message_id
+
+    async def _dm(self, row: OutboxRow) -> int | None:
+        info = await self._info(row.game_id)
+        uid = int(row.target)
+        play = self.bot.get_cog("Play")
+        try:
+            if row.payload.get("planner"):
+                try:
+                    embed, files, ui = await play.decision_message(  # type: ignore[union-attr]
+                        info, row.payload["planner"], note=row.payload.get("note") or ""
+                    )
+                except UserError:
+                    raise Gone("nothing to decide any more") from None
+                dm = await self.dm_channel(uid)
+                msg = await dm.send(embed=embed, files=files, view=ui)
+                await play.remember_planner(info, row.payload["planner"], msg)  # type: ignore[union-attr]
+            else:
+                dm = await self.dm_channel(uid)
+                ui = views.open_view(info.id) if row.payload.get("buttons") == "open" else MISSING
+                msg = await dm.send(text.clip(row.payload.get("content") or "", 2000), view=ui)
+            return msg.id
+        except discord.Forbidden as exc:
+            if exc.code not in (CLOSED_DMS, 50001, 50013):
+                raise
+            fallback = row.payload.get("fallback")
+            if not fallback:
+                raise DmClosed(str(exc)) from exc
+            ui = views.open_view(info.id) if row.payload.get("buttons") == "open" else MISSING
+            return await self.send(info.place_id, row.nonce, content=text.clip(fallback, 2000), view=ui)
+
+    async def pictures(self, specs: list[dict[str, Any]]) -> list[discord.File]:
+        files: list[discord.File] = []
+        for spec in specs:
+            fn = spec.get("fn") or "draw"
+            if fn != "draw" and not hasattr(self.bot.renderer, fn):
+                fn = "draw"
+            pic = await self.bot.picture(spec["file"], fn, *spec.get("args") or [])
+            if pic is not None:
+                files.append(pic)
+        return files

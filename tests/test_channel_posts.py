@@ -1,0 +1,126 @@
+"""Channel posts, writes and mentions per phase in a whole game through the fake Discord
+(issue 7 "The channel", issue 8 §1 pacing). Targets: at most one post per phase plus the
+round results, each player mentioned at most once per phase, never more than 5 writes
+per 5 s in the game's channel."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from typing import Any
+
+from tests.discord_support import running
+from tests.fake_discord import FakeDiscord
+from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, public_with, seal
+
+__all__ = ["fake"]  # the fixture
+
+HEADER = re.compile(r"\*\*Round (\d+) · ([^*]+)\*\*|\*\*Game over\*\*")
+
+
+def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
+    """Per phase (named by the header of the post that opened it): the successful writes
+    to ``channel`` (posts and edits), the posts, and the mentions per user in posts (an
+    edit does not notify). A write belongs to the phase of the newest header before it."""
+    out: dict[str, dict[str, Any]] = {}
+    phase = "lobby"
+    for r in fake.requests:
+        if not (r.method in ("POST", "PATCH") and 200 <= r.status < 300):
+            continue
+        if not re.fullmatch(rf"/channels/{channel}/messages(/\d+)?", r.path):
+            continue
+        content = (r.json or {}).get("content") or ""
+        if r.method == "POST":
+            m = HEADER.search(content)
+            if m:
+                phase = m.group(0).strip("*")
+        t = out.setdefault(phase, {"writes": 0, "posts": 0, "mentions": defaultdict(int)})
+        t["writes"] += 1
+        if r.method == "POST":
+            t["posts"] += 1
+            for uid in set(re.findall(r"<@(\d+)>", content)):
+                t["mentions"][uid] += len(re.findall(rf"<@{uid}>", content))
+    return out
+
+
+async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "tally.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+
+        def planner_for(u: dict, rnd: int) -> dict[str, Any] | None:
+            from tests.fake_discord import message_text
+
+            return next((m for m in reversed(fake.dm_messages(u)) if f"round {rnd} (game" in message_text(m)), None)
+
+        for rnd in range(1, 6):
+            since = len(fake.public_messages())
+            for u in (ann, bob):
+                msg = await fake.wait_for(lambda u=u, rnd=rnd: planner_for(u, rnd), what=f"a round {rnd} planner")
+                msg = await build_plan(fake, u, msg)
+                await seal(fake, u, msg)  # Seal, then the one confirmation
+            until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
+            await play_turns(fake, [ann, bob], until=until, since=since)
+        await public_with(fake, "Game over")
+        await fake.idle()
+        assert (await bot.app.info(1)).status == "finished"
+    tally = channel_tally(fake, fake.channel_id)
+    rows = {k: {"writes": v["writes"], "posts": v["posts"], "mentions": dict(v["mentions"])} for k, v in tally.items()}
+    window = fake.writes_per_window(fake.channel_id, 5.0)
+    with capsys.disabled():
+        print("\nCHANNEL TALLY " + json.dumps({"phases": rows, "window": window}))
+    assert len(rows) == 5 * 4 + 1  # every phase of 5 rounds, and the end
+    status_posts = sum("Plans sealed 0/2" in ((r.json or {}).get("content") or "") for r in fake.requests if r.method == "POST")
+    assert status_posts == 1  # the one status message, edited in place from then on
+    for phase, t in rows.items():
+        assert t["posts"] <= 1 + (phase == "Round 1 · Planning"), (phase, t)  # + the status message
+        assert all(n <= 1 for n in t["mentions"].values()), (phase, t)
+    assert window <= 5
+
+
+async def test_a_started_game_runs_in_its_own_thread_when_the_bot_may_create_one(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 7 "The channel": with Create Public Threads the game moves into a thread
+    started from its lobby card; its posts, status message and commands live there."""
+    from tests.fake_discord import message_text
+
+    fake.allow_threads()
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "thread.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await fake.wait_for(lambda: fake.threads, what="the game's thread")
+        thread = fake.threads[0]
+        assert thread["id"] == lobby["id"] and thread["parent_id"] == fake.channel_id
+        assert "game #1" in thread["name"]
+
+        def in_thread(needle: str) -> Any:
+            return next((m for m in fake.public_messages(thread["id"]) if needle in message_text(m)), None)
+
+        start = await fake.wait_for(lambda: in_thread("Round 1 · Planning"), what="the first post in the thread")
+        assert f"<@{ann['id']}>" in start["content"] and f"<@{bob['id']}>" in start["content"]
+        await fake.wait_for(lambda: in_thread("Plans sealed 0/2"), what="the status message in the thread")
+        assert [m["id"] for m in fake.public_messages()] == [lobby["id"]]  # the channel keeps only the card
+        assert (await bot.app.info(1)).place_id == int(thread["id"])
+        ix = await fake.slash(bob, "game status", channel_id=thread["id"])
+        assert "Round **1**" in ix.all_text()
+        for u in (ann, bob):
+            msg = await fake.wait_for(lambda u=u: fake.dm_messages(u), what="a planner DM")
+            msg = await build_plan(fake, u, msg[-1])
+            await seal(fake, u, msg)
+        await fake.wait_for(lambda: in_thread("reveals:"), what="the reveal in the thread")
+
+
+async def test_without_thread_permission_the_game_stays_in_the_channel(fake: FakeDiscord, tmp_path: Any) -> None:
+    from tests.fake_discord import MISSING_PERMISSIONS
+
+    fake.allow_threads()
+    rule = fake.fail("POST", "/channels/{c}/messages/{m}/threads", MISSING_PERMISSIONS)
+    ann = fake.add_member("ann")
+    async with running(fake, str(tmp_path / "nothread.db"), renderer=None) as bot:
+        lobby = await new_game(fake, ann, [])
+        await fake.click(ann, lobby, "Start")
+        await public_with(fake, "Round 1 · Planning")
+        assert rule.hits and not fake.threads
+        assert (await bot.app.info(1)).place_id == int(fake.channel_id)

@@ -1,0 +1,236 @@
+"""The delivery outbox without Discord (bot/delivery.py, issue 8 §1): order per game,
+retries honouring retry_after, notices that hold up nothing, pacing by delaying and
+merging, coalesced edits, "cannot post" told once and delivered once fixed, resuming
+after a restart, and the same nonce on a send repeated after a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.delivery import Blocked, Deliverer, DmClosed, Gone, Retry
+from bot.storage import OutboxRow, Storage
+
+
+class FakeSender:
+    """Records what it was asked to send; ``faults`` maps a content to exceptions to raise."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[float, str, str, list[int], str]] = []  # (time, kind, content, row ids, nonce)
+        self.faults: dict[str, list[Exception]] = {}
+        self.told: list[tuple[int, int]] = []
+        self.ids = iter(range(1000, 10_000))
+
+    async def channel_key(self, row: OutboxRow) -> str | None:
+        return None if row.kind == "dm" else "chan"
+
+    async def deliver(self, row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        content = "\n\n".join(r.payload.get("content", "") for r in [row, *merged])
+        queue = self.faults.get(row.payload.get("content", ""))
+        if queue:
+            raise queue.pop(0)
+        self.sent.append((time.monotonic(), row.kind, content, [r.id for r in [row, *merged]], row.nonce))
+        return next(self.ids)
+
+    async def tell_blocked(self, game_id: int, code: int) -> None:
+        self.told.append((game_id, code))
+
+    def contents(self) -> list[str]:
+        return [c for _t, _k, c, _ids, _n in self.sent]
+
+
+@pytest.fixture
+async def storage(tmp_path: Any) -> AsyncIterator[Storage]:
+    s = await Storage.open(tmp_path / "outbox.db")
+    async with s.transaction() as tx:
+        for gid in (1, 2):
+            await tx.insert_game("fake", {}, guild_id=None, channel_id=100 + gid, thread_id=None, host_id=1, at=0.0)
+    yield s
+    await s.close()
+
+
+async def queue(storage: Storage, game_id: int, *rows: tuple[str, str, dict[str, Any], bool]) -> None:
+    async with storage.transaction() as tx:
+        batch = await tx.next_outbox_batch()
+        for kind, target, payload, ordered in rows:
+            await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=time.time())
+
+
+def post(content: str, ordered: bool = True, **kw: Any) -> tuple[str, str, dict[str, Any], bool]:
+    return ("post", "place", {"content": content, **kw}, ordered)
+
+
+async def settle(d: Deliverer, timeout: float = 10.0) -> None:
+    await asyncio.wait_for(d.idle(), timeout)
+
+
+def make(storage: Storage, sender: FakeSender, **kw: Any) -> Deliverer:
+    kw.setdefault("backoff", 0.05)
+    kw.setdefault("backoff_cap", 0.2)
+    kw.setdefault("blocked_retry", 0.2)
+    return Deliverer(storage, sender, **kw)
+
+
+async def states(storage: Storage, game_id: int) -> list[str]:
+    async with storage.read() as q:
+        return [r.state for r in await q.outbox_rows(game_id)]
+
+
+async def test_rows_are_sent_in_order_and_marked_with_their_message_id(storage: Storage) -> None:
+    sender = FakeSender()
+    d = make(storage, sender)
+    await queue(storage, 1, post("one", remember="status"), ("edit", "status", {"content": "two"}, True), post("three", remember="x"))
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["one", "two", "three"]
+    async with storage.read() as q:
+        rows = await q.outbox_rows(1)
+    assert [r.state for r in rows] == ["delivered"] * 3 and all(r.message_id for r in rows)
+    await d.close()
+
+
+async def test_a_retry_waits_retry_after_and_holds_up_later_rows(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["one"] = [Retry("429", after=0.3), Retry("500")]
+    d = make(storage, sender)
+    await queue(storage, 1, post("one", remember="a"), post("two", remember="b"))
+    start = time.monotonic()
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["one", "two"]  # in order, nothing lost, nothing doubled
+    assert sender.sent[0][0] - start >= 0.3
+    async with storage.read() as q:
+        assert (await q.outbox_rows(1))[0].attempts == 2
+    await d.close()
+
+
+async def test_a_failing_notice_holds_up_nothing_and_is_retried(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["notice"] = [Retry("500"), Retry("500"), Retry("500")]
+    d = make(storage, sender)
+    await queue(storage, 1, post("notice", ordered=False, remember="n"), post("reveal", remember="r"))
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["reveal", "notice"]
+    await d.close()
+
+
+async def test_a_burst_is_paced_and_merged_never_dropped(storage: Storage) -> None:
+    """12 posts at once in one channel: at most 5 writes per 5 s (here 5 per 0.5 s),
+    the waiting posts merged into fewer messages, every line delivered once."""
+    sender = FakeSender()
+    d = make(storage, sender, pace=5, per=0.5)
+    for i in range(5):
+        await queue(storage, 1, post(f"early {i}", remember=f"e{i}"))  # alone: never merged
+    await queue(storage, 1, *[post(f"line <{i}>") for i in range(12)])
+    d.kick(1)
+    await settle(d)
+    times = [t for t, *_ in sender.sent]
+    for i in range(len(times) - 5):
+        assert times[i + 5] - times[i] >= 0.5
+    text = "\n\n".join(sender.contents())
+    assert all(text.count(f"line <{i}>") == 1 for i in range(12))
+    assert len(sender.sent) < 5 + 12  # merged
+    assert set(await states(storage, 1)) == {"delivered"}
+    await d.close()
+
+
+async def test_only_the_newest_of_several_edits_is_sent(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["first"] = [Retry("500")]
+    d = make(storage, sender)
+    await queue(storage, 1, post("first", remember="s"))
+    await queue(storage, 1, *[("edit", "s", {"content": f"sealed {i}/3"}, True) for i in range(3)])
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["first", "sealed 2/3"]
+    await d.close()
+
+
+async def test_cannot_post_is_told_once_and_delivered_once_fixed(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["reveal"] = [Blocked(50013)] * 4
+    d = make(storage, sender)
+    await queue(storage, 1, post("reveal", remember="r"), post("prompt", remember="p"))
+    d.kick(1)
+    await settle(d)
+    assert sender.told == [(1, 50013)]  # told once, not at every retry
+    assert sender.contents() == ["reveal", "prompt"]
+    async with storage.read() as q:
+        assert await q.delivery_block(1) is None  # cleared once a post went through
+    await d.close()
+
+
+async def test_a_gone_message_or_closed_dm_does_not_stop_the_game(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["counter"] = [Gone("10008")]
+    sender.faults["planner"] = [DmClosed("50007")]
+    d = make(storage, sender)
+    await queue(
+        storage, 1, ("edit", "sealed", {"content": "counter"}, True), ("dm", "7", {"content": "planner"}, True), post("reveal")
+    )
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["reveal"]
+    assert await states(storage, 1) == ["delivered", "closed", "delivered"]
+    async with storage.read() as q:
+        batch = (await q.outbox_rows(1))[1].batch
+        assert await q.closed_dms_in_batch(batch) == [7]
+    await d.close()
+
+
+async def test_games_are_independent(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["stuck"] = [Retry("500")] * 50
+    d = make(storage, sender)
+    await queue(storage, 1, post("stuck"))
+    await queue(storage, 2, post("other game"))
+    d.kick(1)
+    d.kick(2)
+    await asyncio.sleep(0.5)
+    assert sender.contents() == ["other game"]
+    await d.close()
+
+
+async def test_a_restart_resumes_pending_rows_with_the_same_nonce(storage: Storage) -> None:
+    """A process that sent a post and died before marking it: the next one sends the row
+    again with the same nonce (Discord's enforce_nonce then answers with the first message);
+    the sweep at start-up finds the pending rows by itself."""
+    first = FakeSender()
+    d1 = make(storage, first)
+    await queue(storage, 1, post("reveal", remember="r"), post("prompt", remember="p"))
+    rows = None
+    async with storage.read() as q:
+        rows = await q.pending_outbox(1)
+    # the crash: the first row went out, its "delivered" mark never did
+    await first.deliver(rows[0], [])
+    await d1.close()
+    second = FakeSender()
+    d2 = make(storage, second, sweep_every=0.1)
+    d2.start()
+    await asyncio.sleep(0.2)
+    await settle(d2)
+    assert second.contents() == ["reveal", "prompt"]
+    assert second.sent[0][4] == first.sent[0][4] == rows[0].nonce
+    assert await states(storage, 1) == ["delivered", "delivered"]
+    await d2.close()
+
+
+async def test_the_sweep_forgets_old_delivered_rows_only(storage: Storage) -> None:
+    sender = FakeSender()
+    sender.faults["stuck"] = [Retry("500")] * 50
+    d = make(storage, sender)
+    await queue(storage, 1, post("done"))
+    d.kick(1)
+    await settle(d)
+    await queue(storage, 1, post("stuck"))
+    async with storage.transaction() as tx:
+        await tx.conn.execute("UPDATE outbox SET created_at = 0")
+    await d.sweep()
+    async with storage.read() as q:
+        assert [r.payload["content"] for r in await q.outbox_rows(1)] == ["stuck"]
+    await d.close()
