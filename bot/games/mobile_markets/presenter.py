@@ -80,6 +80,11 @@ class MobileMarkets(Presenter):
 
     # -- decisions ----------------------------------------------------------------------
 
+    def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
+        """Every turn prompt comes with the seat's desk (800 px wide, no text under 20 px):
+        points, Progress tokens, each card's cost after discount, the Customer decks."""
+        return "draw" if prompt else None
+
     def secret_builder(self, prompt: Mapping[str, Any] | None) -> Any:
         """The plan-by-goal builder in Planning, the product builder in Sales; the other
         prompts (Technology, Marketing, a free card) use the generic select, their
