@@ -298,3 +298,22 @@ class Presenter:
         if phase and topic != self.phase_topics.get(phase):
             out += f"\n_(The game here is in {self.phase_title(phase)}: `/rules` shows that phase.)_"
         return out
+
+
+class PlanningPresenter(Presenter):
+    """A game whose secret decision is the Planning phase's ``"plan"`` (Smartphone Inc.,
+    Mobile Markets): the seats that plan are those the game's AI opponent does not play
+    (``players[seat]["steve"]``), and the view says who has sealed."""
+
+    def secret_phase(self, view: Mapping[str, Any]) -> bool:
+        return view.get("phase") == "planning"
+
+    def sealed_counts(self, view: Mapping[str, Any]) -> tuple[int, int, list[str]]:
+        """(sealed, total, seats still planning) among the companies that plan."""
+        players = view.get("players") or {}
+        planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
+        sealed = [s for s in planners if players.get(s, {}).get("sealed")]
+        return len(sealed), len(planners), [s for s in planners if s not in sealed]
+
+    def is_secret_action(self, action: Mapping[str, Any]) -> bool:
+        return (action or {}).get("type") == "plan"

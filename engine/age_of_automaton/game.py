@@ -10,10 +10,11 @@ from engine.age_of_automaton.common import State
 from engine.age_of_automaton.labels import label
 from engine.age_of_automaton.view import make_view
 from engine.errors import IllegalAction
-from engine.jsonstate import clone, dumps
+from engine.jsonstate import clone
+from engine.standard import StateRecord
 
 
-class AgeOfAutomaton:
+class AgeOfAutomaton(StateRecord):
     name = "age-of-automaton"
     player_range = (2, 4)
 
@@ -70,20 +71,6 @@ class AgeOfAutomaton:
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
-
-    def events(self, state: State) -> list[str]:
-        return list(state["log"])
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
-    def result(self, state: State) -> dict[str, Any]:
-        if state["result"] is None:
-            raise IllegalAction("the game is not over yet")
-        return clone(state["result"])
-
-    def dump(self, state: State) -> str:
-        return dumps(state)
 
     def load(self, text: str) -> State:
         state = json.loads(text)

@@ -36,9 +36,10 @@ from engine.mobile_markets.data import (
     customer_text,
 )
 from engine.mobile_markets.preview import preview_from_view
+from engine.standard import StateRecord
 
 
-class MobileMarkets:
+class MobileMarkets(StateRecord):
     name = "mobile-markets"
     min_players = 1
     max_players = 4
@@ -119,20 +120,6 @@ class MobileMarkets:
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
-
-    def events(self, state: State) -> list[str]:
-        return list(state["log"])
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
-    def result(self, state: State) -> dict[str, Any]:
-        if state["result"] is None:
-            raise IllegalAction("the game is not over yet")
-        return clone(state["result"])
-
-    def dump(self, state: State) -> str:
-        return dumps(state)
 
     def load(self, text: str) -> State:
         state = json.loads(text)

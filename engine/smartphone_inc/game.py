@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.jsonstate import clone, dumps
+from engine.jsonstate import clone
 from engine.smartphone_inc import (
     actions,
     decisions,
@@ -24,9 +24,10 @@ from engine.smartphone_inc.common import State, has_effect, in_play, is_steve, t
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
+from engine.standard import StateRecord
 
 
-class SmartphoneInc:
+class SmartphoneInc(StateRecord):
     name = "smartphone-inc"
 
     # --- protocol ---------------------------------------------------------------------
@@ -124,20 +125,6 @@ class SmartphoneInc:
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
-
-    def events(self, state: State) -> list[str]:
-        return list(state["log"])
-
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
-    def result(self, state: State) -> dict[str, Any]:
-        if state["result"] is None:
-            raise IllegalAction("the game is not over yet")
-        return clone(state["result"])
-
-    def dump(self, state: State) -> str:
-        return dumps(state)
 
     def load(self, text: str) -> State:
         """A saved state, upgraded to the current schema (``migrations.upgrade``); one

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter
+from bot.games.base import BOT, RANDOM, Automaton, Option, PlanningPresenter
 from bot.games.mobile_markets import builders, words
 from bot.games.mobile_markets import rules as topics
 
@@ -31,7 +31,7 @@ HOUSE_RULE = (
 )
 
 
-class MobileMarkets(Presenter):
+class MobileMarkets(PlanningPresenter):
     name = "mobile-markets"
     title = "Mobile Markets"
     min_seats = 1
@@ -95,18 +95,6 @@ class MobileMarkets(Presenter):
         if kind == "product":
             return builders.PRODUCT
         return None
-
-    def secret_phase(self, view: Mapping[str, Any]) -> bool:
-        return view.get("phase") == "planning"
-
-    def sealed_counts(self, view: Mapping[str, Any]) -> tuple[int, int, list[str]]:
-        players = view.get("players") or {}
-        planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
-        sealed = [s for s in planners if players.get(s, {}).get("sealed")]
-        return len(sealed), len(planners), [s for s in planners if s not in sealed]
-
-    def is_secret_action(self, action: Mapping[str, Any]) -> bool:
-        return (action or {}).get("type") == "plan"
 
     # -- pictures ---------------------------------------------------------------------
 

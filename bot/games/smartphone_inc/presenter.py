@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.choices import Choice
-from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter
+from bot.games.base import BOT, RANDOM, Automaton, Option, PlanningPresenter
 from bot.games.smartphone_inc import planner, words
 from bot.games.smartphone_inc import rules as topics
 from engine import IllegalAction
@@ -105,7 +105,7 @@ class PlanBuilder:
 PLANNER = PlanBuilder()
 
 
-class SmartphoneInc(Presenter):
+class SmartphoneInc(PlanningPresenter):
     name = "smartphone-inc"
     title = "Smartphone Inc."
     min_seats = 1
@@ -184,19 +184,6 @@ class SmartphoneInc(Presenter):
 
     def secret_builder(self, prompt: Mapping[str, Any] | None) -> PlanBuilder | None:
         return PLANNER if prompt and prompt.get("type") == "plan" else None
-
-    def secret_phase(self, view: Mapping[str, Any]) -> bool:
-        return view.get("phase") == "planning"
-
-    def sealed_counts(self, view: Mapping[str, Any]) -> tuple[int, int, list[str]]:
-        """(sealed, total, seats still planning) among the companies that plan (not Steve)."""
-        players = view.get("players") or {}
-        planners = [s for s in view.get("seats", []) if not players.get(s, {}).get("steve")]
-        sealed = [s for s in planners if players.get(s, {}).get("sealed")]
-        return len(sealed), len(planners), [s for s in planners if s not in sealed]
-
-    def is_secret_action(self, action: Mapping[str, Any]) -> bool:
-        return (action or {}).get("type") == "plan"
 
     # -- pictures ---------------------------------------------------------------------
 
