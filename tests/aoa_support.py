@@ -9,14 +9,15 @@ from engine.age_of_automaton.game import GAME
 NAMES = ["Emily", "Tyler", "Ann", "Bob"]
 
 
-def new_game(n: int = 3, seed: int = 1, **options: Any) -> dict[str, Any]:
-    return GAME.setup(NAMES[:n], seed, options)
+def new_game(n: int = 3, seed: int = 1, rules: int | None = None, **options: Any) -> dict[str, Any]:
+    """A new game (``rules``: a rules version other than the current one)."""
+    return GAME.setup(NAMES[:n], seed, options, rules=rules)
 
 
-def drafted(n: int = 3, seed: int = 1, **options: Any) -> dict[str, Any]:
+def drafted(n: int = 3, seed: int = 1, rules: int | None = None, **options: Any) -> dict[str, Any]:
     """A game right after the draft (each keeps the first card offered): the first
     player's turn of round 1."""
-    state = new_game(n, seed, **options)
+    state = new_game(n, seed, rules, **options)
     while state["phase"] == "draft":
         for seat in sorted(GAME.pending(state)):
             state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])

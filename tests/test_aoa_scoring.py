@@ -91,8 +91,11 @@ def test_vp_token_taken_on_space_AA_REP_02():
     assert r["vp"] == 0
 
 
-def test_achievement_claimed_when_met_first_bonus_AA_ACH_01():
-    s = drafted(3, 1)
+def test_rules_1_achievement_claimed_when_met_first_bonus_AA_ACH_01():
+    """Games started under rules version 1 keep the automatic claim (versions.py); rules 2
+    (offered, claimed by the player) is tested in test_aoa_achievements.py."""
+    s = drafted(3, 1, rules=1)
+    assert s["rules"] == 1 and "offers" not in s
     card = next(c for c in s["achievements"] if data.ACHIEVEMENTS[c]["level"] == 1)
     need = data.ACHIEVEMENTS[card]["need"]
     for seat in ("Emily", "Tyler"):

@@ -155,4 +155,4 @@ def test_options_and_player_counts():
     with pytest.raises(IllegalAction):
         GAME.setup(["a", "b"], 1, {"nonsense": True})
     s = GAME.setup(["a", "b"], 2**127 + 12345, {"limited_common_specialists": True})
-    assert s["rules"] == 1 and s["options"] == {"limited_common_specialists": True}
+    assert s["rules"] == GAME.rules_version and s["options"] == {"limited_common_specialists": True}

@@ -1,5 +1,14 @@
-"""Achievements: claimed the moment a player meets one, with its benefit at once; the first
-player(s) to meet a card also get 1 credit or 1 resource of any colour (AA-ACH-01)."""
+"""Achievements (AA-ACH-01): "At any time during the game, players can place their own
+Achievement tokens on any Achievement cards for which they meet the requirements and gain
+the benefits IMMEDIATELY"; the first player(s) to fulfil a card also get 1 credit or 1
+resource of any colour.
+
+Rules version 2 (versions.py): the moment a player meets an unclaimed card it is offered
+to that player (``state["offers"]``) and the first to fulfil it are noted
+(``state["firsts"]``); claiming is the player's decision (``claim``), a free action in
+their turn or Donation, and before the final scoring they are asked to claim what is
+left. Rules version 1 (games started before): the engine claims every card met at once
+(``claim_met``)."""
 
 from __future__ import annotations
 
@@ -8,6 +17,7 @@ from typing import Any
 from engine.age_of_automaton import donation, effects, technology
 from engine.age_of_automaton.common import State, say
 from engine.age_of_automaton.data import ACHIEVEMENTS, TRACK_IDS
+from engine.errors import IllegalAction
 
 
 def stat(p: dict[str, Any], key: str) -> int:
@@ -49,7 +59,64 @@ def describe(card: str) -> str:
 
 
 def check(state: State) -> bool:
-    """Claim every Achievement met now, in turn order; True if any was claimed."""
+    """Rules 2: offer every Achievement a player meets now (False: nothing changes that
+    needs the loop again). Rules 1: claim them at once (True if any was claimed)."""
+    if state.get("rules", 1) >= 2:
+        offer_met(state)
+        return False
+    return claim_met(state)
+
+
+def offer_met(state: State) -> None:
+    """Offer each unclaimed card to every player who meets it now and has not been offered
+    it yet; the players meeting a card nobody had met before are its first."""
+    offers, firsts = state["offers"], state["firsts"]
+    for card, marks in state["achievements"].items():
+        if len(marks) == len(state["order"]):
+            continue
+        now = [
+            seat
+            for seat in state["order"]
+            if seat not in marks and card not in offers[seat] and met(state["players"][seat], card)
+        ]
+        if not now:
+            continue
+        if card not in firsts:
+            firsts[card] = list(now)
+        info = ACHIEVEMENTS[card]
+        for seat in now:
+            offers[seat].append(card)
+            say(state, f"{seat} meets the Achievement {info['name']} and may claim it ({describe(card)}).")
+
+
+def first(state: State, seat: str, card: str) -> bool:
+    """Whether ``seat`` was among the first to fulfil ``card`` (rules 2)."""
+    return seat in state["firsts"].get(card, [])
+
+
+def claim(state: State, seat: str, card: Any) -> None:
+    """Place ``seat``'s Achievement marker on an offered card: its benefit at once, and the
+    first-fulfilment bonus (1 credit or any 1 resource) if it was among the first."""
+    offers = state["offers"][seat]
+    if not isinstance(card, str) or card not in ACHIEVEMENTS:
+        raise IllegalAction("choose one of the Achievements on the board")
+    if card not in offers:
+        if seat in state["achievements"].get(card, []):
+            raise IllegalAction(f"you already claimed {ACHIEVEMENTS[card]['name']}")
+        raise IllegalAction(f"you do not meet {ACHIEVEMENTS[card]['name']} ({describe(card).split(' → ')[0]})")
+    offers.remove(card)
+    state["achievements"][card].append(seat)
+    state["players"][seat]["achievements"].append(card)
+    info = ACHIEVEMENTS[card]
+    say(state, f"{seat} claims the Achievement {info['name']} ({describe(card)}).")
+    atoms = list(info["gain"])
+    if first(state, seat, card):
+        atoms.append({"any_or_credits": 1, "why": f"first to achieve {info['name']}"})
+    effects.queue(state, seat, atoms, why=info["name"])
+
+
+def claim_met(state: State) -> bool:
+    """Rules 1: claim every Achievement met now, in turn order; True if any was claimed."""
     claimed = False
     stats: dict[str, dict[str, int]] = {}
     for card, marks in state["achievements"].items():
@@ -83,4 +150,4 @@ def check(state: State) -> bool:
     return claimed
 
 
-__all__ = ["check", "met", "describe"]
+__all__ = ["check", "claim", "claim_met", "first", "met", "describe", "offer_met"]

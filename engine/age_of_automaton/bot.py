@@ -136,6 +136,8 @@ def choose(state: State, seat: str) -> dict[str, Any]:
         return options[0]
     p = state["players"][seat]
     kind = options[0]["type"]
+    if kind == "achievement":  # claiming only ever gains: always, at once
+        return options[0]
     if state["asks"]:
         a = state["asks"][0]
         if a["kind"] == "pick":

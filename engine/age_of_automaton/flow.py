@@ -30,6 +30,7 @@ from engine.age_of_automaton.actions import (
 )
 from engine.age_of_automaton.common import State, say
 from engine.age_of_automaton.data import (
+    ACHIEVEMENTS,
     ACTION_NAMES,
     BLOCKED,
     COLUMN_OF,
@@ -369,6 +370,8 @@ def run(state: State, on_phase: Any = None) -> None:
             state["phase"] = "cleanup"
         elif phase == "cleanup":
             last = state["round"] >= ROUNDS
+            if last and ask_last_claims(state):
+                continue
             cleanup.run(state)
             if last:
                 scoring.end_game(state)
@@ -378,6 +381,58 @@ def run(state: State, on_phase: Any = None) -> None:
             state["phase"] = "start"
         else:
             return
+
+
+# --- Achievements offered (rules 2, see versions.py) -------------------------------------
+
+
+def claim_options(state: State, seat: str) -> list[dict[str, Any]]:
+    """The Achievements ``seat`` may claim now: those offered to it, in its turn, its
+    Donation, or when asked before the final scoring (rules 1: none, the engine claims)."""
+    if state.get("rules", 1) < 2 or not state["offers"].get(seat):
+        return []
+    if state["asks"]:
+        a = state["asks"][0]
+        if a["kind"] != "achievement" or a["seat"] != seat:
+            return []
+    elif not (
+        (state["phase"] == "action" and state["turn"] and state["turn"]["seat"] == seat)
+        or (state["phase"] == "donation" and state["donors"] and state["donors"][0] == seat)
+    ):
+        return []
+    return [{"type": "achievement", "card": c} for c in state["offers"][seat]]
+
+
+def ask_last_claims(state: State) -> bool:
+    """Before the final scoring, ask each player in turn order to claim the Achievements
+    still offered to it (claiming only ever gains, so there is no "no")."""
+    if state.get("rules", 1) < 2:
+        return False
+    for seat in state["order"]:
+        if state["offers"][seat]:
+            effects.ask(state, seat, "achievement")
+            return True
+    return False
+
+
+def claim_achievement(state: State, seat: str, action: dict[str, Any]) -> None:
+    if not claim_options(state, seat):
+        if state["offers"].get(seat):
+            raise IllegalAction("claim your Achievements in your turn or your Donation (finish the question first)")
+        raise IllegalAction("you meet no unclaimed Achievement now")
+    if state["asks"]:  # the question before the final scoring
+        state["asks"].pop(0)
+    achievements.claim(state, seat, action.get("card"))
+
+
+def offers_text(state: State, seat: str) -> str:
+    """" You meet the Achievement X: claim it." for the seat's prompt ("" if none)."""
+    cards = state.get("offers", {}).get(seat) or []
+    if not cards:
+        return ""
+    names = " and ".join(ACHIEVEMENTS[c]["name"] for c in cards)
+    many = len(cards) != 1
+    return f" You meet the Achievement{'s' if many else ''} {names}: claim {'them' if many else 'it'}."
 
 
 def pending_seats(state: State) -> list[str]:
@@ -414,7 +469,8 @@ def pending(state: State) -> dict[str, dict[str, Any]]:
                 "type": "donate",
                 "limit": donation.limit(p),
                 "text": f"Donate up to {donation.limit(p)} resources and/or credits "
-                f"({donation.advanced(p)} Prospect tracks advanced + 2).",
+                f"({donation.advanced(p)} Prospect tracks advanced + 2).{offers_text(state, seat)}",
+                "achievements": list(state.get("offers", {}).get(seat) or []),
             }
         }
     return {}
@@ -428,9 +484,13 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         "main_done": turn["main"],
         "overtime": turn["overtime"],
         "markers_left": p["markers_total"] - len(p["markers"]),
-        "text": "Play one main action (with special and free actions before or after)."
-        if not turn["main"]
-        else "Play special or free actions, or end your turn.",
+        "text": (
+            "Play one main action (with special and free actions before or after)."
+            if not turn["main"]
+            else "Play special or free actions, or end your turn."
+        )
+        + offers_text(state, seat),
+        "achievements": list(state.get("offers", {}).get(seat) or []),
     }
 
 
@@ -458,8 +518,11 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
     """Every legal action of ``seat`` now."""
     if seat not in pending_seats(state):
         return []
+    claims = claim_options(state, seat)
     if state["asks"]:
         a = state["asks"][0]
+        if a["kind"] == "achievement":
+            return claims
         if a["kind"] == "dice":
             opts = [{"type": "dice", "overdrive": False}]
             if special.can_overdrive(state, seat):
@@ -480,8 +543,8 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
     if state["phase"] == "draft":
         return [{"type": "draft", "card": c} for c in state["draft"]["hands"][seat]]
     if state["phase"] == "donation":
-        return donation.options(state, seat)
-    return turn_actions(state, seat)
+        return claims + donation.options(state, seat)
+    return claims + turn_actions(state, seat)
 
 
 FREE_DURING_EXTRA = ("special", "play_specialist", "use_specialist", "discard_specialist", "contract")
@@ -498,6 +561,9 @@ def extra_free_options(state: State, seat: str) -> list[dict[str, Any]]:
 
 
 def act(state: State, seat: str, action: dict[str, Any]) -> None:
+    if action.get("type") == "achievement" and state.get("rules", 1) >= 2:
+        claim_achievement(state, seat, action)
+        return
     if state["asks"]:
         a = state["asks"][0]
         if a["seat"] != seat:

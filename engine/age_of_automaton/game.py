@@ -8,6 +8,7 @@ from typing import Any
 from engine.age_of_automaton import flow, setup
 from engine.age_of_automaton.common import State
 from engine.age_of_automaton.labels import label
+from engine.age_of_automaton.versions import KNOWN, RULES
 from engine.age_of_automaton.view import make_view
 from engine.errors import IllegalAction
 from engine.jsonstate import clone
@@ -17,9 +18,20 @@ from engine.standard import StateRecord
 class AgeOfAutomaton(StateRecord):
     name = "age-of-automaton"
     player_range = (2, 4)
+    rules_version = RULES  # the rules version a new game starts under (versions.py)
 
-    def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
-        state = setup.setup(players, seed, options)
+    def setup(
+        self,
+        players: list[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        *,
+        rules: int | None = None,
+        rng: str | None = None,
+    ) -> State:
+        """A new game under the current rules and generator; ``rules``/``rng`` set up a
+        game under the ones it started with (the replay of an older game's log)."""
+        state = setup.setup(players, seed, options, rules, rng)
         flow.run(state)
         return state
 
@@ -74,7 +86,7 @@ class AgeOfAutomaton(StateRecord):
 
     def load(self, text: str) -> State:
         state = json.loads(text)
-        if state.get("game") != self.name or state.get("schema") != setup.SCHEMA or state.get("rules") != 1:
+        if state.get("game") != self.name or state.get("schema") != setup.SCHEMA or state.get("rules") not in KNOWN:
             raise ValueError("not an Age of Automaton state of this version")
         return state
 

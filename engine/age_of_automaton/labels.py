@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.age_of_automaton import effects, special
+from engine.age_of_automaton import achievements, effects, special
 from engine.age_of_automaton.actions import discounted, prospect
 from engine.age_of_automaton.common import State, fmt_res
 from engine.age_of_automaton.data import (
+    ACHIEVEMENTS,
     ACTION_NAMES,
     EQUIPMENT,
     RND,
@@ -38,6 +39,10 @@ def ask_text(state: State, a: dict[str, Any]) -> str:
         return f"Choose the column (1-4) for {EQUIPMENT[a['card']]['name']}."
     if kind == "resolve":
         return f"Resolve your {ACTION_NAMES[a['action']]} action: choose how."
+    if kind == "achievement":
+        cards = state["offers"][a["seat"]]
+        names = " and ".join(ACHIEVEMENTS[c]["name"] for c in cards)
+        return f"Before the final scoring, claim the Achievement{'s' if len(cards) != 1 else ''} you met: {names}."
     return kind
 
 
@@ -57,6 +62,14 @@ def overdrive_offer(state: State, a: dict[str, Any]) -> str:
             f"→ {after} pass{'es' if after != 1 else ''}."
         )
     return text
+
+
+def claim_label(state: State, seat: str, card: str) -> str:
+    """"Claim Achievement First Machine (1 VP; first to meet it: +1 credit or any 1
+    resource)"."""
+    info = ACHIEVEMENTS[card]
+    bonus = "; first to meet it: +1 credit or any 1 resource" if achievements.first(state, seat, card) else ""
+    return f"Claim Achievement {info['name']} ({effects.describe(info['gain'])}{bonus})"
 
 
 def label(state: State, seat: str, action: dict[str, Any]) -> str:
@@ -123,6 +136,8 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         return f"Column {action['column'] + 1}"
     if t == "draft":
         return f"Keep {SPECIALISTS[action['card']]['name']}"
+    if t == "achievement":
+        return claim_label(state, seat, action["card"])
     if t == "end":
         return "End the turn"
     if t == "pass":

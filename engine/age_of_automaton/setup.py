@@ -21,6 +21,7 @@ from engine.age_of_automaton.data import (
     TRACK_IDS,
     WORKER_ACTIONS,
 )
+from engine.age_of_automaton.versions import KNOWN, RULES
 from engine.errors import IllegalAction
 from engine.rng import Rng, initial_state
 
@@ -82,8 +83,19 @@ def fill_row(rng: Rng, row: list[Any], deck: list[str], discard: list[str], size
         row.append(deck.pop(0))
 
 
-def setup(players: list[str], seed: int, options: dict[str, Any] | None) -> State:
+def setup(
+    players: list[str],
+    seed: int,
+    options: dict[str, Any] | None,
+    rules: int | None = None,
+    rng_kind: str | None = None,
+) -> State:
+    """A new game under the current rules and generator (``rules``/``rng_kind``: the ones
+    an older game started with, to replay its log; see versions.py)."""
     options = dict(options or {})
+    rules = RULES if rules is None else rules
+    if rules not in KNOWN:
+        raise IllegalAction(f"this boardroom knows Age of Automaton rules versions {', '.join(map(str, KNOWN))}, not {rules}")
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         raise IllegalAction("Age of Automaton is for 2 to 4 players")
     if len(set(players)) != len(players) or not all(isinstance(s, str) and s for s in players):
@@ -94,7 +106,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None) -> Stat
     if unknown:
         raise IllegalAction(f"unknown option {sorted(unknown)[0]!r}")
     n = len(players)
-    rng = Rng(initial_state(seed))
+    rng = Rng(initial_state(seed, rng_kind))
     decks = {
         "equipment": rng.shuffle(sorted(EQUIPMENT)),
         "rnd": rng.shuffle(sorted(RND)),
@@ -130,7 +142,7 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None) -> Stat
     state: State = {
         "game": "age-of-automaton",
         "schema": SCHEMA,
-        "rules": 1,
+        "rules": rules,
         "seed": seed,
         "version": 0,
         "options": options,
@@ -164,6 +176,9 @@ def setup(players: list[str], seed: int, options: dict[str, Any] | None) -> Stat
         "result": None,
         "rng": rng.state,
     }
+    if rules >= 2:  # Achievements are offered, then claimed by the player (versions.py)
+        state["offers"] = {s: [] for s in players}
+        state["firsts"] = {}
     if IV_SPACE != SPACES - 1:
         raise ValueError("the Level IV space is the rightmost")
     return state

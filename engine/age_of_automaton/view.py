@@ -61,6 +61,7 @@ def player_view(state: State, seat: str, me: bool) -> dict[str, Any]:
         "played": [dict(_card("specialist", c), rotated=c in p["rotated"]) for c in p["played"]],
         "contracts": p["contracts"],
         "achievements": list(p["achievements"]),
+        "achievements_offered": list(state.get("offers", {}).get(seat) or []),
         "audit_tokens": p["audit_tokens"],
         "markers": list(p["markers"]),
         "markers_total": p["markers_total"],
@@ -134,8 +135,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     if seat is not None:
         prompt = pend.get(seat)
         view["prompt"] = prompt
-        if prompt is not None and prompt["type"] != "donate":
-            view["choices"] = [
-                {"action": a, "label": label(state, seat, a)} for a in flow.options(state, seat)
-            ]
+        if prompt is not None:  # (a Donation's many amounts are chosen by parts, unlabelled)
+            acts = flow.claim_options(state, seat) if prompt["type"] == "donate" else flow.options(state, seat)
+            view["choices"] = [{"action": a, "label": label(state, seat, a)} for a in acts]
     return view

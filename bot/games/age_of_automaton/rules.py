@@ -96,8 +96,10 @@ RULES: dict[str, str] = {
         "**Tracks**: Relationships (green/yellow, blue rocket, orange planet companies) move only "
         "by Prospect, R&D and Sale, one space per logo; their values multiply your Achievements, "
         "played Specialists and Reliability section at the end. Reputation gives engineers and "
-        "the VP tokens at spaces 5 and 10. Achievements are claimed the moment you meet them; "
-        "the first to meet one also gets 1 credit or 1 resource."
+        "the VP tokens at spaces 5 and 10. **Achievements**: the moment you meet one it is offered "
+        "to you (\"Claim Achievement …\" in your turn or Donation, a free action; it stays offered "
+        "even if you stop meeting it, and you are asked before the final scoring); the first "
+        "to meet one also get 1 credit or 1 resource."
     ),
     "scoring": (
         "**End of the game**, after round 5: in-game VP + Prospect VP + Equipment (1/2/3/5/7/9) + "

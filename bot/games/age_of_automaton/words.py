@@ -45,6 +45,7 @@ TYPES = {
     "donate": "Donate",
     "upgrade": "Upgrade",
     "draft": "Keep",
+    "achievement": "Claim an Achievement",
 }
 
 KEYS = {
@@ -182,6 +183,8 @@ def describe_action(action: Mapping[str, Any]) -> str:
         return describe_value("column", action.get("column"))
     if t == "draft":
         return f"Keep {card_name(action.get('card'))}"
+    if t == "achievement":
+        return f"Claim Achievement {card_name(action.get('card'))}"
     if t == "end":
         return "End the turn"
     if t == "pass":

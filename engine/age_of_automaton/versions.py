@@ -1,0 +1,29 @@
+"""Which rules this code plays Age of Automaton under (see engine/versions.py).
+
+A game keeps the rules version it started with until it ends; new games get the
+current one. Where a rule changes, the code keeps the old behaviour reachable by
+branching on ``state["rules"]``.
+
+``RULES``: the rules version a new game starts under, kept in ``state["rules"]``.
+History:
+
+1. the rulebook as first built: an Achievement is claimed by the engine the moment a
+   player meets it (in turn order), its first-met bonus going to the players who claim
+   it while nobody else has.
+2. Achievements are a player's decision (issue 11, "Achievements are offered when met";
+   rulebook: "players *can* place their own Achievement tokens ... at any time"). The
+   moment a player meets an unclaimed card it is *offered* to that player, and stays
+   offered even if the requirement later stops holding (the player could have claimed
+   it at that moment; the async game must not lose it for them). The bonus of 1 credit
+   or any 1 resource goes to the player(s) who were the first to *fulfil* it, whenever
+   they claim. Offers are claimed as a free action in one's turn or Donation; before the
+   final scoring each player is asked to claim what is left. New keys of the state:
+   ``offers`` (seat → cards met and not claimed) and ``firsts`` (card → the first
+   players to fulfil it).
+
+``SCHEMA`` (``setup.SCHEMA``) did not move: a rules-1 state has the same shape as
+before, the new keys belong to rules-2 games only.
+"""
+
+RULES = 2
+KNOWN = (1, 2)
