@@ -114,10 +114,13 @@ def log_block(lines: Iterable[str], limit: int = 1700) -> str:
     return "\n".join(out)
 
 
-def sealed_text(sealed: int, total: int, names_waiting: list[str], untouched: list[str] | None = None) -> str:
+def sealed_text(
+    sealed: int, total: int, names_waiting: list[str], untouched: list[str] | None = None, words: str = "Plans sealed"
+) -> str:
     """The sealed counter; ``untouched``: the players waited for who changed nothing in
-    their planner yet (only said once somebody has sealed or started)."""
-    text = f"🔒 Plans sealed {sealed}/{total}"
+    their planner yet (only said once somebody has sealed or started); ``words``: what the
+    game's secret decision counts (the presenter's ``sealed_words``)."""
+    text = f"🔒 {words} {sealed}/{total}"
     if names_waiting:
         text += " — waiting for " + ", ".join(names_waiting)
     if untouched and (sealed or len(untouched) < len(names_waiting)):

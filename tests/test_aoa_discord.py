@@ -81,8 +81,19 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         await fake.click(bob, lobby, "Join")
         await fake.click(ann, lobby, "Start")
 
-        # the draft: three passes, each a DM per player with the private picture
+        # the draft: three passes, each a DM per player with the private picture; the
+        # status message counts the Specialists picked in the pass (no "plans" here)
+        def status_with(needle: str) -> dict[str, Any] | None:
+            return next((m for m in reversed(fake.public_messages()) if needle in message_text(m)), None)
+
+        counter = await fake.wait_for(lambda: status_with("Specialists picked 0/2"), 15, what="the draft counter")
+        assert "🔒 Draft pass 1 of 3 · Specialists picked 0/2 — waiting for" in message_text(counter)
         for k in (1, 2, 3):
+            if k > 1:
+                await fake.wait_for(
+                    lambda k=k: f"Draft pass {k} of 3 · Specialists picked 0/2" in message_text(counter),
+                    15, what=f"the counter of pass {k}",
+                )
             for u in (ann, bob):
                 if k == 2 and u is bob:  # ann has chosen, bob not yet: nothing of ann's pick shows
                     ix = await fake.slash(bob, "game status")
@@ -103,6 +114,12 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
                 labels = [o["label"] for o in _options(msg)]
                 assert len(labels) == 5 - k and all(lab.startswith("Keep ") and " VP): " in lab for lab in labels)
                 assert await decide(fake, u, msg, rnd, limit=1) == 1
+                if u is ann:
+                    await fake.wait_for(
+                        lambda k=k: f"Draft pass {k} of 3 · Specialists picked 1/2" in message_text(counter),
+                        15, what=f"1/2 in pass {k}",
+                    )
+        await fake.wait_for(lambda: "Specialist draft over" in message_text(counter), 15, what="the end of the draft")
         state = await bot.app.state(1)
         assert state["phase"] != "draft"
         assert all(len(state["players"][s]["hand"]) == 4 for s in ("ann", "bob"))
@@ -142,6 +159,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         )
         assert final["embeds"] and "Final scores" in final["embeds"][0]["title"]
         everything = fake.public_messages() + fake.dm_messages(ann) + fake.dm_messages(bob)
+        assert not any("plans sealed" in message_text(m).lower() for m in everything)
         assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
         # an Overdrive offer or the dice were shown in words at least once
         seen = " ".join(message_text(m) for m in everything)

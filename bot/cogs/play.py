@@ -274,10 +274,12 @@ class Play(commands.Cog):
         lines: list[str] = []
         if game.secret_phase(view):
             sealed, total, waiting = game.sealed_counts(view)
-            return text.sealed_text(sealed, total, self.names(info, waiting), self.names(info, untouched or []))
+            return text.sealed_text(
+                sealed, total, self.names(info, waiting), self.names(info, untouched or []), game.sealed_words(view)
+            )
         if revealed:
             _sealed, total, _waiting = game.sealed_counts(view)
-            lines.append(f"🔓 All {total} plans sealed — revealed below." if total else "🔓 Revealed below.")
+            lines.append(game.sealed_done(view, total))
         phase = view.get("phase_title") or game.phase_title(view.get("phase"))
         movers = self.names(info, list(out.pending))
         who = f"{', '.join(movers)} to move" if movers else "the AI players move"

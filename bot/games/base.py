@@ -269,6 +269,14 @@ class Presenter:
         """(sealed, total, seats still deciding) of the secret decision in :meth:`secret_phase`."""
         return 0, 0, []
 
+    def sealed_words(self, view: Mapping[str, Any]) -> str:
+        """What the counter of the secret decision counts ("🔒 Plans sealed 1/3")."""
+        return "Plans sealed"
+
+    def sealed_done(self, view: Mapping[str, Any], total: int) -> str:
+        """The status line once every secret decision is in and the phase moved on."""
+        return f"🔓 All {total} plans sealed — revealed below." if total else "🔓 Revealed below."
+
     def is_secret_action(self, action: Mapping[str, Any]) -> bool:
         """Whether ``action`` is a sealed secret decision (its phase's end shows the reveal)."""
         return False

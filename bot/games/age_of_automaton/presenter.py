@@ -129,6 +129,14 @@ class AgeOfAutomaton(Presenter):
         waiting = [s for s in seats if s in (view.get("draft_waiting") or [])]
         return len(seats) - len(waiting), len(seats), waiting
 
+    def sealed_words(self, view: Mapping[str, Any]) -> str:
+        """"🔒 Draft pass 2 of 3 · Specialists picked 1/2": the draft is no plan."""
+        return f"Draft pass {view.get('draft_pass') or 1} of 3 · Specialists picked"
+
+    def sealed_done(self, view: Mapping[str, Any], total: int) -> str:
+        """The kept Specialists stay secret: nothing is revealed when the draft ends."""
+        return f"✅ Specialist draft over: each of the {total} players keeps 4 Specialists (secret until played)."
+
     def is_secret_action(self, action: Mapping[str, Any]) -> bool:
         return (action or {}).get("type") == "draft"
 
