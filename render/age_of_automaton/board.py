@@ -39,6 +39,7 @@ from render.age_of_automaton.kit import (
     amounts,
     effect_text,
     player_token,
+    to_palette,
 )
 from render.age_of_automaton.kit import (
     BLOCKED as BLOCKED_GREY,
@@ -403,7 +404,6 @@ def draw(view: Mapping[str, Any]) -> Image.Image:
     y = tracks(c, view, y)
     y = commons(c, view, y)
     y = players(c, view, y)
-    # a 64-colour palette: flat board graphics lose nothing visible, and the PNG is a
-    # third of the size and faster to encode
-    return c.img.crop((0, 0, WIDTH, int(y) + M)).quantize(colors=64, method=Image.Quantize.FASTOCTREE,
-                                                          dither=Image.Dither.NONE)
+    # the fixed palette: flat board graphics lose nothing visible, and the PNG is a third
+    # of the size and faster to encode
+    return to_palette(c.img.crop((0, 0, WIDTH, int(y) + M)))
