@@ -101,6 +101,15 @@ def test_the_dice_prompt_shows_the_overdrive_offer() -> None:
     s, seat = _first_state(lambda s, seat, pr: pr["type"] == "dice" and pr["overdrive"]["allowed"])
     said = p.describe_prompt(GAME.pending(s)[seat])
     assert said.startswith("Level dice ") and "Overdrive: pay 1 credit + 1 Reliability to lower all dice by 1 →" in said
+    # the option itself says the deal and its outcome, not just "Overdrive"
+    a = s["asks"][0]
+    after = sum(1 for d in s["dice"]["faces"] if max(1, d - 1) <= a["level"])
+    now = sum(1 for d in s["dice"]["faces"] if d <= a["level"])
+    labels = {GAME.label(s, seat, o) for o in GAME.legal_actions(s, seat)}
+    assert labels == {
+        f"Overdrive: pay 1 credit + 1 Reliability to lower all dice by 1 → {after} pass{'es' if after != 1 else ''}",
+        f"Move with these dice: {now} pass{'es' if now != 1 else ''}",
+    }
 
 
 def test_donation_shows_its_limit() -> None:

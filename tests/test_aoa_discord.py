@@ -174,3 +174,70 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         if view.get("you") is None:
             assert "draft" not in view and "prompt" not in view
     assert_plain_words(fake)
+
+
+async def _drive_until(bot: Any, users: dict[str, dict], stop: Any, limit: int = 400) -> dict[str, Any]:
+    """Play the rule-following bot's choices for every seat through the app until
+    ``stop(state)``; returns that state."""
+    from engine.ai import choose
+
+    for _ in range(limit):
+        state = await bot.app.state(1)
+        if stop(state):
+            return state
+        seat = sorted(bot.app.engine(GAME).pending(state))[0]
+        action = choose(GAME, state, seat, "greedy")
+        await bot.app.act(1, int(users[seat]["id"]), seat, action, int(state["version"]))
+    raise AssertionError("the wanted stop never came")
+
+
+async def test_overdrive_offer_and_donation_limit_through_discord(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 11, "Bot": after a roll the dice come with the Overdrive offer "pay 1 credit + 1
+    Reliability to lower all dice by 1 → 2 passes" (in the prompt and on the option), and
+    the Donation shows its limit (AA-SPC-05, AA-DON-01)."""
+    from engine.age_of_automaton import special
+
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    users = {"ann": ann, "bob": bob}
+    async with running(fake, str(tmp_path / "aoa2.db"), renderer=None) as bot:
+        ix = await fake.slash(ann, "game new", {"game": GAME})
+        await fake.click(bob, ix.original, "Join")
+        await fake.click(ann, ix.original, "Start")
+
+        def dice_offer(s: dict[str, Any]) -> bool:
+            a = s["asks"][0] if s["asks"] else None
+            return bool(a and a["kind"] == "dice" and special.can_overdrive(s, a["seat"]))
+
+        state = await _drive_until(bot, users, dice_offer)
+        seat = state["asks"][0]["seat"]
+        faces, level = state["dice"]["faces"], state["asks"][0]["level"]
+        after = sum(1 for d in faces if max(1, d - 1) <= level)
+        credits, rel = special.overdrive_cost(state, seat)
+        deal = (
+            f"pay {credits} credit{'s' if credits != 1 else ''}{' + 1 Reliability' if rel else ''} "
+            f"to lower all dice by 1 → {after} pass{'es' if after != 1 else ''}"
+        )
+        ix = await fake.slash(users[seat], "plan")
+        msg = ix.followups[-1] if ix.followups else ix.original
+        shown = message_text(msg)
+        assert "Level dice " + ", ".join(["I", "II", "III", "IV", "V", "VI"][d - 1] for d in faces) in shown
+        assert f"Overdrive: {deal}." in shown, shown
+        labels = [o["label"] for o in _options(msg)]
+        assert f"Overdrive: {deal}" in labels, labels
+        assert any(lab.startswith("Move with these dice: ") and "pass" in lab for lab in labels), labels
+
+        state = await _drive_until(bot, users, lambda s: s["phase"] == "donation" and not s["asks"])
+        donor = state["donors"][0]
+        p = state["players"][donor]
+        tracks = sum(1 for h in p["prospect"].values() if h > 0)
+        ix = await fake.slash(users[donor], "plan")
+        msg = ix.followups[-1] if ix.followups else ix.original
+        shown = message_text(msg)
+        said = f"{tracks} Prospect track{'s' if tracks != 1 else ''} advanced + 2"
+        assert f"Donate up to {tracks + 2} resources and/or credits ({said})." in shown, shown
+        # every option keeps to the limit, down to "Donate nothing"
+        labels = [o["label"] for o in _options(msg)]
+        assert "Donate nothing" in labels and all(lab.startswith("Donate ") for lab in labels)
+        most = max(sum(int(w) for w in lab.split() if w.isdigit()) for lab in labels)
+        assert most == min(tracks + 2, p["credits"] + sum(p["res"].values())), labels
+    assert_plain_words(fake)

@@ -469,7 +469,8 @@ def pending(state: State) -> dict[str, dict[str, Any]]:
                 "type": "donate",
                 "limit": donation.limit(p),
                 "text": f"Donate up to {donation.limit(p)} resources and/or credits "
-                f"({donation.advanced(p)} Prospect tracks advanced + 2).{offers_text(state, seat)}",
+                f"({donation.advanced(p)} Prospect track{'s' if donation.advanced(p) != 1 else ''} advanced + 2)."
+                f"{offers_text(state, seat)}",
                 "achievements": list(state.get("offers", {}).get(seat) or []),
             }
         }

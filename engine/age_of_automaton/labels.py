@@ -46,21 +46,25 @@ def ask_text(state: State, a: dict[str, Any]) -> str:
     return kind
 
 
+def _passes(n: int) -> str:
+    return f"{n} pass{'es' if n != 1 else ''}"
+
+
+def overdrive_deal(state: State, a: dict[str, Any]) -> str:
+    """"pay 1 credit + 1 Reliability to lower all dice by 1 → 2 passes" (issue 11)."""
+    dice = state["dice"]["faces"]
+    after = prospect.passes([max(1, d - 1) for d in dice], a["level"])
+    c, r = special.overdrive_cost(state, a["seat"])
+    rel = " + 1 Reliability" if r else ""
+    return f"pay {c} credit{'s' if c != 1 else ''}{rel} to lower all dice by 1 → {_passes(after)}"
+
+
 def overdrive_offer(state: State, a: dict[str, Any]) -> str:
     dice = state["dice"]["faces"]
     now = prospect.passes(dice, a["level"])
-    after = prospect.passes([max(1, d - 1) for d in dice], a["level"])
-    text = (
-        f"Level dice {', '.join(ROMAN[d] for d in dice)} against a Level {ROMAN[a['level']]} automaton: "
-        f"{now} pass{'es' if now != 1 else ''}."
-    )
+    text = f"Level dice {', '.join(ROMAN[d] for d in dice)} against a Level {ROMAN[a['level']]} automaton: {_passes(now)}."
     if special.can_overdrive(state, a["seat"]):
-        c, r = special.overdrive_cost(state, a["seat"])
-        rel = " + 1 Reliability" if r else ""
-        text += (
-            f" Overdrive: pay {c} credit{'s' if c != 1 else ''}{rel} to lower all dice by 1 "
-            f"→ {after} pass{'es' if after != 1 else ''}."
-        )
+        text += f" Overdrive: {overdrive_deal(state, a)}."
     return text
 
 
@@ -120,6 +124,11 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
     if t == "equipment":
         info = EQUIPMENT[action["card"]]
         return f"Use {info['name']}: {effects.describe(info['ability'])}"
+    if t == "dice" and state["asks"] and state["asks"][0]["kind"] == "dice":
+        a = state["asks"][0]
+        if action.get("overdrive"):
+            return f"Overdrive: {overdrive_deal(state, a)}"
+        return f"Move with these dice: {_passes(prospect.passes(state['dice']['faces'], a['level']))}"
     if t == "dice":
         return "Overdrive" if action.get("overdrive") else "Move with these dice"
     if t == "pick":
