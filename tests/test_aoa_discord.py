@@ -226,6 +226,31 @@ async def test_overdrive_offer_and_donation_limit_through_discord(fake: FakeDisc
         assert f"Overdrive: {deal}" in labels, labels
         assert any(lab.startswith("Move with these dice: ") and "pass" in lab for lab in labels), labels
 
+        # an Achievement met is offered in the seat's turn: "Claim Achievement …"
+        def offered(s: dict[str, Any]) -> bool:
+            return bool(s["phase"] == "action" and not s["asks"] and s["turn"] and s["offers"][s["turn"]["seat"]])
+
+        state = await _drive_until(bot, users, offered)
+        seat = state["turn"]["seat"]
+        ix = await fake.slash(users[seat], "plan")
+        msg = ix.followups[-1] if ix.followups else ix.original
+        assert "You meet the Achievement" in message_text(msg)
+        labels = [o["label"] for o in _options(msg)]
+        claim = next(lab for lab in labels if "Claim" in lab)
+        if claim.startswith("Kind:"):  # a long list is narrowed by kind first
+            ix = await fake.click(users[seat], msg, _select(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
+            msg = ix.original
+            labels = [o["label"] for o in _options(msg)]
+            claim = next(lab for lab in labels if lab.startswith("Claim Achievement "))
+        assert claim.startswith("Claim Achievement ") and "VP" in claim, labels
+        ix = await fake.click(users[seat], msg, _select(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
+        while not any(c.get("label", "").startswith("Confirm") for c in iter_components(ix.original)):
+            ix = await fake.click(users[seat], ix.original, _select(ix.original)["custom_id"], values=[_options(ix.original)[0]["value"]])
+        ix = await fake.click(users[seat], ix.original, "Confirm")
+        assert "Done:" in message_text(ix.original)
+        after = await bot.app.state(1)
+        assert len(after["players"][seat]["achievements"]) == len(state["players"][seat]["achievements"]) + 1
+
         state = await _drive_until(bot, users, lambda s: s["phase"] == "donation" and not s["asks"])
         donor = state["donors"][0]
         p = state["players"][donor]
