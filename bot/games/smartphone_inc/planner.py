@@ -25,7 +25,7 @@ from bot.choices import page as _page
 from bot.games.smartphone_inc import words
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
-from engine.smartphone_inc.data import IMPROVEMENTS
+from engine.smartphone_inc.data import IMPROVEMENTS, MINI_UPGRADES
 from engine.smartphone_inc.new_technologies import face_down_goods
 from engine.smartphone_inc.planning import yields_for
 from engine.smartphone_inc.selling import sellable_at
@@ -639,7 +639,19 @@ def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
-    return tuple(decisions.distinct_effects(list(owned), has_4g))
+    items = decisions.distinct_effects(list(owned), has_4g)
+    if any(i in MINI_UPGRADES for i in owned):
+        items = [_mini_upgrades_face_down(item, owned, has_4g) for item in items]
+    return tuple(items)
+
+
+def _mini_upgrades_face_down(item: dict[str, Any], owned: tuple[str, ...], has_4g: bool) -> dict[str, Any]:
+    """An outcome with its face-down pieces that make Goods: a Mini-upgrade left face down
+    makes none (Update 1.1), while the engine's outcome lists count every piece face down."""
+    if not item["face_down"]:
+        return item
+    placed = {p["id"] for p in decisions.outcome_plan(list(owned), has_4g, item["ref"]).get("improvements") or []}
+    return {**item, "face_down": face_down_goods([i for i in dict.fromkeys(owned) if i not in placed])}
 
 
 def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
@@ -818,9 +830,13 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
     for p in d.improvements:
         where = "on top" if p.layer == "over" else "under the top Pad"
         lines.append(f"{words.improvement_label(p.id).capitalize()} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
-    face_down = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
+    unplaced = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
+    face_down = face_down_goods(unplaced)
     if face_down and d.pads_complete():
         lines.append("Face down (1 Goods each): " + ", ".join(words.improvement_label(i) for i in face_down))
+    minis = [i for i in unplaced if i not in face_down]
+    if minis and d.pads_complete():
+        lines.append("Not placed (a Mini-upgrade gives nothing then): " + ", ".join(words.improvement_label(i) for i in minis))
     ev = evaluate(d, ctx)
     if ev is not None:
         lines.append("**This plan gives:** " + words.outcome_summary(ev))
