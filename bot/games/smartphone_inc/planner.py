@@ -639,19 +639,25 @@ def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
-    items = decisions.distinct_effects(list(owned), has_4g)
     if any(i in MINI_UPGRADES for i in owned):
-        items = [_mini_upgrades_face_down(item, owned, has_4g) for item in items]
-    return tuple(items)
+        return _with_mini_upgrades(owned, has_4g)
+    return tuple(decisions.distinct_effects(list(owned), has_4g))
 
 
-def _mini_upgrades_face_down(item: dict[str, Any], owned: tuple[str, ...], has_4g: bool) -> dict[str, Any]:
-    """An outcome with its face-down pieces that make Goods: a Mini-upgrade left face down
-    makes none (Update 1.1), while the engine's outcome lists count every piece face down."""
-    if not item["face_down"]:
-        return item
-    placed = {p["id"] for p in decisions.outcome_plan(list(owned), has_4g, item["ref"]).get("improvements") or []}
-    return {**item, "face_down": face_down_goods([i for i in dict.fromkeys(owned) if i not in placed])}
+def _with_mini_upgrades(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
+    """The outcomes of a company owning a Mini-upgrade (Update 1.1), each with the
+    face-down pieces that make Goods: a Mini-upgrade left face down makes none, while
+    the engine's outcome lists count every piece face down. All the distinct outcomes
+    (not one per effect: two outcomes of the same counts may differ in Goods now), with
+    their plans, to see which pieces each leaves face down."""
+    refs = decisions.distinct_outcomes(list(owned), has_4g, with_plans=False)
+    plans = decisions.distinct_outcomes(list(owned), has_4g, with_plans=True)
+    unique = list(dict.fromkeys(owned))
+    out = []
+    for item, full in zip(refs, plans, strict=True):
+        placed = {p["id"] for p in full["plan"].get("improvements") or []}
+        out.append({**item, "face_down": face_down_goods([i for i in unique if i not in placed])})
+    return tuple(out)
 
 
 def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
@@ -793,7 +799,8 @@ def orientation_text(imp: str, rot: int, layer: str) -> str:
         cells = cells[::-1]
     sep = " | " if rot % 2 == 0 else " over "  # side by side, or one above the other
     where = "on top" if layer == "over" else "under the top Pad"
-    return f"{cells[0]}{sep}{cells[1]}, {where}"
+    mini = "the Mini-upgrade " if imp in MINI_UPGRADES else ""  # Update 1.1: placed like an Improvement
+    return f"{mini}{cells[0]}{sep}{cells[1]}, {where}"
 
 
 def _orientations(d: Draft, ctx: PlanContext, imp: str) -> list[tuple[int, str]]:
@@ -829,7 +836,8 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
         lines.append(top)
     for p in d.improvements:
         where = "on top" if p.layer == "over" else "under the top Pad"
-        lines.append(f"{words.improvement_label(p.id).capitalize()} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
+        label = words.improvement_label(p.id)
+        lines.append(f"{label[:1].upper()}{label[1:]} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
     unplaced = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
     face_down = face_down_goods(unplaced)
     if face_down and d.pads_complete():

@@ -214,7 +214,7 @@ def describe_action(action: Mapping[str, Any]) -> str:
 
 def describe_value(key: str, value: Any) -> str:
     """A label for one step of a step-by-step action (``key`` is a dotted path)."""
-    if key == "place.#" and isinstance(value, int):  # Logistics: placements, or not
+    if key in ("place.#", "place.0.#") and (value is None or isinstance(value, int)):  # Logistics: placements, or not
         return "place markers in a region" if value else "no markers: move your CEO, or stop"
     if key == "token.#":
         return "place it" if value else "do not place it"
@@ -242,6 +242,7 @@ def describe_value(key: str, value: Any) -> str:
 KEY_WORDS = {"place": "markers on", "regions": "Goods sold in", "extra": "4G Goods in", "use": "use the bonus"}
 STEP_KEYS = {  # the fields a long list of options is narrowed by (bot.choices.action_step)
     "place.#": "what to do",
+    "place.0.#": "what to do",
     "place.0.0": "region",
     "place.0.1": "markers",
     "token.#": "Marketing Token",
