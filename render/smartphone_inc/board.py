@@ -7,7 +7,7 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc.data import IMPROVEMENTS, REGIONS, STEVE_PAD
-from render.smartphone_inc import frame, techs
+from render.smartphone_inc import frame, modules, techs
 from render.smartphone_inc import map as world
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -34,7 +34,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     )
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = block_and_steve(cv, view, x, y, INNER) + 14
-    y = frame.legend(cv, x, y, INNER) + t.MARGIN
+    y = frame.legend(cv, x, y, INNER, extras=modules.legend_items(view)) + t.MARGIN
     return cv.crop(int(y))
 
 
