@@ -27,6 +27,8 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = companies(cv, view, x, y, INNER) + 14
     y = cv.section_title(x, y, "World map", "lines = links between regions")
     y = world.draw(cv, view, x, y) + 14
+    if view.get("directives"):
+        y = modules.directives_panel(cv, view, x, y, INNER) + 14
     if any(view["players"][s].get("outcome") for s in view["seats"]):
         y = decisions(cv, view, x, y, INNER) + 14
     y = cv.section_title(
@@ -171,6 +173,10 @@ def result_table(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float)
         "total": "= Total",
         "tie": "Techs / Patents",
     }
+    orders = any("directive_vp" in r for r in rows)  # Update 1.1 Directives
+    if orders:
+        cols.update(scored=320, patent=440, retail=560, orders=680, total=830, tie=950)
+        heads = {**heads, "orders": "+ Directives"}
     for key, label in heads.items():
         cv.text(x + cols[key], top, label, t.SMALL, bold=True, fill=t.MUTED)
     top += 24
@@ -204,6 +210,7 @@ def result_table(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float)
             ("scored", row.get("scored")),
             ("patent", row.get("patent_vp")),
             ("retail", row.get("retailer_vp")),
+            *((("orders", row.get("directive_vp", 0)),) if orders else ()),
         ):
             cv.text(x + cols[key], ry + 16, str(val), t.LARGE, anchor="lm")
         cv.text(x + cols["total"], ry + 16, str(row.get("vp")), t.LARGE + 2, bold=True, anchor="lm")

@@ -8,7 +8,7 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc.data import OFFICE_MARKERS, REGION_ORDER, REGIONS, TECH_ORDER, TECHS
-from render.smartphone_inc import board, frame, prompts, techs
+from render.smartphone_inc import board, frame, modules, prompts, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -33,6 +33,8 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = improvements_panel(cv, view, x, y, INNER) + 14
     y = offices_panel(cv, view, x, y, INNER) + 14
     y = my_techs_panel(cv, view, x, y, INNER) + 14
+    if view.get("directives"):
+        y = modules.directives_panel(cv, view, x, y, INNER) + 14
     y = cv.section_title(x, y, "Technologies", f"your costs: {costs_line(me)}")
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, board=False) + t.MARGIN
