@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.smartphone_inc.data import BOARD_REGIONS, REGIONS, RETAILERS
 from render.smartphone_inc import theme as t
-from render.smartphone_inc.kit import Canvas
+from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image
 
 COLS, ROWS = 4, 3
 GRID: dict[str, tuple[int, int]] = {
@@ -47,6 +47,7 @@ BOX_W = (t.WIDTH - 2 * t.MARGIN - CHANNEL - (COLS - 1) * GAP) // COLS
 BOX_H = 176
 SLOT_W, SLOT_H, SLOT_STEP = 44, 34, 50
 BUYER_W, BUYER_H, BUYER_STEP = 46, 44, 50
+CEO_H = 34  # a CEO figure (Update 1.1)
 
 Rect = tuple[float, float, float, float]
 
@@ -186,7 +187,9 @@ def _region(
         _retailer(cv, state, retailer, x0, y0 + 40, colour)
     else:
         _offices(cv, data, state, x0 + 10, y0 + 40, colour)
-        _buyers(cv, data, state, x0 + 10, y0 + 94, colour)
+        tokens = ((view.get("marketing") or {}).get(rid)) or {}
+        seconds = ((view.get("seconds") or {}).get(rid)) or []
+        _buyers(cv, data, state, x0 + 10, y0 + 94, colour, tokens, seconds)
     # foot: Logistics progress per company, Steve's marker
     fx = x0 + 10
     fy = y0 + BOX_H - 30
@@ -200,11 +203,20 @@ def _region(
             + cv.text(fx + 25, fy + 11, f"{n}/{data['cost']}", t.SMALL, bold=True, anchor="lm")
             + 10
         )
+    right = x1 - 10
     if steve_marker == rid:
         label = "Steve's marker"
         w = cv.measure(label, t.SMALL, True) + 16
-        cv.box(x1 - 10 - w, fy, x1 - 10, fy + 22, fill=t.INK, radius=11)
-        cv.text(x1 - 10 - w / 2, fy + 11, label, t.SMALL, bold=True, fill="#ffffff", anchor="mm")
+        cv.box(right - w, fy, right, fy + 22, fill=t.INK, radius=11)
+        cv.text(right - w / 2, fy + 11, label, t.SMALL, bold=True, fill="#ffffff", anchor="mm")
+        right -= w + 6
+    ceos = [s for s in view["seats"] if (view.get("ceo") or {}).get(s) == rid]
+    if ceos:  # CEO figures (Update 1.1), right to left; packed closer when the row is full
+        fig_h = CEO_H
+        fig_w = round(fig_h * 0.8)
+        step = min(fig_w + 3, max(10, (right - fx) / len(ceos)))
+        for i, seat in enumerate(reversed(ceos)):
+            cv.paste(ceo_image(colour.get(seat) or "grey", fig_h), right - fig_w - i * step, fy - 10)
 
 
 def _offices(
@@ -245,12 +257,21 @@ def _buyers(
     x: float,
     y: float,
     colour: dict[str, str],
+    tokens: dict[str, str] | None = None,
+    seconds: list[int] | None = None,
 ) -> None:
+    """The Buyers left to right: empty (what they want), sold (the seller's token), a
+    Marketing Token (a diamond: only its company sells there) and a second Goods (x2)."""
     sold = state.get("sold", [])
+    tokens = tokens or {}
     for i, buyer in enumerate(data["buyers"]):
         bx = x + i * BUYER_STEP
         who = sold[i] if i < len(sold) else None
-        if who is None:
+        owner = tokens.get(str(i))
+        if who is None and owner is not None:  # reserved: whatever it wants, only the owner
+            cv.box(bx, y, bx + BUYER_W, y + BUYER_H, fill=t.SLOT, outline=t.INK, width=2, radius=6)
+            cv.paste(marketing_image(colour.get(owner) or "grey", 36), bx + 5, y + 4)
+        elif who is None:
             draw_buyer(cv, buyer, bx, y, BUYER_W, BUYER_H)
         else:
             tech, price = buyer.get("tech"), buyer.get("price")
@@ -261,6 +282,11 @@ def _buyers(
             if tech and price is not None:  # a mixed Buyer keeps both colours when sold
                 cv.box(bx + 4, y + BUYER_H - 8, bx + BUYER_W - 4, y + BUYER_H - 4, fill=t.BUYER_TECH)
             cv.token(bx + (BUYER_W - 32) / 2, y + (BUYER_H - 32) / 2, 32, colour.get(who, "grey"))
+            if owner is not None:
+                cv.paste(marketing_image(colour.get(owner) or "grey", 20), bx + BUYER_W - 16, y - 6)
+        if seconds and i in seconds:  # Gamepad Patent: a second Goods on this Buyer
+            cv.box(bx + BUYER_W - 24, y + BUYER_H - 14, bx + BUYER_W + 2, y + BUYER_H + 6, fill=t.INK, radius=5)
+            cv.text(bx + BUYER_W - 11, y + BUYER_H - 4, "x2", t.SMALL, bold=True, fill="#ffffff", anchor="mm")
 
 
 def draw_buyer(cv: Canvas, buyer: dict[str, Any], x: float, y: float, w: float, h: float) -> None:

@@ -9,11 +9,25 @@ from typing import Any
 from render.smartphone_inc import map as world
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.frame import LegendItem
-from render.smartphone_inc.kit import Canvas
+from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image
 
 
 def _mixed_buyer(cv: Canvas, x: float, y: float) -> None:
     world.draw_buyer(cv, {"price": 3, "tech": "gps"}, x, y - 1, 44, 34)
+
+
+def _ceo(cv: Canvas, x: float, y: float) -> None:
+    cv.paste(ceo_image("blue", 32), x, y - 1)
+
+
+def _marketing(cv: Canvas, x: float, y: float) -> None:
+    cv.box(x, y - 2, x + 36, y + 32, fill=t.SLOT, outline=t.INK, width=2, radius=5)
+    cv.paste(marketing_image("blue", 28), x + 4, y + 1)
+
+
+def _second(cv: Canvas, x: float, y: float) -> None:
+    cv.box(x, y + 4, x + 30, y + 26, fill=t.INK, radius=5)
+    cv.text(x + 15, y + 15, "x2", t.SMALL, bold=True, fill="#ffffff", anchor="mm")
 
 
 def legend_items(view: dict[str, Any]) -> list[LegendItem]:
@@ -21,6 +35,12 @@ def legend_items(view: dict[str, Any]) -> list[LegendItem]:
     items: list[LegendItem] = []
     if world.board_of(view) == "small":
         items.append((44, _mixed_buyer, "mixed Buyer: pays up to 3 OR needs GPS"))
+    if view.get("ceo") is not None:
+        items.append((26, _ceo, "a company's CEO (B = blue)"))
+    if view.get("marketing") is not None:
+        items.append((36, _marketing, "Marketing Token: only that company sells to this Buyer"))
+    if view.get("seconds") is not None:
+        items.append((30, _second, "a second Goods on this Buyer (Patent)"))
     return items
 
 
