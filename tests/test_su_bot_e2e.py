@@ -54,13 +54,19 @@ class Player:
         self.fake, self.user, self.seen, self.shown = fake, user, seen, shown
         self.ceo_moves = 0
 
-    async def plan(self, bot: Any, prompt: dict[str, Any]) -> None:  # noqa: ARG002
-        """By goal (Most Research), then the Mini-upgrade onto the Pads when it is still
-        face down, then seal (one confirmation)."""
-        clicks = 1
-        ix = await self.fake.slash(self.user, "plan", timeout=60)
-        assert ix.callback_data.get("flags", 0) & EPHEMERAL
-        msg = ix.followups[-1] if ix.followups else ix.original
+    async def plan(self, bot: Any, prompt: dict[str, Any]) -> None:
+        """In the round's planner DM (it comes by itself): by goal (Most Research), then
+        the Mini-upgrade onto the Pads when it is still face down, then seal (one
+        confirmation). (The DM, not /plan: a click while the DM is being sent can be
+        lost, see the report.)"""
+        clicks = 0
+        rnd = (await bot.app.state(1))["round"]
+
+        def planner_dm() -> dict[str, Any] | None:
+            return next((m for m in reversed(self.fake.dm_messages(self.user)) if f"round {rnd} (game" in message_text(m)), None)
+
+        msg = await self.fake.wait_for(planner_dm, 60, what=f"the round {rnd} planner")
+        await self.fake.idle()
         msg = await pick_value(self.fake, self.user, msg, "goal:research")
         msg = await pick(self.fake, self.user, msg, 0)
         clicks += 2
@@ -171,13 +177,12 @@ def internal_ids(fake: FakeDiscord) -> list[str]:
 OPTIONS = "board=small directives=true technologies=spatial-vp+ceo-wi-fi+gamepad:0+world-nfc+blitz-li-ion+4g:1"
 
 
-async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDiscord, tmp_path: Any) -> None:
+async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDiscord, tmp_path: Any, caplog: Any) -> None:
     """SU-DIR-02, SU-BRD-02, SU-TEC-01, SU-TEC-07, SU-TEC-11 through Discord: two players
     on the 2-3 player board with Directives and a custom mix of New Technologies (CEO,
     Marketing Token, Mini-upgrade) play five rounds."""
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    spy = SpyRenderer()
-    spy.real = None  # the small board's picture is drawn by the renderer's owner (stand-ins here)
+    spy = SpyRenderer()  # the real pictures, the small board's included
     seen: dict[str, list[int]] = defaultdict(list)
     shown: dict[str, list[str]] = defaultdict(list)
     async with running(fake, str(tmp_path / "su.db"), renderer=spy) as bot:
@@ -209,6 +214,12 @@ async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDisco
     generic = [o for o in labels if not re.match(r"[A-Z0-9]|(what to do|region|markers|CEO|Marketing Token[\w ]*): ", o)]
     assert not generic, generic  # every option is in the game's words, none in the engine's field names
     print("\n".join(labels))
+    # the pictures: the small board drawn, with the CEOs and Marketing Tokens, and none failed
+    public = [v for kind, _g, v, _p in spy.calls if kind == "draw" and v.get("you") is None]
+    assert public and all(v["board"] == "small" for v in public)
+    assert any(v.get("marketing") for v in public) and any(v.get("ceo") for v in public)
+    assert any(kind == "draw_plan" and any(i["id"].startswith("M") for i in p.get("improvements") or []) for kind, _g, _v, p in spy.calls)
+    assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
     found = internal_ids(fake)
     assert not found, "internal ids reach players:\n" + "\n".join(found)
     _report(seen, shown)
@@ -216,7 +227,7 @@ async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDisco
 
 def _report(seen: dict[str, list[int]], shown: dict[str, list[str]]) -> None:
     """What players saw and the clicks per decision (printed with ``pytest -s``)."""
-    print("\nclicks per decision (opening /plan included):")
+    print("\nclicks per decision (opening /plan included; a plan starts in its DM):")
     for kind, counts in sorted(seen.items()):
         print(f"  {kind}: {len(counts)}× min {min(counts)} max {max(counts)}")
     for key in ("prompt:company", "chosen:company", "prompt:start_region", "chosen:start_region", "prompt:start_retailer",
