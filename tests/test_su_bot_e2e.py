@@ -17,7 +17,7 @@ import pytest
 
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
-from tests.test_discord_e2e import pick, pick_value, seal
+from tests.test_discord_e2e import pick, pick_value, public_with, seal
 from tests.test_words import ID_PATTERNS, KNOWN_LEFTOVERS, player_texts
 
 # the engine's log line for a Mini-upgrade names the token by its id ("takes
@@ -53,6 +53,7 @@ class Player:
     def __init__(self, fake: FakeDiscord, user: dict, seen: dict[str, list[int]], shown: dict[str, list[str]]) -> None:
         self.fake, self.user, self.seen, self.shown = fake, user, seen, shown
         self.ceo_moves = 0
+        self.goals = ("research",)  # the planner's goal, round after round
 
     async def plan(self, bot: Any, prompt: dict[str, Any]) -> None:
         """In the round's planner DM (it comes by itself): by goal (Most Research), then
@@ -67,7 +68,7 @@ class Player:
 
         msg = await self.fake.wait_for(planner_dm, 60, what=f"the round {rnd} planner")
         await self.fake.idle()
-        msg = await pick_value(self.fake, self.user, msg, "goal:research")
+        msg = await pick_value(self.fake, self.user, msg, f"goal:{self.goals[(rnd - 1) % len(self.goals)]}")
         msg = await pick(self.fake, self.user, msg, 0)
         clicks += 2
         minis = [i for i in prompt["improvements"] if i.startswith("M")]
@@ -236,3 +237,38 @@ def _report(seen: dict[str, list[int]], shown: dict[str, list[str]]) -> None:
                 "mini_upgrade_plan"):
         if shown.get(key):
             print(f"  {key}: {shown[key][0]!r}")
+
+
+async def test_the_standard_board_with_steve_hardcore_directives_and_a_recommended_set(
+    fake: FakeDiscord, tmp_path: Any, caplog: Any
+) -> None:
+    """The modules with Steve and Hardcore on the standard board (SU-HC-07, SU-TEC-01,
+    SU-TEC-07): one player and Steve, Directives, the Overproduction set (Gamepad CEO,
+    NFC Marketing)."""
+    ann = fake.add_member("ann")
+    spy = SpyRenderer()
+    seen: dict[str, list[int]] = defaultdict(list)
+    shown: dict[str, list[str]] = defaultdict(list)
+    async with running(fake, str(tmp_path / "su2.db"), renderer=spy) as bot:
+        options = "directives=true technologies=overproduction hardcore=true"
+        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": options})
+        lobby = ix.original
+        text = message_text(lobby)
+        assert "Technologies: Overproduction: " in text and "Hardcore Mode: on" in text and "Directives: on" in text, text
+        ix = await fake.click(ann, lobby, "Add AI")
+        await fake.click(ann, ix.original, "br:ai:", values=["steve"])
+        await fake.click(ann, lobby, "Start")
+        player = Player(fake, ann, seen, shown)
+        player.goals = ("logistics", "research")
+        await play_game(fake, bot, {"ann": player})
+        state = await bot.app.state(1)
+        final = await public_with(fake, "Game over")
+    assert state["options"]["hardcore"] and state["directives"] and state["ceo"]
+    assert seen["move_ceo"] and seen["marketing_token"], dict(seen)
+    assert any(c["holder"] for c in state["directives"]["cards"]), state["directives"]
+    assert "Steve" in message_text(final)
+    assert all(v["board"] == "big" for kind, _g, v, _p in spy.calls if kind == "draw")
+    assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
+    found = internal_ids(fake)
+    assert not found, "internal ids reach players:\n" + "\n".join(found)
+    _report(seen, shown)

@@ -383,9 +383,10 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
             bits.append(base)
         vp = int(a.get("vp", 0)) - int(b.get("vp", 0))
         out = "; ".join(bits)
-        if vp and (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase")):
+        moved_on = (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase"))
+        if vp and moved_on and (after.get("round") != before.get("round") or after.get("phase") in ("vp", "over")):
             out += f" → {vp:+d} VP once the round is scored"
-        elif vp:
+        elif vp and not moved_on:  # (VP of later automatic steps, e.g. Hardcore interest, are not this option's)
             out += f" ({vp:+d} VP)"
         return out
     except (KeyError, TypeError, ValueError, AttributeError):
