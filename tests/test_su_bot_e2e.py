@@ -224,6 +224,11 @@ async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDisco
     found = internal_ids(fake)
     assert not found, "internal ids reach players:\n" + "\n".join(found)
     _report(seen, shown)
+    print("lobby:", text)
+    for needle in ("· Start", "Directive", "CEO", "Marketing Token", "Mini-upgrade"):
+        m = next((m for m in fake.public_messages() if needle in message_text(m)), None)
+        if m is not None:
+            print(f"public with {needle!r}:", message_text(m)[:900])
 
 
 def _report(seen: dict[str, list[int]], shown: dict[str, list[str]]) -> None:
