@@ -7,7 +7,7 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc.data import IMPROVEMENTS, REGIONS, STEVE_PAD
-from render.smartphone_inc import frame, techs
+from render.smartphone_inc import frame, modules, techs
 from render.smartphone_inc import map as world
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -27,6 +27,8 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = companies(cv, view, x, y, INNER) + 14
     y = cv.section_title(x, y, "World map", "lines = links between regions")
     y = world.draw(cv, view, x, y) + 14
+    if view.get("directives"):
+        y = modules.directives_panel(cv, view, x, y, INNER) + 14
     if any(view["players"][s].get("outcome") for s in view["seats"]):
         y = decisions(cv, view, x, y, INNER) + 14
     y = cv.section_title(
@@ -34,7 +36,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     )
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = block_and_steve(cv, view, x, y, INNER) + 14
-    y = frame.legend(cv, x, y, INNER) + t.MARGIN
+    y = frame.legend(cv, x, y, INNER, extras=modules.legend_items(view)) + t.MARGIN
     return cv.crop(int(y))
 
 
@@ -171,6 +173,10 @@ def result_table(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float)
         "total": "= Total",
         "tie": "Techs / Patents",
     }
+    orders = any("directive_vp" in r for r in rows)  # Update 1.1 Directives
+    if orders:
+        cols.update(scored=320, patent=440, retail=560, orders=680, total=830, tie=950)
+        heads = {**heads, "orders": "+ Directives"}
     for key, label in heads.items():
         cv.text(x + cols[key], top, label, t.SMALL, bold=True, fill=t.MUTED)
     top += 24
@@ -204,6 +210,7 @@ def result_table(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float)
             ("scored", row.get("scored")),
             ("patent", row.get("patent_vp")),
             ("retail", row.get("retailer_vp")),
+            *((("orders", row.get("directive_vp", 0)),) if orders else ()),
         ):
             cv.text(x + cols[key], ry + 16, str(val), t.LARGE, anchor="lm")
         cv.text(x + cols["total"], ry + 16, str(row.get("vp")), t.LARGE + 2, bold=True, anchor="lm")

@@ -27,7 +27,6 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc.data import (
-    IMPROVEMENTS,
     REGION_ORDER,
     REGIONS,
     RETAILERS,
@@ -71,6 +70,8 @@ LEGEND = (
 
 class CompactCanvas(Canvas):
     """A canvas that remembers the text sizes it drew (the tests check the smallest)."""
+
+    min_text = SMALL  # pieces that label themselves skip a label smaller than this
 
     def __init__(self, width: int, height: int) -> None:
         super().__init__(width, height)
@@ -123,10 +124,7 @@ def willing(me: dict[str, Any], buyer: dict[str, Any]) -> bool:
     return ok or ("tech" in buyer and buyer["tech"] in me.get("techs", []))
 
 
-def improvement_words(imp: str) -> str:
-    """An Improvement by its symbols ("Price Up + Logistics"; an open half is "open")."""
-    cells = IMPROVEMENTS.get(imp, [None, None])
-    return " + ".join(SYMBOL_NAME.get(c, "open") if c else "open" for c in cells)
+improvement_words = padview.improvement_words
 
 
 # --- the picture ---------------------------------------------------------------------------
@@ -291,7 +289,7 @@ def planning(
     if owned:
         y += ((len(owned) + 1) // 2) * (cell + 22) + 4
     effects = [
-        f"{_tech(tech)}: {techs.effect_text(tech, int(view['techs'].get(tech, {}).get('side', 0)))}"
+        f"{techs.name(view, tech)}: {techs.effect_text(tech, int(view['techs'].get(tech, {}).get('side', 0)))}"
         for tech in me.get("techs", [])
         if tech in TECHS
     ]
@@ -405,7 +403,7 @@ def tech_cards(
         can = 0 < need <= markers
         card(cv, cx, cy, cw, ch, good=can)
         yy = cy + 12
-        cv.text(cx + 12, yy, _tech(tech), LARGE, bold=True, fill=t.BUYER_TECH)
+        cv.text(cx + 12, yy, cv.fit(techs.name(view, tech), LARGE, True, cw - 130), LARGE, bold=True, fill=t.BUYER_TECH)
         cv.text(cx + cw - 12, yy + 4, f"cost {cost}", BODY, bold=True, anchor="ra")
         yy += LARGE + 12
         label = f"{need} more" + (" ✓" if can else "")
@@ -415,7 +413,7 @@ def tech_cards(
         cv.text(bx + 6, yy + 15, label, BODY, bold=can, fill=t.GOOD if can else t.INK, anchor="lm")
         yy += 30 + 12
         holder = view["techs"].get(tech, {}).get("patent")
-        vp = TECHS[tech]["patent_vp"] if tech in TECHS else "?"
+        vp = techs.patent_vp(view, tech) if tech in TECHS else "?"
         if holder is None:
             cv.text(cx + 12, yy, f"Patent {vp} VP: open", SMALL, bold=True, fill=t.GOOD)
         else:

@@ -3,6 +3,7 @@ and the legend of symbols."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from render.smartphone_inc import theme as t
@@ -151,10 +152,38 @@ LEGEND_SYMBOLS = (
 )
 
 
-def legend(cv: Canvas, x: float, y: float, w: float, board: bool = True) -> float:
-    """Symbols (and, on the board, Buyers and Office spaces) explained; returns y below."""
+# a legend entry of a module: (the sample's width, a function drawing the sample with
+# its top-left at (x, y), at most 32 px high; the words)
+LegendItem = tuple[float, Callable[[Canvas, float, float], None], str]
+
+
+def _extra_layout(cv: Canvas, extras: Sequence[LegendItem], w: float) -> list[tuple[int, float]]:
+    """(row, x offset) of each extra legend entry, flowing over rows."""
+    out = []
+    row, lx = 0, 0.0
+    for sw, _, label in extras:
+        ew = sw + 8 + cv.measure(label, t.BODY) + 24
+        if lx and lx + ew > w - 24:
+            row, lx = row + 1, 0.0
+        out.append((row, lx))
+        lx += ew
+    return out
+
+
+def legend(
+    cv: Canvas,
+    x: float,
+    y: float,
+    w: float,
+    board: bool = True,
+    extras: Sequence[LegendItem] = (),
+) -> float:
+    """Symbols (and, on the board, Buyers and Office spaces) explained, then the entries
+    of the modules in play (``extras``); returns y below."""
     rows = 3 if board else 2
-    h = 44 + rows * 36
+    layout = _extra_layout(cv, extras, w)
+    extra_rows = layout[-1][0] + 1 if layout else 0
+    h = 44 + rows * 36 + extra_rows * 40
     top = cv.panel(x, y, w, h, "Legend")
     col = w / 3
     for i, (sym, label) in enumerate(LEGEND_SYMBOLS):
@@ -179,4 +208,9 @@ def legend(cv: Canvas, x: float, y: float, w: float, board: bool = True) -> floa
         )
         lx += cv.text(lx, ly + 15, "⌂3", t.BODY, bold=True, fill=t.MUTED, anchor="lm") + 6
         cv.text(lx, ly + 15, "Progress to open an Office", t.BODY, anchor="lm")
+    base = top + rows * 36 + 2
+    for (sw, sample, label), (row, dx) in zip(extras, layout, strict=True):
+        lx, ly = x + 12 + dx, base + row * 40
+        sample(cv, lx, ly)
+        cv.text(lx + sw + 8, ly + 15, label, t.BODY, anchor="lm")
     return y + h

@@ -306,3 +306,61 @@ def check_image(size: int, ok: bool) -> Image.Image:
             joint="curve",
         )
     return im.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@cache
+def ceo_image(colour: str, size: int) -> Image.Image:
+    """A company's CEO figure (Update 1.1): a pawn (head and shoulders) in the company's
+    colour with its letter on the body, ``size`` px high and 0.8 x ``size`` wide. The shape
+    tells it from the round Office and Goods tokens without the colour."""
+    big = size * SS
+    wide = round(big * 0.8)
+    im = Image.new("RGBA", (wide, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    fill = t.COMPANY_FILL.get(colour, "#888888")
+    edge = "#1f2328"
+    lw = max(SS, big // 16)
+    r = big * 0.19
+    cx = wide / 2
+    d.ellipse((cx - r, lw, cx + r, lw + 2 * r), fill=fill, outline=edge, width=lw)
+    top = lw + 2 * r - big * 0.04
+    d.rounded_rectangle(
+        (lw, top, wide - lw, big - lw), radius=big * 0.2, fill=fill, outline=edge, width=lw
+    )
+    f = t.font(round(big * 0.5), True)
+    d.text(
+        (cx, (top + big) / 2),
+        t.COMPANY_LETTER.get(colour, "?"),
+        font=f,
+        fill=t.COMPANY_INK.get(colour, "#ffffff"),
+        anchor="mm",
+    )
+    return im.resize((round(size * 0.8), size), Image.Resampling.LANCZOS)
+
+
+@cache
+def marketing_image(colour: str, size: int) -> Image.Image:
+    """A company's Marketing Token (Update 1.1): a diamond in the company's colour with its
+    letter, ``size`` px (a diamond, so it reads apart from the round tokens)."""
+    big = size * SS
+    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    h = big / 2
+    d.polygon(
+        [(h, 0), (big - 1, h), (h, big - 1), (0, h)],
+        fill="#ffffff",
+    )
+    m = big * 0.09
+    d.polygon(
+        [(h, m), (big - 1 - m, h), (h, big - 1 - m), (m, h)],
+        fill=t.COMPANY_FILL.get(colour, "#888888"),
+    )
+    f = t.font(round(big * 0.44), True)
+    d.text(
+        (h, h + big * 0.02),
+        t.COMPANY_LETTER.get(colour, "?"),
+        font=f,
+        fill=t.COMPANY_INK.get(colour, "#ffffff"),
+        anchor="mm",
+    )
+    return im.resize((size, size), Image.Resampling.LANCZOS)

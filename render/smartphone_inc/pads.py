@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.smartphone_inc import pads as engine_pads
-from engine.smartphone_inc.data import IMPROVEMENTS, TECHS
+from engine.smartphone_inc.data import IMPROVEMENTS, MINI_UPGRADES, TECHS
 from engine.smartphone_inc.planning import yields as engine_yields
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -85,13 +85,17 @@ def draw_grid(
     for c in grid:
         px = x0 + (c["x"] - minx) * cell
         py = y0 + (c["y"] - miny) * cell
-        cv.box(px, py, px + cell, py + cell, fill=LAYER_FILL[c["layer"]], outline="#a9b2bd")
+        mini = c["item"] in MINI_UPGRADES
+        fill = t.MINI if mini else LAYER_FILL[c["layer"]]
+        cv.box(px, py, px + cell, py + cell, fill=fill, outline="#a9b2bd")
         cv.icon(px + pad, py + pad, cell - 2 * pad, c["symbol"])
+        if mini and c["symbol"] is None:  # the open half names the Mini-upgrade
+            mini_label(cv, c["item"], px, py, cell)
     lw = max(2, cell // 12)
     for c in grid:
         px = x0 + (c["x"] - minx) * cell
         py = y0 + (c["y"] - miny) * cell
-        edge = LAYER_EDGE[c["layer"]]
+        edge = t.MINI_EDGE if c["item"] in MINI_UPGRADES else LAYER_EDGE[c["layer"]]
         for dx, dy, seg in (
             (0, -1, (px, py, px + cell, py)),
             (0, 1, (px, py + cell, px + cell, py + cell)),
@@ -123,18 +127,29 @@ def draw_pad_side(cv: Canvas, pad: str, side: int, x: float, y: float, cell: int
 def draw_domino(
     cv: Canvas, imp: str, x: float, y: float, cell: int, *, faded: bool = False
 ) -> None:
-    """An Improvement: two halves side by side (an open half is blank)."""
+    """An Improvement: two halves side by side (an open half is blank). A Mini-upgrade
+    (Update 1.1) is teal, its open half carrying its name ("M1")."""
     cells = IMPROVEMENTS.get(imp, [None, None])
     inset = max(2, cell // 9)
-    fill = t.FAINT if faded else t.IMPROVEMENT
+    mini = imp in MINI_UPGRADES
+    fill = t.FAINT if faded else (t.MINI if mini else t.IMPROVEMENT)
     for i, sym in enumerate(cells):
         px = x + i * cell
         cv.box(px, y, px + cell, y + cell, fill=fill, outline="#c8b27a")
         if sym is not None:
             cv.icon(px + inset, y + inset, cell - 2 * inset, sym)
-    cv.box(
-        x, y, x + 2 * cell, y + cell, outline=t.IMPROVEMENT_EDGE, width=max(2, cell // 14), radius=3
-    )
+        elif mini:
+            mini_label(cv, imp, px, y, cell)
+    edge = t.MINI_EDGE if mini else t.IMPROVEMENT_EDGE
+    cv.box(x, y, x + 2 * cell, y + cell, outline=edge, width=max(2, cell // 14), radius=3)
+
+
+def mini_label(cv: Canvas, imp: str, x: float, y: float, cell: int) -> None:
+    """The name of a Mini-upgrade in its open half (text no smaller than the pictures'
+    smallest size; a cell too small for it stays blank)."""
+    size = min(cell // 2, 28)
+    if size >= getattr(cv, "min_text", t.SMALL):
+        cv.text(x + cell / 2, y + cell / 2, imp, size, bold=True, fill=t.MINI_EDGE, anchor="mm")
 
 
 def tech_effects(view: dict[str, Any], seat: str) -> set[str]:
@@ -185,3 +200,20 @@ def draw_counts(
         )
     rows = (len(t.SYMBOLS) + per_row - 1) // per_row
     return y + rows * (size + 6)
+
+
+SYMBOL_NAME = {
+    "down": "Price Down",
+    "up": "Price Up",
+    "prod": "Production",
+    "improve": "Improve",
+    "research": "Research",
+    "logistics": "Logistics",
+}
+
+
+def improvement_words(imp: str) -> str:
+    """An Improvement (or Mini-upgrade) by its symbols ("Price Up + Logistics"; an open
+    half is "open")."""
+    cells = IMPROVEMENTS.get(imp, [None, None])
+    return " + ".join(SYMBOL_NAME.get(c, "open") if c else "open" for c in cells)

@@ -8,7 +8,7 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc.data import OFFICE_MARKERS, REGION_ORDER, REGIONS, TECH_ORDER, TECHS
-from render.smartphone_inc import board, frame, prompts, techs
+from render.smartphone_inc import board, frame, modules, prompts, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -33,6 +33,8 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = improvements_panel(cv, view, x, y, INNER) + 14
     y = offices_panel(cv, view, x, y, INNER) + 14
     y = my_techs_panel(cv, view, x, y, INNER) + 14
+    if view.get("directives"):
+        y = modules.directives_panel(cv, view, x, y, INNER) + 14
     y = cv.section_title(x, y, "Technologies", f"your costs: {costs_line(me)}")
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, board=False) + t.MARGIN
@@ -256,16 +258,16 @@ def my_techs_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: floa
     for tech in me.get("techs", []):
         side = int(view["techs"].get(tech, {}).get("side", 0))
         star = " ★ Patent" if tech in me.get("patents", []) else ""
-        items.append((f"{TECHS[tech]['name']}{star}: {techs.effect_text(tech, side)}", "good"))
+        items.append((f"{techs.name(view, tech)}{star}: {techs.effect_text(tech, side)}", "good"))
     for tech, n in t.ordered(me.get("research", {}), TECH_ORDER):
         if n and tech not in me.get("techs", []):
             items.append(
                 (
-                    f"{TECHS[tech]['name']}: {n}/{me.get('costs', {}).get(tech, '?')} researched",
+                    f"{techs.name(view, tech)}: {n}/{me.get('costs', {}).get(tech, '?')} researched",
                     "warn",
                 )
             )
-    patent_vp = sum(TECHS[p]["patent_vp"] for p in me.get("patents", []) if p in TECHS)
+    patent_vp = sum(techs.patent_vp(view, p) for p in me.get("patents", []) if p in TECHS)
     return chip_panel(
         cv, x, y, w, "Your Technologies and Patents", f"Patents: {patent_vp} VP at the end", items, "none yet"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.smartphone_inc.data import REGION_ORDER, REGIONS, TECH_ORDER, TECHS
-from render.smartphone_inc import frame
+from render.smartphone_inc import frame, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -45,7 +45,10 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
             )
         if kind == "gamepad_office":
             return "Your move: Gamepad - place an Office in a small region", True
-        return f"Your move: {kind}", True
+        module = module_headline(p)
+        if module:
+            return f"Your move: {module}", True
+        return "Your move: decide", True
     if view.get("over"):
         return "The game is over.", False
     pending = [s for s in view.get("pending", []) if s != view.get("you")]
@@ -57,6 +60,37 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
         verb = frame.PHASE_VERB.get(str(view.get("phase")), "deciding")
         return f"Nothing to decide now: {pending[0]} is {verb}.", False
     return "Nothing to decide now.", False
+
+
+def module_headline(p: dict[str, Any]) -> str | None:
+    """The headline of an Update 1.1 decision (None for another kind)."""
+    kind = p.get("type")
+    if kind == "directive":
+        return f"take Directive {p.get('number')} ({p.get('vp')} VP)? You met: {p.get('goal', '')}"
+    if kind == "mini_upgrade":
+        return "take a Mini-upgrade (placed on your Pads in Planning like an Improvement)"
+    if kind == "place_retailer":
+        return "4G World - place a Retailer in a region with your Office"
+    if kind == "blitz":
+        return "Blitz - put Goods on your Pads as extra Progress markers this round"
+    if kind == "ceo_sell":
+        return f"CEO - sell 0 to {p.get('max')} Goods in {_region(str(p.get('region')))}"
+    if kind == "second_sell":
+        return "Patent - a second Goods on Buyers of your patented Technologies"
+    if kind == "company":
+        return "choose your company"
+    if kind == "start_region":
+        return "choose your starting region (a medium region)"
+    if kind == "start_retailer":
+        return f"place the drawn {_retailer_size(p)} Retailer in a region"
+    return None
+
+
+def _retailer_size(p: dict[str, Any]) -> str:
+    from engine.smartphone_inc.data import RETAILERS
+
+    ret = RETAILERS.get(str(p.get("retailer")))
+    return {"S": "small (S)", "M": "medium (M)", "L": "large (L)"}.get(ret["size"], "") if ret else ""
 
 
 def headline(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
@@ -112,8 +146,10 @@ def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[s
         items = []
         for tech, need in t.ordered(p.get("needed", {}), TECH_ORDER):
             have = me.get("research", {}).get(tech, 0)
-            label = f"{_tech(tech)}: {need} more" + (f" ({have} placed)" if have else "")
+            label = f"{techs.name(view, tech)}: {need} more" + (f" ({have} placed)" if have else "")
             items.append((label, "good" if need <= n else "plain"))
+        for rid, i in p.get("token", []):  # NFC Marketing (Update 1.1)
+            items.append((f"Marketing Token: {_region(rid)}, Buyer {int(i) + 1} (1 marker)", "warn"))
         return (
             f"{n} marker(s) to place; green = you can finish it now. Unused markers are lost.",
             items,
@@ -127,6 +163,8 @@ def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[s
             items.append(
                 (f"{_region(rid)} ({size}{ret}): {need} more", "good" if need <= n else "plain")
             )
+        if "ceo" in p:  # CEO Technologies (Update 1.1)
+            items.append((f"move your CEO from {_region(str(p['ceo']))} (1 marker)", "warn"))
         return f"{n} marker(s) to place on linked regions; green = an Office opens now.", items
     if kind == "sell":
         items = [
@@ -155,7 +193,7 @@ def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[s
         bk = bonus.get("kind")
         items: list[tuple[str, str]] = []
         if bk == "progress":
-            items = [(_tech(x), "good") for x in p.get("techs", [])]
+            items = [(techs.name(view, x), "good") for x in p.get("techs", [])]
         elif bk == "second_office":
             items = [(_region(r), "good") for r in p.get("regions", [])]
         elif bk == "move_office":
@@ -172,4 +210,46 @@ def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[s
             f"Retailer in {_region(p.get('region', ''))}, {t.bonus_text(bonus)}. Use it or decline.",
             items,
         )
-    return "", [(str(kind), "plain")]
+    return module_choices(view, p)
+
+
+SYMBOL_WORD = {"research": "Research", "logistics": "Logistics"}
+
+
+def module_choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    """The choices of an Update 1.1 decision, in words."""
+    kind = p.get("type")
+    if kind == "directive":
+        return f"Directive {p.get('number')}: {p.get('goal', '')} Decline to keep the chance for a later round.", [
+            (f"take it: {p.get('vp')} VP", "good"),
+            ("decline", "plain"),
+        ]
+    if kind == "mini_upgrade":
+        return "Each has one symbol and an open half; it gives nothing unless placed on your Pads.", [
+            (f"{mid}: {padview.improvement_words(mid)}", "good") for mid in p.get("choices", {})
+        ]
+    if kind == "place_retailer":
+        items = [
+            (f"{_region(r)}: {', '.join(ids)}", "good") for r, ids in t.ordered(p.get("regions", {}), REGION_ORDER)
+        ]
+        return "The Offices there move onto it; you gain its bonus. Choose region, Retailer and side:", items
+    if kind == "blitz":
+        return f"You have {p.get('goods', 0)} Goods; each put on a symbol is 1 more Progress marker of that kind.", [
+            (f"1 Goods on {SYMBOL_WORD.get(k, k)}", "good") for k in p.get("symbols", [])
+        ] + [("none", "plain")]
+    if kind == "ceo_sell":
+        return f"Each Goods scores your price ({p.get('price')}) in Phase 8, like a normal sale.", [
+            (f"sell {n}", "good" if n else "plain") for n in range(int(p.get("max", 0)), -1, -1)
+        ]
+    if kind == "second_sell":
+        return f"You have {p.get('goods', 0)} Goods. Second Goods count for control.", [
+            (f"{_region(r)}: up to {n}", "good") for r, n in t.ordered(p.get("regions", {}), REGION_ORDER)
+        ] + [("none", "plain")]
+    if kind == "company":
+        return "Free companies:", [(f"{c} ({t.COMPANY_LETTER.get(c, '?')})", "good") for c in p.get("colours", [])]
+    if kind in ("start_region", "start_retailer"):
+        note = "Free medium regions:" if kind == "start_region" else "Free regions of its size:"
+        if kind == "start_retailer":
+            note = f"Retailer VP {'/'.join(str(v) for v in p.get('vp', []))}. {note}"
+        return note, [(_region(r), "good") for r in p.get("regions", [])]
+    return "", [("decide", "plain")]

@@ -1,10 +1,12 @@
-"""The six Technologies with the side in play, their Patents, owners and research progress."""
+"""The six Technologies with the side in play (a base side, or a New Technology of the
+Update 1.1), their Patents, owners and research progress. Name, cost and Patent VP come
+from the view (the side in play), the printed data only as a fallback."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc.data import TECH_ORDER, TECHS
+from engine.smartphone_inc.data import TECH_ORDER, TECHS, tech_side
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
 
@@ -17,9 +19,37 @@ def effect_text(tech: str, side: int) -> str:
     return t.EFFECT_SHORT.get(s["effect"], s["text"])
 
 
+def info(view: dict[str, Any], tech: str) -> dict[str, Any]:
+    """The Technology in play on ``tech``'s space: name, cost, patent_vp, text, effect, new."""
+    got = view.get("techs", {}).get(tech, {})
+    out = tech_side(tech, int(got.get("side", 0)))
+    out.update({k: got[k] for k in ("name", "cost", "patent_vp", "text", "effect", "new") if k in got})
+    return out
+
+
+def name(view: dict[str, Any], tech: str) -> str:
+    """The name of the Technology in play ("GPS", or "Wi-Fi CEO" for a New Technology)."""
+    return str(info(view, tech)["name"]) if tech in TECHS else str(tech)
+
+
+def patent_vp(view: dict[str, Any], tech: str) -> int:
+    return int(info(view, tech)["patent_vp"])
+
+
+def module_label(view: dict[str, Any], tech: str) -> str | None:
+    """"CEO", "Spatial (VP)"...: the New Technology's own part of its name (None for a
+    base side)."""
+    i = info(view, tech)
+    if not i.get("new"):
+        return None
+    base = TECHS[tech]["name"]
+    own = str(i["name"]).replace(base, "").strip()
+    return own or str(i["name"])
+
+
 def base_cost(view: dict[str, Any], tech: str) -> int:
     """The printed cost, +1 while the Patent is unclaimed (what the Patent tile shows)."""
-    return TECHS[tech]["cost"] + (1 if view["techs"][tech]["patent"] is None else 0)
+    return int(info(view, tech)["cost"]) + (1 if view["techs"][tech]["patent"] is None else 0)
 
 
 def draw_row(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:
@@ -50,7 +80,11 @@ def _card(cv: Canvas, view: dict[str, Any], tech: str, x: float, y: float, w: fl
         anchor="rm",
     )
     ty = y + 42
-    cv.text(x + 10, ty, "face up" if side == 0 else "face down", t.SMALL, fill=t.MUTED)
+    new = module_label(view, tech)
+    if new is not None:
+        cv.text(x + 10, ty, cv.fit(f"New: {new}", t.SMALL, True, w - 20), t.SMALL, bold=True, fill=t.ACCENT)
+    else:
+        cv.text(x + 10, ty, "face up" if side == 0 else "face down", t.SMALL, fill=t.MUTED)
     ty += 20
     for line in cv.wrap(effect_text(tech, side), t.SMALL, False, w - 20)[:3]:
         cv.text(x + 10, ty, line, t.SMALL)
@@ -60,9 +94,9 @@ def _card(cv: Canvas, view: dict[str, Any], tech: str, x: float, y: float, w: fl
     py = y + 124
     holder = info.get("patent")
     cv.text(
-        x + 10, py + 11, f"Patent {TECHS[tech]['patent_vp']} VP:", t.SMALL, bold=True, anchor="lm"
+        x + 10, py + 11, f"Patent {patent_vp(view, tech)} VP:", t.SMALL, bold=True, anchor="lm"
     )
-    px = x + 10 + cv.measure(f"Patent {TECHS[tech]['patent_vp']} VP:", t.SMALL, True) + 6
+    px = x + 10 + cv.measure(f"Patent {patent_vp(view, tech)} VP:", t.SMALL, True) + 6
     if holder is None:
         cv.text(px, py + 11, "open", t.SMALL, bold=True, fill=t.GOOD, anchor="lm")
     elif holder in colour:

@@ -45,6 +45,8 @@ PAD_BOTTOM = "#e4e9ef"
 PAD_TOP = "#a9bdd8"
 IMPROVEMENT = "#f6e7bf"
 IMPROVEMENT_EDGE = "#9a7a2e"
+MINI = "#d3efe9"  # a Mini-upgrade (Update 1.1), labelled "M1".. too
+MINI_EDGE = "#1d6b5e"
 GOOD = "#2e7d32"
 BAD = "#b3261e"
 
@@ -114,6 +116,17 @@ EFFECT_SHORT = {
     "goods_per_2_techs": "Phase 3: +1 Goods per 2 Technologies",
     "improvements_off_edge": "Phase 1: Improvements may overhang",
     "sell_without_office": "Phase 7: sell 1 where you have no Office",
+    # Update 1.1: the New Technologies
+    "spatial_vp": "Phase 8: +2 VP per Goods sold this round in 1 region",
+    "spatial_goods": "Phase 8: 1 Goods per region you control, for next round",
+    "ceo_sales": "Phase 6: sell in 1 region with your Office and CEO",
+    "blitz_progress": "Phase 3: up to 2 Goods on your Pads, +1 Progress each",
+    "ceo_any_buyer": "Phase 7: with Office and CEO, any free Buyer there buys",
+    "patent_second_goods": "Phase 7: a 2nd Goods on Buyers of your Patents",
+    "marketing_token": "Phase 5: 1 Research marker puts your Marketing Token",
+    "patent_goods": "Phase 3: 2 Goods per Patent you hold (and at once)",
+    "mini_upgrade": "Once: take 1 Mini-upgrade for your Pads",
+    "place_retailer": "Once: place a Retailer where you have an Office",
 }
 PHASE_SHORT = ("Plan", "Prices", "Produce", "Improve", "Research", "Logistics", "Sell", "VP")
 ROMAN = ("I", "II", "III", "IV", "V")

@@ -25,7 +25,7 @@ from bot.choices import page as _page
 from bot.games.smartphone_inc import words
 from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
-from engine.smartphone_inc.data import IMPROVEMENTS
+from engine.smartphone_inc.data import IMPROVEMENTS, MINI_UPGRADES
 from engine.smartphone_inc.new_technologies import face_down_goods
 from engine.smartphone_inc.planning import yields_for
 from engine.smartphone_inc.selling import sellable_at
@@ -639,7 +639,25 @@ def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
+    if any(i in MINI_UPGRADES for i in owned):
+        return _with_mini_upgrades(owned, has_4g)
     return tuple(decisions.distinct_effects(list(owned), has_4g))
+
+
+def _with_mini_upgrades(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
+    """The outcomes of a company owning a Mini-upgrade (Update 1.1), each with the
+    face-down pieces that make Goods: a Mini-upgrade left face down makes none, while
+    the engine's outcome lists count every piece face down. All the distinct outcomes
+    (not one per effect: two outcomes of the same counts may differ in Goods now), with
+    their plans, to see which pieces each leaves face down."""
+    refs = decisions.distinct_outcomes(list(owned), has_4g, with_plans=False)
+    plans = decisions.distinct_outcomes(list(owned), has_4g, with_plans=True)
+    unique = list(dict.fromkeys(owned))
+    out = []
+    for item, full in zip(refs, plans, strict=True):
+        placed = {p["id"] for p in full["plan"].get("improvements") or []}
+        out.append({**item, "face_down": face_down_goods([i for i in unique if i not in placed])})
+    return tuple(out)
 
 
 def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
@@ -781,7 +799,8 @@ def orientation_text(imp: str, rot: int, layer: str) -> str:
         cells = cells[::-1]
     sep = " | " if rot % 2 == 0 else " over "  # side by side, or one above the other
     where = "on top" if layer == "over" else "under the top Pad"
-    return f"{cells[0]}{sep}{cells[1]}, {where}"
+    mini = "the Mini-upgrade " if imp in MINI_UPGRADES else ""  # Update 1.1: placed like an Improvement
+    return f"{mini}{cells[0]}{sep}{cells[1]}, {where}"
 
 
 def _orientations(d: Draft, ctx: PlanContext, imp: str) -> list[tuple[int, str]]:
@@ -817,10 +836,15 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
         lines.append(top)
     for p in d.improvements:
         where = "on top" if p.layer == "over" else "under the top Pad"
-        lines.append(f"{words.improvement_label(p.id).capitalize()} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
-    face_down = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
+        label = words.improvement_label(p.id)
+        lines.append(f"{label[:1].upper()}{label[1:]} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
+    unplaced = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
+    face_down = face_down_goods(unplaced)
     if face_down and d.pads_complete():
         lines.append("Face down (1 Goods each): " + ", ".join(words.improvement_label(i) for i in face_down))
+    minis = [i for i in unplaced if i not in face_down]
+    if minis and d.pads_complete():
+        lines.append("Not placed (a Mini-upgrade gives nothing then): " + ", ".join(words.improvement_label(i) for i in minis))
     ev = evaluate(d, ctx)
     if ev is not None:
         lines.append("**This plan gives:** " + words.outcome_summary(ev))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -12,7 +13,8 @@ from bot.games.smartphone_inc import planner, words
 from bot.games.smartphone_inc import rules as topics
 from engine import IllegalAction
 from engine.smartphone_inc import pads
-from engine.smartphone_inc.preparation import normalize_options
+from engine.smartphone_inc.data import NEW_TECHS, tech_side
+from engine.smartphone_inc.preparation import normalize_options, technology_sides
 
 STEVE = Automaton("steve", "Steve", "the rulebook's AI opponent (1-4 players)", seat_name="Steve")
 
@@ -31,7 +33,67 @@ OPTIONS = (
     ),
     Option("hardcore", "Hardcore Mode", "Update 1.1's Hardcore Mode", {True: "on", False: "off"}),
     Option("colours", "Company colours", "each seat's colour, as JSON: seat to colour"),
+    Option(
+        "directives",
+        "Directives",
+        "Update 1.1's Directives: common goals, each taken by one company",
+        {True: "on (Update 1.1)", False: "off"},
+    ),
+    Option(
+        "technologies",
+        "Technologies",
+        "the base Technologies, a recommended set of Update 1.1's New Technologies, or 6 of your "
+        "choice joined by + (one per symbol)",
+        {
+            "base": "the base game's",
+            "first-add-on-game": "New Technologies, set First Add-on Game",
+            "overproduction": "New Technologies, set Overproduction",
+            "i-want-some-space": "New Technologies, set I Want Some Space",
+        },
+    ),
+    Option(
+        "board",
+        "Board",
+        "the standard board, or Update 1.1's 2-3 player board (1-3 seats)",
+        {"big": "the standard board", "small": "the 2-3 player board (1-3 seats)"},
+    ),
 )
+SET_CHOICES = ("base", "first-add-on-game", "overproduction", "i-want-some-space")
+SET_TITLES = {
+    "first-add-on-game": "First Add-on Game",
+    "overproduction": "Overproduction",
+    "i-want-some-space": "I Want Some Space",
+}
+CUSTOM_EXAMPLE = ("spatial-vp", "ceo-wi-fi", "gamepad:0", "world-nfc", "blitz-li-ion", "4g:1")
+CUSTOM_HELP = (
+    "A custom mix of Technologies names 6, one per symbol (GPS, Wi-Fi, Gamepad, NFC, Li-Ion, 4G), "
+    "joined by +: a New Technology ("
+    + ", ".join(sorted(NEW_TECHS))
+    + ") or a base side (gps:0 for GPS side 1, gps:1 for side 2, wi-fi:0, ...). "
+    "Example: technologies=" + "+".join(CUSTOM_EXAMPLE)
+)
+
+
+def technology_choice(value: Any) -> Any:
+    """The ``technologies`` option as the engine takes it: a set's name, or a custom
+    list (typed as names joined by "+", or a JSON list)."""
+    if isinstance(value, str) and "+" in value:
+        return [v.strip().lower() for v in value.split("+") if v.strip()]
+    return value
+
+
+def technologies_in_words(value: Any) -> str:
+    """``technologies`` for the lobby: the set's name and the 6 Technologies in play."""
+    try:
+        sides = technology_sides(technology_choice(value))
+    except IllegalAction:
+        return "Technologies: ?"
+    names = []
+    for t, side in sides.items():
+        ts = tech_side(t, side)
+        names.append(str(ts["name"]) if ts["new"] else f"{words.tech_name(t)} side {side + 1}")
+    title = SET_TITLES.get(value, "your own mix") if isinstance(value, str) and "+" not in value else "your own mix"
+    return f"Technologies: {title}: " + ", ".join(names)
 
 
 class PlanBuilder:
@@ -124,23 +186,63 @@ class SmartphoneInc(PlanningPresenter):
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         checked = dict(options)
+        if "technologies" in checked:
+            checked["technologies"] = technology_choice(checked["technologies"])
         sides = checked.get("tech_sides")
-        plain = {k: v for k, v in checked.items() if k != "tech_sides" or not isinstance(sides, dict)}
+        techs = checked.get("technologies")
+        plain = {
+            k: v
+            for k, v in checked.items()
+            if not (k == "tech_sides" and isinstance(sides, dict)) and not (k == "technologies" and isinstance(techs, list))
+        }
+        if isinstance(techs, str) and techs not in SET_CHOICES:
+            raise ValueError(
+                "Technologies can be base, first-add-on-game, overproduction or i-want-some-space. " + CUSTOM_HELP
+            )
         super().check_options(plain)
-        try:  # the engine is the judge of the values (a Technology -> side map included)
+        if isinstance(techs, list):
+            try:
+                technology_sides(techs)
+            except IllegalAction as exc:
+                why = re.sub(r"the (\S+) symbol", lambda m: f"the {words.tech_name(m.group(1))} symbol", str(exc))
+                raise ValueError(f"{why[0].upper()}{why[1:]}. {CUSTOM_HELP}") from None
+        # the engine is the judge of the combinations (a Technology -> side map included);
+        # the 2-3 player board's seat count is checked at the start, when the seats are known
+        try:
             normalize_options(["_"], {k: v for k, v in checked.items() if k != "colours"})
         except IllegalAction as exc:
-            raise ValueError(str(exc)) from None
+            raise ValueError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
+        if checked.get("board") == "small" and checked.get("colours") is not None:
+            raise ValueError("On the 2-3 player board the companies are picked at the table: leave out colours.")
         return checked
 
     def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
         sides = options.get("tech_sides")
-        out = super().options_in_words({k: v for k, v in options.items() if k != "tech_sides"})
+        techs = options.get("technologies")
+        out = super().options_in_words(
+            {k: v for k, v in options.items() if k != "tech_sides" and not (k == "technologies" and techs != "base")}
+        )
+        if techs is not None and techs != "base":
+            out.append(technologies_in_words(techs))
+        if options.get("board") == "small" and "block_size" not in options:
+            out.append(OPTIONS[1].in_words(3))
         if isinstance(sides, dict):
             chosen = ", ".join(f"{words.tech_name(t)} side {int(s) + 1}" for t, s in sides.items())
             out.insert(0, f"Technology sides: {chosen}")
         elif sides is not None:
             out.insert(0, OPTIONS[0].in_words(sides))
+        return out
+
+    def option_choices(self, current: str) -> list[Choice]:
+        """The declared values, and an example of a custom mix of Technologies."""
+        out = super().option_choices(current)
+        typed = current.split()
+        done = typed[:-1] if typed and not current.endswith(" ") else typed
+        partial = "" if current.endswith(" ") or not typed else typed[-1]
+        token = "technologies=" + "+".join(CUSTOM_EXAMPLE)
+        if not any(t.startswith("technologies=") for t in done) and token.startswith(partial) and len(out) < 25:
+            prefix = " ".join(done) + (" " if done else "")
+            out.append(Choice(prefix + token, "Technologies: your own 6, one per symbol (edit this example)"))
         return out
 
     # -- words ------------------------------------------------------------------------

@@ -85,9 +85,68 @@ RULES: dict[str, str] = {
         "once (a Retailer's VP are lost if the Office moves away); after Research, debt costs "
         "1 per 10 VP and savings earn 1 per 20 VP (rounded up). VP may go negative."
     ),
+    "directives": (
+        "**Directives** (Update 1.1, option `directives=true`): common goals everyone chases, "
+        "but only one company gets each. 5/6/7/8 are drawn for 2/3/4/5 players, all public. As "
+        "soon as you meet a goal you may take that Directive, unless you took one earlier this "
+        "round; the bot asks \"take Directive 7 (12 VP)?\" at that moment. You may decline it "
+        "and take it in a later round if you meet the goal again then. Several meeting it at "
+        "once: the active player takes it; with no active player, the lowest price. Taken "
+        "Directives are flipped at the end of the round and score at the end of the game "
+        "(under Hardcore: when flipped). Steve takes every Directive he may."
+    ),
+    "small-board": (
+        "**2-3 player board** (Update 1.1, option `board=small`, 1-3 seats): a random first "
+        "player picks a company, then the others clockwise. Then the last player chooses a "
+        "starting region among the 3 medium (M) regions and places an Office there, then the "
+        "others backwards. With 2 players or solo, 1 small and 1 medium Retailer are drawn and "
+        "the last player places them in free regions of their size. Only 3 Improvements a "
+        "round. Mixed Buyers buy if you meet either demand (price or Technology), still only "
+        "1 Goods each, left to right, never skipping one you can sell to."
+    ),
+    "new-technologies": (
+        "**New Technologies** (Update 1.1, option `technologies=`): 10 Technologies on the same "
+        "6 symbol spaces: CEO (Wi-Fi: sell in your CEO's region in Phase 6; Gamepad: in Phase 7 "
+        "the region with your Office and CEO buys whatever its free Buyers want), Patent "
+        "(Gamepad: a second Goods to Buyers of a Technology you hold the Patent for; Li-Ion: 2 "
+        "Goods per Patent at once and each round), World changing (4G: place a Retailer in a "
+        "region with your Office, gain its bonus; NFC: Marketing Token), Spatial (GPS: +2 VP per "
+        "Goods sold in 1 region; or 1 Goods per region you control in Phase 8) and Blitz "
+        "(Wi-Fi: Goods on your Pads as Progress markers; Li-Ion: a Mini-upgrade). Sets: "
+        "`first-add-on-game`, `overproduction`, `i-want-some-space`, or 6 of your choice joined "
+        "by +. See also `/rules ceo`, `/rules marketing`, `/rules mini-upgrade`, `/rules blitz`."
+    ),
+    "ceo": (
+        "**CEO** (Update 1.1): with a CEO Technology in play, every company's CEO starts in "
+        "its starting region. In Logistics you may spend 1 Progress marker to move your CEO "
+        "to any region (the option \"Move your CEO to ...\"). It only helps where you can sell: "
+        "a region with your Office. Wi-Fi CEO: at the end of your Logistics turn you may sell "
+        "Goods there. Gamepad CEO: in Selling Goods the Buyers there nobody sold to this round "
+        "buy from you whatever they want (still left to right)."
+    ),
+    "marketing": (
+        "**Marketing Token** (NFC Marketing, Update 1.1): once per round, in Research, spend 1 "
+        "Research Progress marker to put your Marketing Token on the leftmost or rightmost "
+        "empty Buyer of a region where you have an Office and no Token yet. From then on only "
+        "you sell to that Buyer, whatever your price and Technologies (except the Gamepad "
+        "CEO, which sells to every Buyer). Tokens stay for the game."
+    ),
+    "mini-upgrade": (
+        "**Mini-upgrade** (Li-Ion Blitz, Update 1.1): when you gain the Technology, take 1 of "
+        "the remaining Mini-upgrade tokens (one symbol and an open half). Place it in Planning "
+        "like an Improvement (the planner offers it with your Improvements). Unplaced, it "
+        "gives nothing (no Goods face down)."
+    ),
+    "blitz": (
+        "**Blitz** (Update 1.1): Wi-Fi Blitz: in Production, after producing, you may put up to "
+        "2 Goods on your active Research and/or Logistics symbols (1 each); each is 1 more "
+        "Progress marker of that kind this round. Li-Ion Blitz: take a Mini-upgrade at once "
+        "(`/rules mini-upgrade`). Blitz trades early scoring for speed."
+    ),
 }
 
 PHASE_TOPIC = {
+    "start": "small-board",
     "planning": "planning",
     "prices": "prices",
     "production": "production",

@@ -7,7 +7,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot import text
-from engine.smartphone_inc.data import IMPROVEMENTS, PHASE_TITLES, REGIONS, TECHS
+from engine.smartphone_inc.data import (
+    IMPROVEMENTS,
+    MINI_UPGRADES,
+    PHASE_TITLES,
+    REGIONS,
+    RETAILERS,
+    START_VP,
+    STARTING,
+    TECHS,
+)
 
 # the phase names are the engine's (the rulebook's)
 
@@ -48,18 +57,123 @@ def tech_name(tid: str) -> str:
 def improvement_label(imp: str) -> str:
     """An Improvement by what it shows (the rulebook gives them no names, and their ids
     are not for players): "Improvement (Price Up + Logistics)"; a company's starting
-    Improvement says so."""
+    Improvement says so; a Mini-upgrade (Update 1.1) shows its one symbol:
+    "Mini-upgrade (Research)"."""
     cells = IMPROVEMENTS.get(imp)
     if not cells:
         return "an Improvement"
+    if imp in MINI_UPGRADES:
+        return "Mini-upgrade (" + " + ".join(SYMBOL_NAMES[c] for c in cells if c is not None) + ")"
     symbols = " + ".join(SYMBOL_NAMES.get(c, str(c)) for c in cells)
     return f"{'starting ' if imp.startswith('S-') else ''}Improvement ({symbols})"
+
+
+SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
+
+
+def colour_name(colour: str) -> str:
+    return str(colour).capitalize()
+
+
+def company_label(colour: str, *, start_vp: bool = False) -> str:
+    """A company to pick at the 2-3 player board's start: "Green company (starting
+    Improvement: Production + Research)", with its starting VP where they count."""
+    imp = STARTING.get(colour)
+    cells = " + ".join(SYMBOL_NAMES.get(c, str(c)) for c in IMPROVEMENTS.get(imp or "", ()))
+    bits = [f"starting Improvement: {cells}"] if cells else []
+    if start_vp and colour in START_VP:
+        bits.append(f"starts with {START_VP[colour]} VP")
+    return f"{colour_name(colour)} company" + (f" ({', '.join(bits)})" if bits else "")
+
+
+def buyer_text(rid: str, index: int) -> str:
+    """A Buyer by its place and demand: "Buyer 2 (pays up to 3, or wants GPS)"."""
+    buyers = REGIONS.get(rid, {}).get("buyers") or []
+    b = buyers[index] if 0 <= index < len(buyers) else {}
+    wants = []
+    if "price" in b:
+        wants.append(f"pays up to {b['price']}")
+    if "tech" in b:
+        wants.append(f"wants {tech_name(str(b['tech']))}")
+    return f"Buyer {index + 1}" + (f" ({', or '.join(wants)})" if wants else "")
+
+
+def bonus_text(bonus: Mapping[str, Any] | None) -> str:
+    """A Retailer's bonus in words."""
+    kind = (bonus or {}).get("kind")
+    n = (bonus or {}).get("n", 1)
+    return {
+        "goods": f"{n} Goods",
+        "progress": f"{n} Research Progress marker(s)",
+        "price": "price +1 or -1",
+        "second_office": "a second Office",
+        "move_office": "move one of your Offices",
+    }.get(str(kind), "no bonus")
+
+
+def retailer_text(ret: str, side: int) -> str:
+    """A Retailer side: "medium Retailer (3-2-1 VP spaces; bonus: 2 Goods)"."""
+    r = RETAILERS.get(ret)
+    if r is None:
+        return "a Retailer"
+    s = r["sides"][int(side)]
+    vp = "-".join(str(v) for v in s["vp"])
+    return f"{SIZE_WORDS.get(r['size'], '')} Retailer ({vp} VP spaces; bonus: {bonus_text(s['bonus'])})"
+
+
+def region_links(rid: str) -> str:
+    links = REGIONS.get(rid, {}).get("links") or []
+    return ", ".join(region_name(r) for r in links)
 
 
 def describe_action(action: Mapping[str, Any]) -> str:
     """A short label for an engine action (falls back to compact JSON)."""
     kind = action.get("type")
     try:
+        if kind == "directive":
+            return "Take the Directive" if action.get("take") else "Not now (you may take it in a later round)"
+        if kind == "company" and "colour" in action:
+            return f"Take the {company_label(str(action['colour']))}"
+        if kind == "start_region" and "region" in action:
+            rid = str(action["region"])
+            return f"Start in {region_name(rid)} (next to {region_links(rid)})"
+        if kind == "start_retailer" and "region" in action:
+            return f"Place the Retailer in {region_name(str(action['region']))}"
+        if kind == "logistics" and action.get("ceo") is not None:
+            return f"Move your CEO to {region_name(str(action['ceo']))} (1 Logistics marker)"
+        if kind == "research" and action.get("token") is not None:
+            rid, index = action["token"]
+            return (
+                f"Put your Marketing Token on {buyer_text(str(rid), int(index))} in {region_name(str(rid))} "
+                "(1 Research marker; only you sell to that Buyer)"
+            )
+        if kind == "mini_upgrade" and "id" in action:
+            return f"Take the {improvement_label(str(action['id']))}"
+        if kind == "place_retailer" and "region" in action:
+            return (
+                f"Place a {retailer_text(str(action.get('retailer')), int(action.get('side', 0)))} "
+                f"in {region_name(str(action['region']))}"
+            )
+        if kind == "blitz":
+            on = [SYMBOL_NAMES[k] for k in ("research", "logistics") if action.get(k)]
+            if not on:
+                return "Put no Goods on your Pads"
+            return "Put 1 Goods on your " + " and 1 on your ".join(on) + " symbol (+1 Progress marker each, this round)"
+        if kind == "ceo_sell" and "sell" in action:
+            n = int(action["sell"])
+            return f"Sell {n} Goods with your CEO" if n else "Sell nothing with your CEO"
+        if kind == "second_sell":
+            regions = {r: n for r, n in (action.get("regions") or {}).items() if n}
+            if not regions:
+                return "Sell no second Goods"
+            return "Sell a second Goods (Patent) in " + ", ".join(
+                f"{region_name(r)}" + (f" ×{n}" if int(n) > 1 else "") for r, n in regions.items()
+            )
+        if kind == "gamepad_office" and "region" in action:
+            return f"Place your Gamepad Office in {region_name(str(action['region']))}"
+        if kind == "nfc" and "sell" in action:
+            n = int(action["sell"])
+            return f"Sell {n} Goods with NFC (scored at once)" if n else "Sell nothing with NFC"
         if kind == "improvement" and "id" in action:
             return f"Take {improvement_label(action['id'])}"
         if kind == "research":
@@ -100,6 +214,14 @@ def describe_action(action: Mapping[str, Any]) -> str:
 
 def describe_value(key: str, value: Any) -> str:
     """A label for one step of a step-by-step action (``key`` is a dotted path)."""
+    if key in ("place.#", "place.0.#") and (value is None or isinstance(value, int)):  # Logistics: placements, or not
+        return "place markers in a region" if value else "no markers: move your CEO, or stop"
+    if key == "token.#":
+        return "place it" if value else "do not place it"
+    if key == "token.1" and isinstance(value, int):
+        return f"Buyer {value + 1}"
+    if key == "ceo" and value is None:
+        return "stays"
     if isinstance(value, str):
         for fn in (region_name, tech_name):
             name = fn(value)
@@ -118,9 +240,21 @@ def describe_value(key: str, value: Any) -> str:
 
 
 KEY_WORDS = {"place": "markers on", "regions": "Goods sold in", "extra": "4G Goods in", "use": "use the bonus"}
+STEP_KEYS = {  # the fields a long list of options is narrowed by (bot.choices.action_step)
+    "place.#": "what to do",
+    "place.0.#": "what to do",
+    "place.0.0": "region",
+    "place.0.1": "markers",
+    "token.#": "Marketing Token",
+    "token.0": "Marketing Token region",
+    "token.1": "Marketing Token Buyer",
+    "ceo": "CEO",
+}
 
 
 def describe_key(key: str) -> str:
+    if key in STEP_KEYS:
+        return STEP_KEYS[key]
     parts = [p for p in key.split(".") if p]
     if len(parts) >= 2 and parts[0] in KEY_WORDS and not parts[1].isdigit():
         return f"{KEY_WORDS[parts[0]]} {describe_key('.'.join(parts[1:]))}"
@@ -148,13 +282,42 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     if kind == "improvement":
         return "choose an Improvement from the Block"
     if kind == "research":
-        return f"spend {prompt.get('markers', '?')} Research Progress marker(s), one Technology at a time"
+        token = " (or 1 on your Marketing Token)" if prompt.get("token") else ""
+        return f"spend {prompt.get('markers', '?')} Research Progress marker(s), one Technology at a time{token}"
     if kind == "logistics":
-        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s), one region at a time"
+        ceo = f" (or 1 to move your CEO, now in {region_name(str(prompt['ceo']))})" if prompt.get("ceo") else ""
+        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s), one region at a time{ceo}"
     if kind == "sell":
         return f"sell {prompt.get('sell', '?')} Goods, region by region"
     if kind == "retailer_bonus":
         return f"use or decline the Retailer bonus in {region_name(str(prompt.get('region', '')))}"
+    if kind == "directive":
+        return f"take Directive {prompt.get('number', '?')} ({prompt.get('vp', '?')} VP)? You meet its goal: {prompt.get('goal', '')}"
+    if kind == "company":
+        return "pick your company (the 2-3 player board's start)"
+    if kind == "start_region":
+        names = ", ".join(region_name(str(r)) for r in prompt.get("regions") or [])
+        return f"choose your starting region among the medium regions ({names})"
+    if kind == "start_retailer":
+        ret = retailer_text(str(prompt.get("retailer")), int(prompt.get("side", 0)))
+        return f"place the drawn {ret} in a free region of its size"
+    if kind == "mini_upgrade":
+        return "take a Mini-upgrade (place it in Planning like an Improvement)"
+    if kind == "place_retailer":
+        return "place an unused Retailer in a region with your Office (4G World)"
+    if kind == "blitz":
+        return f"put up to 2 of your {prompt.get('goods', '?')} Goods on your Research/Logistics symbols (Blitz)"
+    if kind == "ceo_sell":
+        rid = region_name(str(prompt.get("region", "")))
+        return f"sell up to {prompt.get('max', '?')} Goods in {rid} with your CEO, at price {prompt.get('price', '?')}"
+    if kind == "second_sell":
+        return "sell second Goods to Buyers of your patented Technologies (Patent bonus)"
+    if kind == "gamepad_office":
+        return "place your Gamepad Office in a small region"
+    if kind == "wifi":
+        return "add a second Office with Wi-Fi, or not"
+    if kind == "nfc":
+        return f"sell up to {prompt.get('max', '?')} Goods with NFC at price {prompt.get('price', '?')}"
     return str(kind or "decide").replace("_", " ")
 
 
@@ -185,11 +348,17 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
         a = after["players"][seat]
         bits: list[str] = []
         kind = action.get("type")
+        prompt = before.get("prompt") or {}
+        if kind in ("directive", "company", "start_retailer", "ceo_sell"):
+            return _start_and_module_option(action, before, prompt)
+        if kind == "retailer_bonus" and action.get("use") and base == "Use the bonus" and prompt.get("bonus"):
+            return f"Use the bonus: {bonus_text(prompt['bonus'])}"
         if kind == "research":
             for t, n in (action.get("place") or {}).items():
                 cost = b.get("costs", {}).get(t)
                 have = int((b.get("research") or {}).get(t, 0)) + int(n)
-                bit = f"{tech_name(t)} +{n} → {have}/{cost}" if cost else f"{tech_name(t)} +{n}"
+                name = in_play_name(before, t)
+                bit = f"{name} +{n} → {have}/{cost}" if cost else f"{name} +{n}"
                 if t in a.get("techs", []) and t not in b.get("techs", []):
                     bit += ", gains it"
                 if (after.get("techs") or {}).get(t, {}).get("patent") == seat and (before.get("techs") or {}).get(t, {}).get("patent") != seat:
@@ -214,10 +383,39 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
             bits.append(base)
         vp = int(a.get("vp", 0)) - int(b.get("vp", 0))
         out = "; ".join(bits)
-        if vp and (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase")):
+        moved_on = (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase"))
+        if vp and moved_on and (after.get("round") != before.get("round") or after.get("phase") in ("vp", "over")):
             out += f" → {vp:+d} VP once the round is scored"
-        elif vp:
+        elif vp and not moved_on:  # (VP of later automatic steps, e.g. Hardcore interest, are not this option's)
             out += f" ({vp:+d} VP)"
         return out
     except (KeyError, TypeError, ValueError, AttributeError):
         return base
+
+
+def in_play_name(view: Mapping[str, Any], tech: str) -> str:
+    """The name of the Technology on ``tech``'s symbol space in this game (a New
+    Technology of Update 1.1 has its own: "NFC Marketing")."""
+    name = ((view.get("techs") or {}).get(tech) or {}).get("name")
+    return str(name) if name else tech_name(tech)
+
+
+def _start_and_module_option(action: Mapping[str, Any], before: Mapping[str, Any], prompt: Mapping[str, Any]) -> str:
+    """The options of the Update 1.1 decisions that need the prompt's numbers."""
+    kind = action.get("type")
+    if kind == "directive":
+        number, vp, goal = prompt.get("number", "?"), prompt.get("vp", "?"), prompt.get("goal", "")
+        if not action.get("take"):
+            return f"Not now: leave Directive {number} (you may take it in a later round if you meet it then)"
+        hardcore = bool((before.get("options") or {}).get("hardcore"))
+        when = "when this round ends (Hardcore)" if hardcore else "at the end of the game"
+        return f"Take Directive {number}: +{vp} VP {when} ({goal.rstrip('.')})"
+    if kind == "company":
+        return f"Take the {company_label(str(action.get('colour')), start_vp=int(before.get('rules', 1)) >= 2)}"
+    if kind == "start_retailer":
+        ret = retailer_text(str(prompt.get("retailer")), int(prompt.get("side", 0)))
+        return f"Place the {ret} in {region_name(str(action.get('region')))}"
+    n = int(action.get("sell", 0))
+    if not n:
+        return "Sell nothing with your CEO"
+    return f"Sell {n} Goods in {region_name(str(prompt.get('region')))} with your CEO at price {prompt.get('price', '?')}"

@@ -1,0 +1,111 @@
+"""Pictures of the Update 1.1 modules (Smartphone Inc.): the 2-3 player board, Directives,
+CEO figures, Marketing Tokens, Mini-upgrades and the New Technologies. Every picture is
+drawn from a view (never the raw state), so what a view hides the picture cannot show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from engine import get_game
+from engine.simulate import play_game
+from engine.smartphone_inc.data import BOARD_REGIONS, REGIONS
+from render.smartphone_inc import map as world
+
+GAME = "smartphone-inc"
+G = get_game(GAME)
+MAX_COMPACT_WIDTH = 800
+
+
+def phase_states(seats: list[str], seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The setup state, the first state of every (round, phase) a random game stops in,
+    and the end."""
+    seen: dict[tuple[int, str], dict[str, Any]] = {}
+    first = G.setup(seats, seed, options)
+    seen[(0, first["phase"])] = first
+
+    def on_state(s: dict[str, Any]) -> None:
+        seen.setdefault((s["round"], s["phase"]), s)
+
+    final, _, _ = play_game(GAME, seats, seed, options, kind="random", on_state=on_state)
+    return [*seen.values(), final]
+
+
+def draw_all(state: dict[str, Any]) -> list[Image.Image]:
+    """The public picture, every seat's private picture and every pending seat's compact one."""
+    out = [render.draw(GAME, G.view(state, None))]
+    for seat in state["seats"]:
+        out.append(render.draw(GAME, G.view(state, seat)))
+    for seat in G.pending(state):
+        im = render.draw_compact(GAME, G.view(state, seat))
+        assert im.width <= MAX_COMPACT_WIDTH
+        out.append(im)
+    return out
+
+
+# --- the 2-3 player board (SU-BRD-01..04) ----------------------------------------------------
+
+
+def test_the_small_board_grid_places_each_region_once_and_routes_every_link_SU_BRD_03() -> None:
+    """Every region of the 2-3 player board has its own cell; each link is drawn either
+    between grid neighbours or round the outside of the map (never through a region)."""
+    pos = world.grid_positions("small")
+    assert sorted(pos) == sorted(BOARD_REGIONS["small"])
+    assert sorted(world.SMALL_GRID) == sorted(BOARD_REGIONS["small"])  # none appended as extras
+    assert len(set(pos.values())) == len(pos)
+    boxes = world.rects(0, 0, "small")
+    inner = {r: (b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1) for r, b in boxes.items()}
+    for rid in BOARD_REGIONS["small"]:
+        for other in REGIONS[rid]["links"]:
+            path = world.link_path(rid, other, boxes, "small")
+            # sample the path; no point may lie inside a third region's box
+            for (ax, ay), (bx, by) in zip(path, path[1:], strict=False):
+                for k in range(21):
+                    px, py = ax + (bx - ax) * k / 20, ay + (by - ay) * k / 20
+                    for third, (x0, y0, x1, y1) in inner.items():
+                        if third in (rid, other):
+                            continue
+                        assert not (x0 < px < x1 and y0 < py < y1), (rid, other, third)
+
+
+def test_the_small_board_map_is_shorter_than_the_world_map() -> None:
+    assert world.height("small") < world.height("big")
+    assert all(b[3] <= world.height("small") for b in world.rects(0, 0, "small").values())
+
+
+@pytest.mark.parametrize(
+    ("seats", "seed", "options"),
+    [
+        (["ann", "bob"], 31, {"board": "small"}),
+        (["ann", "bob", "steve"], 32, {"board": "small", "automata": ["steve"]}),
+        (["ann"], 33, {"board": "small"}),
+    ],
+    ids=["2p", "3p-steve", "solo"],
+)
+def test_small_board_games_draw_at_every_phase_SU_BRD_01(
+    seats: list[str], seed: int, options: dict[str, Any]
+) -> None:
+    """Public, private and compact pictures of a random game on the 2-3 player board draw
+    at every phase, the start decisions included."""
+    states = phase_states(seats, seed, options)
+    phases = {s["phase"] for s in states}
+    assert {"start", "planning", "over"} <= phases
+    for state in states:
+        for im in draw_all(state):
+            assert isinstance(im, Image.Image) and im.height > 100
+
+
+def test_the_public_small_board_picture_follows_the_map() -> None:
+    """An Office placed on the small board changes the public picture (the map is drawn
+    from the view's regions, not from the world map)."""
+    states = phase_states(["ann", "bob"], 34, {"board": "small"})
+    state = next(s for s in states if s["phase"] == "planning")
+    before = render.draw(GAME, G.view(state, None))
+    rid = next(r for r, reg in state["regions"].items() if not reg["offices"] and reg["retailer"] is None)
+    state["regions"][rid]["offices"].append("ann")
+    after = render.draw(GAME, G.view(state, None))
+    assert before.size == after.size
+    assert before.tobytes() != after.tobytes()
