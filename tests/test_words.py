@@ -338,3 +338,94 @@ def test_the_module_games_reach_the_lines_that_named_ids() -> None:
     assert any(re.search(r"takes Mini-upgrade \((?:Research|Logistics|Production|Price Up|Price Down)\)", t) for t in texts)
     assert any(" reveals: " in t and "Production" in t for t in texts)
     assert improvement_name("M1") == "Mini-upgrade (Research)"
+
+
+# ------------------------------------------------- names, sides, options, one button
+
+
+def drawn_texts(monkeypatch: pytest.MonkeyPatch, draw: Any, *args: Any) -> list[str]:
+    """The texts a Smartphone Inc. picture draws (its Canvas.text calls)."""
+    from render.smartphone_inc import kit
+
+    seen: list[str] = []
+    real = kit.Canvas.text
+
+    def spy(self: Any, x: float, y: float, s: str, *a: Any, **kw: Any) -> Any:
+        seen.append(str(s))
+        return real(self, x, y, s, *a, **kw)
+
+    monkeypatch.setattr(kit.Canvas, "text", spy)
+    draw(*args)
+    return seen
+
+
+def test_pad_sides_are_counted_alike_in_text_and_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planner's text and the pictures both say "Pad A side 1" / "side 2" for the
+    engine's sides 0 / 1 (never 0-based, never A/B for a side)."""
+    from bot.games.smartphone_inc.planner import Draft, PlanContext, describe_draft
+    from engine.smartphone_inc import decisions
+    from engine.smartphone_inc.game import GAME
+    from render.smartphone_inc import draw
+    from render.smartphone_inc import plan as plan_picture
+
+    ctx = PlanContext(("S-green",), False)
+    pad_side = re.compile(r"Pad ([AB]),? side (\d)")
+    plans = [o["plan"] for o in decisions.distinct_outcomes(["S-green"], False)]
+    sides_seen = set()
+    for plan in plans[:: max(1, len(plans) // 40)]:
+        text = describe_draft(Draft.from_plan(plan), ctx)
+        caption = plan_picture.describe(plan)  # the plan picture's caption
+        assert pad_side.findall(text) == pad_side.findall(caption), (text, caption)
+        b, t = plan["bottom"], plan["top"]
+        top_pad = "B" if b["pad"] == "A" else "A"
+        assert pad_side.findall(text) == [(b["pad"], str(b["side"] + 1)), (top_pad, str(t["side"] + 1))]
+        sides_seen |= {b["side"], t["side"]}
+    assert sides_seen == {0, 1}
+    # the private picture labels the four Pad sides the same way
+    state = GAME.setup(["ann", "bob"], 1, {})
+    drawn = drawn_texts(monkeypatch, draw, GAME.view(state, "ann"))
+    assert {m for s in drawn for m in pad_side.findall(s)} == {("A", "1"), ("A", "2"), ("B", "1"), ("B", "2")}
+
+
+def test_technology_sides_are_named_as_the_board_picture_names_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lobby's words for chosen Technology sides are the board picture's: "face up",
+    "face down" (not "side 1" / "side 2")."""
+    from bot.games.smartphone_inc import PRESENTER
+    from engine.smartphone_inc.game import GAME
+    from render.smartphone_inc import draw
+
+    options = {"tech_sides": {"gps": 1, "nfc": 0, "wi-fi": 0, "gamepad": 0, "li-ion": 0, "4g": 0}}
+    (line,) = PRESENTER.options_in_words(options)
+    assert line.startswith("Technology sides: GPS face down, NFC face up")
+    assert "side" not in line.removeprefix("Technology sides")
+    drawn = drawn_texts(monkeypatch, draw, GAME.view(GAME.setup(["ann", "bob"], 1, options), None))
+    assert drawn.count("face down") == 1 and drawn.count("face up") == 5
+
+
+@pytest.mark.parametrize("game", ["smartphone-inc", "mobile-markets", "age-of-automaton"])
+def test_every_lobby_option_is_shown_in_words(game: str) -> None:
+    """Each value a lobby option offers, as the lobby card shows it: a label and words,
+    no JSON, no engine key, no name=value."""
+    from bot.games import presenter
+
+    shown = presenter(game)
+    assert shown.options or game != "smartphone-inc"
+    for option in shown.options:
+        for value in option.values:
+            (line,) = [x for x in shown.options_in_words({option.name: value}) if x.startswith(option.label)][:1]
+            assert line.startswith(f"{option.label}: ") and "=" not in line and "_" not in line, line
+            assert not internal_ids([line]), line
+    assert not internal_ids(shown.options_in_words({}))  # what a lobby without options says
+
+
+def test_the_open_button_has_one_name() -> None:
+    """The button that opens a player's decision cannot be given another label."""
+    import inspect
+
+    from bot import text, views
+
+    assert list(inspect.signature(views.open_view).parameters) == ["gid"]
+    assert list(inspect.signature(views.OpenButton.__init__).parameters) == ["self", "gid"]
+    (button,) = views.open_view(7).children
+    assert button.item.label == views.OPEN_LABEL == OPEN_BUTTON  # type: ignore[attr-defined]
+    assert f"**{views.OPEN_LABEL}**" in text.HELP  # /help calls it by the same name

@@ -137,7 +137,7 @@ class SmartphoneInc(PlanningPresenter):
         sides = options.get("tech_sides")
         out = super().options_in_words({k: v for k, v in options.items() if k != "tech_sides"})
         if isinstance(sides, dict):
-            chosen = ", ".join(f"{words.tech_name(t)} side {int(s) + 1}" for t, s in sides.items())
+            chosen = ", ".join(words.tech_side_name(t, int(s)) for t, s in sides.items())
             out.insert(0, f"Technology sides: {chosen}")
         elif sides is not None:
             out.insert(0, OPTIONS[0].in_words(sides))

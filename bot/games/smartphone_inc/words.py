@@ -38,6 +38,15 @@ def tech_name(tid: str) -> str:
     return str(TECHS[tid]["name"]) if tid in TECHS else tid
 
 
+def tech_side_name(tid: str, side: int) -> str:
+    """A Technology with the side in play, as the board picture says it: "GPS face up"
+    (the printed starting side), "GPS face down"; a New Technology of the Update 1.1 by
+    its own name."""
+    if tid in TECHS and 0 <= side < len(TECHS[tid]["sides"]) and "name" in TECHS[tid]["sides"][side]:
+        return str(TECHS[tid]["sides"][side]["name"])
+    return f"{tech_name(tid)} {'face up' if side == 0 else 'face down'}"
+
+
 def improvement_label(imp: str) -> str:
     """An Improvement by what it shows, in the engine's words (its log lines name them
     the same way): "Improvement (Price Up + Logistics)", "Mini-upgrade (Research)"."""
