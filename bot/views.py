@@ -151,9 +151,9 @@ OPEN_LABEL = "Open my turn"  # the one name of the button that opens a player's 
 
 
 class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)"):
-    def __init__(self, gid: int, label: str = OPEN_LABEL) -> None:
+    def __init__(self, gid: int) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"br:open:{gid}")
+            discord.ui.Button(label=OPEN_LABEL, style=discord.ButtonStyle.primary, custom_id=f"br:open:{gid}")
         )
         self.gid = gid
 
@@ -167,9 +167,10 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:o
         await _safely(interaction, _play(interaction).open_decision(interaction, self.gid))
 
 
-def open_view(gid: int, label: str = OPEN_LABEL) -> discord.ui.View:
+def open_view(gid: int) -> discord.ui.View:
+    """The button that opens a player's decision; it has one name, :data:`OPEN_LABEL`."""
     view = discord.ui.View(timeout=None)
-    view.add_item(OpenButton(gid, label))
+    view.add_item(OpenButton(gid))
     return view
 
 

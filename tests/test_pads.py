@@ -235,7 +235,7 @@ def test_improvements_overlap_but_never_fully_cover_SI_PLAN_08():
     assert visible(e2)[(1, 0)] == ("up", "I07")
     # same two cells, whichever rotation: refused
     for rot_text in ("0,0 r0", "0,0 r2"):
-        rejects(f"{REF} | I07 0,0 r0 over | I03 {rot_text} over", "I03 would fully cover I07")
+        rejects(f"{REF} | I07 0,0 r0 over | I03 {rot_text} over", r"The Improvement \(Price Down \+ Production\) would fully cover the Improvement \(Price Up \+ Price Up\)")
     # also across layers: an Improvement over the Pads on the cells of one under the top Pad
     rejects(f"{REF} | I07 1,1 r0 under | I03 1,1 r2 over", "fully cover")
     # two Improvements may together hide a third one
@@ -290,7 +290,7 @@ def test_unlisted_improvements_are_face_down_SI_PLAN_10():
     """SI-PLAN-10: every owned Improvement not placed is face down (1 Goods each in Phase 3)."""
     assert ev(REF)["face_down"] == ["I03", "I07", "I24", "S-green"]
     assert ev(f"{REF} | I07 0,0 r0 over")["face_down"] == ["I03", "I24", "S-green"]
-    rejects(f"{REF} | I12 0,0 r0 over", "do not own Improvement I12")
+    rejects(f"{REF} | I12 0,0 r0 over", r"do not own the Improvement \(Production \+ Production\)")
     rejects(f"{REF} | I07 0,0 r0 over | I07 0,1 r0 over", "listed twice")
     for o in D.distinct_outcomes(["I07", "I24"], False):
         assert o["face_down"] == 2 - len(o["plan"]["improvements"])

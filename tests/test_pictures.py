@@ -186,3 +186,25 @@ def test_painter_mode_comes_from_the_environment_when_unset(monkeypatch) -> None
     monkeypatch.setenv("BOARDROOM_PICTURES", "gpu")
     assert pictures.Painter().mode == "thread"
     assert pictures.Painter(mode="process").mode == "process"
+
+
+def test_painter_falls_back_to_threads_when_processes_are_unavailable(monkeypatch) -> None:
+    """Where worker processes cannot start (no semaphores, a sandbox), pictures are drawn
+    in threads instead, from then on; nothing fails."""
+    import asyncio
+
+    def unavailable(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no process pools here")
+
+    monkeypatch.setattr(pictures, "ProcessPoolExecutor", unavailable)
+    painter = pictures.Painter(mode="process")
+    try:
+        data = asyncio.run(painter.png(_small_picture))
+        assert data is not None and data.startswith(b"\x89PNG")
+        assert painter.mode == "thread" and painter._processes is None
+    finally:
+        painter.close()
+
+
+def _small_picture() -> Image.Image:
+    return Image.new("RGB", (40, 30), "white")

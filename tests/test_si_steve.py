@@ -9,7 +9,7 @@ from pathlib import Path
 from si_support import new_game, outcome, pass_turns, reveal_with
 
 from engine.smartphone_inc import control, flow, preparation, steve, technologies
-from engine.smartphone_inc.data import START_VP, STARTING, TECHS
+from engine.smartphone_inc.data import START_VP, STARTING, TECHS, improvement_name
 from engine.smartphone_inc.game import GAME
 from engine.smartphone_inc.scoring import final_scores
 
@@ -199,7 +199,7 @@ def test_steve_rules_summary_one_round():
     st = state["players"]["steve"]
     assert "steve sets price 4." in state["log"]  # Price Down: 5 - 1
     assert "steve produces 4 Goods." in state["log"]  # 4 Production + 0 Goods tokens
-    assert f"steve takes Improvement {top} (Delayed Improvement)." in state["log"]  # the top one
+    assert f"steve takes {improvement_name(top)} (Delayed Improvement)." in state["log"]  # the top one
     assert state["steve"]["slots"]["2"] == top  # ... onto round II at the next Planning
     assert st["research"] == {"gps": 2}  # 1 Research + 1 marker on the cheapest with a Patent
     assert st["logistics"] == {"china": 3}  # 3 Logistics in the largest region (China < Europe)

@@ -101,12 +101,12 @@ def test_the_lobby_shows_the_modules_in_words() -> None:
     assert "Improvement Block: 3 Improvements (2-3 player board)" in shown  # the board's default
     techs = next(line for line in shown if line.startswith("Technologies"))
     assert techs.startswith("Technologies: Overproduction: ")
-    assert "Gamepad CEO" in techs and "NFC Marketing" in techs and "Li-Ion Patent" in techs and "Wi-Fi side 2" in techs
+    assert "Gamepad CEO" in techs and "NFC Marketing" in techs and "Li-Ion Patent" in techs and "Wi-Fi face down" in techs
     custom = PRESENTER.options_in_words(
         PRESENTER.parse_options("technologies=spatial-vp+ceo-wi-fi+gamepad:0+world-nfc+blitz-li-ion+4g:1")
     )
     assert custom == [
-        "Technologies: your own mix: GPS Spatial (VP), Wi-Fi CEO, Gamepad side 1, NFC Marketing, Li-Ion Blitz, 4G side 2"
+        "Technologies: your own mix: GPS Spatial (VP), Wi-Fi CEO, Gamepad face up, NFC Marketing, Li-Ion Blitz, 4G face down"
     ]
     assert not ids_in(shown + custom) and not SLUGS.search(" ".join(shown + custom))
 

@@ -20,10 +20,6 @@ from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_
 from tests.test_discord_e2e import pick, pick_value, public_with, seal
 from tests.test_words import ID_PATTERNS, KNOWN_LEFTOVERS, player_texts
 
-# the engine's log line for a Mini-upgrade names the token by its id ("takes
-# Mini-upgrade M1"): engine text, the engine owner's to reword (reported)
-MINI_UPGRADE_LOG = ("Mobile Markets card number alone", r"^• \S+ takes Mini-upgrade M\d", "engine log line")
-
 # what the test answers when it is offered (first match wins), per decision kind
 WANTED = {
     "directive": [r"^Take Directive \d+: \+\d+ VP"],
@@ -166,10 +162,9 @@ async def play_game(fake: FakeDiscord, bot: Any, players: dict[str, Player]) -> 
 
 
 def internal_ids(fake: FakeDiscord) -> list[str]:
-    """As ``tests.test_words.assert_plain_words``, with the engine's Mini-upgrade log line
-    as one more known leftover."""
+    """As ``tests.test_words.assert_plain_words``, listing what it finds."""
     found = []
-    leftovers = [*KNOWN_LEFTOVERS, MINI_UPGRADE_LOG]
+    leftovers = KNOWN_LEFTOVERS
     for t in player_texts(fake):
         for name, pattern in ID_PATTERNS.items():
             for m in re.finditer(pattern, t):

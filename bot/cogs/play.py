@@ -743,13 +743,14 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
 
 @app_commands.describe(round="Which round (1-5)")
 async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
+    """The pictures and log of one round, answered privately (only the asker sees it)."""
     info = await game_here(interaction)
     play = _play(interaction)
-    await interaction.response.defer(thinking=True)
+    await interaction.response.defer(ephemeral=True, thinking=True)
     export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
     views_ = await asyncio.to_thread(history_views, export, int(round))
     if not views_:
-        await interaction.followup.send(f"Round {round} has not been played yet.")
+        await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
         return
     files: list[discord.File] = []
     lines: list[str] = []
@@ -758,13 +759,85 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
         if pic is not None:
             files.append(pic)
         lines.extend(log_lines)
+    lines = with_player_names(lines, info)
     head = f"**Round {round}** of game #{info.id}\n"
     fit = pictures.within_budget([file_size(f) for f in files], play.bot.upload_limit)
     if fit < len(files):  # one message's pictures together stay under the upload limit
         head += f"({len(files) - fit} picture(s) left out: too large for one message.)\n"
         files = files[:fit]
     content = head + text.log_block(lines, 1700)
-    await interaction.followup.send(content=text.clip(content, 2000), files=files)
+    await interaction.followup.send(content=text.clip(content, 2000), files=files, ephemeral=True)
+
+
+LOG_MESSAGE = 1900  # characters of log per message (Discord: 2000 per message)
+LOG_MESSAGES = 5  # at most this many private messages per /game log
+
+
+def with_player_names(lines: list[str], info: GameInfo) -> list[str]:
+    """Log lines with each seat called by its player's display name, as everywhere else
+    (the engines name seats by their ids: "annlee sells ..." -> "Ann Lee sells ...").
+    A seat id is replaced as a whole word; one of 1-2 letters only at a line's start
+    (it could be a word of the line)."""
+    import re
+
+    names = {s.seat: s.display_name for s in info.seats if s.display_name and s.display_name != s.seat}
+    if not names:
+        return list(lines)
+    ids = sorted(names, key=len, reverse=True)
+    long_ = [re.escape(i) for i in ids if len(i) >= 3]
+    anywhere = re.compile(r"(?<![\w-])(" + "|".join(long_) + r")(?![\w-])") if long_ else None
+    start = re.compile(r"^(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+    out = []
+    for line in lines:
+        line = start.sub(lambda m: names[m.group(1)], line)
+        if anywhere is not None:
+            line = anywhere.sub(lambda m: names[m.group(1)], line)
+        out.append(line)
+    return out
+
+
+def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int = LOG_MESSAGES) -> list[str]:
+    """``head`` and the log lines ("• line") split into messages of at most ``size``
+    characters, at most ``most`` of them (a last line says how many lines were left out)."""
+    messages: list[str] = []
+    current = head
+    for i, line in enumerate(lines):
+        item = "• " + text.clip(line, size - 100)
+        last = len(messages) + 1 == most  # the last message keeps room for the note
+        if len(current) + 1 + len(item) > size - (80 if last else 0):
+            if last:
+                messages.append(f"{current}\n… and {len(lines) - i} more line(s): `/game export` has the whole game.")
+                return messages
+            messages.append(current)
+            current = item
+        else:
+            current = f"{current}\n{item}" if current else item
+    messages.append(current)
+    return messages
+
+
+@app_commands.describe(round="Which round (default: the current one)")
+async def game_log(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50] | None = None) -> None:
+    """The game's log as text, one round at a time, answered privately. Only what was
+    public: the log lines the game posted (plans are never in them; a plan still open
+    is left out of the replay, as in the export)."""
+    info = await game_here(interaction)
+    play = _play(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if info.status == "lobby":
+        await interaction.followup.send("The game has not started yet.", ephemeral=True)
+        return
+    if round is None:
+        round = int((await play.app.view(info.id, None)).get("round") or 1)
+    export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
+    views_ = await asyncio.to_thread(history_views, export, int(round))
+    lines = with_player_names([line for _v, log_lines in views_ for line in log_lines if line], info)
+    if not views_:
+        await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
+        return
+    head = f"**Log of round {round}** of game #{info.id}" + ("" if lines else "\n(nothing happened yet)")
+    for content in log_messages(head, lines):
+        await interaction.followup.send(content, ephemeral=True)
 
 
 async def game_export(interaction: discord.Interaction[Any]) -> None:
@@ -790,6 +863,7 @@ async def _history_round_autocomplete(
 
 
 game_history = app_commands.autocomplete(round=_history_round_autocomplete)(game_history)
+game_log = app_commands.autocomplete(round=_history_round_autocomplete)(game_log)
 
 
 def file_size(file: discord.File) -> int:
@@ -811,10 +885,11 @@ async def setup(bot: BoardroomBot) -> None:
     group = bot.game_group
     group.add_command(make_command("status", "Phase, whose move, sealed plans, deadlines", game_status))
     group.add_command(make_command("history", "The pictures and log of one round", game_history))
+    group.add_command(make_command("log", "The game's log as text, one round (privately)", game_log))
     group.add_command(make_command("export", "The game record as JSON", game_export))
 
 
 async def teardown(bot: BoardroomBot) -> None:
     bot.tree.remove_command("plan")
-    for name in ("status", "history", "export"):
+    for name in ("status", "history", "log", "export"):
         bot.game_group.remove_command(name)

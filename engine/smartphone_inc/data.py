@@ -68,12 +68,38 @@ IMPROVEMENTS: dict[str, tuple[str | None, str | None]] = {
     i["id"]: tuple(i["cells"]) for i in _imp["improvements"] + _imp["starting"] + _imp["mini_upgrades"]  # type: ignore[misc]
 }
 MINI_UPGRADES: list[str] = [i["id"] for i in _imp["mini_upgrades"]]  # Update 1.1 (Blitz Li-Ion)
+# What players call the symbols (the rulebook's words); the one source of the names the
+# log lines and the bot's labels use
+SYMBOL_NAMES: dict[str | None, str] = {
+    "down": "Price Down",
+    "up": "Price Up",
+    "prod": "Production",
+    "improve": "Improve Production",
+    "research": "Research",
+    "logistics": "Logistics",
+    None: "open",
+}
 # PADS[pad][side] = 2 rows of 3 symbols, as printed (row 0 on top)
 PADS: dict[str, tuple[tuple[tuple[str | None, ...], ...], ...]] = {
     p["id"]: tuple(tuple(tuple(row) for row in side) for side in p["sides"]) for p in _pads["pads"]
 }
 DECK: list[str] = [i["id"] for i in _imp["improvements"]]
 STARTING: dict[str, str] = {i["colour"]: i["id"] for i in _imp["starting"]}
+
+
+def improvement_name(imp: str) -> str:
+    """An Improvement by what it shows (the rulebook gives them no names, and their ids
+    are not for players): "Improvement (Price Up + Logistics)"; a company's starting
+    Improvement says so, a Mini-upgrade (one symbol beside an open half) is
+    "Mini-upgrade (Research)"."""
+    cells = IMPROVEMENTS.get(imp)
+    if not cells:
+        return "an Improvement"
+    if imp in MINI_UPGRADES:
+        return "Mini-upgrade (" + " + ".join(SYMBOL_NAMES[c] for c in cells if c is not None) + ")"
+    symbols = " + ".join(SYMBOL_NAMES.get(c, str(c)) for c in cells)
+    return f"{'starting ' if imp in STARTING.values() else ''}Improvement ({symbols})"
+
 # Update 1.1 Directives: number -> {"vp", "goal": {"kind", "n"}, "text"}
 DIRECTIVES: dict[int, dict[str, Any]] = {d["number"]: d for d in _dir["directives"]}
 DIRECTIVE_KINDS = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.smartphone_inc.common import State, require, say
+from engine.smartphone_inc.data import improvement_name
 
 
 def active(state: State, seat: str) -> bool:
@@ -28,10 +29,10 @@ def take_token(state: State, seat: str) -> None:
 
 def act(state: State, seat: str, action: dict[str, Any]) -> None:
     imp = action.get("id")
-    require(isinstance(imp, str) and imp in state["block"], f"Improvement {imp!r} is not in the Improvement Block")
+    require(isinstance(imp, str) and imp in state["block"], "that Improvement is not in the Improvement Block (any more)")
     state["block"].remove(imp)
     state["players"][seat]["improvements"].append(imp)  # usable from the next Planning (SI-IMP-03)
-    say(state, f"{seat} takes Improvement {imp}.")
+    say(state, f"{seat} takes {improvement_name(imp)}.")
 
 
 def refill(state: State) -> None:

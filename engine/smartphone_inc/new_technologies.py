@@ -31,6 +31,8 @@ from engine.smartphone_inc.data import (
     MINI_UPGRADES,
     REGIONS,
     RETAILERS,
+    SYMBOL_NAMES,
+    improvement_name,
     tech_effect,
 )
 
@@ -95,7 +97,7 @@ def mini_upgrade_act(state: State, seat: str, action: dict[str, Any]) -> None:
     require(isinstance(mid, str) and mid in (state.get("mini_upgrades") or []), "choose one of the Mini-upgrades left")
     state["mini_upgrades"].remove(mid)
     state["players"][seat]["improvements"].append(mid)
-    say(state, f"{seat} takes Mini-upgrade {mid} (use it in Planning like an Improvement).")
+    say(state, f"{seat} takes {improvement_name(mid)}; it is used in Planning like an Improvement.")
 
 
 def face_down_goods(face_down: list[str]) -> list[str]:
@@ -185,7 +187,7 @@ def blitz_act(state: State, seat: str, action: dict[str, Any]) -> None:
     require(prompt is not None, "you cannot place Goods on your Pads now")
     put = {k: as_int(action.get(k, 0), k, 0, 1) for k in ("research", "logistics")}
     for k, n in put.items():
-        require(n == 0 or k in prompt["symbols"], f"you have no active {k} symbol to put Goods on")
+        require(n == 0 or k in prompt["symbols"], f"you have no active {SYMBOL_NAMES[k]} symbol to put Goods on")
     total = sum(put.values())
     require(total <= prompt["goods"], f"you have only {prompt['goods']} Goods")
     p = state["players"][seat]

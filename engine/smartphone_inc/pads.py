@@ -107,7 +107,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.smartphone_inc.data import IMPROVEMENTS, PADS, SYMBOLS
+from engine.smartphone_inc.data import IMPROVEMENTS, PADS, SYMBOLS, improvement_name
 
 __all__ = [
     "PAD_IDS",
@@ -348,33 +348,34 @@ def validate_plan(plan: Any, owned: list[str], has_4g: bool) -> Plan:
     owned_set = set(owned_ids)
     for item in canon["improvements"]:
         imp_id = item["id"]
+        the = "The " + improvement_name(imp_id)  # players never read ids
         if imp_id in seen:
-            raise _fail(f"{imp_id} is listed twice; each Improvement can be placed once.")
+            raise _fail(f"{the} is listed twice; each Improvement can be placed once.")
         seen[imp_id] = 1
         if imp_id not in owned_set:
-            raise _fail(f"You do not own Improvement {imp_id}.")
+            raise _fail(f"You do not own the {improvement_name(imp_id)}.")
         p0, p1 = improvement_positions(item["x"], item["y"], item["rot"])
         if item["layer"] == "under":
             off = [p for p in (p0, p1) if p not in _BOTTOM_SET]
             if off:
                 raise _fail(
-                    f"{imp_id} lies under the top Pad, so both its cells must be on the bottom Pad "
+                    f"{the} lies under the top Pad, so both its cells must be on the bottom Pad "
                     f"(cell {off[0][0]},{off[0][1]} is not)."
                 )
         else:
             off = [p for p in (p0, p1) if p not in pads_cells]
             if len(off) == 2:
-                raise _fail(f"{imp_id} must be placed on your Pads (it lies entirely off them).")
+                raise _fail(f"{the} must be placed on your Pads (it lies entirely off them).")
             if off and not has_4g:
                 raise _fail(
-                    f"{imp_id} may not extend beyond the edge of your Pads (cell {off[0][0]},{off[0][1]}); "
+                    f"{the} may not extend beyond the edge of your Pads (cell {off[0][0]},{off[0][1]}); "
                     "only 4G allows that."
                 )
         foot = frozenset((p0, p1))
         for earlier_foot, earlier_id in footprints:
             if foot == earlier_foot:
                 raise _fail(
-                    f"{imp_id} would fully cover {earlier_id}; Improvements may overlap "
+                    f"{the} would fully cover the {improvement_name(earlier_id)}; Improvements may overlap "
                     "but one may never fully cover another."
                 )
         footprints.append((foot, imp_id))

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.smartphone_inc import new_technologies, pads, steve
 from engine.smartphone_inc.common import State, has_effect, is_steve, require, say
-from engine.smartphone_inc.data import START_PRICE, SYMBOLS
+from engine.smartphone_inc.data import START_PRICE, SYMBOL_NAMES, SYMBOLS
 
 
 def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -142,6 +142,6 @@ def reveal(state: State) -> None:
         say(
             state,
             f"{seat} reveals: {o['covered']} covered, "
-            + ", ".join(f"{k} {v}" for k, v in o["active"].items() if v)
+            + ", ".join(f"{SYMBOL_NAMES[k]} {v}" for k, v in o["active"].items() if v)
             + (f", {len(o['face_down'])} face down" if o["face_down"] else ""),
         )

@@ -76,7 +76,7 @@ def act(state: State, seat: str, item: dict[str, Any], action: dict[str, Any]) -
         logistics.add_second_office(state, seat, region_id(action.get("region"), state), "Retailer bonus")
     elif kind == "move_office":  # SI-RET-09
         a, b = region_id(action.get("from"), state), region_id(action.get("to"), state)
-        require([a, b] in move_choices(state, seat), f"you cannot move an Office from {a} to {b}")
+        require([a, b] in move_choices(state, seat), f"you cannot move an Office from {REGIONS[a]['name']} to {REGIONS[b]['name']}")
         move_office(state, seat, a, b)
 
 

@@ -27,6 +27,7 @@ from engine.smartphone_inc.data import (
     STEVE_PAD,
     SYMBOLS,
     TECH_ORDER,
+    improvement_name,
 )
 
 
@@ -52,7 +53,7 @@ def begin_round(state: State) -> None:
     st["bonus"] = 1
     if st["delayed"] is not None:
         st["slots"][str(state["round"])] = st["delayed"]
-        say(state, f"{seat} moves Improvement {st['delayed']} onto round {state['round']} of his Pad.")
+        say(state, f"{seat} moves {improvement_name(st['delayed'])} onto round {state['round']} of his Pad.")
         st["delayed"] = None
 
 
@@ -61,7 +62,7 @@ def improve(state: State, seat: str) -> None:
     if state["block"]:
         imp = state["block"].pop(0)
         state["steve"]["delayed"] = imp
-        say(state, f"{seat} takes Improvement {imp} (Delayed Improvement).")
+        say(state, f"{seat} takes {improvement_name(imp)} (Delayed Improvement).")
     else:
         state["players"][seat]["tokens"] += 1
         say(state, f"{seat} takes a Goods token (the Improvement Block is empty).")

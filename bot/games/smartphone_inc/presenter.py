@@ -13,7 +13,7 @@ from bot.games.smartphone_inc import planner, words
 from bot.games.smartphone_inc import rules as topics
 from engine import IllegalAction
 from engine.smartphone_inc import pads
-from engine.smartphone_inc.data import NEW_TECHS, tech_side
+from engine.smartphone_inc.data import NEW_TECHS
 from engine.smartphone_inc.preparation import normalize_options, technology_sides
 
 STEVE = Automaton("steve", "Steve", "the rulebook's AI opponent (1-4 players)", seat_name="Steve")
@@ -88,10 +88,7 @@ def technologies_in_words(value: Any) -> str:
         sides = technology_sides(technology_choice(value))
     except IllegalAction:
         return "Technologies: ?"
-    names = []
-    for t, side in sides.items():
-        ts = tech_side(t, side)
-        names.append(str(ts["name"]) if ts["new"] else f"{words.tech_name(t)} side {side + 1}")
+    names = [words.tech_side_name(t, side) for t, side in sides.items()]
     title = SET_TITLES.get(value, "your own mix") if isinstance(value, str) and "+" not in value else "your own mix"
     return f"Technologies: {title}: " + ", ".join(names)
 
@@ -227,7 +224,7 @@ class SmartphoneInc(PlanningPresenter):
         if options.get("board") == "small" and "block_size" not in options:
             out.append(OPTIONS[1].in_words(3))
         if isinstance(sides, dict):
-            chosen = ", ".join(f"{words.tech_name(t)} side {int(s) + 1}" for t, s in sides.items())
+            chosen = ", ".join(words.tech_side_name(t, int(s)) for t, s in sides.items())
             out.insert(0, f"Technology sides: {chosen}")
         elif sides is not None:
             out.insert(0, OPTIONS[0].in_words(sides))

@@ -3,32 +3,25 @@ Pad symbols by their names, prompts and actions in words, what a plan yields."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from bot import text
 from engine.smartphone_inc.data import (
     IMPROVEMENTS,
-    MINI_UPGRADES,
     PHASE_TITLES,
     REGIONS,
     RETAILERS,
     START_VP,
     STARTING,
     TECHS,
+    improvement_name,
 )
+from engine.smartphone_inc.data import SYMBOL_NAMES as SYMBOL_NAMES
 
-# the phase names are the engine's (the rulebook's)
-
-SYMBOL_NAMES = {
-    "down": "Price Down",
-    "up": "Price Up",
-    "prod": "Production",
-    "improve": "Improve Production",
-    "research": "Research",
-    "logistics": "Logistics",
-    None: "open",
-}
+# the names of the phases, the symbols and the Improvements are the engine's (the
+# rulebook's): its log lines and these labels say the same
 
 SYMBOL_SHORT = {
     "down": "▼price",
@@ -54,18 +47,19 @@ def tech_name(tid: str) -> str:
     return str(TECHS[tid]["name"]) if tid in TECHS else tid
 
 
+def tech_side_name(tid: str, side: int) -> str:
+    """A Technology with the side in play, as the board picture says it: "GPS face up"
+    (the printed starting side), "GPS face down"; a New Technology of the Update 1.1 by
+    its own name."""
+    if tid in TECHS and 0 <= side < len(TECHS[tid]["sides"]) and "name" in TECHS[tid]["sides"][side]:
+        return str(TECHS[tid]["sides"][side]["name"])
+    return f"{tech_name(tid)} {'face up' if side == 0 else 'face down'}"
+
+
 def improvement_label(imp: str) -> str:
-    """An Improvement by what it shows (the rulebook gives them no names, and their ids
-    are not for players): "Improvement (Price Up + Logistics)"; a company's starting
-    Improvement says so; a Mini-upgrade (Update 1.1) shows its one symbol:
-    "Mini-upgrade (Research)"."""
-    cells = IMPROVEMENTS.get(imp)
-    if not cells:
-        return "an Improvement"
-    if imp in MINI_UPGRADES:
-        return "Mini-upgrade (" + " + ".join(SYMBOL_NAMES[c] for c in cells if c is not None) + ")"
-    symbols = " + ".join(SYMBOL_NAMES.get(c, str(c)) for c in cells)
-    return f"{'starting ' if imp.startswith('S-') else ''}Improvement ({symbols})"
+    """An Improvement by what it shows, in the engine's words (its log lines name them
+    the same way): "Improvement (Price Up + Logistics)", "Mini-upgrade (Research)"."""
+    return improvement_name(imp)
 
 
 SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
@@ -209,7 +203,32 @@ def describe_action(action: Mapping[str, Any]) -> str:
             return f"Sell {action['n']} Goods with NFC"
     except (TypeError, ValueError, KeyError, AttributeError):
         pass
-    return text.describe_action(action)
+    return plain_action(action)
+
+
+def plain_words(key: str) -> str:
+    """An engine key in words, Technologies by their names: "gamepad_office" ->
+    "Gamepad office" (what a decision without words of its own is called)."""
+    out = text.words(key)
+    for tid in TECHS:
+        out = re.sub(rf"\b{re.escape(text.words(tid))}\b", tech_name(tid), out)
+    return out[:1].upper() + out[1:]
+
+
+def plain_action(action: Mapping[str, Any]) -> str:
+    """Any action in words, its values named (Improvements, regions, Technologies):
+    "Mini upgrade: Mini-upgrade (Research)"; never an id."""
+    if not isinstance(action, Mapping):
+        return text.describe_action(action)
+    head = plain_words(action["type"]) if isinstance(action.get("type"), str) else ""
+    rest = [
+        describe_value(k, v) if k in ("id", "region", "tech") else f"{describe_key(k)} {describe_value(k, v)}"
+        for k, v in action.items()
+        if k != "type"
+    ]
+    if head and rest:
+        return f"{head}: " + ", ".join(rest)
+    return head or ", ".join(rest) or "pass"
 
 
 def describe_value(key: str, value: Any) -> str:
@@ -227,7 +246,7 @@ def describe_value(key: str, value: Any) -> str:
             name = fn(value)
             if name != value:
                 return name
-        if value.startswith("I") and value[1:].isdigit():
+        if value in IMPROVEMENTS:
             return improvement_label(value)
         return value
     if isinstance(value, bool):
@@ -318,7 +337,7 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         return "add a second Office with Wi-Fi, or not"
     if kind == "nfc":
         return f"sell up to {prompt.get('max', '?')} Goods with NFC at price {prompt.get('price', '?')}"
-    return str(kind or "decide").replace("_", " ")
+    return plain_words(str(kind)) if kind else "decide"
 
 
 def outcome_summary(ev: Mapping[str, Any] | None) -> str:
