@@ -90,7 +90,7 @@ def test_there_is_a_fixture_of_mobile_markets_and_age_of_automaton_rules_1() -> 
     assert any(claimed.values()) and "offers" not in states["aoa-achievement"]
     assert all(len(list((OTHER_GAMES / sub).glob("*.json"))) for sub in ("exports", "states", "ends"))
     size = sum(f.stat().st_size for f in OTHER_GAMES.rglob("*") if f.is_file())
-    assert size < 512 * 1024
+    assert size < 400 * 1024  # small: it is in the repository for good
 
 
 async def open_copy(fixture: Path, tmp_path: Path) -> Storage:
