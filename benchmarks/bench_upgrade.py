@@ -36,7 +36,8 @@ UPGRADE = ROOT / "tests" / "fixtures" / "upgrade"
 
 
 def fixtures() -> list[Path]:
-    return sorted(p for p in UPGRADE.iterdir() if (p / "manifest.json").is_file())
+    """vN (Smartphone Inc. rules N, oldest first), then mm<M>-aoa<A> (the other games)."""
+    return sorted((p for p in UPGRADE.iterdir() if (p / "manifest.json").is_file()), key=lambda p: (p.name[0] != "v", p.name))
 
 
 async def load_and_finish(fixture: Path, workdir: Path, play: bool) -> dict[str, int]:
@@ -108,7 +109,7 @@ def load_times(runs: int) -> dict[str, Any]:
     """``game.load`` of every state of the oldest fixture as saved then (schema 1) and
     as saved now (the same state, current schema); medians per state, then their mean."""
     game = get_game("smartphone-inc")
-    oldest = fixtures()[0]
+    oldest = next(fx for fx in fixtures() if json.loads((fx / "manifest.json").read_text())["game"] == game.name)
     old_us, new_us, sizes = [], [], []
     for path in sorted((oldest / "states").glob("*.json")):
         old_text = path.read_text()

@@ -9,6 +9,8 @@ manifest.json says what is in it). Under the current code:
   version and generator it started with;
 - each game is played to the end by the random player through the app layer;
 - each export replays byte for byte to the state the old code computed;
+- where the fixture says how the old code ended its games in flight (``ends/``), the
+  whole log up to the final scoring replays to the very bytes the old code reached;
 - ``boardroom migrate`` reports how many games run under each rules version.
 
 A new fixture is added each time a rules version (or generator kind, or state schema)
@@ -17,7 +19,9 @@ moves; the old ones stay.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -39,6 +43,10 @@ GAMES = [
     (fx, g) for fx in FIXTURES for g in json.loads((fx / "manifest.json").read_text())["games"]
 ]
 IDS = [f"{fx.name}-{g['name']}" for fx, g in GAMES]
+ENDED = [(fx, g) for fx, g in GAMES if (fx / "ends" / f"{g['name']}.json").is_file()]
+SEALED = [(fx, g) for fx, g in GAMES if g["name"].endswith("planning-sealed")]
+DRAFTS = [(fx, g) for fx, g in GAMES if g["phase"] == "draft"]
+OTHER_GAMES = UPGRADE / "mm1-aoa1"  # Mobile Markets and Age of Automaton rules 1, made by c41c9f7
 
 
 class Clock:
@@ -60,11 +68,54 @@ def test_there_is_a_fixture_of_the_first_version() -> None:
     assert (UPGRADE / "v1" / "games.db").stat().st_size < 400_000
 
 
+def test_there_is_a_fixture_of_mobile_markets_and_age_of_automaton_rules_1() -> None:
+    """Made by the last code of Age of Automaton rules version 1 (Achievements claimed by
+    the engine the moment they are met), before rules version 2 offered them."""
+    manifest = json.loads((OTHER_GAMES / "manifest.json").read_text())
+    assert manifest["made_by_commit"].startswith("c41c9f7")
+    games = manifest["games"]
+    mm = [g for g in games if g["game"] == "mobile-markets"]
+    aoa = [g for g in games if g["game"] == "age-of-automaton"]
+    assert {(g["rules"], g["rng"]) for g in games} == {(1, "blake2b")}
+    assert {len(g["seats"]) for g in mm} >= {2, 3, 4}
+    assert any([s["kind"] for s in g["seats"]] == ["human", "steve"] for g in mm)  # Steve Jr. solo
+    assert {g["phase"] for g in mm} >= {"planning", "technology", "marketing", "sales", "over"}
+    assert {len(g["seats"]) for g in aoa} >= {2, 3, 4}
+    assert {bool(g["options"].get("limited_common_specialists")) for g in aoa} == {True, False}
+    assert {g["phase"] for g in aoa} >= {"draft", "action", "donation", "over"}
+    assert any(g["round"] == 5 and g["status"] != "finished" for g in aoa)
+    assert {g["status"] for g in games} == {"active", "paused", "finished"}
+    states = {g["name"]: json.loads((OTHER_GAMES / "states" / f"{g['name']}.json").read_text()) for g in aoa}
+    claimed = states["aoa-achievement"]["achievements"]  # claimed by the engine, no offer kept
+    assert any(claimed.values()) and "offers" not in states["aoa-achievement"]
+    assert all(len(list((OTHER_GAMES / sub).glob("*.json"))) for sub in ("exports", "states", "ends"))
+    size = sum(f.stat().st_size for f in OTHER_GAMES.rglob("*") if f.is_file())
+    assert size < 400 * 1024  # small: it is in the repository for good
+
+
 async def open_copy(fixture: Path, tmp_path: Path) -> Storage:
     """The fixture's database, copied (never touched in place) and migrated."""
     db = tmp_path / "games.db"
     shutil.copyfile(fixture / "games.db", db)
     return await Storage.open(db)
+
+
+RESOURCES = re.compile(r"\d+ (?:red|blue|yellow)(?:, \d+ (?:red|blue|yellow))+")
+
+
+def same_but_listed(replayed: dict[str, Any], snapshot: dict[str, Any]) -> bool:
+    """Age of Automaton before the fix of the key order (tests/test_aoa_action_key_order.py)
+    logged the resources of a Donation, pick or discard in the order the live action
+    object listed them, the replay of the stored (canonical) action in sorted order: a
+    snapshot written live by that code differs from the replay only there, in the log
+    lines of its last action ("donates 1 red, 2 blue" / "donates 2 blue, 1 red")."""
+    def canonical(line: str) -> str:
+        return RESOURCES.sub(lambda m: ", ".join(sorted(m.group(0).split(", "))), line)
+
+    rest = {k: v for k, v in replayed.items() if k != "log"}
+    if snapshot.get("game") != "age-of-automaton" or dumps(rest) != dumps({k: v for k, v in snapshot.items() if k != "log"}):
+        return False
+    return [canonical(x) for x in replayed["log"]] == [canonical(x) for x in snapshot["log"]]
 
 
 def replay_log(info: Any, rows: list[Any]) -> dict[str, Any]:
@@ -90,7 +141,9 @@ async def test_every_fixture_game_loads_as_a_replay_of_its_log(fixture: Path, tm
             assert edition(state) == (entry["rules"], entry["rng"])
             async with storage.read() as q:
                 rows = await q.actions(entry["id"])
-            assert dumps(replay_log(info, rows)) == dumps(state), entry["name"]
+            replayed = replay_log(info, rows)
+            if dumps(replayed) != dumps(state):  # only a snapshot made live by old code, see same_but_listed
+                assert same_but_listed(replayed, state), entry["name"]
     finally:
         await storage.close()
     with sqlite3.connect(tmp_path / "games.db") as conn:  # 0002: seeds are decimal TEXT now
@@ -160,18 +213,16 @@ def test_every_export_replays_byte_identical(
     assert json.loads(capsys.readouterr().out) == want
 
 
-@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.name for f in FIXTURES])
-async def test_hidden_plans_stay_hidden_after_the_upgrade(fixture: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("fixture", "entry"), SEALED, ids=[f"{fx.name}-{g['name']}" for fx, g in SEALED])
+async def test_hidden_plans_stay_hidden_after_the_upgrade(fixture: Path, entry: dict[str, Any], tmp_path: Path) -> None:
     """The game stopped in Planning with plans sealed: after the upgrade the other seats
     and the public still see no sealed plan, and the export still leaves them out."""
-    entry = next(g for g in json.loads((fixture / "manifest.json").read_text())["games"]
-                 if g["name"] == "planning-sealed")
     storage = await open_copy(fixture, tmp_path)
     try:
         app = App(storage, clock=Clock())
         state = await app.state(entry["id"])
         sealed = [s for s in state["seats"] if state["players"][s]["plan"] is not None]
-        assert len(sealed) == 2
+        assert len(sealed) == entry.get("sealed", 2)
         for viewer in [None, *state["seats"]]:
             view = await app.view(entry["id"], viewer)
             for s in sealed:
@@ -179,9 +230,60 @@ async def test_hidden_plans_stay_hidden_after_the_upgrade(fixture: Path, tmp_pat
                 if s != viewer:
                     assert view["players"][s]["plan"] is None
         data = await app.export(entry["id"], with_seed=True)
-        assert data["redacted_open_decisions"] == 2
+        assert data["redacted_open_decisions"] == len(sealed)
     finally:
         await storage.close()
+
+
+@pytest.mark.parametrize(("fixture", "entry"), DRAFTS, ids=[f"{fx.name}-{g['name']}" for fx, g in DRAFTS])
+async def test_the_specialist_draft_stays_hidden_after_the_upgrade(
+    fixture: Path, entry: dict[str, Any], tmp_path: Path
+) -> None:
+    """Age of Automaton stopped in the Specialist draft with picks sealed: after the upgrade
+    nobody sees another seat's draft hand, kept cards or pick, and the export still
+    leaves the picks of the open pass out."""
+    storage = await open_copy(fixture, tmp_path)
+    try:
+        app = App(storage, clock=Clock())
+        state = await app.state(entry["id"])
+        draft = state["draft"]
+        picked = [s for s in state["seats"] if draft["picks"][s] is not None]
+        assert picked and len(picked) < len(state["seats"]) and draft["pass"] >= 2
+        for viewer in [None, *state["seats"]]:
+            text = json.dumps(await app.view(entry["id"], viewer))
+            for s in state["seats"]:
+                if s == viewer:
+                    continue
+                secret = [*draft["kept"][s], *draft["hands"][s], *([draft["picks"][s]] if draft["picks"][s] else [])]
+                mine = [*draft["kept"][viewer], *draft["hands"][viewer]] if viewer else []
+                for card in set(secret) - set(mine):
+                    assert f'"{card}"' not in text, (viewer, s, card)
+        data = await app.export(entry["id"], with_seed=True)
+        assert data["redacted_open_decisions"] == len(picked)
+    finally:
+        await storage.close()
+
+
+@pytest.mark.parametrize(("fixture", "entry"), ENDED, ids=[f"{fx.name}-{g['name']}" for fx, g in ENDED])
+def test_every_game_in_flight_ends_as_the_old_code_ended_it(fixture: Path, entry: dict[str, Any]) -> None:
+    """The old code played each game in flight on to its end (ends/<name>.json: the
+    actions after the export's, the result, the end state's SHA-256). The current code
+    replays that whole log under the game's rules version to the very same bytes: the
+    old rules (e.g. Age of Automaton's Achievements claimed by the engine at once) hold
+    up to the final scoring, not only up to where the fixture stopped."""
+    data = json.loads((fixture / "exports" / f"{entry['name']}.json").read_text())
+    end = json.loads((fixture / "ends" / f"{entry['name']}.json").read_text())
+    assert end["after"] == len(data["actions"])
+    game = get_game(data["game"])
+    seats = [s["seat"] for s in sorted(data["seats"], key=lambda s: s["position"])]
+    rules, rng = export_edition(data)
+    state = setup_as(game, seats, int(data["seed"]), dict(data["options"]), rules=rules, rng=rng)
+    log = [(r["seat"], r["action"]) for r in sorted(data["actions"], key=lambda r: r["seq"])]
+    for seat, action in log + [(seat, action) for seat, action in end["actions"]]:
+        state = game.apply(state, seat, action)
+    assert state["phase"] == "over" and state["result"] == end["result"]
+    assert int(state["version"]) == end["version"]
+    assert hashlib.sha256(game.dump(state).encode()).hexdigest() == end["sha256"]
 
 
 def test_boardroom_migrate_reports_the_games_by_rules_version(
@@ -197,3 +299,18 @@ def test_boardroom_migrate_reports_the_games_by_rules_version(
     running = sum(g["status"] in ("active", "paused") for g in manifest["games"])
     ended = sum(g["status"] in ("finished", "abandoned") for g in manifest["games"])
     assert f"smartphone-inc rules version 1, generator splitmix64: {running} running, {ended} ended" in out
+
+
+def test_boardroom_migrate_reports_the_other_games_by_rules_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = json.loads((OTHER_GAMES / "manifest.json").read_text())["games"]
+    db = tmp_path / "games.db"
+    shutil.copyfile(OTHER_GAMES / "games.db", db)
+    assert cli.main(["migrate", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    for name in ("mobile-markets", "age-of-automaton"):
+        mine = [g for g in games if g["game"] == name]
+        running = sum(g["status"] in ("active", "paused") for g in mine)
+        ended = sum(g["status"] in ("finished", "abandoned") for g in mine)
+        assert f"{name} rules version 1, generator blake2b: {running} running, {ended} ended" in out

@@ -60,6 +60,7 @@ def donate(state: State, seat: str, action: dict[str, Any]) -> None:
         total += v
     if total > limit(p):
         raise IllegalAction(f"you may donate at most {limit(p)} (advanced Prospect tracks + 2)")
+    give = dict(sorted(give.items()))  # the state never depends on the action's key order
     for k, v in give.items():
         if k == "credits":
             p["credits"] -= v

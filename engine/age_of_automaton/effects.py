@@ -102,7 +102,9 @@ def _counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, i
             raise IllegalAction("numbers must be whole and not negative")
         if v:
             out[k] = v
-    return out
+    # in key order: the state (its log lines) never depends on the order the action
+    # object lists them in (the app stores actions as canonical JSON, keys sorted)
+    return dict(sorted(out.items()))
 
 
 def _answer_pick(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
