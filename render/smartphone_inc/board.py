@@ -283,7 +283,7 @@ def _decision(cv: Canvas, view: dict[str, Any], seat: str, x: float, y: float, w
         if p.get("steve"):
             cv.text(x + 4, cy + 4, "Steve: every cell is active", t.SMALL, fill=t.MUTED)
         else:
-            fd = len(outcome.get("face_down", []))
+            fd = len(padview.face_down_goods(list(outcome.get("face_down", []))))
             cv.text(
                 x + 4,
                 cy + 4,
