@@ -4,6 +4,7 @@ drawn from a view (never the raw state), so what a view hides the picture cannot
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -109,3 +110,68 @@ def test_the_public_small_board_picture_follows_the_map() -> None:
     after = render.draw(GAME, G.view(state, None))
     assert before.size == after.size
     assert before.tobytes() != after.tobytes()
+
+
+# --- the decisions of the modules, in the compact picture -----------------------------------
+
+MODULE_KINDS = {
+    "company", "start_region", "start_retailer", "directive", "mini_upgrade", "place_retailer",
+    "blitz", "ceo_sell", "second_sell", "research+token", "logistics+ceo",
+}
+SETS = ("first-add-on-game", "overproduction", "i-want-some-space")
+
+
+def module_kind(prompt: dict[str, Any]) -> str:
+    k = str(prompt["type"])
+    if k == "research" and prompt.get("token"):
+        return "research+token"
+    if k == "logistics" and "ceo" in prompt:
+        return "logistics+ceo"
+    return k
+
+
+@pytest.fixture(scope="module")
+def module_views() -> dict[str, dict[str, Any]]:
+    """The first view of each module decision met in random and greedy games over the
+    recommended sets of New Technologies, with Directives, on both boards."""
+    found: dict[str, dict[str, Any]] = {}
+
+    def on_state(s: dict[str, Any]) -> None:
+        for seat, p in G.pending(s).items():
+            found.setdefault(module_kind(p), G.view(s, seat))
+
+    for seed in range(80):
+        if MODULE_KINDS <= set(found):
+            break
+        seats = ["a", "b", "c", "d"][: 2 + seed % 3]
+        options: dict[str, Any] = {"technologies": SETS[seed % 3], "directives": True}
+        if len(seats) <= 3 and seed % 2:
+            options["board"] = "small"
+        for kind in ("random", "greedy"):
+            play_game(GAME, seats, seed, options, kind=kind, on_state=on_state)
+    return found
+
+
+def test_every_module_decision_is_drawn_within_the_phone_bars(module_views: dict[str, dict[str, Any]]) -> None:
+    """Compact pictures of the Update 1.1 decisions: at most 800 px wide, no text under
+    20 px, each with its own section (never only the decision's internal name)."""
+    from tests.test_render_compact import check
+
+    assert MODULE_KINDS <= set(module_views), MODULE_KINDS - set(module_views)
+    for kind in sorted(MODULE_KINDS):
+        check(module_views[kind])
+
+
+def test_module_decisions_speak_words_not_internal_names(module_views: dict[str, dict[str, Any]]) -> None:
+    """The headline and choices of each module decision (private and compact pictures)
+    never fall back to the engine's type name or a Retailer's id."""
+    from render.smartphone_inc import prompts
+
+    for kind in sorted(MODULE_KINDS):
+        view = module_views[kind]
+        text, mine = prompts.headline_text(view)
+        assert mine and "_" not in text and text != "Your move: decide", (kind, text)
+        note, items = prompts._choices(view, view["prompt"])
+        words = " ".join([note] + [label for label, _ in items])
+        assert str(view["prompt"]["type"]) not in words.split(), (kind, words)
+        assert not re.search(r"\bR\d\b", words), (kind, words)  # a Retailer's id
