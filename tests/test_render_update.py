@@ -4,6 +4,7 @@ drawn from a view (never the raw state), so what a view hides the picture cannot
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -175,3 +176,105 @@ def test_module_decisions_speak_words_not_internal_names(module_views: dict[str,
         words = " ".join([note] + [label for label, _ in items])
         assert str(view["prompt"]["type"]) not in words.split(), (kind, words)
         assert not re.search(r"\bR\d\b", words), (kind, words)  # a Retailer's id
+
+
+# --- secrets: sealed plans (with Mini-upgrades) never reach the public picture ---------------
+
+
+def planning_with_a_mini_upgrade() -> tuple[dict[str, Any], str]:
+    """A Planning state in which ``seat`` owns a Mini-upgrade and has not sealed, while
+    another seat is still planning too (so sealing does not reveal)."""
+    from engine.smartphone_inc.data import MINI_UPGRADES
+
+    found: list[tuple[dict[str, Any], str]] = []
+
+    def on_state(s: dict[str, Any]) -> None:
+        if found or s["phase"] != "planning":
+            return
+        pend = G.pending(s)
+        for seat in pend:
+            if len(pend) > 1 and set(s["players"][seat]["improvements"]) & set(MINI_UPGRADES):
+                found.append((s, seat))
+                return
+
+    for seed in range(60):
+        play_game(GAME, ["ann", "bob", "cid"], seed, {"technologies": "first-add-on-game"}, on_state=on_state)
+        if found:
+            return found[0]
+    raise AssertionError("no game gave a Mini-upgrade")
+
+
+def test_a_sealed_plan_with_a_mini_upgrade_stays_out_of_the_public_picture() -> None:
+    """Two different sealed plans of the same seat (one with its Mini-upgrade on the
+    Pads): the public picture and the other seats' pictures are the same bytes, while
+    the seat's own picture shows its plan (so the plans do differ in what is drawn)."""
+    from engine.smartphone_inc.data import MINI_UPGRADES
+
+    state, seat = planning_with_a_mini_upgrade()
+    plans = [a for a in G.legal_actions(state, seat) if a["type"] == "plan"]
+    with_mini = next(a for a in plans if any(i["id"] in MINI_UPGRADES for i in a["plan"]["improvements"]))
+    bare = next(a for a in plans if not a["plan"]["improvements"])
+    one, two = G.apply(state, seat, with_mini), G.apply(state, seat, bare)
+    assert one["phase"] == two["phase"] == "planning"  # not revealed yet
+    public = [render.draw(GAME, G.view(s, None)).tobytes() for s in (one, two)]
+    assert public[0] == public[1]
+    other = next(s for s in state["seats"] if s != seat)
+    theirs = [render.draw(GAME, G.view(s, other)).tobytes() for s in (one, two)]
+    assert theirs[0] == theirs[1]
+    mine = [render.draw(GAME, G.view(s, seat)).tobytes() for s in (one, two)]
+    assert mine[0] != mine[1]
+
+
+# --- the pieces of the modules follow the view -----------------------------------------------
+
+
+def a_state(options: dict[str, Any], seed: int = 51) -> dict[str, Any]:
+    """The first Research phase of a random 3-player game with ``options``."""
+    states = phase_states(["ann", "bob", "cid"], seed, options)
+    return next(s for s in states if s["phase"] == "research")
+
+
+def differs(view_a: dict[str, Any], view_b: dict[str, Any]) -> bool:
+    return render.draw(GAME, view_a).tobytes() != render.draw(GAME, view_b).tobytes()
+
+
+def test_the_directives_panel_shows_holders_SU_DIR_01() -> None:
+    """SU-DIR-01: the Directives are public; taking one and flipping it each change the
+    public picture, and the panel is absent without the module."""
+    state = a_state({"directives": True})
+    view = G.view(state, None)
+    assert view["directives"]
+    taken = copy.deepcopy(view)
+    taken["directives"][0].update(holder="bob", round=1, flipped=False)
+    flipped = copy.deepcopy(taken)
+    flipped["directives"][0]["flipped"] = True
+    assert differs(view, taken) and differs(taken, flipped)
+    plain = {**view, "directives": None}
+    assert render.draw(GAME, plain).height < render.draw(GAME, view).height
+
+
+def test_ceo_figures_and_marketing_tokens_are_drawn_where_the_view_puts_them_SU_TEC_01_SU_TEC_07() -> None:
+    state = a_state({"technologies": "overproduction"})  # Gamepad CEO and NFC Marketing
+    view = G.view(state, None)
+    assert view["ceo"] and view["marketing"] == {}
+    moved = copy.deepcopy(view)
+    seat = view["seats"][0]
+    moved["ceo"][seat] = next(r for r in view["regions"] if r != view["ceo"][seat])
+    assert differs(view, moved)
+    rid = next(r for r, reg in view["regions"].items() if reg["retailer"] is None)
+    marked = copy.deepcopy(view)
+    marked["marketing"] = {rid: {"0": seat}}
+    assert differs(view, marked)
+
+
+def test_a_face_down_mini_upgrade_makes_no_goods_in_the_pictures_SU_TEC_11() -> None:
+    """The plan preview and the reveal count +1 Goods per face-down Improvement, none for
+    a face-down Mini-upgrade."""
+    from render.smartphone_inc import pads as padview
+
+    state = a_state({"technologies": "first-add-on-game"})
+    view = G.view(state, "ann")
+    base = {"active": {}, "covered": 0, "face_down": []}
+    goods = padview.yields(view, "ann", base)["goods"]
+    assert padview.yields(view, "ann", {**base, "face_down": ["M1"]})["goods"] == goods
+    assert padview.yields(view, "ann", {**base, "face_down": ["I01"]})["goods"] == goods + 1
