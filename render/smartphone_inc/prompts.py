@@ -57,8 +57,7 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
             return "Your plan is sealed. Waiting for " + ", ".join(pending) + " to plan.", False
         return "Your plan is sealed.", False
     if pending:
-        verb = frame.PHASE_VERB.get(str(view.get("phase")), "deciding")
-        return f"Nothing to decide now: {pending[0]} is {verb}.", False
+        return f"Nothing to decide now: {pending[0]} is {frame.verb(view)}.", False
     return "Nothing to decide now.", False
 
 
