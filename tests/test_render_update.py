@@ -278,3 +278,37 @@ def test_a_face_down_mini_upgrade_makes_no_goods_in_the_pictures_SU_TEC_11() -> 
     goods = padview.yields(view, "ann", base)["goods"]
     assert padview.yields(view, "ann", {**base, "face_down": ["M1"]})["goods"] == goods
     assert padview.yields(view, "ann", {**base, "face_down": ["I01"]})["goods"] == goods + 1
+
+
+# --- the New Technologies in the Technologies panel -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        "first-add-on-game",
+        "overproduction",
+        "i-want-some-space",
+        "base",
+        ["spatial-goods", "ceo-wi-fi", "patent-gamepad", "world-nfc", "blitz-li-ion", "4g:1"],
+    ],
+    ids=["first-add-on-game", "overproduction", "i-want-some-space", "base", "custom"],
+)
+def test_the_technologies_panel_reads_the_side_in_play_SU_TEC_12(choice: Any) -> None:
+    """Each set (and a custom mix) draws; each card's name, cost and Patent VP are those
+    of the side in play (a New Technology has its own), not the base Technology's."""
+    from engine.smartphone_inc.data import TECH_ORDER, TECHS, tech_side
+    from render.smartphone_inc import techs
+
+    state = G.setup(["ann", "bob"], 61, {"technologies": choice})
+    view = G.view(state, None)
+    for tech in TECH_ORDER:
+        side = tech_side(tech, state["techs"][tech]["side"])
+        assert techs.name(view, tech) == side["name"]
+        assert techs.base_cost(view, tech) == side["cost"] + 1  # the Patent is still open
+        assert techs.patent_vp(view, tech) == side["patent_vp"]
+        assert (techs.module_label(view, tech) is not None) == side["new"]
+    if choice != "base":
+        assert any(techs.name(view, t) != TECHS[t]["name"] for t in TECH_ORDER)
+    render.draw(GAME, view)
+    render.draw(GAME, G.view(state, "ann"))

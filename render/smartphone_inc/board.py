@@ -236,10 +236,13 @@ def decisions(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
     rnd = int(view.get("round", 1))
     label = t.ROMAN[rnd - 1] if 0 < rnd <= len(t.ROMAN) else str(rnd)
     top = cv.panel(x, y, w, DEC_H, f"Decisions of round {label}")
+    note = "light = bottom Pad, dark = top Pad, cream = Improvement"
+    if view.get("mini_upgrades") is not None:
+        note += ", teal M1..M5 = Mini-upgrade"
     cv.text(
         x + w - 12,
         y + 14,
-        "light = bottom Pad, dark = top Pad, cream = Improvement",
+        note,
         t.SMALL,
         fill=t.MUTED,
         anchor="ra",

@@ -368,7 +368,10 @@ def research(
             cv, x, y + 4, "Or your Marketing Token (1 marker)",
             "On the leftmost or rightmost empty Buyer; only you will sell to it. " + REGION_NOTE,
         )
-        rows = [(str(r), f"Buyer {int(i) + 1}", True) for r, i in places]
+        by_region: dict[str, list[int]] = {}
+        for r, i in places:
+            by_region.setdefault(str(r), []).append(int(i) + 1)
+        rows = [(r, "Buyer " + " or ".join(str(i) for i in sorted(n)), True) for r, n in by_region.items()]
         y = region_cards(cv, view, seat, rows, x, y, w)
     return y
 
