@@ -254,6 +254,17 @@ def offices_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float
         for r, n in t.ordered(me.get("logistics", {}), REGION_ORDER)
         if n
     ]
+    ceo = (view.get("ceo") or {}).get(seat)
+    if ceo in REGIONS:  # Update 1.1: where the company's CEO stands
+        items.append((f"CEO in {REGIONS[ceo]['name']}", "plain"))
+    tokens = [
+        (r, int(i))
+        for r, spots in (view.get("marketing") or {}).items()
+        for i, owner in spots.items()
+        if owner == seat and r in REGIONS
+    ]
+    for r, i in sorted(tokens):
+        items.append((f"Marketing Token: {REGIONS[r]['name']}, Buyer {i + 1}", "plain"))
     return chip_panel(
         cv, x, y, w, "Your Offices and Logistics progress",
         "green = Office, amber = markers placed / needed", items, "none",
