@@ -312,3 +312,21 @@ def test_the_technologies_panel_reads_the_side_in_play_SU_TEC_12(choice: Any) ->
         assert any(techs.name(view, t) != TECHS[t]["name"] for t in TECH_ORDER)
     render.draw(GAME, view)
     render.draw(GAME, G.view(state, "ann"))
+
+
+def test_the_legend_explains_exactly_the_module_pieces_in_play() -> None:
+    """The legend has an entry for mixed Buyers, CEO figures, Marketing Tokens and
+    Mini-upgrades only when the game has them (so it matches what the map can show)."""
+    from render.smartphone_inc import modules
+
+    def words(view: dict[str, Any]) -> str:
+        return " | ".join(label for _, _, label in modules.legend_items(view) + modules.pad_legend_items(view))
+
+    base = G.view(G.setup(["ann", "bob"], 71, {}), None)
+    assert words(base) == ""
+    small = G.view(G.setup(["ann", "bob"], 71, {"board": "small"}), None)
+    assert "mixed Buyer" in words(small) and "CEO" not in words(small)
+    over = G.view(G.setup(["ann", "bob"], 71, {"technologies": "overproduction"}), None)  # CEO, NFC Marketing
+    assert "CEO" in words(over) and "Marketing Token" in words(over) and "Mini-upgrade" not in words(over)
+    first = G.view(G.setup(["ann", "bob"], 71, {"technologies": "first-add-on-game"}), None)  # Li-Ion Blitz
+    assert "Mini-upgrade" in words(first) and "Marketing Token" not in words(first)
