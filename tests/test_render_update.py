@@ -51,7 +51,7 @@ def draw_all(state: dict[str, Any]) -> list[Image.Image]:
 # --- the 2-3 player board (SU-BRD-01..04) ----------------------------------------------------
 
 
-def test_the_small_board_grid_places_each_region_once_and_routes_every_link_SU_BRD_03() -> None:
+def test_the_small_board_grid_places_each_region_once_and_routes_every_link() -> None:
     """Every region of the 2-3 player board has its own cell; each link is drawn either
     between grid neighbours or round the outside of the map (never through a region)."""
     pos = world.grid_positions("small")
@@ -87,7 +87,7 @@ def test_the_small_board_map_is_shorter_than_the_world_map() -> None:
     ],
     ids=["2p", "3p-steve", "solo"],
 )
-def test_small_board_games_draw_at_every_phase_SU_BRD_01(
+def test_small_board_games_draw_at_every_phase(
     seats: list[str], seed: int, options: dict[str, Any]
 ) -> None:
     """Public, private and compact pictures of a random game on the 2-3 player board draw
