@@ -48,7 +48,7 @@ def draw_all(state: dict[str, Any]) -> list[Image.Image]:
     return out
 
 
-# --- the 2-3 player board (SU-BRD-01..04) ----------------------------------------------------
+# --- the 2-3 player board -------------------------------------------------------------------
 
 
 def test_the_small_board_grid_places_each_region_once_and_routes_every_link() -> None:
