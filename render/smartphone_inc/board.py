@@ -236,10 +236,13 @@ def decisions(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
     rnd = int(view.get("round", 1))
     label = t.ROMAN[rnd - 1] if 0 < rnd <= len(t.ROMAN) else str(rnd)
     top = cv.panel(x, y, w, DEC_H, f"Decisions of round {label}")
+    note = "light = bottom Pad, dark = top Pad, cream = Improvement"
+    if view.get("mini_upgrades") is not None:
+        note += ", teal M1..M5 = Mini-upgrade"
     cv.text(
         x + w - 12,
         y + 14,
-        "light = bottom Pad, dark = top Pad, cream = Improvement",
+        note,
         t.SMALL,
         fill=t.MUTED,
         anchor="ra",
@@ -283,7 +286,7 @@ def _decision(cv: Canvas, view: dict[str, Any], seat: str, x: float, y: float, w
         if p.get("steve"):
             cv.text(x + 4, cy + 4, "Steve: every cell is active", t.SMALL, fill=t.MUTED)
         else:
-            fd = len(outcome.get("face_down", []))
+            fd = len(padview.face_down_goods(list(outcome.get("face_down", []))))
             cv.text(
                 x + 4,
                 cy + 4,

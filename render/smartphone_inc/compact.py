@@ -36,7 +36,7 @@ from engine.smartphone_inc.data import (
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import prompts, techs
 from render.smartphone_inc import theme as t
-from render.smartphone_inc.kit import Canvas
+from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image
 
 WIDTH = 640
 MARGIN = 16
@@ -172,6 +172,8 @@ def header(cv: CompactCanvas, view: dict[str, Any], seat: str) -> float:
     roman = t.ROMAN[rnd - 1] if 0 < rnd <= len(t.ROMAN) else str(rnd)
     pn = view.get("phase_number")
     phase = f"{pn} {t.PHASE_SHORT[pn - 1]}" if isinstance(pn, int) and 0 < pn <= 8 else "over"
+    if view.get("phase") == "start":  # the 2-3 player board's start decisions
+        phase = "start"
     cv.text(MARGIN, 66, f"Round {roman} · Phase {phase}", SMALL, fill="#c9d5e2")
     stats = (("VP", me["vp"]), ("Price", me["price"]), ("Goods", me["goods"]))
     sw = 86
@@ -359,7 +361,19 @@ def research(
         f"{markers} Progress marker(s) to place. Cost: the Progress you need (+1 while the Patent "
         "is open). ✓ and a green frame: you can finish it now.",
     )
-    return tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
+    y = tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
+    places = list(prompt.get("token", []))
+    if places:  # NFC Marketing (Update 1.1)
+        y = title(
+            cv, x, y + 4, "Or your Marketing Token (1 marker)",
+            "On the leftmost or rightmost empty Buyer; only you will sell to it. " + REGION_NOTE,
+        )
+        by_region: dict[str, list[int]] = {}
+        for r, i in places:
+            by_region.setdefault(str(r), []).append(int(i) + 1)
+        rows = [(r, "Buyer " + " or ".join(str(i) for i in sorted(n)), True) for r, n in by_region.items()]
+        y = region_cards(cv, view, seat, rows, x, y, w)
+    return y
 
 
 def tech_cards(
@@ -452,7 +466,10 @@ def buyer_width(cv: CompactCanvas, buyer: dict[str, Any]) -> float:
     tech = buyer.get("tech")
     if not tech:
         return SLOT
-    return max(SLOT, cv.measure(_tech(tech), SMALL, True) + 12)
+    tw = cv.measure(_tech(tech), SMALL, True) + 12
+    if buyer.get("price") is not None:  # a mixed Buyer: price and Technology side by side
+        return SLOT - 10 + tw
+    return max(SLOT, tw)
 
 
 def region_cards(
@@ -500,6 +517,11 @@ def region_card(
     bx = x + 14 + nw + 8
     cv.box(bx, yy + 2, bx + 30, yy + 32, fill=t.HEADER, radius=5)
     cv.text(bx + 15, yy + 17, data["size"], SMALL, bold=True, fill=t.HEADER_INK, anchor="mm")
+    ceos = [s for s in view["seats"] if (view.get("ceo") or {}).get(s) == rid]
+    for i, s in enumerate(ceos):  # CEO figures (Update 1.1), letters 22 px
+        cv.paste(ceo_image(colour.get(s) or "grey", 44), bx + 40 + i * 34, yy - 6)
+        cv.sizes.add(22)
+    bx += len(ceos) * 34 + (6 if ceos else 0)
     if note:
         room = x + w - 14 - (bx + 44)
         cv.text(x + w - 14, yy + 17, cv.fit(note, BODY, True, room), BODY, bold=True,
@@ -544,25 +566,55 @@ def region_card(
     cv.text(bx0, yy, f"Buyers: {free} left", SMALL, fill=t.MUTED)
     top = yy + SMALL + 4
     me = players[seat]
+    tokens = ((view.get("marketing") or {}).get(rid)) or {}
     bx = bx0
     for i, buyer in enumerate(data["buyers"]):
         bw = buyer_width(cv, buyer)
         who = sold[i] if i < len(sold) else None
+        owner = tokens.get(str(i))
         tech = buyer.get("tech")
-        base = t.BUYER_TECH if tech else t.BUYER_PRICE
-        label = _tech(tech) if tech else str(buyer.get("price"))
-        size = SMALL if tech else LARGE
+        base = t.BUYER_TECH if tech and buyer.get("price") is None else t.BUYER_PRICE
         if who is not None:
             cv.box(bx, top, bx + bw, top + SLOT, fill="#ffffff", outline=base, width=3, radius=6)
             cv.token(bx + (bw - 38) / 2, top + (SLOT - 38) / 2, 38, colour.get(who, "grey"))
-        elif willing(me, buyer):
-            cv.box(bx, top, bx + bw, top + SLOT, fill=base, radius=6)
-            cv.text(bx + bw / 2, top + SLOT / 2, label, size, bold=True, fill="#ffffff", anchor="mm")
-        else:  # would not buy from you: pale
-            cv.box(bx, top, bx + bw, top + SLOT, fill="#f4eeee", outline="#d9c9c9", width=2, radius=6)
-            cv.text(bx + bw / 2, top + SLOT / 2, label, size, bold=True, fill="#b9a7a7", anchor="mm")
+        elif owner is not None:  # a Marketing Token: only its company sells here
+            cv.box(bx, top, bx + bw, top + SLOT, fill=t.SLOT, outline=t.INK, width=2, radius=6)
+            cv.paste(marketing_image(colour.get(owner) or "grey", 44), bx + (bw - 44) / 2, top + 1)
+            cv.sizes.add(round(44 * 0.5))  # the letter on the diamond
+        else:
+            compact_buyer(cv, buyer, bx, top, bw, willing(me, buyer))
         bx += bw + 6
     return y + h
+
+
+def compact_buyer(cv: CompactCanvas, buyer: dict[str, Any], x: float, y: float, w: float, ok: bool) -> None:
+    """An empty Buyer: red with the price it pays at most, purple with the Technology it
+    wants; a mixed Buyer is one box with both, price on the left (it buys if either is
+    met). Pale when it would not buy from the seat."""
+    tech, price = buyer.get("tech"), buyer.get("price")
+    parts: list[tuple[str, str, float, int]] = []
+    if price is not None:
+        parts.append((str(price), t.BUYER_PRICE, SLOT - 10 if tech else w, LARGE))
+    if tech:
+        parts.append((_tech(tech), t.BUYER_TECH, w - (SLOT - 10 if price is not None else 0), SMALL))
+    if ok:
+        cv.box(x, y, x + w, y + SLOT, fill=parts[-1][1], radius=6)
+        if len(parts) == 2:  # the price half, squared where it meets the Technology half
+            pw = parts[0][2]
+            cv.box(x, y, x + pw, y + SLOT, fill=parts[0][1], radius=6)
+            cv.box(x + pw - 8, y, x + pw, y + SLOT, fill=parts[0][1])
+            cv.d.line((x + pw, y + 4, x + pw, y + SLOT - 4), fill="#ffffff", width=2)
+        ink = "#ffffff"
+    else:  # would not buy from you: pale
+        cv.box(x, y, x + w, y + SLOT, fill="#f4eeee", outline="#d9c9c9", width=2, radius=6)
+        if len(parts) == 2:
+            pw = parts[0][2]
+            cv.d.line((x + pw, y + 6, x + pw, y + SLOT - 6), fill="#d9c9c9", width=2)
+        ink = "#b9a7a7"
+    px = x
+    for label, _fill, pw, size in parts:
+        cv.text(px + pw / 2, y + SLOT / 2, label, size, bold=True, fill=ink, anchor="mm")
+        px += pw
 
 
 def logistics(
@@ -574,6 +626,10 @@ def logistics(
         cv, x, y, "Regions you can reach",
         f"{markers} Progress marker(s) to place. Boxes: your progress to an Office. {REGION_NOTE}",
     )
+    if "ceo" in prompt:  # CEO Technologies (Update 1.1)
+        y = cv.lines(
+            x, y, f"Or move your CEO from {_region(str(prompt['ceo']))} to any region: 1 marker.", BODY, w, bold=True
+        ) + 8
     rows = [(rid, "", 0 < n <= markers) for rid, n in t.ordered(needed, REGION_ORDER)]
     return region_cards(cv, view, seat, rows, x, y, w, progress=needed, markers=markers)
 
@@ -679,6 +735,124 @@ def retailer_bonus(
     return y
 
 
+# --- Update 1.1 decisions -------------------------------------------------------------------
+
+
+def directive(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """Take a Directive whose goal the seat has just met, or decline."""
+    lines = cv.wrap(str(prompt.get("goal", "")), BODY, False, w - 32)
+    h = 24 + TITLE + 16 + len(lines) * (BODY + 8) + 16
+    card(cv, x, y, w, h, good=True)
+    cv.text(x + 16, y + 16, f"Directive {prompt.get('number')}", TITLE, bold=True)
+    vp = f"{prompt.get('vp')} VP"
+    vw = cv.measure(vp, LARGE, True) + 24
+    cv.box(x + w - 16 - vw, y + 14, x + w - 16, y + 14 + LARGE + 14, fill=t.HEADER, radius=8)
+    cv.text(x + w - 16 - vw / 2, y + 14 + (LARGE + 14) / 2, vp, LARGE, bold=True, fill=t.HEADER_INK, anchor="mm")
+    yy = y + 24 + TITLE + 16
+    for line in lines:
+        cv.text(x + 16, yy, line, BODY)
+        yy += BODY + 8
+    y += h + GAP
+    hard = bool((view.get("options") or {}).get("hardcore"))
+    when = "at the end of the round (Hardcore)" if hard else "at the end of the game"
+    y = cv.lines(x, y, f"Take it: it is flipped at the end of the round and scores {when}.", SMALL, w) + 4
+    y = cv.lines(x, y, "Decline: you may take it in a later round if you meet its goal again.", SMALL, w, fill=t.MUTED)
+    held = [c for c in view.get("directives") or [] if c.get("holder") == seat]
+    if held:
+        y = title(cv, x, y + 10, "Your Directives")
+        for c in held:
+            y = cv.lines(x, y, f"{c['number']}: {c['goal']} ({c['vp']} VP)", SMALL, w) + 4
+    return y
+
+
+def mini_upgrade(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """Choose one of the Mini-upgrades left (Blitz Li-Ion)."""
+    choices = list(prompt.get("choices", {}))
+    y = title(
+        cv, x, y, "The Mini-upgrades left",
+        "Take one. Place it on your Pads in Planning like an Improvement; unused, it makes no Goods.",
+    )
+    cell = 84
+
+    def one(item: str, cx: float, cy: float, cw: float, ch: float) -> None:
+        card(cv, cx, cy, cw, ch)
+        padview.draw_domino(cv, item, cx + (cw - 2 * cell) / 2, cy + 14, cell)
+        cv.lines(cx + 12, cy + 24 + cell, improvement_words(item), SMALL, cw - 24, bold=True)
+
+    def height(item: str, cw: float) -> float:
+        n = len(cv.wrap(improvement_words(item), SMALL, True, cw - 24))
+        return 24 + cell + n * (SMALL + 8) + 12
+
+    return grid_of(cv, choices, x, y, w, one, height)
+
+
+def place_retailer(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """4G World: a region with the seat's Office, and an unused Retailer of its size."""
+    regions = dict(prompt.get("regions", {}))
+    y = title(cv, x, y, "Place a Retailer in", f"The Offices there move onto it; you gain its bonus. {REGION_NOTE}")
+    for rid, ids in t.ordered(regions, REGION_ORDER):
+        y = region_card(cv, view, seat, (rid, "", True), x, y, w, None, 0) + 6
+        for ret in ids:
+            for side in (0, 1):
+                y = cv.lines(x + 14, y, "• " + prompts.retailer_words(ret, side), SMALL, w - 14) + 2
+        y += GAP
+    return y
+
+
+def start_region(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """The 2-3 player board: a free medium region to start in."""
+    y = title(cv, x, y, "Medium regions free to start in", f"Your first Office goes there. {REGION_NOTE}")
+    return region_cards(cv, view, seat, [(r, "", True) for r in prompt.get("regions", [])], x, y, w)
+
+
+def start_retailer(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """The 2-3 player board with 1-2 players: place the Retailer drawn."""
+    words = prompts.retailer_words(str(prompt.get("retailer")), int(prompt.get("side", 0)))
+    y = title(cv, x, y, "Free regions of its size", f"The Retailer: {words}. {REGION_NOTE}")
+    return region_cards(cv, view, seat, [(r, "", True) for r in prompt.get("regions", [])], x, y, w)
+
+
+def company(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """The 2-3 player board: choose a free company."""
+    y = title(cv, x, y, "Free companies", "Your colour, your starting Improvement and your place on the VP track.")
+    for colour in prompt.get("colours", []):
+        cv.token(x, y, 56, colour)
+        cv.text(x + 70, y + 28, f"{colour} ({t.COMPANY_LETTER.get(colour, '?')})", LARGE, bold=True, anchor="lm")
+        y += 56 + 12
+    return y
+
+
+def ceo_sell(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """Wi-Fi CEO: sell in the region with the seat's Office and CEO."""
+    rid = str(prompt.get("region"))
+    n, price = int(prompt.get("max", 0)), int(prompt.get("price", 0))
+    y = title(cv, x, y, f"Sell 0 to {n} Goods with your CEO", f"Each scores your price ({price}) in Phase 8. {REGION_NOTE}")
+    return region_cards(cv, view, seat, [(rid, f"up to {n}", True)], x, y, w)
+
+
+def second_sell(
+    cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
+) -> float:
+    """Gamepad Patent: second Goods on Buyers of the seat's patented Technologies."""
+    y = title(cv, x, y, "Second Goods", f"You have {prompt.get('goods', 0)} Goods. Second Goods count for control. {REGION_NOTE}")
+    rows = [(r, f"up to {n}", True) for r, n in t.ordered(prompt.get("regions", {}), REGION_ORDER)]
+    return region_cards(cv, view, seat, rows, x, y, w)
+
+
 def other(
     cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
 ) -> float:
@@ -712,6 +886,14 @@ SECTIONS = {
     "gamepad_office": gamepad_office,
     "nfc": nfc,
     "retailer_bonus": retailer_bonus,
+    "directive": directive,
+    "mini_upgrade": mini_upgrade,
+    "place_retailer": place_retailer,
+    "start_region": start_region,
+    "start_retailer": start_retailer,
+    "company": company,
+    "ceo_sell": ceo_sell,
+    "second_sell": second_sell,
 }
 
 

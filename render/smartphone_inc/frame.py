@@ -16,6 +16,19 @@ PHASE_VERB = {
     "logistics": "placing Logistics markers",
     "selling": "selling Goods",
 }
+START_VERB = {  # the 2-3 player board's start decisions (Update 1.1)
+    "company": "choosing a company",
+    "region": "choosing a starting region",
+    "retailer": "placing a Retailer",
+}
+
+
+def verb(view: dict[str, Any]) -> str:
+    """What the table waits for, in words."""
+    if view.get("phase") == "start":
+        todo = (view.get("start") or {}).get("todo") or []
+        return START_VERB.get(str(todo[0][0]) if todo else "", "making the start choices")
+    return PHASE_VERB.get(str(view.get("phase")), "deciding")
 
 
 def name_of(view: dict[str, Any], seat: str) -> str:
@@ -135,8 +148,7 @@ def waiting_line(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float)
         cv.text(x, y + 14, "Now:", t.LARGE, bold=True, anchor="lm")
         px = x + cv.measure("Now:", t.LARGE, True) + 12
         cv.token(px, y + 1, 26, colour.get(s, "grey"))
-        verb = PHASE_VERB.get(str(phase), "deciding")
-        cv.text(px + 34, y + 14, f"{name_of(view, s)} is {verb}", t.LARGE, anchor="lm")
+        cv.text(px + 34, y + 14, f"{name_of(view, s)} is {verb(view)}", t.LARGE, anchor="lm")
         return y + 36
     cv.text(x, y + 14, str(view.get("phase_title", "")), t.LARGE, bold=True, anchor="lm")
     return y + 36

@@ -355,7 +355,7 @@ def marketing_image(colour: str, size: int) -> Image.Image:
         [(h, m), (big - 1 - m, h), (h, big - 1 - m), (m, h)],
         fill=t.COMPANY_FILL.get(colour, "#888888"),
     )
-    f = t.font(round(big * 0.44), True)
+    f = t.font(round(big * 0.5), True)
     d.text(
         (h, h + big * 0.02),
         t.COMPANY_LETTER.get(colour, "?"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from render.smartphone_inc import map as world
+from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.frame import LegendItem
 from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image
@@ -28,6 +29,18 @@ def _marketing(cv: Canvas, x: float, y: float) -> None:
 def _second(cv: Canvas, x: float, y: float) -> None:
     cv.box(x, y + 4, x + 30, y + 26, fill=t.INK, radius=5)
     cv.text(x + 15, y + 15, "x2", t.SMALL, bold=True, fill="#ffffff", anchor="mm")
+
+
+def _mini(cv: Canvas, x: float, y: float) -> None:
+    padview.draw_domino(cv, "M1", x, y - 1, 32)
+
+
+def pad_legend_items(view: dict[str, Any]) -> list[LegendItem]:
+    """Legend entries of the private and plan pictures: the Mini-upgrade, when the
+    Technology that gives them is in play."""
+    if view.get("mini_upgrades") is None:
+        return []
+    return [(64, _mini, "Mini-upgrade: 1 symbol, placed like an Improvement; face down no Goods")]
 
 
 def legend_items(view: dict[str, Any]) -> list[LegendItem]:

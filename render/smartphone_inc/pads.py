@@ -168,6 +168,9 @@ def yields(view: dict[str, Any], seat: str, outcome: dict[str, Any]) -> dict[str
     """What an outcome (active counts, covered, face down) gives ``seat`` this round:
     the engine's own rules (``planning.yields``) applied to the view, so the picture
     cannot drift from the phases."""
+    fd = outcome.get("face_down", [])
+    if isinstance(fd, list):  # a face-down Mini-upgrade makes no Goods (Update 1.1)
+        outcome = {**outcome, "face_down": face_down_goods(fd)}
     y = dict(engine_yields(view, seat, outcome))
     y["goods_parts"] = [(k, n) for k, n in y["goods_parts"]]
     y["active"] = {s: int(outcome["active"].get(s, 0)) for s in t.SYMBOLS}
@@ -217,3 +220,10 @@ def improvement_words(imp: str) -> str:
     half is "open")."""
     cells = IMPROVEMENTS.get(imp, [None, None])
     return " + ".join(SYMBOL_NAME.get(c, "open") if c else "open" for c in cells)
+
+
+def face_down_goods(face_down: list[str]) -> list[str]:
+    """The face-down Improvements that make Goods: a Mini-upgrade makes none (Update 1.1,
+    the engine's ``new_technologies.face_down_goods``; render imports only data and pure
+    geometry from the engine)."""
+    return [i for i in face_down if i not in MINI_UPGRADES]

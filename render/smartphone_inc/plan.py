@@ -8,7 +8,9 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc import pads as engine_pads
-from render.smartphone_inc import frame, private
+from engine.smartphone_inc.data import MINI_UPGRADES
+from engine.smartphone_inc.planning import literal_cover
+from render.smartphone_inc import frame, modules, private
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -41,7 +43,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     plan = dict(plan)
     highlight = [tuple(c) for c in plan.pop("highlight", None) or []]  # the planner's piece just placed
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
-    outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view))
+    outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))
     cv = Canvas(t.WIDTH, 2000)
     x = t.MARGIN
     cv.box(0, 0, t.WIDTH, 76, fill=t.HEADER)
@@ -96,7 +98,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     )
     y += h + 14
     y = _improvements(cv, me["improvements"], canon, outcome, x, y, INNER) + 14
-    y = frame.legend(cv, x, y, INNER, board=False) + t.MARGIN
+    y = frame.legend(cv, x, y, INNER, board=False, extras=modules.pad_legend_items(view)) + t.MARGIN
     return cv.crop(int(y))
 
 
@@ -133,6 +135,8 @@ def _improvements(
         padview.draw_domino(cv, imp, ix, iy, cell, faded=down)
         cv.text(ix + cell, iy + cell + 14, _imp_name(imp, i), t.SMALL, bold=True, anchor="mm")
         note = "face down" if down else ("under top Pad" if layers[imp] == "under" else "on top")
+        if down and imp in MINI_UPGRADES:
+            note = "unused: no Goods"
         cv.text(ix + cell, iy + cell + 33, note, t.SMALL, fill=t.MUTED, anchor="mm")
     if not items:
         cv.text(x + 14, top, "none owned", t.BODY, fill=t.MUTED)
@@ -141,4 +145,6 @@ def _improvements(
 
 def _imp_name(imp: str, index: int) -> str:
     """An Improvement as the picture names it (never its id): "Starting" or "No. 2"."""
+    if imp in MINI_UPGRADES:
+        return "Mini-upgrade"
     return "Starting" if imp.startswith("S-") else f"No. {index + 1}"

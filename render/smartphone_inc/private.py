@@ -7,7 +7,14 @@ from typing import Any
 
 from PIL import Image
 
-from engine.smartphone_inc.data import OFFICE_MARKERS, REGION_ORDER, REGIONS, TECH_ORDER, TECHS
+from engine.smartphone_inc.data import (
+    MINI_UPGRADES,
+    OFFICE_MARKERS,
+    REGION_ORDER,
+    REGIONS,
+    TECH_ORDER,
+    TECHS,
+)
 from render.smartphone_inc import board, frame, modules, prompts, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -37,7 +44,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
         y = modules.directives_panel(cv, view, x, y, INNER) + 14
     y = cv.section_title(x, y, "Technologies", f"your costs: {costs_line(me)}")
     y = techs.draw_row(cv, view, x, y, INNER) + 14
-    y = frame.legend(cv, x, y, INNER, board=False) + t.MARGIN
+    y = frame.legend(cv, x, y, INNER, board=False, extras=modules.pad_legend_items(view)) + t.MARGIN
     return cv.crop(int(y))
 
 
@@ -228,6 +235,8 @@ def improvements_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: 
         padview.draw_domino(cv, imp, ix, iy, cell, faded=imp in face_down)
         cv.text(ix + cell, iy + cell + 14, imp, t.SMALL, bold=True, anchor="mm")
         note = "on Pads" if imp in placed else ("face down" if imp in face_down else "")
+        if note == "face down" and imp in MINI_UPGRADES:
+            note = "unused: no Goods"
         if note:
             cv.text(ix + cell, iy + cell + 33, note, t.SMALL, fill=t.MUTED, anchor="mm")
     return y + h
@@ -245,6 +254,17 @@ def offices_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float
         for r, n in t.ordered(me.get("logistics", {}), REGION_ORDER)
         if n
     ]
+    ceo = (view.get("ceo") or {}).get(seat)
+    if ceo in REGIONS:  # Update 1.1: where the company's CEO stands
+        items.append((f"CEO in {REGIONS[ceo]['name']}", "plain"))
+    tokens = [
+        (r, int(i))
+        for r, spots in (view.get("marketing") or {}).items()
+        for i, owner in spots.items()
+        if owner == seat and r in REGIONS
+    ]
+    for r, i in sorted(tokens):
+        items.append((f"Marketing Token: {REGIONS[r]['name']}, Buyer {i + 1}", "plain"))
     return chip_panel(
         cv, x, y, w, "Your Offices and Logistics progress",
         "green = Office, amber = markers placed / needed", items, "none",

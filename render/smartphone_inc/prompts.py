@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc.data import REGION_ORDER, REGIONS, TECH_ORDER, TECHS
+from engine.smartphone_inc.data import REGION_ORDER, REGIONS, RETAILERS, TECH_ORDER, TECHS
 from render.smartphone_inc import frame, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -57,8 +57,7 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
             return "Your plan is sealed. Waiting for " + ", ".join(pending) + " to plan.", False
         return "Your plan is sealed.", False
     if pending:
-        verb = frame.PHASE_VERB.get(str(view.get("phase")), "deciding")
-        return f"Nothing to decide now: {pending[0]} is {verb}.", False
+        return f"Nothing to decide now: {pending[0]} is {frame.verb(view)}.", False
     return "Nothing to decide now.", False
 
 
@@ -86,9 +85,15 @@ def module_headline(p: dict[str, Any]) -> str | None:
     return None
 
 
-def _retailer_size(p: dict[str, Any]) -> str:
-    from engine.smartphone_inc.data import RETAILERS
+def retailer_words(ret: str, side: int) -> str:
+    """A Retailer side in words: "VP 3/2/1, bonus: produce 2 Goods" (never its id)."""
+    if ret not in RETAILERS:
+        return "a Retailer"
+    sd = RETAILERS[ret]["sides"][side]
+    return f"VP {'/'.join(str(v) for v in sd['vp'])}, {t.bonus_text(sd['bonus'])}"
 
+
+def _retailer_size(p: dict[str, Any]) -> str:
     ret = RETAILERS.get(str(p.get("retailer")))
     return {"S": "small (S)", "M": "medium (M)", "L": "large (L)"}.get(ret["size"], "") if ret else ""
 
@@ -230,7 +235,10 @@ def module_choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[t
         ]
     if kind == "place_retailer":
         items = [
-            (f"{_region(r)}: {', '.join(ids)}", "good") for r, ids in t.ordered(p.get("regions", {}), REGION_ORDER)
+            (f"{_region(r)}: {retailer_words(ret, side)}", "good")
+            for r, ids in t.ordered(p.get("regions", {}), REGION_ORDER)
+            for ret in ids
+            for side in (0, 1)
         ]
         return "The Offices there move onto it; you gain its bonus. Choose region, Retailer and side:", items
     if kind == "blitz":
