@@ -88,3 +88,30 @@ async def test_a_crash_right_after_the_commit_keeps_the_actions_own_rows(storage
     assert text.count(line) == 1  # the crashed move's line, once
     for extra in outs[0].events:
         assert text.count(json.dumps(extra)[1:-1]) == 1, extra
+
+
+@pytest.mark.parametrize("every_turn", [True, False])
+async def test_dm_every_turn_is_a_players_choice_default_off(storage: Storage, every_turn: bool) -> None:
+    """Issue 7 "DMs": with the choice on, the player whose turn a new phase brings gets a
+    DM (with a link to the game's place) besides the phase post's mention; off (the
+    default), the phase post's mention only."""
+    app = await new_app(storage, FakeClock())
+    info = await lobby(app, humans=2)
+    gid = info.id
+    if every_turn:
+        await app.set_dm_every_turn(gid, 1, True)
+    assert await app.dm_every_turn(gid, 1) is every_turn and not await app.dm_every_turn(gid, 2)
+    await app.start(gid, 1, seed=3)
+    await app.act(gid, 2, None, {"pick": 2}, (await app.info(gid)).version)
+    out = await app.act(gid, 1, None, {"pick": 1}, (await app.info(gid)).version)  # the reveal: ann moves first
+    assert out.phase_changed and out.mentions == [1]
+    rows = [r for r in await rows_of(storage, gid) if r.batch == out.batch]
+    turn_dms = [r for r in rows if r.kind == "dm" and "Your move in game" in (r.payload.get("content") or "")]
+    assert any(r.kind == "post" and "<@1>" in r.payload.get("content", "") for r in rows)  # the mention
+    if every_turn:
+        assert [r.target for r in turn_dms] == ["1"] and "<#100>" in turn_dms[0].payload["content"]
+        assert "fallback" not in turn_dms[0].payload  # the phase post mentions them already
+    else:
+        assert turn_dms == []
+    with pytest.raises(Exception, match="no seat"):
+        await app.set_dm_every_turn(gid, 99, True)
