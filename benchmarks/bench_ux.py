@@ -14,7 +14,10 @@ line, one JSON object):
   ``seal_by_hand_improvements`` Improvements placed (2 from the first round where ann
   owns 2);
 - ``turn_interactions_mean`` / ``turn_interactions_max``: per turn (opening it included);
-- ``channel_posts_per_round``: messages posted in the game's channel per round (mean);
+- ``channel_posts_per_round``: messages posted in the game's channel per round (mean),
+  the round's "Round N results" post included;
+- ``results_posts_per_round``: of those, the "Round N results" posts (mean; 1 once every
+  round ends with one);
 - ``mentions_per_player_per_round``: mentions of one player in the channel per round (mean).
 
 The driver follows the labels the planner shows, so it measures whichever planner the
@@ -146,6 +149,7 @@ async def measure(rounds: int) -> dict[str, Any]:
     hand_imps = 0
     turns: list[int] = []
     posts: list[int] = []
+    results: list[int] = []
     mentions: list[float] = []
     async with FakeDiscord() as fake:
         users = [fake.add_member("ann"), fake.add_member("bob")]
@@ -182,6 +186,7 @@ async def measure(rounds: int) -> dict[str, Any]:
                     await asyncio.sleep(0.3)  # the last posts of the round
                     public = fake.public_messages()[since:]
                     posts.append(len(public))
+                    results.append(sum(bool(re.search(r"\*\*Round \d+ results\*\*", message_text(m))) for m in public))
                     text = "\n".join(message_text(m) for m in public)
                     mentions.append(sum(len(re.findall(f"<@{u['id']}>", text)) for u in users) / len(users))
     return {
@@ -192,6 +197,7 @@ async def measure(rounds: int) -> dict[str, Any]:
         "turn_interactions_max": max(turns) if turns else None,
         "turns": len(turns),
         "channel_posts_per_round": round(sum(posts) / len(posts), 2),
+        "results_posts_per_round": round(sum(results) / len(results), 2),
         "mentions_per_player_per_round": round(sum(mentions) / len(mentions), 2),
         "rounds": rounds,
     }

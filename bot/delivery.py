@@ -91,8 +91,8 @@ class Sender(Protocol):
 def mergeable(first: dict[str, Any], nxt: dict[str, Any], size: int) -> bool:
     """Whether post payload ``nxt`` can be folded into a post that is ``size`` characters
     long and built from ``first`` onwards (same limits as one Discord message)."""
-    if first.get("remember") or nxt.get("remember"):
-        return False  # a message the game edits later stays alone
+    if first.get("remember") or nxt.get("remember") or first.get("alone") or nxt.get("alone"):
+        return False  # a message the game edits later (or a round's results) stays alone
     if first.get("buttons") and nxt.get("buttons") and first["buttons"] != nxt["buttons"]:
         return False
     return size + 2 + len(nxt.get("content") or "") <= CONTENT_LIMIT - MERGE_RESERVE
@@ -134,8 +134,9 @@ class Deliverer:
         self.sweep_every = sweep_every
         self.wall = wall  # real time, not the game clock: retries and pacing
         self.on_sweep: list[Callable[[], Awaitable[None]]] = []
-        # a "sync" row still pending after its grace: the action's posts were never queued
-        # (a crash between its commit and the posting); the bot posts the current state
+        # a "sync" row (written by an older version with each action, until its posts were
+        # queued) still pending: the bot posts the current state (a safety net; actions now
+        # write their rows in their own transaction)
         self.on_sync: Callable[[int], Awaitable[None]] | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}

@@ -151,12 +151,16 @@ class BoardroomBot(commands.Bot):
         from bot.posting import DiscordSender
 
         delivery_kwargs = dict(self._delivery_kwargs)
-        sync_grace = delivery_kwargs.pop("sync_grace", None)
-        if sync_grace is not None:
-            self.app.sync_grace = float(sync_grace)
+        chain_hold = delivery_kwargs.pop("chain_hold", None)
+        if chain_hold is not None:
+            self.app.chain_hold = float(chain_hold)
+        # rows a dead process held back for the end of its chain of moves are due now
+        # (nothing runs yet: no interaction before the gateway connects)
+        async with self.storage.transaction() as tx:
+            await tx.release_held_batches()
         self.delivery = Deliverer(self.storage, DiscordSender(self), **delivery_kwargs)
         play = self.get_cog("Play")
-        self.delivery.on_sync = play.resync  # type: ignore[union-attr]
+        self.delivery.on_sync = self.app.resync  # a "sync" marker left by an older version
         self.reminders = ReminderScheduler(
             self.app, play.send_reminder, clock=self.clock, scheduler=self._scheduler  # type: ignore[union-attr]
         )

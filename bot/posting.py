@@ -2,7 +2,7 @@
 (:mod:`bot.delivery` decides when and in what order) and turns Discord's answers into
 the deliverer's exceptions.
 
-Row payloads (JSON, written by :meth:`bot.cogs.play.Play.publish`):
+Row payloads (JSON, written by the app: :mod:`bot.app.compose`):
 
 * ``post`` (target ``"place"``: the game's thread or channel, looked up at delivery, so
   ``/game move`` takes the waiting posts along): ``content``, ``pictures`` (a list of

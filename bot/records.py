@@ -154,6 +154,10 @@ class Outcome:
       ``secret_started``: at least one such DM is due.
     - ``prompt``: for stale/already/illegal, the acting seat's current prompt (or None).
     - ``over`` / ``result``: the game ended; result = engine result.
+    - ``results``: the "Round N results" texts of the rounds this outcome ended.
+    - ``told``: seats told "you are the last one" by this outcome.
+    - ``batch``: the outbox batch holding what this outcome tells Discord (written by
+      the app in the transactions of its actions; None while nothing is written).
     """
 
     game_id: int
@@ -177,6 +181,9 @@ class Outcome:
     prompt: dict[str, Any] | None = None
     over: bool = False
     result: dict[str, Any] | None = None
+    batch: int | None = None
+    results: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -707,6 +707,56 @@ class Tx:
             "DELETE FROM outbox WHERE state IN ('delivered', 'failed') AND created_at < ?", (before,)
         )
 
+    async def drop_outbox_batch(self, game_id: int, batch: int) -> int:
+        """Delete a batch's rows that nothing has touched yet (pending, never tried): an
+        outcome's rows are rewritten at each commit of its chain. Returns how many of
+        the batch's rows were touched already (delivered, or tried) and so were kept."""
+        await self.conn.execute(
+            "DELETE FROM outbox WHERE game_id = ? AND batch = ? AND state = 'pending' AND attempts = 0",
+            (game_id, batch),
+        )
+        row = await self._one("SELECT count(*) FROM outbox WHERE game_id = ? AND batch = ?", (game_id, batch))
+        return int(row[0]) if row else 0
+
+    async def release_held_batches(self) -> int:
+        """At start-up (no chain of AI moves runs yet): the rows a dead process held back
+        for the end of its chain are due now."""
+        cur = await self.conn.execute(
+            "UPDATE outbox SET next_try_at = 0 WHERE state = 'pending' AND attempts = 0 AND next_try_at > 0"
+        )
+        return int(cur.rowcount or 0)
+
+    # round results, notices told once, a seat's preferences (0007)
+    async def round_start(self, game_id: int) -> tuple[int, dict[str, int]] | None:
+        row = await self._one("SELECT round, scores FROM round_starts WHERE game_id = ?", (game_id,))
+        return (int(row[0]), {str(k): int(v) for k, v in json.loads(row[1]).items()}) if row else None
+
+    async def put_round_start(self, game_id: int, round_no: int, scores: dict[str, int]) -> None:
+        await self.conn.execute(
+            "INSERT INTO round_starts (game_id, round, scores) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET round = excluded.round, scores = excluded.scores",
+            (game_id, round_no, dumps(scores)),
+        )
+
+    async def tell_once(self, game_id: int, seat: str, what: str) -> bool:
+        """True the first time ``what`` is told to ``seat`` (then recorded), else False."""
+        cur = await self.conn.execute(
+            "INSERT OR IGNORE INTO told (game_id, seat, what) VALUES (?, ?, ?)", (game_id, seat, what)
+        )
+        return bool(cur.rowcount)
+
+    async def dm_every_turn(self, game_id: int) -> set[str]:
+        """The seats of the game whose players asked for a DM at every turn."""
+        rows = await self._all("SELECT seat FROM seat_prefs WHERE game_id = ? AND dm_every_turn = 1", (game_id,))
+        return {str(r[0]) for r in rows}
+
+    async def put_dm_every_turn(self, game_id: int, seat: str, on: bool) -> None:
+        await self.conn.execute(
+            "INSERT INTO seat_prefs (game_id, seat, dm_every_turn) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET dm_every_turn = excluded.dm_every_turn",
+            (game_id, seat, int(bool(on))),
+        )
+
     async def retry_outbox_now(self, game_id: int) -> None:
         await self.conn.execute("UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND state = 'pending'", (game_id,))
 

@@ -12,6 +12,7 @@ data, so the texts are tested without a client.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -190,3 +191,24 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         return "nothing to decide"
     kind = prompt.get("type") or prompt.get("kind")
     return words(str(kind)) if kind else "decide"
+
+
+def with_player_names(lines: list[str], info: Any) -> list[str]:
+    """Log lines with each seat called by its player's display name, as everywhere else
+    (the engines name seats by their ids: "annlee sells ..." -> "Ann Lee sells ...").
+    A seat id is replaced as a whole word; one of 1-2 letters only at a line's start
+    (it could be a word of the line). ``info`` is a game record with ``seats``."""
+    names = {s.seat: s.display_name for s in info.seats if s.display_name and s.display_name != s.seat}
+    if not names:
+        return list(lines)
+    ids = sorted(names, key=len, reverse=True)
+    long_ = [re.escape(i) for i in ids if len(i) >= 3]
+    anywhere = re.compile(r"(?<![\w-])(" + "|".join(long_) + r")(?![\w-])") if long_ else None
+    start = re.compile(r"^(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+    out = []
+    for line in lines:
+        line = start.sub(lambda m: names[m.group(1)], line)
+        if anywhere is not None:
+            line = anywhere.sub(lambda m: names[m.group(1)], line)
+        out.append(line)
+    return out

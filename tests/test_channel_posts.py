@@ -16,7 +16,7 @@ from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, publi
 
 __all__ = ["fake"]  # the fixture
 
-HEADER = re.compile(r"\*\*Round (\d+) · ([^*]+)\*\*|\*\*Game over\*\*")
+HEADER = re.compile(r"\*\*Round (\d+) · ([^*]+)\*\*|\*\*Game over\*\*|\*\*Round (\d+) results\*\*")
 
 
 def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
@@ -71,7 +71,12 @@ async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, t
     window = fake.writes_per_window(fake.channel_id, 5.0)
     with capsys.disabled():
         print("\nCHANNEL TALLY " + json.dumps({"phases": rows, "window": window}))
+    results = {k: v for k, v in rows.items() if k.endswith(" results")}
+    rows = {k: v for k, v in rows.items() if k not in results}
     assert len(rows) == 5 * 4 + 1  # every phase of 5 rounds, and the end
+    # one "Round N results" post per round (the round's own, not a phase's), nothing else in it
+    assert sorted(results) == [f"Round {n} results" for n in range(1, 6)], results
+    assert all(t["posts"] == 1 and t["writes"] <= 2 and not t["mentions"] for t in results.values()), results
     status_posts = sum("Plans sealed 0/2" in ((r.json or {}).get("content") or "") for r in fake.requests if r.method == "POST")
     assert status_posts == 1  # the one status message, edited in place from then on
     for phase, t in rows.items():

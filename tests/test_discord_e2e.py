@@ -32,6 +32,13 @@ def _select(msg: dict[str, Any]) -> dict[str, Any]:
     return next(c for c in iter_components(msg) if c["type"] == 3)
 
 
+def planner_dm(fake: FakeDiscord, user: dict) -> dict[str, Any]:
+    """The newest DM of ``user`` that holds a planner (a select): other DMs ("you are
+    the last one", a turn's "your move") may have come after it."""
+    dms = fake.dm_messages(user)
+    return next((m for m in reversed(dms) if any(c["type"] == 3 for c in iter_components(m))), dms[-1])
+
+
 async def pick(fake: FakeDiscord, user: dict, msg: dict, index: int = 0) -> dict[str, Any]:
     sel = _select(msg)
     options = [o for o in sel["options"] if not o["value"].startswith("@")]
@@ -215,7 +222,7 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         counter = await public_with(fake, "Plans sealed 0/3")
 
         # DMs with private picture and planner; none for cid (closed DMs)
-        dm_ann, dm_bob = fake.dm_messages(ann)[-1], fake.dm_messages(bob)[-1]
+        dm_ann, dm_bob = planner_dm(fake, ann), planner_dm(fake, bob)
         assert fake.dm_messages(cid) == []
         for dm in (dm_ann, dm_bob):
             assert "Your plan" in message_text(dm) and dm["_files"]
@@ -249,7 +256,7 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         assert_no_plan_in_public(fake, spy, codes, caplog.text)
         n_public = len(fake.public_messages())
 
-        msg = await build_plan(fake, bob, fake.dm_messages(bob)[-1])
+        msg = await build_plan(fake, bob, planner_dm(fake, bob))
         codes.append(plan_code(msg))
         await seal(fake, bob, msg)
         await fake.wait_for(lambda: "All 3 plans sealed" in counter["content"], what="the reveal note")
@@ -266,9 +273,9 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         # each turn prompt came with the compact picture of that decision, drawn from the seat's view
         compact_kinds = {v["prompt"]["type"] for kind, _g, v, _p in spy.calls if kind == "draw_compact" and v.get("prompt")}
         assert "plan" in compact_kinds and len(compact_kinds - {"plan"}) >= 2, compact_kinds
-        # the round's sales on the map, posted before Phase 8 cleared them
+        # the round's sales on the map (drawn before Phase 8 cleared them), with the round's results
         sales = [m for m in fake.public_messages() if any(a["filename"] == "round-1-sales.png" for a in m.get("attachments", []))]
-        assert len(sales) == 1 and "Round 2" in sales[0]["content"]
+        assert len(sales) == 1 and "**Round 1 results**" in sales[0]["content"]
         assert len(fake.dm_messages(ann)) >= 2  # a new planner for round 2
 
         # status, rules, history, export
@@ -302,9 +309,9 @@ async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tm
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
         await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
-        msg = await build_plan(fake, ann, fake.dm_messages(ann)[-1])
+        msg = await build_plan(fake, ann, planner_dm(fake, ann))
         await seal(fake, ann, msg)
-        bob_half = await pick_value(fake, bob, fake.dm_messages(bob)[-1], "hand:", 2)  # half-built before the restart
+        bob_half = await pick_value(fake, bob, planner_dm(fake, bob), "hand:", 2)  # half-built before the restart
         await public_with(fake, "Plans sealed 1/2")
         # the export of a game in Planning leaves out the sealed plan (not revealed yet)
         ix = await fake.slash(bob, "game export")
@@ -346,6 +353,7 @@ async def test_reminder_after_downtime_dm_and_channel_fallback(fake: FakeDiscord
         await fake.wait_for(lambda: len(fake.dm_messages(ann)) > before, what="a reminder DM")
         reminder = fake.dm_messages(ann)[-1]
         assert "Reminder" in message_text(reminder) and "Your plan" in message_text(reminder)
+        assert "The AI takes over your seat <t:" in message_text(reminder)  # the clock on every prompt
         fallback = await fake.wait_for(
             lambda: next((m for m in fake.public_messages() if f"<@{dee['id']}> ⏰" in m["content"]), None),
             what="a channel reminder for closed DMs",
@@ -407,7 +415,7 @@ async def test_ai_takeover_after_the_deadline(fake: FakeDiscord, tmp_path: Any) 
         assert "AI takeover: on, after 3 h" in ix.all_text()
         await fake.click(ann, lobby, "Start")
         await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
-        msg = await build_plan(fake, ann, fake.dm_messages(ann)[-1])
+        msg = await build_plan(fake, ann, planner_dm(fake, ann))
         await seal(fake, ann, msg)
         await public_with(fake, "Plans sealed 1/2")
     clock.advance(4 * 3600)

@@ -35,7 +35,14 @@ from tests.fake_discord import (
     FakeInteraction,
     message_text,
 )
-from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with, to_confirm
+from tests.test_discord_e2e import (
+    build_plan,
+    new_game,
+    planner_dm,
+    play_turns,
+    public_with,
+    to_confirm,
+)
 
 # How long a test waits for something the bot should do on its own after a fault cleared
 # (the outbox's retry). The deliverer gets a short back-off (:data:`FAST_DELIVERY`, a
@@ -59,7 +66,7 @@ class Scene:
         return sum(needle in message_text(m) for msgs in self.fake.messages.values() for m in msgs)
 
     async def seal(self, user: dict) -> FakeInteraction:
-        msg = await build_plan(self.fake, user, self.fake.dm_messages(user)[-1])
+        msg = await build_plan(self.fake, user, planner_dm(self.fake, user))
         msg = await to_confirm(self.fake, user, msg)
         return await self.fake.click(user, msg, "Yes, seal")
 
@@ -123,7 +130,8 @@ async def game_goes_on(s: Scene) -> None:
     await s.fake.idle()
     assert s.count("reveals:") == 1
     assert sum("Your move" in m["content"] for m in s.fake.public_messages()) == 1
-    assert "All 2 plans sealed" in s.counter["content"]
+    # the status edit may wait for the channel's pace (5 writes per 5 s): it comes, edited in place
+    await s.fake.wait_for(lambda: "All 2 plans sealed" in s.counter["content"], RECOVERY, what="the status edit")
 
 
 # --------------------------------------------------------------------------- 429
@@ -202,7 +210,7 @@ async def test_dms_closed_mid_game_the_player_is_told_in_the_channel(fake: FakeD
             assert f"<@{bob['id']}>: I cannot send you direct messages" in start["content"]
             assert rule.hits and all(r.code == 50007 for r in rule.hits)
             assert fake.dm_messages(bob) == [] and fake.dm_messages(ann)
-            await build_and_seal(fake, ann, fake.dm_messages(ann)[-1])
+            await build_and_seal(fake, ann, planner_dm(fake, ann))
             ix = await fake.slash(bob, "plan")
             await build_and_seal(fake, bob, ix.original)
             await public_with(fake, "reveals:")
@@ -338,7 +346,7 @@ async def test_takeover_notice_fails_the_reveal_still_comes(fake: FakeDiscord, t
             await fake.slash(ann, "game settings", {"takeover": True, "takeover_hours": 3.0, "remind_hours": 1.0})
             await fake.click(ann, lobby, "Start")
             await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
-            await build_and_seal(fake, ann, fake.dm_messages(ann)[-1])
+            await build_and_seal(fake, ann, planner_dm(fake, ann))
             await public_with(fake, "Plans sealed 1/2")
         clock.advance(4 * 3600)
         notice = fake.fail(
@@ -360,7 +368,7 @@ async def test_gateway_drop_the_bot_resumes_and_answers_a_missed_click(scene: Sc
     """The gateway drops (close 4000) just before bob seals; his click reaches the bot in
     the RESUME replay and is applied once."""
     fake = scene.fake
-    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1]))
+    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, planner_dm(fake, scene.bob)))
     await fake.disconnect()
     ix = await fake.click(scene.bob, msg, "Yes, seal")  # sent while the bot is away: replayed
     assert fake.resumes == 1 and fake.identifies == 1
@@ -385,7 +393,7 @@ async def replay_click(s: Scene, user: dict, msg: dict, label: str, **kw: Any) -
 
 async def test_replayed_seal_is_not_applied_twice(scene: Scene) -> None:
     fake = scene.fake
-    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1]))
+    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, planner_dm(fake, scene.bob)))
     ix = await replay_click(scene, scene.bob, msg, "Yes, seal")
     assert [f["d"]["id"] for f in fake.replayed] == [ix.id]
     await game_goes_on(scene)
@@ -397,7 +405,7 @@ async def test_replayed_seal_tells_the_player_nothing_wrong(scene: Scene, caplog
     """The replayed click is refused by Discord (40060, already acknowledged); the player
     reads nothing new and no unexpected error is logged."""
     fake = scene.fake
-    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, fake.dm_messages(scene.bob)[-1]))
+    msg = await to_confirm(fake, scene.bob, await build_plan(fake, scene.bob, planner_dm(fake, scene.bob)))
     ix = await replay_click(scene, scene.bob, msg, "Yes, seal")
     told_truth(ix)
     assert not any(any(w in message_text(m) for w in WRONG) for m in fake.dm_messages(scene.bob))
@@ -512,38 +520,52 @@ async def test_game_move_after_the_channel_is_deleted_delivers_there(scene: Scen
     assert await scene.bot.app.delivery_block(1) is None
 
 
-async def test_a_crash_between_the_commit_and_the_posts_does_not_stall_the_game(fake: FakeDiscord, tmp_path: Any) -> None:
-    """Issue 8 §1 and §5: the process dies after bob's plan is committed but before its
-    posts were queued (here: the app is called without the Discord layer, then the bot
-    restarts). The action's sync marker, written in its own transaction, makes the next
-    process post the game's state: the reveal's phase, who must act, once."""
+async def test_a_crash_right_after_the_commit_still_delivers_that_actions_own_posts(
+    fake: FakeDiscord, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 8 §1: the rows an action tells Discord are written in the action's own
+    transaction. The process "dies" (an exception injected) right after bob's plan is
+    committed, before anything else runs; after the restart the reveal is posted with
+    that action's exact log lines, the turn prompt too, each once."""
+    from bot.app import App
     from bot.app.core import default_ai_choose
+    from engine import get_game
 
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     db = str(tmp_path / "crash.db")
-    quick = {**FAST_DELIVERY, "sync_grace": 0.5}
-    async with running(fake, db, renderer=None, delivery=quick) as bot:
+    async with running(fake, db, renderer=None, delivery=FAST_DELIVERY) as bot:
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
         await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
-        await build_and_seal(fake, ann, fake.dm_messages(ann)[-1])
+        await build_and_seal(fake, ann, planner_dm(fake, ann))
         await public_with(fake, "Plans sealed 1/2")
         await fake.idle()
         state = await bot.app.state(1)
         plan = default_ai_choose("smartphone-inc", state, "bob", "greedy")
-        bot.delivery.on_sync = None  # the process "dies" before anything is posted ...
-        await bot.delivery.close()
-        out = await bot.app.act(1, int(bob["id"]), "bob", plan, int(state["version"]))
-        assert out.status == "applied"
-    async with running(fake, db, renderer=None, delivery=quick):  # ... and starts again
-        start = await fake.wait_for(
-            lambda: next((m for m in fake.public_messages() if "Your move" in message_text(m)), None),
-            RECOVERY,
-            what="the turn prompt after the crash",
+        await bot.delivery.close()  # nothing is sent from here on: the process is "dying"
+
+        async def crash(self: App, *args: object) -> None:
+            raise RuntimeError("the process died right after the commit")
+
+        monkeypatch.setattr(App, "_run_ai", crash)
+        with pytest.raises(RuntimeError):
+            await bot.app.act(1, int(bob["id"]), "bob", plan, int(state["version"]))
+        assert (await bot.app.info(1)).version == int(state["version"]) + 1  # the move counts
+        lines = [x for x in get_game("smartphone-inc").events(await bot.app.state(1)) if x]
+        monkeypatch.undo()
+    assert lines and any("reveals:" in x for x in lines)
+    async with running(fake, db, renderer=None, delivery=FAST_DELIVERY):  # ... and starts again
+        reveal = await public_with(fake, "reveals:", RECOVERY)
+        posted = message_text(reveal)
+        shown = [x for x in lines[:4] if x[:60] in posted]
+        assert shown == lines[:4], "the crashed action's own log lines are posted"
+        await fake.wait_for(
+            lambda: any("Your move" in message_text(m) for m in fake.public_messages()), RECOVERY, what="the prompt"
         )
-        assert "Improve Production" in message_text(start) or "Round 1" in message_text(start)
         await fake.idle(quiet=1.0)
+        assert sum(lines[0][:60] in message_text(m) for m in fake.public_messages()) == 1
         assert sum("Your move" in message_text(m) for m in fake.public_messages()) == 1
+        assert sum("reveals:" in message_text(m) for m in fake.public_messages()) == 1
 
 
 async def test_a_deleted_status_message_is_posted_anew(scene: Scene) -> None:

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.play import log_messages, with_player_names
+from bot.cogs.play import log_messages
 from bot.records import SeatInfo
+from bot.text import with_player_names
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, message_text
 from tests.test_words import assert_plain_words

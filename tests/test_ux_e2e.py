@@ -16,7 +16,7 @@ from bot.games.smartphone_inc.presenter import PRESENTER
 from engine.smartphone_inc.game import GAME
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
-from tests.test_discord_e2e import build_plan, new_game, public_with, seal
+from tests.test_discord_e2e import build_plan, new_game, planner_dm, public_with, seal
 from tests.test_words import assert_plain_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,12 +54,12 @@ async def test_unseal_and_seal_again_then_no_unseal_after_the_reveal(fake: FakeD
         counter = await public_with(fake, "Plans sealed 0/2")
         await fake.wait_for(lambda: fake.dm_messages(ann) and fake.dm_messages(bob), what="the planners")
         before = GAME.dump(await bot.app.state(1))
-        ix = await seal(fake, ann, await build_plan(fake, ann, fake.dm_messages(ann)[-1], outcomes=True))
+        ix = await seal(fake, ann, await build_plan(fake, ann, planner_dm(fake, ann), outcomes=True))
         assert "Plan sealed" in ix.all_text()
         await fake.wait_for(lambda: "Plans sealed 1/2" in counter["content"], what="1/2")
         # the tracker says who changed nothing yet
         assert "nothing changed yet in the planner of Bob" in counter["content"], counter["content"]
-        bob_msg = await fake.click(bob, fake.dm_messages(bob)[-1], "br:ps:", values=["goal:goods"])
+        bob_msg = await fake.click(bob, planner_dm(fake, bob), "br:ps:", values=["goal:goods"])
         ix = await fake.click(ann, ix.original, "Change my plan")
         assert "Unsealed" in message_text(ix.original) and "This plan gives" in message_text(ix.original)
         await fake.wait_for(lambda: "Plans sealed 0/2" in counter["content"], what="back to 0/2")
@@ -90,7 +90,7 @@ async def test_undo_button_takes_the_last_turn_action_back(fake: FakeDiscord, tm
         await fake.click(ann, lobby, "Start")
         await fake.wait_for(lambda: fake.dm_messages(ann) and fake.dm_messages(bob), what="the planners")
         for u in (ann, bob):
-            await seal(fake, u, await build_plan(fake, u, fake.dm_messages(u)[-1], outcomes=True))
+            await seal(fake, u, await build_plan(fake, u, planner_dm(fake, u), outcomes=True))
         await public_with(fake, "reveals:")
         undone = False
         for _ in range(30):

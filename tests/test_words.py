@@ -174,7 +174,14 @@ async def fake() -> Any:
 async def test_a_played_round_shows_no_internal_id(fake: FakeDiscord, tmp_path: Any) -> None:
     """Lobby with options, Steve, planning by hand and from outcomes, a round of turns,
     status, rules, help, history and export: all in words."""
-    from tests.test_discord_e2e import build_plan, new_game, play_turns, public_with, seal
+    from tests.test_discord_e2e import (
+        build_plan,
+        new_game,
+        planner_dm,
+        play_turns,
+        public_with,
+        seal,
+    )
 
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     async with running(fake, str(tmp_path / "words.db"), renderer=SpyRenderer()):
@@ -187,8 +194,8 @@ async def test_a_played_round_shows_no_internal_id(fake: FakeDiscord, tmp_path: 
         await fake.click(ann, lobby, "Start")
         await public_with(fake, "Plans sealed 0/2")
         for u, outcomes in ((ann, True), (bob, False)):
-            msg = await fake.wait_for(lambda u=u: fake.dm_messages(u), what="a planner DM")
-            msg = await build_plan(fake, u, msg[-1], outcomes=outcomes)
+            await fake.wait_for(lambda u=u: fake.dm_messages(u), what="a planner DM")
+            msg = await build_plan(fake, u, planner_dm(fake, u), outcomes=outcomes)  # not "you are the last one"
             await seal(fake, u, msg)
         await play_turns(fake, [ann, bob], until="Round 2 · Planning")
         for command, options in (

@@ -7,9 +7,12 @@ the cogs are split:
 - :mod:`bot.app.lobby`: create, join, leave, AI seats, options, start;
 - :mod:`bot.app.turns`: a player's action and the AI seats answering it;
 - :mod:`bot.app.admin`: settings, quiet hours, pause/resume, abandon, takeover, reclaim;
-- :mod:`bot.app.export`: export and replay.
+- :mod:`bot.app.export`: export and replay;
+- :mod:`bot.app.compose`: what an outcome tells Discord, as outbox rows (pure; written by
+  the core in each action's own transaction).
 
-Data flows one way: interaction -> app -> engine -> storage -> render -> message. Nothing
+Data flows one way: interaction -> app -> engine -> storage (+ outbox rows) -> the
+deliverer renders the pictures -> message. Nothing
 here imports ``discord``, a cog or a game package: a game's own words come from its
 presenter (:mod:`bot.games`).
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 
+from bot.app.compose import post_row
 from bot.app.core import LIVE, Core, _stage
 from bot.records import AppError, Conflict, Forbidden, GameInfo, NotFound, Outcome
 from bot.settings import QuietHours
@@ -48,6 +49,24 @@ class AdminOps(Core):
         await self._notify(game_id)
         return out
 
+    async def set_dm_every_turn(self, game_id: int, user_id: int, on: bool) -> None:
+        """The player's own choice in this game: a DM for every turn of theirs (on), or
+        only for the turns inside a phase and the planner (off, the default)."""
+        if not isinstance(on, bool):
+            raise AppError("dm_every_turn must be on or off (true or false).")
+        info = await self.info(game_id)
+        mine = info.seat_of(user_id)
+        if mine is None:
+            raise Forbidden("You have no seat in this game.")
+        async with self.storage.transaction() as tx:
+            await tx.put_dm_every_turn(game_id, mine.seat, on)
+
+    async def dm_every_turn(self, game_id: int, user_id: int) -> bool:
+        info = await self.info(game_id)
+        mine = info.seat_of(user_id)
+        async with self.storage.read() as q:
+            return mine is not None and mine.seat in await q.dm_every_turn(game_id)
+
     async def set_quiet_hours(
         self, user_id: int, start: str | None, end: str | None, tz: str = "UTC"
     ) -> None:
@@ -90,8 +109,10 @@ class AdminOps(Core):
             state = await self._state(info)
             out = Outcome(game_id, status="resumed", version=int(state["version"]))
             out.phase_changed = True
+            out.round, out.phase = _stage(game.view(state, None))
             out.new_prompts.update({s: {} for s in game.pending(state)})  # prompt everyone again
             await self._run_ai(info, out)
+            await self._publish(info, out)
         await self._notify(game_id)
         return out
 
@@ -178,8 +199,18 @@ class AdminOps(Core):
                     await tx.delete_waiting(game_id, seat)
                     # the seat may be pending: a crash before the AI moves is caught up
                     await tx.update_game(game_id, self.clock(), status="active", ai_owed=1)
+                    if user_id is None:  # the deadline passed: the channel is told, with the takeover
+                        notice = (
+                            f"⏱️ {target.display_name} has not moved for a long time: the AI plays their seat"
+                            " from now on (they can take it back with `/game reclaim`)."
+                        )
+                        await tx.put_outbox(
+                            game_id, await tx.next_outbox_batch(), *post_row(notice, ordered=False)[:3],
+                            ordered=False, at=self.wall(),
+                        )
                 info = await self.info(game_id)
             await self._run_ai(info, out)
+            await self._publish(info, out)
         await self._notify(game_id)
         return out
 
@@ -201,8 +232,9 @@ class AdminOps(Core):
                 await tx.set_takeover(game_id, me.seat, False)
                 info = await self._info_q(tx, game_id)
                 new = await self._sync_waiting(tx, info, game, state, None, int(state["version"]), now)
-            out = Outcome(game_id, status="reclaimed", seat=me.seat, version=int(state["version"]))
-            self._finish_outcome(out, info, game, state, new)
+                out = Outcome(game_id, status="reclaimed", seat=me.seat, version=int(state["version"]))
+                self._finish_outcome(out, info, game, state, new)
+                await self._write_rows(tx, info, game, state, out, final=True)
         await self._notify(game_id)
         return out
 

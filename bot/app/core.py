@@ -109,11 +109,13 @@ picture), ``pending`` + ``mentions`` (one mention message), ``new_prompts`` +
 
 The delivery outbox (issue 8 §1, :mod:`bot.delivery`)::
 
-    batch = await app.queue(game_id, [(kind, target, payload, ordered), ...], covers=version)
-        # the Discord layer's rows for an outcome, in one transaction; ``covers`` marks
-        # the "sync" markers that every action's own transaction writes as done
-    out = await app.resync_outcome(game_id)   # the current phase, to post after a crash
-                                              # left an action's posts unqueued
+    # What an outcome tells Discord (posts, the status edit, DMs: bot/app/compose.py) is
+    # written by the app itself, in the transaction of each action (held back until the
+    # chain of AI moves ends, then rewritten, due at once): a crash right after a commit
+    # loses none of it. The Discord layer only wakes the deliverer up.
+    batch = await app.queue(game_id, [(kind, target, payload, ordered), ...])
+        # rows no action carries (a reminder's DM, a notice), in one transaction
+    await app.resync(game_id)   # safety net for a "sync" marker of an older version
     block = await app.delivery_block(game_id) # (code, since, told_at) while it cannot post
     info = await app.move(game_id, user_id, channel_id, thread_id, guild_id=, is_admin=)
         # /game move: played there from now on; its waiting posts go there at once
@@ -142,6 +144,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.app.compose import Context, Row, compose, decision_key, status_text
 from bot.games import Presenter
 from bot.games import find as find_presenter
 from bot.games import names as offered
@@ -174,10 +177,10 @@ Listener = Callable[[int], Awaitable[None]]
 
 SEED_BITS = 128  # from the OS: an opening board must not give the seed away (issue 8 §3)
 LIVE = ("lobby", "active", "paused")
-# An action's transaction also writes an outbox "sync" marker; queueing the action's
-# posts (publish) marks it done. One still pending this long after the action means
-# the process died in between: the deliverer then posts the game's current state.
-SYNC_GRACE = 30.0
+# The rows an action writes in its own transaction wait this long (real seconds) for the
+# end of the chain of AI moves that follows it, which rewrites them and makes them due;
+# a crash in between leaves them, due at the next start (Storage.release_held_batches).
+CHAIN_HOLD = 300.0
 
 
 # --- helpers --------------------------------------------------------------------------
@@ -276,9 +279,9 @@ class Core:
         self.cache_size = cache_size
         self.max_ai_actions = max_ai_actions
         self.listeners: list[Listener] = []  # awaited with a game id after reminder changes
-        # real time (not the game clock) for the outbox's sync markers, and their grace
+        # real time (not the game clock) for the outbox rows, and how long a chain's wait
         self.wall: Callable[[], float] = time.time
-        self.sync_grace = SYNC_GRACE
+        self.chain_hold = CHAIN_HOLD
         # a game's lock lives while someone holds or awaits it: idle games cost nothing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, State] = OrderedDict()
@@ -405,41 +408,134 @@ class Core:
 
     # -- the delivery outbox (bot/delivery.py) -------------------------------------------
 
-    async def queue(
-        self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]], *, covers: int | None = None
-    ) -> int:
-        """Store what to tell Discord, in order: ``(kind, target, payload, ordered)`` rows of
-        one batch, in one transaction; the deliverer sends them. ``covers``: the state
-        version these rows tell everything up to (their actions' sync markers are done).
-        Returns the batch."""
+    async def queue(self, game_id: int, rows: list[Row]) -> int:
+        """Store what to tell Discord that no action carries (a reminder's DM, a notice):
+        ``(kind, target, payload, ordered)`` rows of one batch, in one transaction; the
+        deliverer sends them. Returns the batch. (What an action tells Discord is written
+        by the app itself, in the action's own transaction: :meth:`_write_rows`.)"""
         now = self.wall()
         async with self.storage.transaction() as tx:
             batch = await tx.next_outbox_batch()
             for kind, target, payload, ordered in rows:
                 await tx.put_outbox(game_id, batch, kind, target, payload, ordered=ordered, at=now)
-            if covers is not None:
-                await tx.cover_syncs(game_id, covers)
         return batch
 
-    async def _put_sync(self, tx: Tx, game_id: int, version: int) -> None:
-        """In the action's own transaction: a marker that its posts are still to be queued."""
-        await tx.put_outbox(
-            game_id, 0, "sync", "place", {"version": version}, ordered=False, at=self.wall(),
-            not_before=self.wall() + self.sync_grace,
-        )
+    async def _write_rows(
+        self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, final: bool
+    ) -> None:
+        """In the transaction of an action (or of the end of its chain): the outbox rows of
+        ``out`` as it stands, replacing the rows this outcome wrote before (its ``batch``).
+        Not ``final``: the outcome is finished on a copy, and the rows are held back
+        (``CHAIN_HOLD``) so that the chain's end rewrites them before anything is sent; a
+        crash before that end leaves them to be sent after the restart."""
+        if not out.ok or (out.status == "advanced" and not out.applied and not out.phase_changed):
+            return
+        done = out
+        if not final:
+            done = replace(out, phase_views=list(out.phase_views))
+            self._finish_outcome(done, info, game, state, set())
+        ctx = await self._compose_context(tx, info, game, state, done)
+        for seat in ctx.last_one:  # told once: kept when the chain's end rewrites the rows
+            if seat not in out.told:
+                out.told.append(seat)
+        ctx.last_one = list(dict.fromkeys([*ctx.last_one, *out.told]))
+        rows = compose(info, self.presenter(info.game), done, done.public_view or game.view(state, None), ctx)
+        if out.batch is not None:
+            kept = await tx.drop_outbox_batch(info.id, out.batch)
+            if kept:  # some of it went out already (a chain slower than CHAIN_HOLD): go on anew
+                log.warning("game %s: a long chain of moves; %s of its posts were already sent", info.id, kept)
+                out.batch = None
+        if out.batch is None:
+            out.batch = await tx.next_outbox_batch()
+        wall = self.wall()
+        not_before = 0.0 if final else wall + self.chain_hold
+        for kind, target, payload, ordered in rows:
+            await tx.put_outbox(
+                info.id, out.batch, kind, target, payload, ordered=ordered, at=wall, not_before=not_before
+            )
 
-    async def resync_outcome(self, game_id: int) -> Outcome:
-        """What to post when an action's posts were never queued (the process died between
-        its commit and the posting): the current phase as if it had just begun (picture,
-        who must act, the private decisions again)."""
-        info = await self.info(game_id)
+    async def _compose_context(
+        self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
+    ) -> Context:
+        """What :func:`bot.app.compose.compose` needs besides the outcome, read in ``tx``."""
+        ctx = Context(has_status=await tx.message(info.id, "status") is not None)
+        if out.over:
+            return ctx
+        presenter = self.presenter(info.game)
+        view = out.public_view or game.view(state, None)
+        for r in await tx.reminders_of(info.id):  # the clock on every prompt (issue 7)
+            ctx.deadlines.setdefault(r.seat, {})[r.kind] = r.due_at
+        every = await tx.dm_every_turn(info.id)
+        ctx.every_turn = {s.user_id for s in info.seats if s.seat in every and s.user_id is not None}
+        if presenter.secret_phase(view):
+            pending = game.pending(state)
+            _sealed, _total, waiting = presenter.sealed_counts(view)
+            for seat in waiting:
+                if await self._untouched(tx, info, presenter, pending.get(seat), seat, view):
+                    ctx.untouched.append(seat)
+            if notices:
+                ctx.last_one = await self._last_one(tx, info, out, pending, waiting, view)
+        return ctx
+
+    async def _untouched(
+        self, tx: Tx, info: GameInfo, presenter: Presenter, prompt: Any, seat: str, view: Mapping[str, Any]
+    ) -> bool:
+        """Whether ``seat``'s planner still shows a fresh draft (they changed nothing yet)."""
+        builder = presenter.secret_builder(prompt)
+        if builder is None:
+            return False
+        row = await tx.draft(info.id, seat)
+        return row is None or row.decision != decision_key(view) or row.draft == builder.encode(builder.decode(None))
+
+    async def _last_one(
+        self, tx: Tx, info: GameInfo, out: Outcome, pending: Mapping[str, Any], waiting: list[str],
+        view: Mapping[str, Any],
+    ) -> list[str]:
+        """"You are the last one": the one player a simultaneous decision of several players
+        still waits for, told once per decision (``told``), unless they just acted."""
+        humans = [s for s in info.seats if s.is_human and not s.ai_takeover and s.user_id is not None]
+        if len(waiting) != 1 or len(humans) < 2:
+            return []
+        seat = waiting[0]
+        holder = info.seat_named(seat)
+        if holder is None or holder not in humans or seat not in pending:
+            return []
+        last = out.applied[-1] if out.applied else None
+        if last is not None and last.seat == seat and last.actor == "player":
+            return []  # they are at the keyboard (e.g. they just took their plan back)
+        if not await tx.tell_once(info.id, seat, f"last:{decision_key(view)}"):
+            return []
+        return [seat]
+
+    async def _publish(self, info: GameInfo, out: Outcome) -> None:
+        """The end of an outcome's chain: its final rows, due now, in one transaction
+        (replacing those its actions' transactions held back)."""
+        if not out.ok:
+            return
+        info = await self.info(info.id)  # under the game's lock: nothing changes meanwhile
+        if info.status == "lobby":
+            return
         game = self.engine(info.game)
         state = await self._state(info)
-        out = Outcome(game_id, status="advanced", version=int(state["version"]))
-        out.phase_changed = True
-        pending = {} if game.is_over(state) else game.pending(state)
-        self._finish_outcome(out, info, game, state, set(self._pending_humans(info, pending)))
-        return out
+        async with self.storage.transaction() as tx:
+            await self._write_rows(tx, info, game, state, out, final=True)
+
+    async def resync(self, game_id: int) -> None:
+        """A safety net: a "sync" marker of an older version (written with an action whose
+        posts were queued later) was left pending by a crash: post the current phase as
+        if it had just begun (picture, who must act, the private decisions again)."""
+        async with self.lock(game_id):
+            info = await self.info(game_id)
+            if info.status not in ("active", "paused", "finished"):
+                return
+            log.warning("game %s: posts of an action were lost in a crash; posting the current state", game_id)
+            game = self.engine(info.game)
+            state = await self._state(info)
+            out = Outcome(game_id, status="advanced", version=int(state["version"]))
+            out.phase_changed = True
+            pending = {} if game.is_over(state) else game.pending(state)
+            self._finish_outcome(out, info, game, state, set(self._pending_humans(info, pending)))
+            await self._publish(info, out)
 
     async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
         """(Discord error code, since, told at) while the game cannot post, else None."""
@@ -460,10 +556,47 @@ class Core:
     async def save_draft(
         self, game_id: int, seat: str, decision: str, draft: str,
         channel_id: int | None = None, message_id: int | None = None,
-    ) -> None:
-        """Keep the seat's draft (and, when given, the planner message that shows it)."""
+    ) -> bool:
+        """Keep the seat's draft (and, when given, the planner message that shows it).
+        The seat's first change of a secret decision also queues an edit of the status
+        message (its "changed nothing yet" list); True then: the caller wakes the
+        deliverer up."""
+        info = await self.info(game_id)
+        presenter = self.presenter(info.game)
+        if info.status == "active" and presenter.secret_phase(await self.view(game_id, None)):
+            async with self.storage.read() as q:
+                row = await q.draft(game_id, seat)
+            fresh = row is None or row.decision != decision
+            builder = presenter.secret_builder(await self.prompt(game_id, seat))
+            if builder is not None and not fresh:
+                fresh = row is not None and row.draft == builder.encode(builder.decode(None))
+            if builder is not None and fresh and draft != builder.encode(builder.decode(None)):
+                async with self.lock(game_id):  # the first change: the status says so at once
+                    return await self._save_and_refresh(game_id, seat, decision, draft, channel_id, message_id)
         async with self.storage.transaction() as tx:
             await tx.put_draft(game_id, seat, decision, draft, channel_id, message_id, self.clock())
+        return False
+
+    async def _save_and_refresh(
+        self, game_id: int, seat: str, decision: str, draft: str, channel_id: int | None, message_id: int | None
+    ) -> bool:
+        info = await self.info(game_id)
+        game = self.engine(info.game)
+        state = await self._state(info)
+        out = Outcome(game_id, status="advanced", version=int(state["version"]))
+        self._finish_outcome(out, info, game, state, set())
+        view = out.public_view or game.view(state, None)
+        async with self.storage.transaction() as tx:
+            await tx.put_draft(game_id, seat, decision, draft, channel_id, message_id, self.clock())
+            ctx = await self._compose_context(tx, info, game, state, out, notices=False)
+            if not ctx.has_status:
+                return False
+            words = status_text(info, self.presenter(info.game), out, view, ctx)
+            await tx.put_outbox(
+                game_id, await tx.next_outbox_batch(), "edit", "status", {"content": words}, ordered=True,
+                at=self.wall(),
+            )
+        return True
 
     # -- internals ---------------------------------------------------------------------
 
@@ -661,8 +794,13 @@ class Core:
         action: dict[str, Any],
         actor: str,
         out: Outcome,
+        *,
+        events: list[str] | None = None,
     ) -> None:
-        """Append one applied action to the log and commit; only then is it real."""
+        """Append one applied action to the log and commit; only then is it real. The same
+        transaction writes what the outcome so far tells Discord (outbox rows, held back
+        until the chain of AI moves after it ends: :meth:`_publish` rewrites them then;
+        after a crash they are delivered as they are)."""
         seq = int(new["version"])
         if seq != int(old["version"]) + 1:
             raise RuntimeError(f"engine gave version {seq} after {old['version']}")
@@ -672,6 +810,7 @@ class Core:
         round_changed = stage[0] != out.round
         over = game.is_over(new)
         result = game.result(new) if over else None
+        views = await asyncio.to_thread(_phase_views, game, old, seat, action) if phase_changed else []
         now = self.clock()
         async with self.storage.transaction() as tx:
             await tx.append_action(info.id, seq, seat, action, actor, now)
@@ -684,21 +823,41 @@ class Core:
                 await tx.put_snapshot(info.id, seq, game.dump(new), now)
                 await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
             new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
-            await self._put_sync(tx, info.id, seq)
+            out.applied.append(Applied(seq, seat, action, actor))
+            out.events.extend(game.events(new) if events is None else events)
+            if phase_changed:
+                out.phase_changed = True
+                out.round_changed = out.round_changed or round_changed
+                out.phase_views.extend(views or [pub])
+            out.round, out.phase = stage
+            out.public_view = pub
+            out.version = seq
+            out.new_prompts.update({s: {} for s in new_waiting})  # filled in by _finish_outcome
+            if over:
+                out.over, out.result = True, result
+            if over or round_changed:
+                await self._round_ended(tx, info, stage[0], views or [pub], pub, out, ended=over)
+            await self._write_rows(tx, info, game, new, out, final=False)
         self._remember(info.id, new)
-        out.applied.append(Applied(seq, seat, action, actor))
-        out.events.extend(game.events(new))
-        if phase_changed:
-            out.phase_changed = True
-            out.round_changed = out.round_changed or round_changed
-            views = await asyncio.to_thread(_phase_views, game, old, seat, action)
-            out.phase_views.extend(views or [pub])
-        out.round, out.phase = stage
-        out.public_view = pub
-        out.version = seq
-        out.new_prompts.update({s: {} for s in new_waiting})  # filled in by _finish_outcome
-        if over:
-            out.over, out.result = True, result
+
+    async def _round_ended(
+        self, tx: Tx, info: GameInfo, new_round: Any, views: list[dict[str, Any]], pub: dict[str, Any],
+        out: Outcome, *, ended: bool,
+    ) -> None:
+        """A round ended in this action (or the game did): its "Round N results" go with
+        the outcome, and the scores the next round starts from are kept (``round_starts``)."""
+        presenter = self.presenter(info.game)
+        start = await tx.round_start(info.id)
+        if start is not None and isinstance(start[0], int) and (ended or start[0] != new_round):
+            after = next((v for v in views if v.get("round") != start[0]), pub)
+            if ended:
+                after = pub
+            text_ = presenter.round_results(start[0], start[1], after, lambda s: _name(info, s))
+            if text_:
+                out.results.append(text_)
+        if not ended and isinstance(new_round, int) and (start is None or start[0] != new_round):
+            scores = presenter.scores(next((v for v in views if v.get("round") == new_round), pub))
+            await tx.put_round_start(info.id, new_round, scores)
 
     def _ai_owed(self, info: GameInfo, game: Game, state: State) -> int:
         """1 if ``state`` waits for a seat the app plays (``games.ai_owed``, written with
@@ -793,6 +952,11 @@ def _replay(game: Game, state: State, rows: list[Any]) -> State:
     for r in rows:
         state, before = replay_row(game, state, before, r.seat, r.action, r.seq)
     return state
+
+
+def _name(info: GameInfo, seat: str) -> str:
+    s = info.seat_named(seat)
+    return s.display_name if s is not None else seat
 
 
 def _position(info: GameInfo) -> Callable[[str], int]:

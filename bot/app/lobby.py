@@ -183,14 +183,17 @@ class LobbyOps(Core):
                 )
                 await tx.put_snapshot(game_id, version, game.dump(state), now)
                 new = await self._sync_waiting(tx, info, game, state, None, version, now)
-                await self._put_sync(tx, game_id, version)
+                out.phase_changed = out.round_changed = True
+                out.phase_views.append(pub)
+                if isinstance(pub.get("round"), int):  # the scores round 1 starts from
+                    await tx.put_round_start(game_id, pub["round"], self.presenter(info.game).scores(pub))
+                self._finish_outcome(out, info, game, state, new)
+                await self._write_rows(tx, info, game, state, out, final=False)
             self._remember(game_id, state)
             info = await self.info(game_id)
-            out.phase_changed = out.round_changed = True
-            out.phase_views.append(pub)
-            self._finish_outcome(out, info, game, state, new)
             if run_ai:
                 await self._run_ai(info, out)
+            await self._publish(info, out)
         await self._notify(game_id)
         return out
 

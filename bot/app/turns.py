@@ -74,6 +74,7 @@ class TurnOps(Core):
             out.round, out.phase = _stage(game.view(state, None))
             await self._commit(info, game, state, new_state, seat, action, "player", out)
             await self._run_ai(info, out)
+            await self._publish(info, out)
         await self._notify(game_id)
         return out
 
@@ -112,9 +113,12 @@ class TurnOps(Core):
             new = {**before, "version": info.version + 1}
             out = Outcome(game_id, seat=seat, version=info.version)
             out.round, out.phase = _stage(game.view(state, None))
-            await self._commit(info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out)
-            out.events = [f"{mine.display_name} took back their last move."]
+            took_back = [f"{mine.display_name} took back their last move."]
+            await self._commit(
+                info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out, events=took_back
+            )
             self._finish_outcome(out, info, game, new, {seat})
+            await self._publish(info, out)
         await self._notify(game_id)
         return out
 
@@ -144,6 +148,8 @@ class TurnOps(Core):
             if info.status != "active":
                 return None
             out = await self._ai_once(info, self.engine(info.game))
+            if out is not None:
+                await self._publish(info, out)
         if out is not None:
             await self._notify(game_id)
         return out
@@ -158,6 +164,7 @@ class TurnOps(Core):
             out.round, out.phase = _stage(game.view(state, None))
             if info.status == "active":
                 await self._run_ai(info, out)
+                await self._publish(info, out)
             else:
                 self._finish_outcome(out, info, game, state, set())
         await self._notify(game_id)

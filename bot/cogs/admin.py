@@ -43,6 +43,7 @@ log = logging.getLogger("boardroom.admin")
     quiet_end="Your quiet hours end, e.g. 07:30",
     timezone="Your time zone for quiet hours, e.g. Europe/Paris",
     clear_quiet="Remove your quiet hours",
+    dm_every_turn="Send me a DM for every turn of mine in this game (off: only turns inside a phase and planning)",
 )
 async def game_settings(
     interaction: discord.Interaction[Any],
@@ -54,6 +55,7 @@ async def game_settings(
     quiet_end: app_commands.Range[str, None, 20] | None = None,
     timezone: app_commands.Range[str, None, 64] | None = None,
     clear_quiet: bool = False,
+    dm_every_turn: bool | None = None,
 ) -> None:
     app = app_of(interaction)
     info = await game_here(interaction)
@@ -80,12 +82,24 @@ async def game_settings(
             raise UserError("Give both quiet_start and quiet_end (like 22:00 and 07:30).")
         await app.set_quiet_hours(interaction.user.id, quiet_start, quiet_end, timezone or "UTC")
         notes.append(f"Your quiet hours: {quiet_start}–{quiet_end} ({timezone or 'UTC'}), for all your games.")
+    if dm_every_turn is not None:
+        await app.set_dm_every_turn(info.id, interaction.user.id, dm_every_turn)
+        notes.append(
+            "I send you a DM for every turn of yours in this game." if dm_every_turn
+            else "I send you a DM only for turns inside a phase and for your planner."
+        )
     st = info.settings
     lines = notes + [
         f"**Game #{info.id} settings**",
         f"First reminder after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}.",
         f"AI takeover: {'on, after ' + text.hours(st.takeover_after_hours) if st.takeover else 'off'}.",
     ]
+    if info.seat_of(interaction.user.id) is not None:
+        every = await app.dm_every_turn(info.id, interaction.user.id)
+        lines.append(
+            "Your DMs: every turn of yours." if every
+            else "Your DMs: turns inside a phase and your planner (this command can turn on a DM for every turn)."
+        )
     await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 

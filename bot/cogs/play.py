@@ -1,21 +1,12 @@
-"""Play: posting what happened, secret planning, turn prompts, ``/plan``, status, history, export.
+"""Play: secret planning, turn prompts, ``/plan``, status, history, export.
 
-What is posted after an action (:meth:`Play.publish`, from the app's Outcome) is not
-sent from here: it is written as outbox rows and sent by the deliverer
-(:mod:`bot.delivery`, :mod:`bot.posting`), in order, paced, retried, and never lost
-when Discord fails (issue 8 §1). The rows (issue 7, "The channel"):
-
-* the game's one status message, posted at the start and edited in place: the
-  phase, who must act, "Plans sealed n/N" during Planning;
-* one post per phase in the game's channel or thread: the board picture (the reveal
-  picture when Planning just ended, the round's pictures when a round ended), the log
-  lines of the phase that ended, one mention of each player who must act now, and a
-  button that opens their decision privately. A turn inside a phase posts nothing:
-  its log lines wait for the next phase's post, and a player whose turn comes inside
-  a phase is told by DM (by a mention in the channel if their DMs are closed);
-* when Planning starts: every human gets a DM with their private picture and the
-  planner; players whose DMs are closed (error 50007) are asked in the phase's post
-  to use ``/plan``, which opens the same planner ephemerally.
+What an action tells Discord is not composed here: the application layer writes it as
+outbox rows in the action's own transaction (:mod:`bot.app.compose`: one post per
+phase, the round's results, the status message, the DMs), and the deliverer
+(:mod:`bot.delivery`, :mod:`bot.posting`) sends them, in order, paced, retried, and
+never lost when Discord fails or the process dies (issue 8 §1). :meth:`Play.publish`
+only wakes the deliverer up. What is built here is the private side: the planner and
+the turn prompt of one player (DM or ephemeral), drawn when they are sent.
 
 Nothing here posts or logs a plan before the reveal: a plan lives only in the
 planner message of its owner (DM or ephemeral) and in the engine.
@@ -38,6 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import choices, pictures, text, views
+from bot.app.compose import Row, decision_key, post_row
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
 
@@ -50,17 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
-CLOSED_NOTE_SHORT = ": I cannot send you direct messages. Use `/plan` in this channel."
-
-
-def post_row(content: str, *, ordered: bool = True, **extra: Any) -> tuple[str, str, dict[str, Any], bool]:
-    """An outbox row posting ``content`` in the game's place."""
-    return ("post", "place", {"content": content, **extra}, ordered)
-
-
-def decision_key(view: dict[str, Any]) -> str:
-    """Which secret decision a draft belongs to (a new round's starts afresh)."""
-    return f"round {view.get('round')}"
 
 
 def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> list[tuple[dict[str, Any], list[str]]]:
@@ -135,207 +116,26 @@ class Play(commands.Cog):
 
     # ----------------------------------------------------------------- publishing
     async def publish(self, out: Outcome) -> None:
-        """Store what an applied Outcome means as outbox rows (posts in the game's channel
-        or thread, edits, DMs) and have the deliverer send them (:mod:`bot.delivery`).
-        Never raises for Discord's sake: the move is recorded whatever becomes of the posts."""
-        if not out.ok:
-            return
-        info = await self.app.info(out.game_id)
-        view = out.public_view or await self.app.view(info.id, None)
-        status = await self.app.message(info.id, "status")
-        untouched = await self.untouched(info, view) if not out.over else []
-        rows = self.compose(info, out, view, has_status=status is not None, untouched=untouched)
-        await self.enqueue(info.id, rows, covers=out.version)
+        """Have the deliverer send what an Outcome tells Discord. The rows are already in
+        the outbox: the app wrote them in the transactions of the outcome's actions
+        (:mod:`bot.app.compose`). Never raises for Discord's sake."""
+        self.kick(out.game_id)
 
-    async def untouched(self, info: GameInfo, view: dict[str, Any]) -> list[str]:
-        """During a secret decision: the seats still deciding whose planner shows a fresh
-        draft (they changed nothing yet; the status message says so)."""
-        game = self.presenter(info)
-        if not game.secret_phase(view):
-            return []
-        _sealed, _total, waiting = game.sealed_counts(view)
-        out = []
-        for seat in waiting:
-            builder = game.secret_builder(await self.app.prompt(info.id, seat))
-            if builder is None:
-                continue
-            row = await self.app.draft(info.id, seat, decision_key(view))
-            if row is None or row.draft == builder.encode(builder.decode(None)):
-                out.append(seat)
-        return out
-
-    async def resync(self, game_id: int) -> None:
-        """The deliverer found an action whose posts were never queued (a crash between its
-        commit and :meth:`publish`): post the game's current state instead."""
-        info = await self.app.info(game_id)
-        if info.status not in ("active", "paused", "finished"):
-            await self.app.queue(game_id, [], covers=info.version)
-            return
-        log.warning("game %s: posts of an action were lost in a crash; posting the current state", game_id)
-        await self.publish(await self.app.resync_outcome(game_id))
-
-    async def enqueue(
-        self, game_id: int, rows: list[tuple[str, str, dict[str, Any], bool]], *, covers: int | None = None
-    ) -> None:
-        if not rows and covers is None:
-            return
-        await self.app.queue(game_id, rows, covers=covers)
+    def kick(self, game_id: int) -> None:
         delivery = getattr(self.bot, "delivery", None)
         if delivery is not None:
             delivery.kick(game_id)
 
+    async def enqueue(self, game_id: int, rows: list[Row]) -> None:
+        """Rows no action carries (a reminder's DM, a notice), then a kick."""
+        if not rows:
+            return
+        await self.app.queue(game_id, rows)
+        self.kick(game_id)
+
     async def post_notice(self, info: GameInfo, content: str, *, ordered: bool = False) -> None:
         """A notice in the game's place (through the outbox; by default it holds up nothing)."""
         await self.enqueue(info.id, [post_row(content, ordered=ordered)])
-
-    def compose(
-        self,
-        info: GameInfo,
-        out: Outcome,
-        view: dict[str, Any],
-        *,
-        has_status: bool = True,
-        untouched: list[str] | None = None,
-    ) -> list[tuple[str, str, dict[str, Any], bool]]:
-        """The outbox rows of an applied Outcome, in the order they are sent (issue 7,
-        "The channel"):
-
-        * one post per phase (and at the end): its pictures, the log lines of the phase
-          that ended (a turn inside a phase posts nothing: its lines are held for this
-          post), and one mention of each player who must act now;
-        * the game's one status message (posted once, then edited in place): phase, who
-          must act and since when, plans sealed n/N;
-        * DMs: the private decision of each secret seat; a player whose turn comes inside
-          a phase is told by DM (a mention in the channel if their DMs are closed).
-        """
-        game = self.presenter(info)
-        rows: list[tuple[str, str, dict[str, Any], bool]] = []
-        planned = any(game.is_secret_action(a.action or {}) for a in out.applied)
-        revealed = planned and out.phase_changed
-        new_post = out.phase_changed or out.over
-        for seat in out.secret_seats:
-            uid = self.user_of(info, seat)
-            if uid is not None:  # closed DMs: a note in the phase post, or a mention of its own
-                note = {} if new_post else {"fallback": f"<@{uid}>{CLOSED_NOTE_SHORT}"}
-                rows.append(("dm", str(uid), {"planner": seat, **note}, True))
-        if new_post:
-            pictures: list[dict[str, Any]] = []
-            for filename, extra in game.round_pictures(out.phase_views):  # e.g. the round's sales
-                pictures.append({"file": filename, "fn": "draw", "args": [info.game, extra]})
-            if revealed:
-                pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, view]})
-            else:
-                pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, view]})
-            embeds = [self.result_embed(info, out.result).to_dict()] if out.over and out.result else []
-            payload: dict[str, Any] = {
-                "content": self.post_text(info, out, view, []),
-                "pictures": pictures,
-                "embeds": embeds,
-                "buttons": "open" if out.pending and not out.over else None,
-                "dm_note": bool(out.secret_seats),
-                "held": True,
-            }
-            rows.append(("post", "place", payload, True))
-        else:
-            events = [e for e in out.events if e]
-            if events:  # a turn inside the phase: its lines wait for the phase's post
-                rows.append(("hold", "log", {"lines": events}, True))
-            pending = {uid: s for s, uid in out.pending.items()}
-            for uid in out.mentions:
-                if game.secret_phase(view):
-                    continue  # planners went by DM above
-                seat = pending.get(uid)
-                what = game.describe_prompt(out.new_prompts.get(seat) if seat else None)
-                rows.append((
-                    "dm",
-                    str(uid),
-                    {
-                        "content": f"🎲 Your move in game #{info.id} (<#{info.place_id}>): {what}.",
-                        "buttons": "open",
-                        "fallback": f"<@{uid}> 🎲 Your move: {what}.",
-                    },
-                    True,
-                ))
-        status = self.status_text(info, out, view, revealed=revealed, untouched=untouched or [])
-        if has_status:
-            rows.append(("edit", "status", {"content": status}, True))
-        else:
-            rows.append(("post", "place", {"content": status, "remember": "status"}, True))
-        return rows
-
-    def status_text(
-        self, info: GameInfo, out: Outcome, view: dict[str, Any], *, revealed: bool = False,
-        untouched: list[str] | None = None,
-    ) -> str:
-        """The game's status message: phase, who must act (and since when), plans sealed."""
-        game = self.presenter(info)
-        if out.over:
-            return f"🏁 Game #{info.id} is over — final scores below."
-        lines: list[str] = []
-        if game.secret_phase(view):
-            sealed, total, waiting = game.sealed_counts(view)
-            return text.sealed_text(
-                sealed, total, self.names(info, waiting), self.names(info, untouched or []), game.sealed_words(view)
-            )
-        if revealed:
-            _sealed, total, _waiting = game.sealed_counts(view)
-            lines.append(game.sealed_done(view, total))
-        phase = view.get("phase_title") or game.phase_title(view.get("phase"))
-        movers = self.names(info, list(out.pending))
-        who = f"{', '.join(movers)} to move" if movers else "the AI players move"
-        lines.append(f"▶️ Round {view.get('round')} · {phase} — {who}.")
-        return "\n".join(lines)
-
-    @staticmethod
-    def user_of(info: GameInfo, seat: str) -> int | None:
-        s = info.seat_named(seat)
-        return s.user_id if s is not None else None
-
-    def names(self, info: GameInfo, seats: list[str]) -> list[str]:
-        out = []
-        for s in seats:
-            si = info.seat_named(s)
-            out.append(si.display_name if si else s)
-        return out
-
-    def post_text(self, info: GameInfo, out: Outcome, view: dict[str, Any], closed: list[int]) -> str:
-        game = self.presenter(info)
-        head = f"**Round {view.get('round')} · {view.get('phase_title') or game.phase_title(view.get('phase'))}**"
-        if out.over:
-            head = "**Game over**"
-        parts = [head]
-        events = [e for e in out.events if e]
-        if events:
-            parts.append(text.log_block(events, limit=1200))
-        if out.mentions and not out.over:
-            pings = " ".join(f"<@{u}>" for u in out.mentions)
-            seats = {uid: s for s, uid in out.pending.items()}
-            if game.secret_phase(view):
-                parts.append(f"{pings}: plan your decision in secret — check your DMs, or use `/plan` here.")
-            else:
-                what = []
-                for uid in out.mentions:
-                    seat = seats.get(uid)
-                    prompt = out.new_prompts.get(seat) if seat else None
-                    what.append(f"<@{uid}>: {game.describe_prompt(prompt)}")
-                parts.append("Your move — " + "; ".join(what) + ".")
-        elif out.pending and not out.over:
-            parts.append("Waiting for " + ", ".join(self.names(info, list(out.pending))) + ".")
-        if closed:
-            parts.append(
-                " ".join(f"<@{u}>" for u in closed)
-                + ": I cannot send you direct messages. Use `/plan` in this channel: only you will see your planner."
-            )
-        return "\n".join(parts)
-
-    def result_embed(self, info: GameInfo, result: dict[str, Any]) -> discord.Embed:
-        embed = discord.Embed(title=f"Final scores — game #{info.id}")
-        lines = self.presenter(info).result_lines(result, lambda seat: self.names(info, [seat])[0])
-        embed.description = text.clip("\n".join(lines), 4000) or "The game is over."
-        winners = result.get("winners") or []
-        if winners:
-            embed.set_footer(text="Winner: " + ", ".join(self.names(info, winners)))
-        return embed
 
     async def dm_user(self, user_id: int) -> discord.DMChannel:
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
@@ -453,7 +253,8 @@ class Play(commands.Cog):
         if op != "cancel":
             draft = builder.step(draft, ctx, op, value)
         await interaction.response.defer()
-        await self.app.save_draft(gid, seat, key, builder.encode(draft))
+        if await self.app.save_draft(gid, seat, key, builder.encode(draft)):
+            self.kick(gid)  # the status message: one fewer "changed nothing yet"
         embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
 
@@ -628,16 +429,8 @@ class Play(commands.Cog):
         """The reminder scheduler's send callback: a DM (a channel mention if DMs are
         closed), or the AI takeover notice and what the AI did, all through the outbox."""
         info = await self.app.info(nudge.game_id)
-        if nudge.kind == "takeover":
-            s = info.seat_named(nudge.seat)
-            name = s.display_name if s else nudge.seat
-            await self.post_notice(  # a notice: when it cannot be posted, the outcome still is
-                info,
-                f"⏱️ {name} has not moved for a long time: the AI plays their seat from now on "
-                "(they can take it back with `/game reclaim`).",
-            )
-            if nudge.outcome is not None:
-                await self.publish(nudge.outcome)
+        if nudge.kind == "takeover":  # the app wrote the notice and the outcome's rows
+            self.kick(info.id)
             return
         if nudge.user_id is None:
             return
@@ -645,6 +438,9 @@ class Play(commands.Cog):
         game = self.presenter(info)
         what = game.describe_prompt(prompt)
         note = f"⏰ Reminder: game #{info.id} in <#{info.place_id}> is waiting for you since <t:{int(nudge.since_at)}:R>: {what}."
+        takeover = [d for d in await self.app.deadlines(info.id) if d.seat == nudge.seat and d.kind == "takeover"]
+        if takeover:  # the clock on every prompt
+            note += f" The AI takes over your seat <t:{int(takeover[0].due_at)}:R>."
         fallback = f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here."
         payload: dict[str, Any] = {"fallback": fallback, "buttons": "open"}
         draft = None
@@ -759,7 +555,7 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
         if pic is not None:
             files.append(pic)
         lines.extend(log_lines)
-    lines = with_player_names(lines, info)
+    lines = text.with_player_names(lines, info)
     head = f"**Round {round}** of game #{info.id}\n"
     fit = pictures.within_budget([file_size(f) for f in files], play.bot.upload_limit)
     if fit < len(files):  # one message's pictures together stay under the upload limit
@@ -771,29 +567,6 @@ async def game_history(interaction: discord.Interaction[Any], round: app_command
 
 LOG_MESSAGE = 1900  # characters of log per message (Discord: 2000 per message)
 LOG_MESSAGES = 5  # at most this many private messages per /game log
-
-
-def with_player_names(lines: list[str], info: GameInfo) -> list[str]:
-    """Log lines with each seat called by its player's display name, as everywhere else
-    (the engines name seats by their ids: "annlee sells ..." -> "Ann Lee sells ...").
-    A seat id is replaced as a whole word; one of 1-2 letters only at a line's start
-    (it could be a word of the line)."""
-    import re
-
-    names = {s.seat: s.display_name for s in info.seats if s.display_name and s.display_name != s.seat}
-    if not names:
-        return list(lines)
-    ids = sorted(names, key=len, reverse=True)
-    long_ = [re.escape(i) for i in ids if len(i) >= 3]
-    anywhere = re.compile(r"(?<![\w-])(" + "|".join(long_) + r")(?![\w-])") if long_ else None
-    start = re.compile(r"^(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
-    out = []
-    for line in lines:
-        line = start.sub(lambda m: names[m.group(1)], line)
-        if anywhere is not None:
-            line = anywhere.sub(lambda m: names[m.group(1)], line)
-        out.append(line)
-    return out
 
 
 def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int = LOG_MESSAGES) -> list[str]:
@@ -831,7 +604,7 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
         round = int((await play.app.view(info.id, None)).get("round") or 1)
     export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
     views_ = await asyncio.to_thread(history_views, export, int(round))
-    lines = with_player_names([line for _v, log_lines in views_ for line in log_lines if line], info)
+    lines = text.with_player_names([line for _v, log_lines in views_ for line in log_lines if line], info)
     if not views_:
         await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
         return

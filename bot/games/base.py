@@ -288,6 +288,57 @@ class Presenter:
         need (e.g. the round's sales before they leave the map)."""
         return []
 
+    # -- round results -----------------------------------------------------------------
+
+    SCORE_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (("vp", "VP"), ("points", "points"), ("money", "money"))
+
+    def scores(self, view: Mapping[str, Any]) -> dict[str, int]:
+        """Each seat's score in a public view (what a round's results compare): by
+        default the first of ``players[seat]["vp"]`` / ``"points"`` / ``"money"`` that
+        every seat has; {} if none."""
+        key, _label = self._score_key(view)
+        if key is None:
+            return {}
+        return {str(s): int(p[key]) for s, p in (view.get("players") or {}).items()}
+
+    def _score_key(self, view: Mapping[str, Any]) -> tuple[str | None, str]:
+        players = view.get("players") or {}
+        if not isinstance(players, Mapping) or not players:
+            return None, ""
+        for key, label in self.SCORE_KEYS:
+            if all(isinstance(p, Mapping) and type(p.get(key)) is int for p in players.values()):
+                return key, label
+        return None, ""
+
+    def score_sources(self, round_no: int, view_after: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """seat -> {source: points} of what the round scored, where the view tells it (e.g.
+        "control of regions", "sales"); by default nothing: the results show the change."""
+        return {}
+
+    def round_results(
+        self, round_no: int, before: Mapping[str, int], view_after: Mapping[str, Any], name_of: Callable[[str], str]
+    ) -> str | None:
+        """The "Round N results" post: each seat's score change over the round, by source
+        where :meth:`score_sources` knows them, best first; None when the scores are
+        unknown (a game without a score in its view, or a round begun before the bot
+        kept the scores)."""
+        after = self.scores(view_after)
+        _key, label = self._score_key(view_after)
+        if not after or not before or set(before) != set(after):
+            return None
+        sources = self.score_sources(round_no, view_after)
+        lines = [f"**Round {round_no} results**"]
+        order = sorted(after, key=lambda s: (-(after[s] - before[s]), -after[s], name_of(s)))
+        for seat in order:
+            change = after[seat] - before[seat]
+            parts = [f"{k} {v:+d}" for k, v in (sources.get(seat) or {}).items() if v]
+            rest = change - sum((sources.get(seat) or {}).values())
+            if parts and rest:
+                parts.append(f"other {rest:+d}")
+            why = f" ({', '.join(parts)})" if parts else ""
+            lines.append(f"**{name_of(seat)}**: {change:+d} {label}{why} → {after[seat]} {label}")
+        return "\n".join(lines)
+
     # -- rules ------------------------------------------------------------------------
 
     def rules_topics(self) -> list[str]:

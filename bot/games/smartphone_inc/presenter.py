@@ -290,8 +290,39 @@ class SmartphoneInc(PlanningPresenter):
         """The public views at the start of Phase 8 among the phases an action completed:
         the only pictures of the round's sales on the map (Phase 8 scores and clears them
         at once). Other completed phases are summed up by the current board and the log."""
-        sales = [v for v in phase_views if v.get("phase") == "vp"][-2:]
-        return [(f"round-{v.get('round')}-sales.png", v) for v in sales]
+        out: list[tuple[str, Mapping[str, Any]]] = []
+        for i, v in enumerate(phase_views):
+            if v.get("phase") != "vp":
+                continue
+            after = phase_views[i + 1] if i + 1 < len(phase_views) else None
+            out.append((f"round-{v.get('round')}-sales.png", scored(v, after)))
+        return out[-2:]
+
+    def score_sources(self, round_no: int, view_after: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """What Phase 8 of ``round_no`` scored, as the engine recorded it (``last_round``):
+        the VP for controlling regions, and the rest of that phase (the Goods sold, with
+        Spatial). VP scored elsewhere in the round (NFC, Directives...) show as "other"."""
+        last = view_after.get("last_round") or {}
+        if last.get("round") != round_no:
+            return {}
+        out: dict[str, dict[str, int]] = {}
+        for seat, gain in (last.get("vp") or {}).items():
+            control = sum(int(by.get(seat, 0)) for by in (last.get("control") or {}).values())
+            out[str(seat)] = {"control of regions": control, "sales": int(gain) - control}
+        return out
+
+
+def scored(sales: Mapping[str, Any], after: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The view of a round's sales (the start of Phase 8) with each company's VP after the
+    phase scored them (from ``after``, the view that follows): the sales picture shows
+    the VP the round ended with, not the VP before scoring."""
+    if after is None or after.get("round") == sales.get("round") and after.get("phase") == "vp":
+        return sales
+    players = dict(sales.get("players") or {})
+    for seat, p in (after.get("players") or {}).items():
+        if seat in players and isinstance(p, Mapping) and "vp" in p:
+            players[seat] = {**players[seat], "vp": p["vp"]}
+    return {**sales, "players": players}
 
 
 PRESENTER = SmartphoneInc()
