@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from bot.text import with_player_names
 from tests.discord_support import Clock, fast_backoff, running
 from tests.fake_discord import (
     BAD_GATEWAY,
@@ -551,7 +552,7 @@ async def test_a_crash_right_after_the_commit_still_delivers_that_actions_own_po
         with pytest.raises(RuntimeError):
             await bot.app.act(1, int(bob["id"]), "bob", plan, int(state["version"]))
         assert (await bot.app.info(1)).version == int(state["version"]) + 1  # the move counts
-        lines = [x for x in get_game("smartphone-inc").events(await bot.app.state(1)) if x]
+        lines = with_player_names([x for x in get_game("smartphone-inc").events(await bot.app.state(1)) if x], await bot.app.info(1))
         monkeypatch.undo()
     assert lines and any("reveals:" in x for x in lines)
     async with running(fake, db, renderer=None, delivery=FAST_DELIVERY):  # ... and starts again

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.storage import OutboxRow, Storage
+from bot.text import with_player_names
 from tests.fakegame import GAME, FakeClock, lobby, new_app
 
 
@@ -45,7 +46,7 @@ async def test_rows_are_written_with_the_action_and_due_once_the_chain_ends(stor
     after = [r for r in await rows_of(storage, info.id) if r.batch == out.batch]
     assert after and all(r.next_try_at == 0 for r in after)
     text = lines_in(after)
-    for line in out.events:  # the reveal's lines, once
+    for line in with_player_names(out.events, await app.info(info.id)):  # the reveal's lines, once
         assert text.count(json.dumps(line)[1:-1]) == 1, line
 
 
@@ -71,7 +72,7 @@ async def test_a_crash_right_after_the_commit_keeps_the_actions_own_rows(storage
     with pytest.raises(RuntimeError):
         await app.act(gid, 1, None, {"take": 2}, version)
     assert calls == 1 and (await app.info(gid)).version == version + 1  # the move counts
-    [line] = [x for x in GAME.events(await app.state(gid)) if x]
+    [line] = with_player_names([x for x in GAME.events(await app.state(gid)) if x], await app.info(gid))
     held = [r for r in await rows_of(storage, gid) if line in lines_in([r])]
     assert len(held) == 1 and held[0].kind == "hold"  # a turn inside the phase: held for its post
     held_back = [r for r in await rows_of(storage, gid) if r.batch == held[0].batch]
@@ -86,7 +87,7 @@ async def test_a_crash_right_after_the_commit_keeps_the_actions_own_rows(storage
     assert all(r.next_try_at == 0 for r in pending)
     text = lines_in(pending)
     assert text.count(line) == 1  # the crashed move's line, once
-    for extra in outs[0].events:
+    for extra in with_player_names(outs[0].events, await app.info(gid)):
         assert text.count(json.dumps(extra)[1:-1]) == 1, extra
 
 
