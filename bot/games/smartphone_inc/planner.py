@@ -281,8 +281,7 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
         return None
     try:
         plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
-        literal = ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2  # the game's rules version
-        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, literal))
+        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, _literal(ctx)))  # the game's rules version
     except IllegalAction:
         return None
     ev["yields"] = ctx.yields({**ev, "face_down": face_down_goods(ev["face_down"])})  # a Mini-upgrade makes no Goods
@@ -621,7 +620,7 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
     price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one."""
     out: list[tuple[dict[str, Any], int]] = []
     seen: set[tuple[Any, ...]] = set()
-    items = _outcomes(ctx.owned, ctx.has_4g)
+    items = _outcomes(ctx.owned, ctx.has_4g, _literal(ctx))
     for item, y in zip(items, map(ctx.yields_fn(), items), strict=True):
         key = _summary_key(y)
         if key in seen:
@@ -633,13 +632,19 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
 
 
 def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
-    return decisions.outcome_plan(list(ctx.owned), ctx.has_4g, ref)
+    return decisions.outcome_plan(list(ctx.owned), ctx.has_4g, ref, literal_cover=_literal(ctx))
+
+
+def _literal(ctx: PlanContext) -> bool:
+    """Whether the game's rules version counts cells under an "under" Improvement as
+    making no covered-cell Goods (``planning.literal_cover``; a bare context: version 1)."""
+    return ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2
 
 
 @lru_cache(maxsize=64)
-def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
+def _outcomes(owned: tuple[str, ...], has_4g: bool, literal: bool = False) -> tuple[dict[str, Any], ...]:
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
-    return tuple(decisions.distinct_effects(list(owned), has_4g))
+    return tuple(decisions.distinct_effects(list(owned), has_4g, literal_cover=literal))
 
 
 def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
