@@ -164,6 +164,8 @@ class BoardroomBot(commands.Bot):
         log.info("reminder scheduler started with %d job(s)", jobs)
         if self.sync_commands:
             await self._sync()
+        if self.renderer is not None:  # the first pictures cost what the next ones cost (bench_planner.py)
+            pictures.PAINTER.warm_up()
         self.loop.create_task(self._after_ready(), name="boardroom-after-ready")
 
     async def _renew_lease(self) -> None:

@@ -106,8 +106,37 @@ def draw_png(fn: Callable[..., Image.Image], args: tuple[Any, ...], limit: int =
     return png_bytes(fn(*args), limit)
 
 
+def warm_up() -> int:
+    """Load what a game's first picture after a start would load: its pictures package
+    (``render.<game>``, imported lazily otherwise), the fonts and the icons it caches,
+    by drawing (and throwing away) the compact (else the private) picture of a new
+    3-seat game's first seat. The first picture a player waits for then costs what the next ones cost
+    (benchmarks/bench_planner.py). Returns how many games were warmed; never raises."""
+    done = 0
+    try:
+        import render
+        from engine import get_game
+    except Exception:  # noqa: BLE001 - pictures are optional: a broken renderer shows later
+        log.warning("could not load the pictures packages ahead of time", exc_info=True)
+        return 0
+    for name in render.games():
+        try:
+            game = get_game(name)
+            state = game.setup(["a", "b", "c"], 1, {})
+            seat = sorted(game.pending(state) or ["a"])[0]
+            view = game.view(state, seat)
+            if hasattr(render._module(name), "draw_compact"):
+                render.draw_compact(name, view)
+            else:  # a game without compact pictures: its private picture
+                render.draw(name, view)
+            done += 1
+        except Exception:  # noqa: BLE001 - a game without that picture is simply not warmed
+            log.debug("no warm-up picture for %s", name, exc_info=True)
+    return done
+
+
 def _warm_worker() -> None:
-    import render  # noqa: F401 - load Pillow, the fonts' module and the renderer once per worker
+    warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
 
 class Painter:
@@ -127,6 +156,7 @@ class Painter:
         self._processes: ProcessPoolExecutor | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._picklable: dict[Any, bool] = {}
+        self._warmed = False
 
     @property
     def mode(self) -> str:
@@ -177,6 +207,14 @@ class Painter:
             if self._threads is None:
                 self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="painter")
             return await loop.run_in_executor(self._threads, draw_png, fn, args, limit)
+
+    def warm_up(self) -> None:
+        """:func:`warm_up` in a worker now, without waiting (the bot's start-up); once per
+        painter (worker processes also warm up when they start)."""
+        if self._warmed:
+            return
+        self._warmed = True
+        self._executor(warm_up).submit(warm_up)
 
     def close(self) -> None:
         for pool in (self._processes, self._threads):

@@ -340,6 +340,8 @@ class _Counts(dict[int, tuple[dict[str, int], int]]):
     def __init__(self, weights: tuple[int, ...], radii: tuple[int, ...]) -> None:
         super().__init__()
         self.weights, self.radii = weights, radii
+        self.halves: tuple[list[tuple[dict[str, int], int]], list[tuple[dict[str, int], int]]] | None = None
+        self.split = 1
 
     def fill(self) -> None:
         """Every position at once (faster than one by one when most are read)."""
@@ -353,15 +355,24 @@ class _Counts(dict[int, tuple[dict[str, int], int]]):
         self.update(enumerate(zip(actives, packs, strict=True)))
 
     def __missing__(self, lo: int) -> tuple[dict[str, int], int]:
-        _r0, r1, r2, r3, r4, r5 = self.radii
-        rest, d5 = divmod(lo, r5)
-        rest, d4 = divmod(rest, r4)
-        rest, d3 = divmod(rest, r3)
-        rest, d2 = divmod(rest, r2)
-        d0, d1 = divmod(rest, r1)
-        packed = (((((d0 << 6 | d1) << 6 | d2) << 6 | d3) << 6 | d4) << 6) | d5
-        found = self[lo] = (dict(zip(SYMBOLS, (d0, d1, d2, d3, d4, d5), strict=True)), packed)
+        # a position is (first 3 counts) * split + (last 3 counts): two small tables
+        if self.halves is None:
+            self.halves = (self._half(self.radii[:3], 0), self._half(self.radii[3:], 3))
+            self.split = prod(self.radii[3:])
+        hi, low = divmod(lo, self.split)
+        (a_hi, p_hi), (a_lo, p_lo) = self.halves[0][hi], self.halves[1][low]
+        found = self[lo] = ({**a_hi, **a_lo}, p_hi | p_lo)
         return found
+
+    @staticmethod
+    def _half(radii: tuple[int, ...], first: int) -> list[tuple[dict[str, int], int]]:
+        """({symbol: count}, packed) of every combination of 3 counts from symbol ``first`` on."""
+        names = SYMBOLS[first : first + 3]
+        shifts = [_BITS * (len(SYMBOLS) - 1 - i) for i in range(first, first + 3)]
+        return [
+            (dict(zip(names, ds, strict=True)), sum(d << sh for d, sh in zip(ds, shifts, strict=True)))
+            for ds in product(*map(range, radii))
+        ]
 
 
 class _Layout:

@@ -704,9 +704,12 @@ def goal_decisions(
     ``planning.yields`` for this seat), best first, leaving out any decision that another
     one beats in everything it gives."""
     order = _GOAL_ORDER.get(goal, _GOAL_ORDER["goods"])
-    ranked = sorted(items if items is not None else outcomes(ctx), key=lambda o: order(o[0]))
+    pool = items if items is not None else outcomes(ctx)
     if goal == "improve":
-        ranked = [o for o in ranked if o[0]["improve"]]
+        pool = [o for o in pool if o[0]["improve"]]
+    if limit == 1:  # the first screen's "best": the first of the sorted list, without sorting
+        return [min(pool, key=lambda o: order(o[0]))] if pool else []
+    ranked = sorted(pool, key=lambda o: order(o[0]))
     kept: list[tuple[dict[str, Any], int]] = []
     for item in ranked:
         if any(_dominates(k[0], item[0]) for k in kept):
