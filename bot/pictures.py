@@ -196,9 +196,20 @@ class Painter:
     async def png(self, fn: Callable[..., Image.Image], *args: Any, limit: int = MAX_UPLOAD) -> bytes | None:
         """``fn(*args)`` drawn and encoded in a worker (see :func:`png_bytes`)."""
         loop = asyncio.get_running_loop()
-        pool = self._executor(fn)
         try:
-            return await loop.run_in_executor(pool, draw_png, fn, args, limit)
+            pool = self._executor(fn)
+            future = loop.run_in_executor(pool, draw_png, fn, args, limit)
+        except (OSError, NotImplementedError, RuntimeError) as exc:
+            if self._mode != "process":
+                raise
+            # no worker processes here (no semaphores, a sandbox, interpreter shutting
+            # down): threads from now on
+            log.warning("picture worker processes are unavailable (%s): drawing in threads", exc)
+            self._mode = "thread"
+            self._processes = None
+            return await loop.run_in_executor(self._executor(fn), draw_png, fn, args, limit)
+        try:
+            return await future
         except BrokenProcessPool:
             log.warning("a picture worker process died; starting new ones")
             if self._processes is pool:

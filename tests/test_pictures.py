@@ -211,3 +211,25 @@ def test_warm_up_loads_every_games_pictures_once_and_never_fails(monkeypatch) ->
     monkeypatch.setattr(render, "draw_compact", broken)
     monkeypatch.setattr(render, "draw", broken)
     assert pictures.warm_up() == 0
+
+
+def _small_picture() -> Image.Image:
+    return Image.new("RGB", (40, 30), "white")
+
+
+def test_painter_falls_back_to_threads_when_processes_are_unavailable(monkeypatch) -> None:
+    """Where worker processes cannot start (no semaphores, a sandbox), pictures are drawn
+    in threads instead, from then on; nothing fails."""
+    import asyncio
+
+    def unavailable(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no process pools here")
+
+    monkeypatch.setattr(pictures, "ProcessPoolExecutor", unavailable)
+    painter = pictures.Painter(mode="process")
+    try:
+        data = asyncio.run(painter.png(_small_picture))
+        assert data is not None and data.startswith(b"\x89PNG")
+        assert painter.mode == "thread" and painter._processes is None
+    finally:
+        painter.close()
