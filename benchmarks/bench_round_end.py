@@ -25,7 +25,8 @@ Discord (``tests/fake_discord.py``, the real renderer); the actions are the rand
 player's, applied as the Play cog applies a player's (``App.act``, then
 ``Play.publish``: outbox rows, the deliverer, ``bot.posting``, the pictures). For the
 last action of each of ``--runs`` rounds the figure is the time from ``App.act`` to
-the last request of its messages reaching the fake Discord: the round's post with its
+the last request of its messages reaching the fake Discord (``BENCH_TRACE=1``: each
+request's time on stderr; ``BENCH_PROFILE=path``: cProfile stats of each, event loop only): the round's post with its
 pictures, the status edit and 5 planner DMs each with its picture (drawn with the
 planner's first screen). Before each measured action the deliverer is idle and the
 channels' pace windows (5 writes per 5 s) are empty, as when players take their time.
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import io
 import json
 import os
@@ -152,6 +154,9 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
                         await bot.delivery.idle()
                         await asyncio.sleep(bot.delivery.per + 0.2)
                         first = len(fake.requests)
+                        prof = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
+                        if prof is not None:
+                            prof.enable()
                         start = time.monotonic()
                     info = await app.info(gid)
                     out = await app.act(gid, int(users[seat]["id"]), seat, action, info.version)
@@ -159,6 +164,9 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
                     if ending:
                         while any(not t.done() for t in bot.delivery._tasks.values()):
                             await asyncio.sleep(0.002)
+                        if prof is not None:
+                            prof.disable()
+                            prof.dump_stats(f"{os.environ['BENCH_PROFILE']}.{len(times)}")
                         sent = [r for r in fake.requests[first:] if r.method in ("POST", "PATCH") and "/messages" in r.path]
                         times.append((max(r.at for r in sent) - start) * 1000)
                         if os.environ.get("BENCH_TRACE"):
