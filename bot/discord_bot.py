@@ -164,8 +164,6 @@ class BoardroomBot(commands.Bot):
         log.info("reminder scheduler started with %d job(s)", jobs)
         if self.sync_commands:
             await self._sync()
-        if self.renderer is not None:  # the first pictures cost what the next ones cost (bench_planner.py)
-            pictures.PAINTER.warm_up()
         self.loop.create_task(self._after_ready(), name="boardroom-after-ready")
 
     async def _renew_lease(self) -> None:
@@ -196,6 +194,8 @@ class BoardroomBot(commands.Bot):
         self.ready_event.set()
         self.delivery.start()  # sends what a restart left in the outbox
         await self.catch_up()
+        if self.renderer is not None:  # then the first pictures cost what the next ones cost (bench_planner.py)
+            pictures.PAINTER.warm_up()  # after the catch-up: start-up is not slowed down
         self.delivery.on_sweep.append(self.catch_up)  # and again with every sweep (issue 8 §5)
 
     async def catch_up(self) -> None:
