@@ -712,15 +712,55 @@ class Outcomes(Sequence[dict[str, Any]]):
         if paused:
             gc.disable()
         try:
-            items = [
-                item(cov, nfd, *counts[p])
-                for bi, (cov, nfd, block) in enumerate(self._blocks)
-                for p in self._positions.get(bi) or _bit_positions(block)
-            ]
+            if self._with_plans:
+                items = self._every_plan()
+            else:
+                items = [
+                    item(cov, nfd, *counts[p])
+                    for bi, (cov, nfd, block) in enumerate(self._blocks)
+                    for p in self._positions.get(bi) or _bit_positions(block)
+                ]
         finally:
             if paused:
                 gc.enable()
         return iter(items)
+
+    def _every_plan(self) -> list[dict[str, Any]]:
+        """Every outcome with its plan, in one loop (the plan dicts built inline)."""
+        join, counts, witnesses = self._join, self._counts, self._witnesses
+        assert witnesses is not None
+        splits = join.splits
+        skeletons: dict[int, _Skeleton] = {}
+        out: list[dict[str, Any]] = []
+        append = out.append
+        for bi, (cov, nfd, block) in enumerate(self._blocks):
+            head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
+            for p in self._positions.get(bi) or _bit_positions(block):
+                active, packed = counts[p]
+                ref = witnesses[head + packed]
+                split = splits.get(ref >> 24)
+                if split is None:
+                    split = splits[ref >> 24] = join._split(ref >> 36, (ref >> 24) & 4095)
+                row = ref & 0xFFFFFF | (ref >> 36) << 24
+                skel = skeletons.get(row)
+                if skel is None:
+                    skel = skeletons[row] = join._skeleton(ref >> 36, ref & 0xFFFFFF)
+                (pad, bside, tside, rot, x, y), full, half = skel
+                imps: list[dict[str, Any]] = []
+                for (imp_id, shown), spot in zip(split[1], half, strict=True):
+                    sx, sy, sr = spot[shown]
+                    imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
+                for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
+                    imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
+                append({
+                    "active": active.copy(), "covered": cov, "face_down": nfd,
+                    "plan": {
+                        "bottom": {"pad": pad, "side": bside},
+                        "top": {"side": tside, "rot": rot, "x": x, "y": y},
+                        "improvements": imps,
+                    },
+                })
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str | bytes):
