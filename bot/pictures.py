@@ -18,10 +18,17 @@ encoding time for about a fifth more bytes (``benchmarks/bench_render.py``).
 (the pictures of one phase change), in 2 threads by default (Pillow releases the
 GIL while it encodes) or, with ``BOARDROOM_PICTURES=process``, in 2 worker
 processes (drawing holds the GIL, so only processes overlap the drawing itself).
-On the shared 2-core machine the threads were faster in 4 of 6 runs of
-``benchmarks/bench_round_end.py``: there the bot's processes together get about
-one core, so worker processes only add their overhead. On a host whose second
-core is free, try ``process``.
+On the shared 2-core machine the threads were faster in 4 of 6 runs of the
+pictures-alone figures of ``benchmarks/bench_round_end.py``: there the bot's
+processes together get about one core, so worker processes only add their overhead.
+On the whole round end through the fake Discord (its main figure) the processes were
+steadier (456-470 ms against 397-550 ms with threads, one quiet moment): the round's
+two board pictures are drawn side by side. On a host whose second core is free, try
+``process``. Where worker processes cannot start, the painter draws in threads.
+
+:func:`warm_up` (run by the bot in the painter once the start-up catch-up is done)
+draws one throwaway picture per game, so that the first picture a player waits for
+(the planner's first screen) does not also load the renderer, its fonts and icons.
 
 No ``discord`` import here: the functions are tested on their own.
 """
