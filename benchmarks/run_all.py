@@ -44,6 +44,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_engine.py": ["--games", "10"],
     "bench_mm.py": ["--games", "10"],
     "bench_plans.py": ["--runs", "3"],
+    "bench_planner.py": ["--runs", "1"],
     "bench_render.py": ["--runs", "5"],
     "bench_app.py": ["--quick"],
     "bench_scale.py": ["--games", "1000", "--acts", "100"],  # --full: 1,000 games, 400 moves
@@ -85,6 +86,7 @@ GOALS: dict[str, Goal] = {
     "plans_6_4g_cold_ms": at_most(150, "150 ms"),
     "plans_6_warm_ms": at_most(50, "50 ms"),
     "plans_6_cold_ms": at_most(150, "150 ms"),
+    "planner_first_screen_ms": at_most(100, "100 ms"),  # benchmarks/bench_planner.py, cold
     # pictures (issues 10 and 11: draw + PNG encode per picture)
     "render_worst_ms": at_most(100, "100 ms"),
     "round_end_pictures_ms": at_most(300, "300 ms"),
@@ -92,6 +94,7 @@ GOALS: dict[str, Goal] = {
     # scale (issue 9, benchmarks/bench_scale.py)
     "ready_s": at_most(3, "3 s"),
     "done_s": at_most(3, "3 s"),
+    "done_without_ai_moves_s": at_most(3, "3 s (+ the owed AI moves)"),  # bench_scale --ai-seats
     "peak_rss_mib": at_most(300, "300 MiB"),
     "peak_rss_start_mib": at_most(300, "300 MiB"),
     "act_p99_growth_pct": at_most(20, "20 %"),  # App.act p99 with N games vs 10 games

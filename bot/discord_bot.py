@@ -198,6 +198,8 @@ class BoardroomBot(commands.Bot):
         self.ready_event.set()
         self.delivery.start()  # sends what a restart left in the outbox
         await self.catch_up()
+        if self.renderer is not None:  # then the first pictures cost what the next ones cost (bench_planner.py)
+            pictures.PAINTER.warm_up()  # after the catch-up: start-up is not slowed down
         self.delivery.on_sweep.append(self.catch_up)  # and again with every sweep (issue 8 §5)
 
     async def catch_up(self) -> None:

@@ -18,10 +18,17 @@ encoding time for about a fifth more bytes (``benchmarks/bench_render.py``).
 (the pictures of one phase change), in 2 threads by default (Pillow releases the
 GIL while it encodes) or, with ``BOARDROOM_PICTURES=process``, in 2 worker
 processes (drawing holds the GIL, so only processes overlap the drawing itself).
-On the shared 2-core machine the threads were faster in 4 of 6 runs of
-``benchmarks/bench_round_end.py``: there the bot's processes together get about
-one core, so worker processes only add their overhead. On a host whose second
-core is free, try ``process``.
+On the shared 2-core machine the threads were faster in 4 of 6 runs of the
+pictures-alone figures of ``benchmarks/bench_round_end.py``: there the bot's
+processes together get about one core, so worker processes only add their overhead.
+On the whole round end through the fake Discord (its main figure) the processes were
+steadier (456-470 ms against 397-550 ms with threads, one quiet moment): the round's
+two board pictures are drawn side by side. On a host whose second core is free, try
+``process``. Where worker processes cannot start, the painter draws in threads.
+
+:func:`warm_up` (run by the bot in the painter once the start-up catch-up is done)
+draws one throwaway picture per game, so that the first picture a player waits for
+(the planner's first screen) does not also load the renderer, its fonts and icons.
 
 No ``discord`` import here: the functions are tested on their own.
 """
@@ -106,8 +113,37 @@ def draw_png(fn: Callable[..., Image.Image], args: tuple[Any, ...], limit: int =
     return png_bytes(fn(*args), limit)
 
 
+def warm_up() -> int:
+    """Load what a game's first picture after a start would load: its pictures package
+    (``render.<game>``, imported lazily otherwise), the fonts and the icons it caches,
+    by drawing (and throwing away) the compact (else the private) picture of a new
+    3-seat game's first seat. The first picture a player waits for then costs what the next ones cost
+    (benchmarks/bench_planner.py). Returns how many games were warmed; never raises."""
+    done = 0
+    try:
+        import render
+        from engine import get_game
+    except Exception:  # noqa: BLE001 - pictures are optional: a broken renderer shows later
+        log.warning("could not load the pictures packages ahead of time", exc_info=True)
+        return 0
+    for name in render.games():
+        try:
+            game = get_game(name)
+            state = game.setup(["a", "b", "c"], 1, {})
+            seat = sorted(game.pending(state) or ["a"])[0]
+            view = game.view(state, seat)
+            if hasattr(render._module(name), "draw_compact"):
+                render.draw_compact(name, view)
+            else:  # a game without compact pictures: its private picture
+                render.draw(name, view)
+            done += 1
+        except Exception:  # noqa: BLE001 - a game without that picture is simply not warmed
+            log.debug("no warm-up picture for %s", name, exc_info=True)
+    return done
+
+
 def _warm_worker() -> None:
-    import render  # noqa: F401 - load Pillow, the fonts' module and the renderer once per worker
+    warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
 
 class Painter:
@@ -127,6 +163,7 @@ class Painter:
         self._processes: ProcessPoolExecutor | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._picklable: dict[Any, bool] = {}
+        self._warmed = False
 
     @property
     def mode(self) -> str:
@@ -166,9 +203,20 @@ class Painter:
     async def png(self, fn: Callable[..., Image.Image], *args: Any, limit: int = MAX_UPLOAD) -> bytes | None:
         """``fn(*args)`` drawn and encoded in a worker (see :func:`png_bytes`)."""
         loop = asyncio.get_running_loop()
-        pool = self._executor(fn)
         try:
-            return await loop.run_in_executor(pool, draw_png, fn, args, limit)
+            pool = self._executor(fn)
+            future = loop.run_in_executor(pool, draw_png, fn, args, limit)
+        except (OSError, NotImplementedError, RuntimeError) as exc:
+            if self._mode != "process":
+                raise
+            # no worker processes here (no semaphores, a sandbox, interpreter shutting
+            # down): threads from now on
+            log.warning("picture worker processes are unavailable (%s): drawing in threads", exc)
+            self._mode = "thread"
+            self._processes = None
+            return await loop.run_in_executor(self._executor(fn), draw_png, fn, args, limit)
+        try:
+            return await future
         except BrokenProcessPool:
             log.warning("a picture worker process died; starting new ones")
             if self._processes is pool:
@@ -177,6 +225,14 @@ class Painter:
             if self._threads is None:
                 self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="painter")
             return await loop.run_in_executor(self._threads, draw_png, fn, args, limit)
+
+    def warm_up(self) -> None:
+        """:func:`warm_up` in a worker now, without waiting (the bot's start-up); once per
+        painter (worker processes also warm up when they start)."""
+        if self._warmed:
+            return
+        self._warmed = True
+        self._executor(warm_up).submit(warm_up)
 
     def close(self) -> None:
         for pool in (self._processes, self._threads):

@@ -23,6 +23,7 @@ sending it and marking it delivered is answered with the first message, not doub
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import TYPE_CHECKING, Any
@@ -231,12 +232,12 @@ class DiscordSender:
             return await self.send(info.place_id, row.nonce, content=text.clip(fallback, 2000), view=ui)
 
     async def pictures(self, specs: list[dict[str, Any]]) -> list[discord.File]:
-        files: list[discord.File] = []
+        """A post's pictures, drawn together (``bot.pictures.PAINTER``: its workers, off
+        the event loop), in the order given; a picture that cannot be drawn is left out."""
+        calls = []
         for spec in specs:
             fn = spec.get("fn") or "draw"
             if fn != "draw" and not hasattr(self.bot.renderer, fn):
                 fn = "draw"
-            pic = await self.bot.picture(spec["file"], fn, *spec.get("args") or [])
-            if pic is not None:
-                files.append(pic)
-        return files
+            calls.append(self.bot.picture(spec["file"], fn, *spec.get("args") or []))
+        return [pic for pic in await asyncio.gather(*calls) if pic is not None]

@@ -28,6 +28,7 @@ _spec.loader.exec_module(run_all)
         ["bench_engine.py", "--games", "2"],
         ["bench_mm.py", "--games", "2"],
         ["bench_plans.py", "--runs", "1"],
+        ["bench_planner.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
         ["bench_round_end.py", "--runs", "1"],
         ["bench_app.py", "--quick", "--startup-games", "5"],

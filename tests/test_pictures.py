@@ -188,6 +188,35 @@ def test_painter_mode_comes_from_the_environment_when_unset(monkeypatch) -> None
     assert pictures.Painter(mode="process").mode == "process"
 
 
+def test_warm_up_loads_every_games_pictures_once_and_never_fails(monkeypatch) -> None:
+    """The start-up warm-up draws one throwaway picture per game (so the first picture a
+    player waits for costs what the next ones cost); a painter does it once, in a worker;
+    a broken game is skipped, not raised."""
+    import render
+
+    assert pictures.warm_up() == len(render.games())
+    painter = pictures.Painter(mode="thread")
+    try:
+        painter.warm_up()
+        first = painter._threads
+        assert first is not None
+        painter.warm_up()  # once per painter
+        assert painter._threads is first and painter._warmed
+    finally:
+        painter.close()
+
+    def broken(game_name: str, view: Any, prompt: Any = None) -> Any:
+        raise RuntimeError("no picture")
+
+    monkeypatch.setattr(render, "draw_compact", broken)
+    monkeypatch.setattr(render, "draw", broken)
+    assert pictures.warm_up() == 0
+
+
+def _small_picture() -> Image.Image:
+    return Image.new("RGB", (40, 30), "white")
+
+
 def test_painter_falls_back_to_threads_when_processes_are_unavailable(monkeypatch) -> None:
     """Where worker processes cannot start (no semaphores, a sandbox), pictures are drawn
     in threads instead, from then on; nothing fails."""
@@ -204,7 +233,3 @@ def test_painter_falls_back_to_threads_when_processes_are_unavailable(monkeypatc
         assert painter.mode == "thread" and painter._processes is None
     finally:
         painter.close()
-
-
-def _small_picture() -> Image.Image:
-    return Image.new("RGB", (40, 30), "white")

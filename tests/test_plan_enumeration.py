@@ -143,3 +143,22 @@ def test_greedy_picks_the_same_plan_as_over_every_outcome_SI_PLAN_10(seed):
         state = copy.deepcopy(state)
         action = greedy.greedy_action(state, seat)
         pads.validate_plan(action["plan"], state["players"][seat]["improvements"], False)
+
+
+@pytest.mark.parametrize("with_plans", [True, False])
+def test_outcomes_read_one_by_one_are_the_ones_listed_SI_PLAN_10(with_plans):
+    """SI-PLAN-10: the lazy sequence gives, read by index or slice, the outcomes it lists
+    in bulk; each read is a new dict (changing it changes nothing)."""
+    outs = D.distinct_outcomes(SIX, True, with_plans=with_plans)
+    every = list(D.distinct_outcomes(SIX, True, with_plans=with_plans))
+    assert len(outs) == len(every) > 60_000
+    step = len(outs) // 97
+    for i in range(0, len(outs), step):
+        assert outs[i] == every[i]
+    assert outs[-1] == every[-1] and outs[-len(outs)] == every[0]
+    assert outs[10:40:3] == every[10:40:3]
+    with pytest.raises(IndexError):
+        outs[len(outs)]
+    outs[5]["active"]["up"] = 99
+    assert outs[5] == every[5]
+    assert outs == every and outs != every[:-1]

@@ -235,7 +235,9 @@ def test_outcome_list_uses_the_engines_yields_for_this_seat() -> None:
     from engine.smartphone_inc import technologies
 
     g = get_game("smartphone-inc")
-    state = g.setup(["a", "b"], 1, {"tech_sides": {"nfc": 1}})
+    # rules version 1, as the bare context counts covered cells (version 2 counts fewer
+    # under an "under" Improvement: tests/test_plan_enumeration_rules.py)
+    state = g.setup(["a", "b"], 1, {"tech_sides": {"nfc": 1}}, rules=1)
     technologies.gain(state, "a", "nfc")  # NFC side 1: +1 price every Phase 2
     state["players"]["a"]["tokens"] = 2
     view = g.view(state, "a")

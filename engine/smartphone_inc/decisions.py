@@ -24,10 +24,18 @@ Speed: what the Pads alone can show (per number of Improvements, with and
 without 4G) is computed at build time and shipped in ``data/outcome_tables.bin``
 (:mod:`engine.smartphone_inc.outcome_tables`). A call joins it with what the owned
 Improvements show as big-int bitsets (one shift per group and assignment instead of
-one sum per outcome). ``with_plans=False`` gives each outcome an int ``"ref"``
+one sum per outcome). The result is a lazy sequence (:class:`Outcomes`): its length
+and order come from bit counts, and an outcome's dict and plan are built only when it
+is read, so a caller pays for what a player looks at (building all 65,000 plan dicts
+takes about half a second). ``with_plans=False`` gives each outcome an int ``"ref"``
 (its packed key) instead of a plan, and :func:`outcome_plan` builds the one plan a
 player picks; :func:`distinct_effects` lists only the outcomes that differ in what
 they give (about a tenth), for the planner and the greedy player.
+
+Rules version 2 (``literal_cover=True``, ``planning.literal_cover``): a bottom cell
+under the top Pad and under an "under" Improvement makes no covered-cell Goods, as
+``pads.evaluate`` counts it. Only a half slot (below) lies on such a cell, so the same
+tables serve: an outcome of h half slots has h fewer covered cells (0 is possible).
 ``tests/test_plan_enumeration.py`` checks all of it against the slow reference
 implementation (``tests/reference_decisions.py``).
 
@@ -39,12 +47,13 @@ from __future__ import annotations
 
 import gc
 import zlib
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from functools import cache, lru_cache
 from itertools import accumulate, product, repeat
 from math import prod
 from operator import add, and_, mul, rshift, sub
-from typing import Any
+from typing import Any, overload
 
 from engine import rng as _rng
 from engine.errors import IllegalAction
@@ -53,7 +62,6 @@ from engine.smartphone_inc.pads import (
     _ARRANGEMENTS,
     _BITS,
     _BOTTOM_SET,
-    _COUNT_MASK,
     _COV_SHIFT,
     _DIGIT,
     _IMPROVEMENTS,
@@ -65,7 +73,6 @@ from engine.smartphone_inc.pads import (
     _arrangement_plan,
     _arrangement_surface,
     _code,
-    _decode,
     _neighbours,
     _owned_list,
     _placement_for,
@@ -333,6 +340,8 @@ class _Counts(dict[int, tuple[dict[str, int], int]]):
     def __init__(self, weights: tuple[int, ...], radii: tuple[int, ...]) -> None:
         super().__init__()
         self.weights, self.radii = weights, radii
+        self.halves: tuple[list[tuple[dict[str, int], int]], list[tuple[dict[str, int], int]]] | None = None
+        self.split = 1
 
     def fill(self) -> None:
         """Every position at once (faster than one by one when most are read)."""
@@ -346,15 +355,24 @@ class _Counts(dict[int, tuple[dict[str, int], int]]):
         self.update(enumerate(zip(actives, packs, strict=True)))
 
     def __missing__(self, lo: int) -> tuple[dict[str, int], int]:
-        _r0, r1, r2, r3, r4, r5 = self.radii
-        rest, d5 = divmod(lo, r5)
-        rest, d4 = divmod(rest, r4)
-        rest, d3 = divmod(rest, r3)
-        rest, d2 = divmod(rest, r2)
-        d0, d1 = divmod(rest, r1)
-        packed = (((((d0 << 6 | d1) << 6 | d2) << 6 | d3) << 6 | d4) << 6) | d5
-        found = self[lo] = (dict(zip(SYMBOLS, (d0, d1, d2, d3, d4, d5), strict=True)), packed)
+        # a position is (first 3 counts) * split + (last 3 counts): two small tables
+        if self.halves is None:
+            self.halves = (self._half(self.radii[:3], 0), self._half(self.radii[3:], 3))
+            self.split = prod(self.radii[3:])
+        hi, low = divmod(lo, self.split)
+        (a_hi, p_hi), (a_lo, p_lo) = self.halves[0][hi], self.halves[1][low]
+        found = self[lo] = ({**a_hi, **a_lo}, p_hi | p_lo)
         return found
+
+    @staticmethod
+    def _half(radii: tuple[int, ...], first: int) -> list[tuple[dict[str, int], int]]:
+        """({symbol: count}, packed) of every combination of 3 counts from symbol ``first`` on."""
+        names = SYMBOLS[first : first + 3]
+        shifts = [_BITS * (len(SYMBOLS) - 1 - i) for i in range(first, first + 3)]
+        return [
+            (dict(zip(names, ds, strict=True)), sum(d << sh for d, sh in zip(ds, shifts, strict=True)))
+            for ds in product(*map(range, radii))
+        ]
 
 
 class _Layout:
@@ -437,19 +455,31 @@ def _bitsets(has_4g: bool, n: int, radii: tuple[int, ...]) -> tuple[_Layout, tup
 
 
 class _Join:
-    """The outcomes of one (owned, has_4g)."""
+    """The outcomes of one (owned, has_4g, rules reading).
 
-    def __init__(self, owned: Any, has_4g: Any) -> None:
+    ``literal`` (rules version 2 on, ``pads.evaluate``'s ``literal_cover``): a bottom
+    cell under the top Pad that lies under an "under" Improvement makes no covered-cell
+    Goods. Of the slots only a half slot puts an Improvement on such a cell (one cell
+    each, never shared), so an outcome of group (f, h) is the same table key with ``h``
+    fewer covered cells: the same tables serve both readings, and ``covered`` may be 0.
+    """
+
+    def __init__(self, owned: Any, has_4g: Any, literal: Any = False) -> None:
         ids = sorted(set(_owned_list(owned)))
         for imp_id in ids:
             improvement_cells(imp_id)
         self.ids = ids
         self.has_4g = has_4g = bool(has_4g)
+        self.literal = bool(literal)
         self.n = n = len(ids)
         self.geo = _geometry(has_4g, n)
         self.table = self.geo.table
         self.assign = _assignments(ids)
         self.groups = self.geo.groups
+        # covered cells taken off the table keys of each group (literal: its half slots)
+        self.uncover = [h if self.literal else 0 for _f, h in self.groups]
+        self.low = 0 if self.literal else 1  # the fewest covered cells an outcome can have
+        self.splits: dict[int, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {}
 
     # -- the set of outcomes ---------------------------------------------------------
 
@@ -467,7 +497,8 @@ class _Join:
         return tuple(radii)
 
     def union(self, wide: bool = False) -> tuple[_Layout, list[int]]:
-        """The layout and, per number face down, the bitset of the outcomes."""
+        """The layout and, per number face down, the bitset of the outcomes: block
+        ``covered - self.low`` of a bitset holds the outcomes with that many covered."""
         layout, bitsets = _bitsets(self.has_4g, self.n, self.radii(wide))
         shift = layout.shift
         found = [0] * (self.n + 1)
@@ -477,6 +508,12 @@ class _Join:
             if not options or not bits:
                 continue
             nfd = self.n - f - h
+            # the group's bitset has block (covered - 1); move it to block (covered - uncover - low)
+            move = (1 - self.uncover[gi] - self.low) * layout.block
+            if move > 0:
+                bits <<= move
+            elif move < 0:
+                bits >>= -move  # only empty blocks fall off: a group never uncovers more than it covers
             acc = found[nfd]
             for offset in {shift(packed) for packed, _roles in options}:
                 acc |= bits << offset
@@ -486,9 +523,9 @@ class _Join:
     def _blocks(self, layout: _Layout, found: list[int]) -> Iterator[tuple[int, int, int]]:
         """(covered, face down, bitset of the counts) of every outcome, in sorted order."""
         mask = (1 << layout.block) - 1
-        for cov in range(1, 5):
+        for cov in range(self.low, 5):
             for nfd, bits in enumerate(found):
-                block = (bits >> ((cov - 1) * layout.block)) & mask
+                block = (bits >> ((cov - self.low) * layout.block)) & mask
                 if block:
                     yield cov, nfd, block
 
@@ -501,22 +538,6 @@ class _Join:
         for cov, nfd, block in self._blocks(layout, found):
             head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
             out.extend(head + pk for _a, pk in map(counts.__getitem__, _bit_positions(block)))
-        return out
-
-    def items(self) -> list[dict[str, Any]]:
-        """``distinct_outcomes(..., with_plans=False)``: the ref of an outcome is its packed key."""
-        layout, found = self.union()
-        counts = layout.counts
-        counts.fill()
-        out: list[dict[str, Any]] = []
-        for cov, nfd, block in self._blocks(layout, found):
-            head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
-            out.extend(
-                [
-                    {"active": a.copy(), "covered": cov, "face_down": nfd, "ref": head + pk}
-                    for a, pk in map(counts.__getitem__, _bit_positions(block))
-                ]
-            )
         return out
 
     def effects(self) -> list[dict[str, Any]]:
@@ -551,7 +572,7 @@ class _Join:
             options = self.assign.get((f, h))
             if not options:
                 continue
-            rest = key - ((self.n - f - h) << _NFD_SHIFT)
+            rest = key - ((self.n - f - h) << _NFD_SHIFT) + (self.uncover[gi] << _COV_SHIFT)
             for oi, (shown, _roles) in enumerate(options):
                 # a count of ``shown`` above the key's borrows: that digit becomes 60-63,
                 # which no table key has (the Pads show at most a few of a symbol)
@@ -572,7 +593,7 @@ class _Join:
             if not options:
                 continue
             keys = table[(f, h)][0]
-            nfd = (n - f - h) << _NFD_SHIFT
+            nfd = ((n - f - h) << _NFD_SHIFT) - (self.uncover[gi] << _COV_SHIFT)
             for oi in range(len(options) - 1, -1, -1):
                 offset = options[oi][0] + nfd
                 base = ((gi << 12) | oi) << 24
@@ -603,48 +624,158 @@ class _Join:
         gi, oi, ki = found
         return _build_plan(self._skeleton(gi, ki), *self._split(gi, oi))
 
-    def outcomes(self) -> list[dict[str, Any]]:
-        """``distinct_outcomes(..., with_plans=True)``: every plan dict built."""
-        out = []
-        actives: dict[int, dict[str, int]] = {}
-        splits: dict[int, tuple[tuple[str, ...], tuple[tuple[str, int], ...]]] = {}
-        found = self.found()
-        low24 = (1 << 24) - 1
-        for key in sorted(found):
-            counts = key & _COUNT_MASK
-            active = actives.get(counts)
-            if active is None:
-                active = actives[counts] = _decode(counts)
-            ref = found[key]
-            split = splits.get(ref >> 24)
-            if split is None:
-                split = splits[ref >> 24] = self._split(ref >> 36, (ref >> 24) & 4095)
-            skel = self._skeleton(ref >> 36, ref & low24)
-            (pad, bside, tside, rot, x, y), full, half = skel
-            imps: list[dict[str, Any]] = []
-            for (imp_id, shown), spot in zip(split[1], half, strict=True):
-                sx, sy, sr = spot[shown]
-                imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
-            for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
-                imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
-            out.append(
-                {
-                    "active": active.copy(),
-                    "covered": key >> _COV_SHIFT,
-                    "face_down": (key >> _NFD_SHIFT) & 63,
+    def plan_of_witness(self, ref: int) -> Plan:
+        """The plan of a packed witness of :meth:`found` (the splits are kept: many
+        outcomes share an assignment)."""
+        split = self.splits.get(ref >> 24)
+        if split is None:
+            split = self.splits[ref >> 24] = self._split(ref >> 36, (ref >> 24) & 4095)
+        (pad, bside, tside, rot, x, y), full, half = self._skeleton(ref >> 36, ref & 0xFFFFFF)
+        imps: list[dict[str, Any]] = []
+        for (imp_id, shown), spot in zip(split[1], half, strict=True):
+            sx, sy, sr = spot[shown]
+            imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
+        for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
+            imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
+        return {
+            "bottom": {"pad": pad, "side": bside},
+            "top": {"side": tside, "rot": rot, "x": x, "y": y},
+            "improvements": imps,
+        }
+
+
+class Outcomes(Sequence[dict[str, Any]]):
+    """The distinct outcomes of one call of :func:`distinct_outcomes`, in sorted order,
+    each built when it is read: ``{"active", "covered", "face_down"}`` and either
+    ``"plan"`` or ``"ref"``. Its length and the order are known at once (bit counts of
+    the outcome bitsets); reading one outcome decodes it and, with plans, builds its one
+    plan; iterating over all of them builds every plan in bulk. Every read returns a new
+    dict (changing it changes nothing here). Equal to any sequence of the same items."""
+
+    def __init__(self, join: _Join, with_plans: bool) -> None:
+        self._join, self._with_plans = join, with_plans
+        layout, found = join.union()
+        self._counts = layout.counts
+        self._blocks = list(join._blocks(layout, found))
+        self._starts = list(accumulate((block.bit_count() for _c, _n, block in self._blocks), initial=0))
+        self._positions: dict[int, list[int]] = {}
+        self._witnesses: dict[int, int] | None = None
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def _read(self, bi: int, j: int) -> dict[str, Any]:
+        """Outcome ``j`` of block ``bi``."""
+        positions = self._positions.get(bi)
+        cov, nfd, block = self._blocks[bi]
+        if positions is None:
+            positions = self._positions[bi] = _bit_positions(block)
+        active, packed = self._counts[positions[j]]
+        return self._item(cov, nfd, active, packed)
+
+    def _item(self, cov: int, nfd: int, active: dict[str, int], packed: int) -> dict[str, Any]:
+        key = (cov << _COV_SHIFT | nfd << _NFD_SHIFT) + packed
+        item: dict[str, Any] = {"active": active.copy(), "covered": cov, "face_down": nfd}
+        if not self._with_plans:
+            item["ref"] = key
+        elif self._witnesses is not None:
+            item["plan"] = self._join.plan_of_witness(self._witnesses[key])
+        else:
+            item["plan"] = self._join.plan(key)
+        return item
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("outcome index out of range")
+        bi = bisect_right(self._starts, index) - 1
+        return self._read(bi, index - self._starts[bi])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self._with_plans and self._witnesses is None:
+            self._witnesses = self._join.found()  # every plan: one bulk lookup
+        self._counts.fill()
+        counts, item = self._counts, self._item
+        # Tens of thousands of small dicts: the cyclic garbage collector would rescan the
+        # large cached tables many times while they are built, doubling the time.
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            if self._with_plans:
+                items = self._every_plan()
+            else:
+                items = [
+                    item(cov, nfd, *counts[p])
+                    for bi, (cov, nfd, block) in enumerate(self._blocks)
+                    for p in self._positions.get(bi) or _bit_positions(block)
+                ]
+        finally:
+            if paused:
+                gc.enable()
+        return iter(items)
+
+    def _every_plan(self) -> list[dict[str, Any]]:
+        """Every outcome with its plan, in one loop (the plan dicts built inline)."""
+        join, counts, witnesses = self._join, self._counts, self._witnesses
+        assert witnesses is not None
+        splits = join.splits
+        skeletons: dict[int, _Skeleton] = {}
+        out: list[dict[str, Any]] = []
+        append = out.append
+        for bi, (cov, nfd, block) in enumerate(self._blocks):
+            head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
+            for p in self._positions.get(bi) or _bit_positions(block):
+                active, packed = counts[p]
+                ref = witnesses[head + packed]
+                split = splits.get(ref >> 24)
+                if split is None:
+                    split = splits[ref >> 24] = join._split(ref >> 36, (ref >> 24) & 4095)
+                row = ref & 0xFFFFFF | (ref >> 36) << 24
+                skel = skeletons.get(row)
+                if skel is None:
+                    skel = skeletons[row] = join._skeleton(ref >> 36, ref & 0xFFFFFF)
+                (pad, bside, tside, rot, x, y), full, half = skel
+                imps: list[dict[str, Any]] = []
+                for (imp_id, shown), spot in zip(split[1], half, strict=True):
+                    sx, sy, sr = spot[shown]
+                    imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
+                for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
+                    imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
+                append({
+                    "active": active.copy(), "covered": cov, "face_down": nfd,
                     "plan": {
                         "bottom": {"pad": pad, "side": bside},
                         "top": {"side": tside, "rot": rot, "x": x, "y": y},
                         "improvements": imps,
                     },
-                }
-            )
+                })
         return out
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} distinct outcomes{' with plans' if self._with_plans else ''}>"
 
 
-
-def distinct_outcomes(owned: list[str], has_4g: bool, *, with_plans: bool = True) -> list[dict[str, Any]]:
+def distinct_outcomes(
+    owned: list[str], has_4g: bool, *, with_plans: bool = True, literal_cover: bool = False
+) -> Outcomes:
     """Every distinct outcome a seat can reach, with a plan achieving each.
 
     Each item is ``{"active": {symbol: count}, "covered": n, "face_down": n,
@@ -653,10 +784,15 @@ def distinct_outcomes(owned: list[str], has_4g: bool, *, with_plans: bool = True
     in ``SYMBOLS`` order. Duplicate ids in ``owned`` count once. The
     placements considered are listed in the module docstring.
 
-    Building tens of thousands of plan dicts dominates the time with many
-    Improvements; ``with_plans=False`` replaces ``"plan"`` with an int
-    ``"ref"`` that :func:`outcome_plan` turns into the plan later (for the
-    same ``owned`` and ``has_4g``).
+    ``literal_cover`` is the rules reading of the game (``planning.literal_cover``:
+    rules version 2 on): bottom cells under an "under" Improvement then make no
+    covered-cell Goods, as ``pads.evaluate`` counts them, and ``covered`` may be 0.
+
+    The result is an :class:`Outcomes` sequence: its length is known at once and
+    each outcome (with its plan) is built when it is read, so a caller pays only for
+    what it looks at. ``with_plans=False`` gives each outcome an int ``"ref"``
+    instead of ``"plan"``, which :func:`outcome_plan` turns into the plan later (for
+    the same ``owned``, ``has_4g`` and ``literal_cover``).
 
     Dynamic programming: the hidden-cell patterns of each of the 60 top-Pad
     placements and the (arrangement, pattern) table deduplicated by effect,
@@ -665,26 +801,16 @@ def distinct_outcomes(owned: list[str], has_4g: bool, *, with_plans: bool = True
     Improvements (deduplicated by the halves they show) and joins the two on
     (Improvements showing both halves, Improvements showing one half): as
     bitsets for the outcomes themselves, pair by pair (the first pair in a
-    stable order gives the plan) only for the plans asked for.
+    stable order gives the plan) only for the plans read.
 
     The ``"ref"`` of an outcome is its packed (covered, face down, counts) key:
     it does not depend on the order of ``owned``, and a ref that is no outcome
     of these Improvements is refused by :func:`outcome_plan`.
     """
-    join = _Join(owned, has_4g)
-    # Tens of thousands of small dicts: the cyclic garbage collector would rescan the
-    # large cached tables many times while they are built, doubling the time.
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        return join.outcomes() if with_plans else join.items()
-    finally:
-        if paused:
-            gc.enable()
+    return Outcomes(_Join(owned, has_4g, literal_cover), with_plans)
 
 
-def distinct_effects(owned: list[str], has_4g: bool) -> list[dict[str, Any]]:
+def distinct_effects(owned: list[str], has_4g: bool, *, literal_cover: bool = False) -> list[dict[str, Any]]:
     """The outcomes of ``distinct_outcomes(owned, has_4g, with_plans=False)`` that differ
     in what they give the company, in the same order: of the outcomes with the same
     price change (up - down), up + down, Goods (prod + covered + face down), improve,
@@ -694,7 +820,7 @@ def distinct_effects(owned: list[str], has_4g: bool) -> list[dict[str, Any]]:
     (``outcome_plan`` turns the ref into its plan). With 4G and 6 Improvements this is
     about a tenth of the outcomes, found without building the others.
     """
-    join = _Join(owned, has_4g)
+    join = _Join(owned, has_4g, literal_cover)
     paused = gc.isenabled()
     if paused:
         gc.disable()
@@ -705,12 +831,13 @@ def distinct_effects(owned: list[str], has_4g: bool) -> list[dict[str, Any]]:
             gc.enable()
 
 
-def outcome_plan(owned: list[str], has_4g: bool, ref: int) -> Plan:
+def outcome_plan(owned: list[str], has_4g: bool, ref: int, *, literal_cover: bool = False) -> Plan:
     """The plan of the outcome ``ref`` from ``distinct_outcomes(owned, has_4g, with_plans=False)``
-    (or ``distinct_effects``): the same plan ``with_plans=True`` gives that outcome."""
+    (or ``distinct_effects``), with the same ``literal_cover``: the same plan
+    ``with_plans=True`` gives that outcome."""
     if isinstance(ref, bool) or not isinstance(ref, int) or ref < 0:
         raise IllegalAction(f"There is no outcome {ref!r} for these Improvements.")
-    return _Join(owned, has_4g).plan(ref)
+    return _Join(owned, has_4g, literal_cover).plan(ref)
 
 
 # ------------------------------------------------------------------------ samples

@@ -6,7 +6,7 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from engine.smartphone_inc import decisions, flow
+from engine.smartphone_inc import decisions, flow, planning
 from engine.smartphone_inc.common import State, has_effect
 from engine.smartphone_inc.data import REGIONS
 
@@ -58,9 +58,10 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
         owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")
         # the score reads only what distinct_effects keeps distinct, and max() keeps the
         # first best: the same choice as over every distinct outcome, a tenth of the work
-        options = decisions.distinct_effects(owned, four_g)
+        literal = planning.literal_cover(state)  # the game's rules version counts covered cells
+        options = decisions.distinct_effects(owned, four_g, literal_cover=literal)
         best = max(options, key=plan_scorer(state, seat))
-        return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"])}
+        return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"], literal_cover=literal)}
     from engine.smartphone_inc.game import enumerate_actions
 
     actions = enumerate_actions(state, seat, prompt)

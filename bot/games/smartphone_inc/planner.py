@@ -281,8 +281,7 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
         return None
     try:
         plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
-        literal = ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2  # the game's rules version
-        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, literal))
+        ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, _literal(ctx)))  # the game's rules version
     except IllegalAction:
         return None
     ev["yields"] = ctx.yields({**ev, "face_down": face_down_goods(ev["face_down"])})  # a Mini-upgrade makes no Goods
@@ -621,7 +620,7 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
     price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one."""
     out: list[tuple[dict[str, Any], int]] = []
     seen: set[tuple[Any, ...]] = set()
-    items = _outcomes(ctx.owned, ctx.has_4g)
+    items = _outcomes(ctx.owned, ctx.has_4g, _literal(ctx))
     for item, y in zip(items, map(ctx.yields_fn(), items), strict=True):
         key = _summary_key(y)
         if key in seen:
@@ -633,25 +632,31 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
 
 
 def plan_of(ctx: PlanContext, ref: int) -> dict[str, Any]:
-    return decisions.outcome_plan(list(ctx.owned), ctx.has_4g, ref)
+    return decisions.outcome_plan(list(ctx.owned), ctx.has_4g, ref, literal_cover=_literal(ctx))
+
+
+def _literal(ctx: PlanContext) -> bool:
+    """Whether the game's rules version counts cells under an "under" Improvement as
+    making no covered-cell Goods (``planning.literal_cover``; a bare context: version 1)."""
+    return ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2
 
 
 @lru_cache(maxsize=64)
-def _outcomes(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
+def _outcomes(owned: tuple[str, ...], has_4g: bool, literal: bool = False) -> tuple[dict[str, Any], ...]:
     """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
     if any(i in MINI_UPGRADES for i in owned):
-        return _with_mini_upgrades(owned, has_4g)
-    return tuple(decisions.distinct_effects(list(owned), has_4g))
+        return _with_mini_upgrades(owned, has_4g, literal)
+    return tuple(decisions.distinct_effects(list(owned), has_4g, literal_cover=literal))
 
 
-def _with_mini_upgrades(owned: tuple[str, ...], has_4g: bool) -> tuple[dict[str, Any], ...]:
+def _with_mini_upgrades(owned: tuple[str, ...], has_4g: bool, literal: bool) -> tuple[dict[str, Any], ...]:
     """The outcomes of a company owning a Mini-upgrade (Update 1.1), each with the
     face-down pieces that make Goods: a Mini-upgrade left face down makes none, while
     the engine's outcome lists count every piece face down. All the distinct outcomes
     (not one per effect: two outcomes of the same counts may differ in Goods now), with
     their plans, to see which pieces each leaves face down."""
-    refs = decisions.distinct_outcomes(list(owned), has_4g, with_plans=False)
-    plans = decisions.distinct_outcomes(list(owned), has_4g, with_plans=True)
+    refs = decisions.distinct_outcomes(list(owned), has_4g, with_plans=False, literal_cover=literal)
+    plans = decisions.distinct_outcomes(list(owned), has_4g, with_plans=True, literal_cover=literal)
     unique = list(dict.fromkeys(owned))
     out = []
     for item, full in zip(refs, plans, strict=True):
@@ -717,9 +722,12 @@ def goal_decisions(
     ``planning.yields`` for this seat), best first, leaving out any decision that another
     one beats in everything it gives."""
     order = _GOAL_ORDER.get(goal, _GOAL_ORDER["goods"])
-    ranked = sorted(items if items is not None else outcomes(ctx), key=lambda o: order(o[0]))
+    pool = items if items is not None else outcomes(ctx)
     if goal == "improve":
-        ranked = [o for o in ranked if o[0]["improve"]]
+        pool = [o for o in pool if o[0]["improve"]]
+    if limit == 1:  # the first screen's "best": the first of the sorted list, without sorting
+        return [min(pool, key=lambda o: order(o[0]))] if pool else []
+    ranked = sorted(pool, key=lambda o: order(o[0]))
     kept: list[tuple[dict[str, Any], int]] = []
     for item in ranked:
         if any(_dominates(k[0], item[0]) for k in kept):
