@@ -224,6 +224,9 @@ async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDisco
     found = internal_ids(fake)
     assert not found, "internal ids reach players:\n" + "\n".join(found)
     _report(seen, shown)
+    # the goal list's Goods are what the chosen plan gives, under the game's rules version
+    assert shown.get("goal_goods"), "no plan was sealed by goal"
+    assert not goal_goods_differ(shown), "goal list Goods differ:\n" + "\n".join(goal_goods_differ(shown))
     print("lobby:", text)
     for needle in ("· Start", "Directive", "CEO", "Marketing Token", "Mini-upgrade"):
         m = next((m for m in fake.public_messages() if needle in message_text(m)), None)
@@ -231,12 +234,18 @@ async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDisco
             print(f"public with {needle!r}:", message_text(m)[:900])
 
 
-def _report(seen: dict[str, list[int]], shown: dict[str, list[str]]) -> None:
-    """What players saw and the clicks per decision (printed with ``pytest -s``)."""
+def goal_goods_differ(shown: dict[str, list[str]]) -> list[str]:
+    """The sealed goals whose listed Goods are not what their plan gives."""
+    out = []
     for line in shown.get("goal_goods", []):
         listed = re.search(r"(\d+) Goods", line.split(", the plan gives")[0])
         if listed and f"gives {listed.group(1)} Goods" not in line:
-            print("goal list Goods differ:", line)
+            out.append(line)
+    return out
+
+
+def _report(seen: dict[str, list[int]], shown: dict[str, list[str]]) -> None:
+    """What players saw and the clicks per decision (printed with ``pytest -s``)."""
     print("\nclicks per decision (opening /plan included; a plan starts in its DM):")
     for kind, counts in sorted(seen.items()):
         print(f"  {kind}: {len(counts)}× min {min(counts)} max {max(counts)}")
@@ -281,3 +290,6 @@ async def test_the_standard_board_with_steve_hardcore_directives_and_a_recommend
     found = internal_ids(fake)
     assert not found, "internal ids reach players:\n" + "\n".join(found)
     _report(seen, shown)
+    # the goal list's Goods are what the chosen plan gives, under the game's rules version
+    assert shown.get("goal_goods"), "no plan was sealed by goal"
+    assert not goal_goods_differ(shown), "goal list Goods differ:\n" + "\n".join(goal_goods_differ(shown))
