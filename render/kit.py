@@ -11,6 +11,7 @@ tens, and a small PNG. PNG encoding is :func:`render.png_bytes`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -57,6 +58,17 @@ def blend(ink: str, back: str, k: float) -> tuple[int, int, int]:
         round(a[1] * k + b[1] * (1 - k)),
         round(a[2] * k + b[2] * (1 - k)),
     )
+
+
+def colours_written_in(folder: Path) -> list[str]:
+    """Every colour written as ``"#rrggbb"`` in the drawing modules of ``folder``, in a
+    fixed order (so a colour a module adds joins its game's palette, with no list to
+    keep up to date)."""
+    found: dict[str, None] = {}
+    for path in sorted(folder.glob("*.py")):
+        for c in re.findall(r"[\"'](#[0-9a-fA-F]{6})[\"']", path.read_text("utf-8")):
+            found.setdefault(c.lower(), None)
+    return list(found)
 
 
 class Palette:

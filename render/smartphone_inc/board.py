@@ -37,7 +37,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = block_and_steve(cv, view, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, extras=modules.legend_items(view)) + t.MARGIN
-    return cv.crop(int(y))
+    return cv.finish(int(y))
 
 
 # --- Price Block + VP Scoreboard -----------------------------------------------------------

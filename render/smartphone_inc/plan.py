@@ -99,7 +99,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     y += h + 14
     y = _improvements(cv, me["improvements"], canon, outcome, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, board=False, extras=modules.pad_legend_items(view)) + t.MARGIN
-    return cv.crop(int(y))
+    return cv.finish(int(y))
 
 
 def _improvements(

@@ -45,7 +45,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = cv.section_title(x, y, "Technologies", f"your costs: {costs_line(me)}")
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, board=False, extras=modules.pad_legend_items(view)) + t.MARGIN
-    return cv.crop(int(y))
+    return cv.finish(int(y))
 
 
 def costs_line(me: dict[str, Any]) -> str:
