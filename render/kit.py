@@ -6,11 +6,12 @@ Speed: every text is drawn as a cached mask (rendered once per string, size, wei
 anchor, then filled in with its colour), and a finished picture is mapped to its game's
 fixed palette (each flat colour of the game plus the blends of anti-aliased text on its
 backgrounds) with no dithering: a few milliseconds, where an adaptive quantization takes
-tens, and a small PNG. PNG encoding is :func:`render.png_bytes`.
+tens, and a small PNG, which :func:`png_bytes` encodes.
 """
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable
 from functools import cache, cached_property, lru_cache
@@ -25,6 +26,9 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 # blend too near a flat colour would steal it (white would turn bluish).
 _NEAR = 300
 BLENDS = (0.25, 0.5, 0.75)
+# zlib level of a palette picture: about a third less encoding time than the default 6
+# for about a fifth more bytes (benchmarks/bench_render.py --level)
+PALETTE_LEVEL = 3
 
 
 @cache
@@ -173,3 +177,13 @@ class Canvas:
         """The finished picture: cut to ``height`` (and ``width``), on the palette."""
         img = self.img.crop((0, 0, width or self.width, height))
         return self.PALETTE.apply(img) if self.PALETTE is not None else img
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """``image`` encoded as PNG (a palette picture at :data:`PALETTE_LEVEL`)."""
+    buf = io.BytesIO()
+    if image.mode == "P":
+        image.save(buf, format="PNG", compress_level=PALETTE_LEVEL)
+    else:
+        image.save(buf, format="PNG")
+    return buf.getvalue()
