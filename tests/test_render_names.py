@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from render_support import record_texts
 
 import render
 from engine import get_game
 from engine.smartphone_inc.data import IMPROVEMENTS
-from render import kit
 from tests.test_render_update import planning_with_a_mini_upgrade
 
 GAME = "smartphone-inc"
@@ -25,16 +24,7 @@ ID = re.compile(r"\b(I\d\d|M\d|S-[a-z]+)\b")
 
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text the pictures draw from now on."""
-    seen: list[str] = []
-    text = kit.Canvas.text
-
-    def recording(self: kit.Canvas, x: float, y: float, s: str, *args: Any, **kw: Any) -> float:
-        seen.append(s)
-        return text(self, x, y, s, *args, **kw)
-
-    monkeypatch.setattr(kit.Canvas, "text", recording)
-    return seen
+    return record_texts(monkeypatch)
 
 
 def test_the_pattern_finds_every_id() -> None:

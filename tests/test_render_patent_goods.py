@@ -4,28 +4,18 @@ draws "x2" on those Buyers."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from render_support import record_texts
 from si_support import act_here, new_game, outcome, reveal_with
 
 import render
 from engine.smartphone_inc.game import GAME
-from render import kit
 from tests.test_su_technologies import with_tech
 
 
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
-    text = kit.Canvas.text
-
-    def recording(self: kit.Canvas, x: float, y: float, s: str, *args: Any, **kw: Any) -> float:
-        seen.append(s)
-        return text(self, x, y, s, *args, **kw)
-
-    monkeypatch.setattr(kit.Canvas, "text", recording)
-    return seen
+    return record_texts(monkeypatch)
 
 
 def test_the_second_goods_are_in_every_view_and_on_the_map_SU_TEC_04(drawn: list[str]) -> None:
