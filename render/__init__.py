@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import io
 import pkgutil
 from typing import Any
 
 from PIL import Image
+
+from render.kit import png_bytes as png_bytes
 
 __all__ = ["draw", "draw_compact", "draw_plan", "png_bytes", "games"]
 
@@ -57,10 +58,3 @@ def draw_compact(
     """The compact picture of a seat's decision: only what ``prompt`` (by default
     ``view["prompt"]``) needs, for a phone. ``view`` is that seat's private view."""
     return _module(game_name).draw_compact(view, prompt)
-
-
-def png_bytes(image: Image.Image) -> bytes:
-    """``image`` encoded as PNG (what the bot sends)."""
-    buf = io.BytesIO()
-    image.save(buf, format="PNG")
-    return buf.getvalue()

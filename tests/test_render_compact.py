@@ -270,7 +270,7 @@ def test_a_tall_picture_is_drawn_again_on_a_higher_canvas() -> None:
     full = compact.render(view)
     short = compact.render(view, room=200)
     assert short.height == full.height > 200
-    assert short.crop(short.height).tobytes() == full.crop(full.height).tobytes()
+    assert short.finish(short.height).tobytes() == full.finish(full.height).tobytes()
 
 
 def test_pale_buyers_follow_the_engines_rule_SI_SELL_03() -> None:

@@ -304,6 +304,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "ceo": clone(state.get("ceo")),  # Update 1.1: CEO figures, region by seat
         "marketing": clone(state.get("marketing")),  # Marketing Tokens: region -> {Buyer index: seat}
         "mini_upgrades": clone(state.get("mini_upgrades")),  # Mini-upgrade tokens left
+        "seconds": clone(state.get("seconds")),  # Gamepad Patent: second Goods, region -> Buyer indices
         "you": seat,
     }
     if seat is not None:

@@ -39,7 +39,6 @@ from render.age_of_automaton.kit import (
     amounts,
     effect_text,
     player_token,
-    to_palette,
 )
 from render.age_of_automaton.kit import (
     BLOCKED as BLOCKED_GREY,
@@ -406,4 +405,4 @@ def draw(view: Mapping[str, Any]) -> Image.Image:
     y = players(c, view, y)
     # the fixed palette: flat board graphics lose nothing visible, and the PNG is a third
     # of the size and faster to encode
-    return to_palette(c.img.crop((0, 0, WIDTH, int(y) + M)))
+    return c.finish(int(y) + M, WIDTH)

@@ -7,13 +7,13 @@ first letter of their name, companies G/B/O), and dice and levels are written ou
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import cache
 from typing import Any
 
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-_FONTS = Path(__file__).resolve().parent.parent / "fonts"
+from render import kit
+from render.kit import font as font
 
 BG = "#f1ede4"
 PANEL = "#ffffff"
@@ -41,18 +41,6 @@ COMPANY_LETTER = {"green": "G", "blue": "B", "orange": "O"}
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 
-# Speed (issue 11: the public picture <= 100 ms): every text is drawn as a cached mask
-# (rendered once per string, size and anchor, then filled in with its colour), and the
-# pictures are mapped to one fixed palette (every colour here plus the blends of
-# anti-aliased text on its backgrounds) instead of an adaptive quantization.
-
-
-@cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
-    return ImageFont.truetype(str(_FONTS / name), size)
-
-
 def initials(seats: Sequence[str]) -> dict[str, str]:
     """One letter per seat (its name's first letter; a digit when two would clash)."""
     out: dict[str, str] = {}
@@ -62,42 +50,14 @@ def initials(seats: Sequence[str]) -> dict[str, str]:
     return out
 
 
-class Canvas:
+class Canvas(kit.Canvas):
+    """The shared canvas (cached text, fit, wrap, the fixed palette) with the markers
+    of Age of Automaton."""
+
+    INK = INK
+
     def __init__(self, width: int, height: int, bg: str = BG) -> None:
-        self.width = width
-        self.img = Image.new("RGB", (width, height), bg)
-        self.d = ImageDraw.Draw(self.img)
-
-    def text(self, x: float, y: float, s: str, size: int, bold: bool = False, fill: str = INK, anchor: str = "la") -> float:
-        if s:
-            mask, dx, dy = _glyphs(s, size, bold, anchor)
-            self.img.paste(fill, (int(round(x)) + dx, int(round(y)) + dy), mask)
-        return _length(s, size, bold)
-
-    @staticmethod
-    def measure(s: str, size: int, bold: bool = False) -> float:
-        return _length(s, size, bold)
-
-    def fit(self, s: str, size: int, bold: bool, max_w: float) -> str:
-        if self.measure(s, size, bold) <= max_w:
-            return s
-        while s and self.measure(s + "…", size, bold) > max_w:
-            s = s[:-1]
-        return s + "…"
-
-    def wrap(self, s: str, size: int, bold: bool, max_w: float) -> list[str]:
-        lines: list[str] = []
-        line = ""
-        for word in s.split():
-            cand = f"{line} {word}".strip()
-            if line and self.measure(cand, size, bold) > max_w:
-                lines.append(line)
-                line = word
-            else:
-                line = cand
-        if line:
-            lines.append(line)
-        return lines
+        super().__init__(width, height, bg)
 
     def box(self, x0: float, y0: float, x1: float, y1: float, fill: str | None = PANEL, outline: str | None = EDGE,
             width: int = 1, radius: int = 6) -> None:
@@ -156,67 +116,24 @@ def amounts(res: Mapping[str, int] | None) -> str:
     return ", ".join(parts) if parts else "free"
 
 
-@lru_cache(maxsize=8192)
-def _glyphs(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """The anti-aliased mask of a text and its offset from the anchor point."""
-    f = font(size, bold)
-    left, top, right, bottom = f.getbbox(s, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-@lru_cache(maxsize=8192)
-def _length(s: str, size: int, bold: bool) -> float:
-    return font(size, bold).getlength(s)
-
-
-def _blend(ink: str, back: str, k: float) -> tuple[int, int, int]:
-    a, b = ImageColor.getrgb(ink), ImageColor.getrgb(back)
-    return (
-        round(a[0] * k + b[0] * (1 - k)),
-        round(a[1] * k + b[1] * (1 - k)),
-        round(a[2] * k + b[2] * (1 - k)),
-    )
-
-
 # the other fills of the pictures (board, player boards, private picture)
 EXTRA_FILLS = ("#f4ecff", "#fff2cc", "#fff8e6", "#e8f1fb", "#7a9cc6", "#cccccc", "#000000")
 TEXT_INKS = (INK, MUTED, BAD, GOOD, ACCENT, HEADER_INK, HEADER, BLOCKED)
 TEXT_BACKS = (PANEL, BG, FAINT, HEADER, "#fff2cc", "#e8f1fb", "#fff8e6", "#f4ecff")
 
 
-@cache
-def palette() -> Image.Image:
-    """The one palette of the pictures: every flat colour, and the blends (1/4, 1/2, 3/4)
-    of each text colour on each background, so anti-aliased text keeps its edges."""
+def _palette() -> kit.Palette:
+    """Every flat colour, and each text colour on each background (speed, issue 11:
+    the public picture <= 100 ms)."""
     flat = [BG, PANEL, EDGE, INK, MUTED, FAINT, HEADER, HEADER_INK, ACCENT, GOOD, BAD, BLOCKED,
             *RESOURCE_FILL.values(), *RESOURCE_INK.values(), *PLAYER_FILL.values(), *PLAYER_INK.values(),
             *COMPANY_FILL.values(), *EXTRA_FILLS]
-    colours: list[tuple[int, int, int]] = []
-    for c in flat:
-        rgb = ImageColor.getrgb(c)[:3]
-        if rgb not in colours:
-            colours.append(rgb)
-    pairs = [(i, b) for i in TEXT_INKS for b in TEXT_BACKS if i != b]
+    pairs = [(i, b) for i in TEXT_INKS for b in TEXT_BACKS]
     pairs += [(PLAYER_INK[k], PLAYER_FILL[k]) for k in PLAYER_FILL] + [(RESOURCE_INK[k], RESOURCE_FILL[k]) for k in RESOURCE_FILL]
-    for ink, back in pairs:
-        for k in (0.25, 0.5, 0.75):
-            rgb = _blend(ink, back, k)
-            # Pillow maps to a palette through a cache of colours cut to 5-6-5 bits: a
-            # blend too near a flat colour would steal it (white would turn bluish)
-            if len(colours) < 256 and all(sum((a - b) ** 2 for a, b in zip(rgb, c, strict=True)) >= 300 for c in colours):
-                colours.append(rgb)
-    pal = Image.new("P", (1, 1))
-    flat_list = [v for rgb in colours for v in rgb]
-    pal.putpalette(flat_list + [0] * (768 - len(flat_list)))
-    return pal
+    return kit.Palette(flat, pairs)
 
 
-def to_palette(img: Image.Image) -> Image.Image:
-    """``img`` on the pictures' fixed palette (nearest colour, no dithering): a few
-    milliseconds where an adaptive quantization takes tens, and a small PNG."""
-    return img.quantize(palette=palette(), dither=Image.Dither.NONE)
+Canvas.PALETTE = _palette()
 
 
 @cache

@@ -22,7 +22,6 @@ from render.age_of_automaton.kit import (
     Canvas,
     amounts,
     effect_text,
-    to_palette,
 )
 
 WIDTH = 800
@@ -118,4 +117,4 @@ def draw(view: Mapping[str, Any]) -> Image.Image:
     for ln in c.wrap(" · ".join(own) or "none", LO, False, WIDTH - 2 * M):
         c.text(M, y, ln, LO)
         y += LO + 6
-    return to_palette(c.img.crop((0, 0, WIDTH, int(y) + M)))  # (the fixed palette: a fast, small PNG)
+    return c.finish(int(y) + M, WIDTH)  # (the fixed palette: a fast, small PNG)

@@ -313,4 +313,4 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = top + events(c, view, ex, top, WIDTH - M - ex, y - top)
     y = corporations(c, view, y + 10)
     y = footer(c, view, y + 4)
-    return c.crop(int(y + 6))
+    return c.finish(int(y + 6))

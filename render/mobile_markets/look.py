@@ -1,12 +1,14 @@
-"""Colours, letters and short words of Mobile Markets pictures (the shared fonts and
-company tokens come from the Smartphone Inc. kit: the same look in both games)."""
+"""Colours, letters and short words of Mobile Markets pictures (the company tokens and
+cards come from the Smartphone Inc. kit: the same look in both games)."""
 
 from __future__ import annotations
 
-from render.smartphone_inc import theme as t
-from render.smartphone_inc.kit import Canvas as Canvas
+from pathlib import Path
 
-font = t.font
+from render import kit
+from render.smartphone_inc import kit as si_kit
+from render.smartphone_inc import theme as t
+
 BG, PANEL, PANEL_EDGE, INK, MUTED, FAINT = t.BG, t.PANEL, t.PANEL_EDGE, t.INK, t.MUTED, t.FAINT
 ACCENT, HEADER, HEADER_INK, GOOD, BAD = t.ACCENT, t.HEADER, t.HEADER_INK, t.GOOD, t.BAD
 COMPANY_FILL, COMPANY_INK, COMPANY_LETTER = t.COMPANY_FILL, t.COMPANY_INK, t.COMPANY_LETTER
@@ -41,3 +43,18 @@ def feature_text(f: dict) -> str:
     if f.get("cost_icons"):
         s += " " + "$" * int(f["cost_icons"])
     return s
+
+
+class Canvas(si_kit.Canvas):
+    """The Smartphone Inc. canvas on the Mobile Markets palette: the colours of its
+    modules and of the shared look, and text on its backgrounds and customer cards."""
+
+    PALETTE = kit.Palette(
+        [*si_kit.SI_PALETTE.flat, *kit.colours_written_in(Path(__file__).parent)],
+        [
+            *[(ink, back) for ink in (INK, MUTED, "#ffffff", GOOD, BAD, ACCENT, "#303030")
+              for back in (PANEL, BG, FAINT, HEADER, "#f1efe9", "#e7f1e7", "#fbfaf6",
+                           *TYPE_FILL.values(), *TYPE_EDGE.values(), *SYMBOL_FILL.values(), "#3c5068")],
+            *si_kit.SI_PALETTE.pairs,
+        ],
+    )

@@ -195,7 +195,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = _decision(c, view, prompt, y + 4)
     if prompt.get("type") == "product" and prompt.get("preview"):
         y = _preview_block(c, view, prompt["preview"], y + 4, "Selling with no Feature placed")
-    return c.crop(int(y + 10))
+    return c.finish(int(y + 10))
 
 
 def draw_plan(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
@@ -207,7 +207,7 @@ def draw_plan(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     y = _plan_rows(c, plan, y + 6)
     y = _outcome_line(c, o, y + 4, "This plan")
     c.text(M, y, f"Goods: {o['prod']} Production + {o['covered']} covered", TEXT, fill=k.MUTED)
-    return c.crop(int(y + 40))
+    return c.finish(int(y + 40))
 
 
 def draw_product(view: dict[str, Any], action: dict[str, Any]) -> Image.Image:
@@ -218,4 +218,4 @@ def draw_product(view: dict[str, Any], action: dict[str, Any]) -> Image.Image:
     placed = [k.feature_text(feats[f]) for f in (action.get("slots") or {}).values() if f in feats]
     y = _chip_cards(c, "Placed Features", placed or ["none"], y)
     y = _preview_block(c, view, pv, y + 4, "If you sell this product")
-    return c.crop(int(y + 10))
+    return c.finish(int(y + 10))

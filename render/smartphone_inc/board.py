@@ -37,7 +37,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = block_and_steve(cv, view, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, extras=modules.legend_items(view)) + t.MARGIN
-    return cv.crop(int(y))
+    return cv.finish(int(y))
 
 
 # --- Price Block + VP Scoreboard -----------------------------------------------------------
@@ -238,7 +238,7 @@ def decisions(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
     top = cv.panel(x, y, w, DEC_H, f"Decisions of round {label}")
     note = "light = bottom Pad, dark = top Pad, cream = Improvement"
     if view.get("mini_upgrades") is not None:
-        note += ", teal M1..M5 = Mini-upgrade"
+        note += ", teal \"Mini\" = Mini-upgrade"
     cv.text(
         x + w - 12,
         y + 14,
@@ -356,7 +356,6 @@ def block_and_steve(cv: Canvas, view: dict[str, Any], x: float, y: float, w: flo
         if dx + 2 * cell > x + bw - 8:
             break
         padview.draw_domino(cv, imp, dx, top + 10, cell)
-        cv.text(dx + cell, top + cell + 24, imp, t.BODY, bold=True, anchor="mm")
     if not view.get("block"):
         cv.text(
             x + 14,
@@ -407,7 +406,6 @@ def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, 
     delayed = st.get("delayed")
     if delayed:
         padview.draw_domino(cv, delayed, ix, top + 18, cell)
-        cv.text(ix + cell, top + cell + 30, delayed, t.SMALL, bold=True, anchor="mm")
     else:
         cv.text(ix, top + 22, "none", t.SMALL, fill=t.MUTED)
     marker = st.get("marker")

@@ -900,7 +900,7 @@ SECTIONS = {
 def draw_compact(view: dict[str, Any], prompt: dict[str, Any] | None = None) -> Image.Image:
     """The compact picture (a palette image at most :data:`WIDTH` px wide)."""
     cv = render(view, prompt)
-    return cv.crop(cv.height)
+    return cv.finish(cv.height)
 
 
 __all__ = ["draw_compact", "render", "WIDTH", "SMALL"]

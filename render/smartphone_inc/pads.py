@@ -128,7 +128,7 @@ def draw_domino(
     cv: Canvas, imp: str, x: float, y: float, cell: int, *, faded: bool = False
 ) -> None:
     """An Improvement: two halves side by side (an open half is blank). A Mini-upgrade
-    (Update 1.1) is teal, its open half carrying its name ("M1")."""
+    (Update 1.1) is teal, its open half saying "Mini"."""
     cells = IMPROVEMENTS.get(imp, [None, None])
     inset = max(2, cell // 9)
     mini = imp in MINI_UPGRADES
@@ -145,11 +145,24 @@ def draw_domino(
 
 
 def mini_label(cv: Canvas, imp: str, x: float, y: float, cell: int) -> None:
-    """The name of a Mini-upgrade in its open half (text no smaller than the pictures'
-    smallest size; a cell too small for it stays blank)."""
+    """"Mini" in the open half of a Mini-upgrade (its symbol is on the other half; text no
+    smaller than the pictures' smallest size, so a cell too small for it stays blank)."""
     size = min(cell // 2, 28)
+    while size > 1 and cv.measure(MINI_WORD, size, True) > cell - 6:
+        size -= 1
     if size >= getattr(cv, "min_text", t.SMALL):
-        cv.text(x + cell / 2, y + cell / 2, imp, size, bold=True, fill=t.MINI_EDGE, anchor="mm")
+        cv.text(x + cell / 2, y + cell / 2, MINI_WORD, size, bold=True, fill=t.MINI_EDGE, anchor="mm")
+
+
+MINI_WORD = "Mini"
+
+
+def improvement_name(imp: str, index: int) -> str:
+    """An Improvement as a picture's list names it (never its id: the tile shows its
+    symbols): "Starting", "Mini-upgrade", or its place in the list, "No. 2"."""
+    if imp in MINI_UPGRADES:
+        return "Mini-upgrade"
+    return "Starting" if imp.startswith("S-") else f"No. {index + 1}"
 
 
 def tech_effects(view: dict[str, Any], seat: str) -> set[str]:

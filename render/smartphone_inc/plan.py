@@ -69,7 +69,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     y = 76 + t.MARGIN
     origin = padview.grid_origin(canon, has_4g(view))
     where = [
-        f"{_imp_name(i['id'], n)} on "
+        f"{padview.improvement_name(i['id'], n)} on "
         + " and ".join(padview.cell_name(cx, cy, origin) for cx, cy in engine_pads.improvement_positions(i["x"], i["y"], i["rot"]))
         for n, i in enumerate(canon["improvements"])
     ]
@@ -99,7 +99,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     y += h + 14
     y = _improvements(cv, me["improvements"], canon, outcome, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, board=False, extras=modules.pad_legend_items(view)) + t.MARGIN
-    return cv.crop(int(y))
+    return cv.finish(int(y))
 
 
 def _improvements(
@@ -133,7 +133,7 @@ def _improvements(
         iy = top + (i // per_row) * (cell + 52)
         down = imp not in layers
         padview.draw_domino(cv, imp, ix, iy, cell, faded=down)
-        cv.text(ix + cell, iy + cell + 14, _imp_name(imp, i), t.SMALL, bold=True, anchor="mm")
+        cv.text(ix + cell, iy + cell + 14, padview.improvement_name(imp, i), t.SMALL, bold=True, anchor="mm")
         note = "face down" if down else ("under top Pad" if layers[imp] == "under" else "on top")
         if down and imp in MINI_UPGRADES:
             note = "unused: no Goods"
@@ -141,10 +141,3 @@ def _improvements(
     if not items:
         cv.text(x + 14, top, "none owned", t.BODY, fill=t.MUTED)
     return y + h
-
-
-def _imp_name(imp: str, index: int) -> str:
-    """An Improvement as the picture names it (never its id): "Starting" or "No. 2"."""
-    if imp in MINI_UPGRADES:
-        return "Mini-upgrade"
-    return "Starting" if imp.startswith("S-") else f"No. {index + 1}"

@@ -45,7 +45,7 @@ def draw(view: dict[str, Any]) -> Image.Image:
     y = cv.section_title(x, y, "Technologies", f"your costs: {costs_line(me)}")
     y = techs.draw_row(cv, view, x, y, INNER) + 14
     y = frame.legend(cv, x, y, INNER, board=False, extras=modules.pad_legend_items(view)) + t.MARGIN
-    return cv.crop(int(y))
+    return cv.finish(int(y))
 
 
 def costs_line(me: dict[str, Any]) -> str:
@@ -177,7 +177,8 @@ def outcome_column(
     cv.text(
         x,
         ry,
-        f"Covered cells: {outcome.get('covered', 0)} · face down: {', '.join(fd) if fd else 'none'}",
+        f"Covered cells: {outcome.get('covered', 0)} · face down: {len(fd) or 'none'}"
+        + (" (faded below)" if fd else ""),
         t.SMALL,
         fill=t.MUTED,
     )
@@ -233,7 +234,7 @@ def improvements_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: 
         ix = x + 14 + (i % per_row) * (2 * cell + 30)
         iy = top + (i // per_row) * (cell + 56)
         padview.draw_domino(cv, imp, ix, iy, cell, faded=imp in face_down)
-        cv.text(ix + cell, iy + cell + 14, imp, t.SMALL, bold=True, anchor="mm")
+        cv.text(ix + cell, iy + cell + 14, padview.improvement_name(imp, i), t.SMALL, bold=True, anchor="mm")
         note = "on Pads" if imp in placed else ("face down" if imp in face_down else "")
         if note == "face down" and imp in MINI_UPGRADES:
             note = "unused: no Goods"

@@ -139,7 +139,6 @@ def _improvement(cv: Canvas, p: dict[str, Any], x: float, y: float, w: float) ->
         if ix + 2 * cell > x + w:
             break
         padview.draw_domino(cv, imp, ix, top, cell)
-        cv.text(ix + cell, top + cell + 16, imp, t.BODY, bold=True, anchor="mm")
     return y + h
 
 

@@ -6,13 +6,10 @@ screen, so nothing smaller than :data:`SMALL` is used for text).
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from PIL import ImageFont
-
 from engine.smartphone_inc.data import SYMBOLS as SYMBOLS  # re-exported for the drawing modules
+from render.kit import font as font  # re-exported for the drawing modules
 
 WIDTH = 1200
 MARGIN = 16
@@ -20,8 +17,6 @@ SMALL = 15  # the smallest text size used anywhere
 BODY = 17
 LARGE = 21
 TITLE = 28
-
-_FONTS = Path(__file__).resolve().parent.parent / "fonts"
 
 # --- palette ---------------------------------------------------------------------------
 BG = "#f3f0e8"
@@ -45,7 +40,7 @@ PAD_BOTTOM = "#e4e9ef"
 PAD_TOP = "#a9bdd8"
 IMPROVEMENT = "#f6e7bf"
 IMPROVEMENT_EDGE = "#9a7a2e"
-MINI = "#d3efe9"  # a Mini-upgrade (Update 1.1), labelled "M1".. too
+MINI = "#d3efe9"  # a Mini-upgrade (Update 1.1), its open half says "Mini" too
 MINI_EDGE = "#1d6b5e"
 GOOD = "#2e7d32"
 BAD = "#b3261e"
@@ -151,9 +146,3 @@ def ordered(d: dict[str, Any], order: list[str]) -> list[tuple[str, Any]]:
     """Items of ``d`` in a fixed order (board order), whatever order the dict has."""
     rank = {k: i for i, k in enumerate(order)}
     return sorted(d.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
-
-
-@cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
-    return ImageFont.truetype(str(_FONTS / name), size)

@@ -1,0 +1,189 @@
+"""The drawing kit every game's pictures share: the fonts, a canvas whose text is drawn
+from a cache, shortening and wrapping of text, and the finished picture on a fixed
+256-colour palette.
+
+Speed: every text is drawn as a cached mask (rendered once per string, size, weight and
+anchor, then filled in with its colour), and a finished picture is mapped to its game's
+fixed palette (each flat colour of the game plus the blends of anti-aliased text on its
+backgrounds) with no dithering: a few milliseconds, where an adaptive quantization takes
+tens, and a small PNG, which :func:`png_bytes` encodes.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+from functools import cache, cached_property, lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+FONTS = Path(__file__).resolve().parent / "fonts"
+
+# A blend nearer than this (squared RGB distance) to a colour already in a palette is
+# left out: Pillow maps to a palette through a cache of colours cut to 5-6-5 bits, so a
+# blend too near a flat colour would steal it (white would turn bluish).
+_NEAR = 300
+BLENDS = (0.25, 0.5, 0.75)
+# zlib level of a palette picture: about a third less encoding time than the default 6
+# for about a fifth more bytes (benchmarks/bench_render.py --level)
+PALETTE_LEVEL = 3
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans Condensed (bold or regular) at ``size`` px."""
+    name = "DejaVuSansCondensed-Bold.ttf" if bold else "DejaVuSansCondensed.ttf"
+    return ImageFont.truetype(str(FONTS / name), size)
+
+
+@lru_cache(maxsize=8192)
+def glyphs(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """The anti-aliased mask of a text and its offset from the anchor point."""
+    f = font(size, bold)
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+@lru_cache(maxsize=8192)
+def length(s: str, size: int, bold: bool = False) -> float:
+    """The width of ``s`` in px."""
+    return font(size, bold).getlength(s)
+
+
+def blend(ink: str, back: str, k: float) -> tuple[int, int, int]:
+    """``ink`` at coverage ``k`` over ``back``."""
+    a, b = ImageColor.getrgb(ink), ImageColor.getrgb(back)
+    return (
+        round(a[0] * k + b[0] * (1 - k)),
+        round(a[1] * k + b[1] * (1 - k)),
+        round(a[2] * k + b[2] * (1 - k)),
+    )
+
+
+def colours_written_in(folder: Path) -> list[str]:
+    """Every colour written as ``"#rrggbb"`` in the drawing modules of ``folder``, in a
+    fixed order (so a colour a module adds joins its game's palette, with no list to
+    keep up to date)."""
+    found: dict[str, None] = {}
+    for path in sorted(folder.glob("*.py")):
+        for c in re.findall(r"[\"'](#[0-9a-fA-F]{6})[\"']", path.read_text("utf-8")):
+            found.setdefault(c.lower(), None)
+    return list(found)
+
+
+class Palette:
+    """A game's fixed palette: its flat colours first, then the blends (1/4, 1/2, 3/4) of
+    each ink on each background (``pairs``, most important first) while room is left in
+    the 256 colours, so anti-aliased text and icons keep their edges."""
+
+    def __init__(self, flat: Iterable[str], pairs: Iterable[tuple[str, str]]) -> None:
+        self.flat = tuple(flat)
+        self.pairs = tuple(pairs)
+
+    def colours(self) -> list[tuple[int, int, int]]:
+        out: list[tuple[int, int, int]] = []
+        for c in self.flat:
+            rgb = ImageColor.getrgb(c)[:3]
+            if rgb not in out and len(out) < 256:
+                out.append(rgb)
+        for ink, back in self.pairs:
+            if ink == back:
+                continue
+            for k in BLENDS:
+                rgb = blend(ink, back, k)
+                if len(out) < 256 and all(
+                    sum((a - b) ** 2 for a, b in zip(rgb, c, strict=True)) >= _NEAR for c in out
+                ):
+                    out.append(rgb)
+        return out
+
+    @cached_property
+    def image(self) -> Image.Image:
+        pal = Image.new("P", (1, 1))
+        flat = [v for rgb in self.colours() for v in rgb]
+        pal.putpalette(flat + [0] * (768 - len(flat)))
+        return pal
+
+    def apply(self, img: Image.Image) -> Image.Image:
+        """``img`` on this palette (nearest colour, no dithering)."""
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        return img.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+
+class Canvas:
+    """An RGB image with the text helpers every game uses. A game's canvas sets
+    ``BODY`` (the default text size), ``INK`` (the default text colour) and ``PALETTE``
+    (the palette of :meth:`finish`)."""
+
+    BODY = 17
+    INK = "#1f2328"
+    PALETTE: Palette | None = None
+
+    def __init__(self, width: int, height: int, bg: str = "#ffffff") -> None:
+        self.width = width
+        self.img = Image.new("RGB", (width, height), bg)
+        self.d = ImageDraw.Draw(self.img)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        size: int | None = None,
+        bold: bool = False,
+        fill: str | None = None,
+        anchor: str = "la",
+    ) -> float:
+        """Draw ``s`` (from the cache of text masks); return its width."""
+        size = size or self.BODY
+        if s:
+            mask, dx, dy = glyphs(s, size, bold, anchor)
+            self.img.paste(fill or self.INK, (round(x) + dx, round(y) + dy), mask)
+        return length(s, size, bold)
+
+    @staticmethod
+    def measure(s: str, size: int, bold: bool = False) -> float:
+        return length(s, size, bold)
+
+    def fit(self, s: str, size: int, bold: bool, max_w: float) -> str:
+        """``s`` shortened with an ellipsis so that it fits ``max_w``."""
+        if self.measure(s, size, bold) <= max_w:
+            return s
+        while s and self.measure(s + "…", size, bold) > max_w:
+            s = s[:-1]
+        return s + "…"
+
+    def wrap(self, s: str, size: int, bold: bool, max_w: float) -> list[str]:
+        """``s`` cut into lines of at most ``max_w`` (at spaces)."""
+        lines: list[str] = []
+        line = ""
+        for word in s.split():
+            cand = f"{line} {word}".strip()
+            if line and self.measure(cand, size, bold) > max_w:
+                lines.append(line)
+                line = word
+            else:
+                line = cand
+        if line:
+            lines.append(line)
+        return lines
+
+    def finish(self, height: int, width: int | None = None) -> Image.Image:
+        """The finished picture: cut to ``height`` (and ``width``), on the palette."""
+        img = self.img.crop((0, 0, width or self.width, height))
+        return self.PALETTE.apply(img) if self.PALETTE is not None else img
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """``image`` encoded as PNG (a palette picture at :data:`PALETTE_LEVEL`)."""
+    buf = io.BytesIO()
+    if image.mode == "P":
+        image.save(buf, format="PNG", compress_level=PALETTE_LEVEL)
+    else:
+        image.save(buf, format="PNG")
+    return buf.getvalue()
