@@ -183,7 +183,13 @@ async def measure(rounds: int) -> dict[str, Any]:
                         who = [u for u in users if (p := await app.prompt(1, u["username"])) and p["type"] != "plan"]
                         if who:
                             turns.append(await take_turn(c, who[0]))
-                    await asyncio.sleep(0.3)  # the last posts of the round
+                    await fake.wait_for(  # the last post of the round: its results
+                        lambda rnd=rnd, since=since: any(
+                            f"**Round {rnd} results**" in message_text(m) for m in fake.public_messages()[since:]
+                        ),
+                        30,
+                        what=f"the round {rnd} results",
+                    )
                     public = fake.public_messages()[since:]
                     posts.append(len(public))
                     results.append(sum(bool(re.search(r"\*\*Round \d+ results\*\*", message_text(m))) for m in public))
