@@ -47,6 +47,7 @@ ENDED = [(fx, g) for fx, g in GAMES if (fx / "ends" / f"{g['name']}.json").is_fi
 SEALED = [(fx, g) for fx, g in GAMES if g["name"].endswith("planning-sealed")]
 DRAFTS = [(fx, g) for fx, g in GAMES if g["phase"] == "draft"]
 OTHER_GAMES = UPGRADE / "mm1-aoa1"  # Mobile Markets and Age of Automaton rules 1, made by c41c9f7
+AOA2 = UPGRADE / "aoa2"  # Age of Automaton rules 2: Achievements offered, not yet claimed
 
 
 class Clock:
@@ -91,6 +92,29 @@ def test_there_is_a_fixture_of_mobile_markets_and_age_of_automaton_rules_1() -> 
     assert all(len(list((OTHER_GAMES / sub).glob("*.json"))) for sub in ("exports", "states", "ends"))
     size = sum(f.stat().st_size for f in OTHER_GAMES.rglob("*") if f.is_file())
     assert size < 400 * 1024  # small: it is in the repository for good
+
+
+def test_there_is_a_fixture_of_age_of_automaton_rules_2_with_offers_in_flight() -> None:
+    """Made while Age of Automaton rules version 2 is current (Achievements offered when
+    met, claimed by the player): games rest with an offer not yet claimed, mid-Action
+    and mid-Donation, besides the draft and a finished game."""
+    assert AOA2 in FIXTURES
+    manifest = json.loads((AOA2 / "manifest.json").read_text())
+    games = manifest["games"]
+    assert {(g["game"], g["rules"], g["rng"]) for g in games} == {("age-of-automaton", 2, "blake2b")}
+    assert {g["phase"] for g in games} >= {"draft", "action", "donation", "over"}
+    assert {g["status"] for g in games} == {"active", "finished"}
+    states = {g["name"]: json.loads((AOA2 / "states" / f"{g['name']}.json").read_text()) for g in games}
+    for name, phase in (("aoa2-offer", "action"), ("aoa2-donation-offer", "donation")):
+        s = states[name]
+        offered = {(seat, card) for seat, cards in s["offers"].items() for card in cards}
+        assert s["phase"] == phase and offered, name
+        assert all(seat not in s["achievements"][card] for seat, card in offered), name  # not claimed
+    donation = states["aoa2-donation-offer"]
+    assert any(donation["offers"][seat] for seat in donation["donors"])  # a donor still to decide can claim
+    assert all(len(list((AOA2 / sub).glob("*.json"))) for sub in ("exports", "states", "ends"))
+    size = sum(f.stat().st_size for f in AOA2.rglob("*") if f.is_file())
+    assert size <= 200 * 1024
 
 
 async def open_copy(fixture: Path, tmp_path: Path) -> Storage:

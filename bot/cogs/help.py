@@ -15,24 +15,24 @@ if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
 
 
-async def _current(interaction: discord.Interaction[Any]) -> tuple[str, str | None]:
-    """(game name, phase) of the game in this channel, else the first game offered
-    without a phase."""
+async def _current(interaction: discord.Interaction[Any]) -> tuple[str, str | None, int | None]:
+    """(game name, phase, rules version) of the game in this channel, else the first
+    game offered without a phase or rules version."""
     app = app_of(interaction)
     first = next(iter(app.offered_games()), "")
     if interaction.guild_id is None:
-        return first, None
+        return first, None, None
     info = await app.game_in_channel(int(interaction.channel_id or 0))
     if info is None:
-        return first, None
+        return first, None, None
     if info.status not in ("active", "paused"):
-        return info.game, None
+        return info.game, None, info.rules
     view = await app_of(interaction).view(info.id, None)
-    return info.game, view.get("phase")
+    return info.game, view.get("phase"), info.rules
 
 
 async def _topic_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    game, _phase = await _current(interaction)
+    game, _phase, _rules = await _current(interaction)
     topics = app_of(interaction).presenter(game).rules_topics() if game else []
     return [app_commands.Choice(name=t, value=t) for t in topics if current.lower() in t][:25]
 
@@ -42,8 +42,8 @@ async def _topic_autocomplete(interaction: discord.Interaction[Any], current: st
 async def rules_command(
     interaction: discord.Interaction[Any], topic: app_commands.Range[str, None, 100] | None = None
 ) -> None:
-    game, phase = await _current(interaction)
-    words = app_of(interaction).presenter(game).rules_text(topic, phase) if game else "No game is offered here yet."
+    game, phase, rules = await _current(interaction)
+    words = app_of(interaction).presenter(game).rules_text(topic, phase, rules) if game else "No game is offered here yet."
     await interaction.response.send_message(text.clip(words, 2000), ephemeral=True)
 
 

@@ -344,16 +344,23 @@ class Presenter:
     def rules_topics(self) -> list[str]:
         return list(self.rules)
 
-    def rules_text(self, topic: str | None, phase: str | None = None) -> str:
-        """The rules in short for ``topic``; without a topic, the current ``phase``'s."""
-        if not self.rules:
+    def rules_for(self, rules: int | None) -> Mapping[str, str]:
+        """The ``/rules`` topics for a game of rules version ``rules`` (None: no game
+        here); a game whose rules changed says the version's own rule."""
+        return self.rules
+
+    def rules_text(self, topic: str | None, phase: str | None = None, rules: int | None = None) -> str:
+        """The rules in short for ``topic``; without a topic, the current ``phase``'s;
+        ``rules``: the rules version of the game here (None: none known)."""
+        table = self.rules_for(rules)
+        if not table:
             return f"I have no rules summary for {self.title}."
         if not topic:
-            topic = self.phase_topics.get(phase or "", next(iter(self.rules)))
+            topic = self.phase_topics.get(phase or "", next(iter(table)))
         topic = topic.strip().lower()
-        if topic not in self.rules:
-            return f"Unknown topic {text.clip(topic, 40)!r}. Topics: " + ", ".join(f"`{t}`" for t in self.rules)
-        out = self.rules[topic]
+        if topic not in table:
+            return f"Unknown topic {text.clip(topic, 40)!r}. Topics: " + ", ".join(f"`{t}`" for t in table)
+        out = table[topic]
         if phase and topic != self.phase_topics.get(phase):
             out += f"\n_(The game here is in {self.phase_title(phase)}: `/rules` shows that phase.)_"
         return out

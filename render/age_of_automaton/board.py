@@ -263,19 +263,47 @@ def rows(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     return y + 66
 
 
+def offered_to(view: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Achievement card → the seats it is offered to (met, not yet claimed; rules 2)."""
+    out: dict[str, list[str]] = {}
+    for s in view["seats"]:
+        for card in view["players"][s].get("achievements_offered") or []:
+            out.setdefault(card, []).append(s)
+    return out
+
+
+def _ring(c: Canvas, cx: float, cy: float, r: float) -> None:
+    """A dashed ring around a marker: "offered, not placed yet" (told by shape and by the
+    words next to it, not by colour)."""
+    box = (cx - r, cy - r, cx + r, cy + r)
+    for start in range(0, 360, 30):
+        c.d.arc(box, start, start + 18, fill=INK, width=2)
+
+
 def achievements_audits(c: Canvas, view: Mapping[str, Any], y: float) -> float:
-    y = _section(c, y, "Achievements (markers: who claimed) · Audits")
+    offers = offered_to(view)
+    title = "Achievements (markers: who claimed"
+    title += "; ringed: met, can claim) · Audits" if offers else ") · Audits"
+    y = _section(c, y, title)
     achs = view.get("achievements") or []
     cw = (WIDTH - 2 * M) / max(4, len(achs))
+    h = 112 if offers else 84
     for i, a in enumerate(achs):
         x0 = M + i * cw
-        c.box(x0 + 3, y, x0 + cw - 3, y + 84)
+        c.box(x0 + 3, y, x0 + cw - 3, y + h)
         c.text(x0 + 10, y + 5, c.fit(f"Level {a['level']}: {a['name']}", FS, True, cw - 24), FS, True)
         c.text(x0 + 10, y + 29, c.fit(f"needs {achievement_need(a['id']).split(' → ')[0]}", FS - 3, False, cw - 24), FS - 3)
         c.text(x0 + 10, y + 52, c.fit(f"→ {effect_text(a.get('gain') or [])}", FS - 3, False, cw - 100), FS - 3, fill=MUTED)
         for k, s in enumerate(a.get("claimed_by") or []):
             player_token(c, view, s, x0 + cw - 22 - k * 26, y + 62, 11, FS - 6)
-    y += 92
+        can = offers.get(a["id"]) or []
+        if can:
+            x = x0 + 10 + c.text(x0 + 10, y + 96, "can claim:", FS - 3, True, anchor="lm") + 22
+            for s in can:
+                player_token(c, view, s, x, y + 96, 10, FS - 7)
+                _ring(c, x, y + 96, 14)
+                x += 34
+    y += h + 8
     audits = view.get("audits") or []
     per = BOARD["audit_track"]["spaces_per_card"]
     pos = int(view.get("audit_marker") or 0)

@@ -59,9 +59,12 @@ class AgeOfAutomaton(Presenter):
     max_seats = 4
     automata = (BOT, RANDOM)
     options = OPTIONS
-    rules = topics.RULES
+    rules = topics.topics(None)
     phase_topics = topics.PHASE_TOPIC
     view_labels = True
+
+    def rules_for(self, rules: int | None) -> Mapping[str, str]:
+        return topics.topics(rules)
 
     # -- lobby ------------------------------------------------------------------------
 

@@ -1,6 +1,30 @@
-"""Age of Automaton's ``/rules`` topics: the rulebook in short, and which topic each phase shows."""
+"""Age of Automaton's ``/rules`` topics: the rulebook in short, and which topic each phase
+shows. The Achievements sentence depends on the rules version the game started under
+(engine/age_of_automaton/versions.py): :func:`topics` gives the topics of one version, or
+of both when there is no game to ask."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+# the Achievements rule of each rules version (the end of the "tracks" topic)
+ACHIEVEMENTS: dict[int, str] = {
+    1: (
+        "**Achievements**: claimed for you automatically the moment you meet one (in turn "
+        "order); the first to claim one also get 1 credit or 1 resource."
+    ),
+    2: (
+        "**Achievements**: the moment you meet one it is offered to you (\"Claim Achievement …\" "
+        "in your turn or Donation, a free action; it stays offered even if you stop meeting it, "
+        "and you are asked before the final scoring); the first to meet one also get 1 credit "
+        "or 1 resource."
+    ),
+}
+OFFERED_SINCE = 2  # the first rules version where Achievements are offered
+BOTH = ACHIEVEMENTS[2] + (
+    f" (Games started before rules version {OFFERED_SINCE} claim them for you automatically "
+    "the moment you meet one.)"
+)
 
 RULES: dict[str, str] = {
     "overview": (
@@ -96,10 +120,7 @@ RULES: dict[str, str] = {
         "**Tracks**: Relationships (green/yellow, blue rocket, orange planet companies) move only "
         "by Prospect, R&D and Sale, one space per logo; their values multiply your Achievements, "
         "played Specialists and Reliability section at the end. Reputation gives engineers and "
-        "the VP tokens at spaces 5 and 10. **Achievements**: the moment you meet one it is offered "
-        "to you (\"Claim Achievement …\" in your turn or Donation, a free action; it stays offered "
-        "even if you stop meeting it, and you are asked before the final scoring); the first "
-        "to meet one also get 1 credit or 1 resource."
+        "the VP tokens at spaces 5 and 10. "
     ),
     "scoring": (
         "**End of the game**, after round 5: in-game VP + Prospect VP + Equipment (1/2/3/5/7/9) + "
@@ -122,3 +143,13 @@ PHASE_TOPIC = {
     "cleanup": "cleanup",
     "over": "scoring",
 }
+
+
+def topics(rules: int | None = None) -> Mapping[str, str]:
+    """The topics for a game of rules version ``rules`` (None: no game here, so the
+    Achievements rule of both versions is said)."""
+    if rules is None:
+        achievements = BOTH
+    else:
+        achievements = ACHIEVEMENTS[1 if rules < OFFERED_SINCE else max(v for v in ACHIEVEMENTS if v <= rules)]
+    return {**RULES, "tracks": RULES["tracks"] + achievements}
