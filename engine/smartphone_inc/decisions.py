@@ -58,6 +58,7 @@ from typing import Any, overload
 from engine import rng as _rng
 from engine.errors import IllegalAction
 from engine.smartphone_inc import outcome_tables
+from engine.smartphone_inc.data import MINI_UPGRADES
 from engine.smartphone_inc.pads import (
     _ARRANGEMENTS,
     _BITS,
@@ -829,6 +830,38 @@ def distinct_effects(owned: list[str], has_4g: bool, *, literal_cover: bool = Fa
     finally:
         if paused:
             gc.enable()
+
+
+def goods_effects(
+    owned: list[str], has_4g: bool, *, literal_cover: bool = False
+) -> Sequence[dict[str, Any]]:
+    """The outcomes that differ in what they give, with ``"face_down"`` counting only the
+    face-down pieces that make Goods, as the reveal does (``planning.reveal``): Update
+    1.1, a Mini-upgrade left face down makes no Goods (``new_technologies.face_down_goods``),
+    while the other outcome lists count every piece face down.
+
+    Without a Mini-upgrade this is :func:`distinct_effects` (``"face_down"`` a number).
+    With one, two outcomes of the same counts may differ in Goods (which pieces lie face
+    down), so it is every distinct outcome, each with the list of its face-down pieces
+    that make Goods (read from its plan). The planner and the greedy player value the
+    outcomes by these."""
+    if not any(i in MINI_UPGRADES for i in owned):
+        return distinct_effects(owned, has_4g, literal_cover=literal_cover)
+    refs = distinct_outcomes(owned, has_4g, with_plans=False, literal_cover=literal_cover)
+    plans = distinct_outcomes(owned, has_4g, with_plans=True, literal_cover=literal_cover)
+    unique = list(dict.fromkeys(owned))
+    out = []
+    for item, full in zip(refs, plans, strict=True):
+        placed = {p["id"] for p in full["plan"].get("improvements") or []}
+        out.append({**item, "face_down": [i for i in unique if i not in placed and i not in MINI_UPGRADES]})
+    return out
+
+
+def face_down_count(outcome: dict[str, Any]) -> int:
+    """The face-down pieces of an outcome that count for Goods (a number, or the list of
+    :func:`goods_effects`)."""
+    fd = outcome["face_down"]
+    return fd if isinstance(fd, int) else len(fd)
 
 
 def outcome_plan(owned: list[str], has_4g: bool, ref: int, *, literal_cover: bool = False) -> Plan:

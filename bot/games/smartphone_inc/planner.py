@@ -669,26 +669,9 @@ def _literal(ctx: PlanContext) -> bool:
 
 @lru_cache(maxsize=64)
 def _outcomes(owned: tuple[str, ...], has_4g: bool, literal: bool = False) -> tuple[dict[str, Any], ...]:
-    """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
-    if any(i in MINI_UPGRADES for i in owned):
-        return _with_mini_upgrades(owned, has_4g, literal)
-    return tuple(decisions.distinct_effects(list(owned), has_4g, literal_cover=literal))
-
-
-def _with_mini_upgrades(owned: tuple[str, ...], has_4g: bool, literal: bool) -> tuple[dict[str, Any], ...]:
-    """The outcomes of a company owning a Mini-upgrade (Update 1.1), each with the
-    face-down pieces that make Goods: a Mini-upgrade left face down makes none, while
-    the engine's outcome lists count every piece face down. All the distinct outcomes
-    (not one per effect: two outcomes of the same counts may differ in Goods now), with
-    their plans, to see which pieces each leaves face down."""
-    refs = decisions.distinct_outcomes(list(owned), has_4g, with_plans=False, literal_cover=literal)
-    plans = decisions.distinct_outcomes(list(owned), has_4g, with_plans=True, literal_cover=literal)
-    unique = list(dict.fromkeys(owned))
-    out = []
-    for item, full in zip(refs, plans, strict=True):
-        placed = {p["id"] for p in full["plan"].get("improvements") or []}
-        out.append({**item, "face_down": face_down_goods([i for i in unique if i not in placed])})
-    return tuple(out)
+    """The engine's outcomes (plans as refs) that differ in what they give, with the
+    face-down pieces that make Goods (``decisions.goods_effects``: a Mini-upgrade makes none)."""
+    return tuple(decisions.goods_effects(list(owned), has_4g, literal_cover=literal))
 
 
 def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
