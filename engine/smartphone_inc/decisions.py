@@ -843,17 +843,24 @@ def goods_effects(
     Without a Mini-upgrade this is :func:`distinct_effects` (``"face_down"`` a number).
     With one, two outcomes of the same counts may differ in Goods (which pieces lie face
     down), so it is every distinct outcome, each with the list of its face-down pieces
-    that make Goods (read from its plan). The planner and the greedy player value the
+    that make Goods (those its plan, ``outcome_plan`` of its ref, does not place). The planner and the greedy player value the
     outcomes by these."""
     if not any(i in MINI_UPGRADES for i in owned):
         return distinct_effects(owned, has_4g, literal_cover=literal_cover)
-    refs = distinct_outcomes(owned, has_4g, with_plans=False, literal_cover=literal_cover)
-    plans = distinct_outcomes(owned, has_4g, with_plans=True, literal_cover=literal_cover)
+    join = _Join(owned, has_4g, literal_cover)
+    witnesses = join.found()  # the plan of each outcome: which pieces it places
     unique = list(dict.fromkeys(owned))
+    face_down: dict[int, list[str]] = {}  # per assignment of the Improvements
     out = []
-    for item, full in zip(refs, plans, strict=True):
-        placed = {p["id"] for p in full["plan"].get("improvements") or []}
-        out.append({**item, "face_down": [i for i in unique if i not in placed and i not in MINI_UPGRADES]})
+    for item in Outcomes(join, with_plans=False):
+        ref = witnesses[item["ref"]]
+        fd = face_down.get(ref >> 24)
+        if fd is None:
+            full, half = join._split(ref >> 36, (ref >> 24) & 4095)
+            placed = {*full, *(i for i, _shown in half)}
+            fd = face_down[ref >> 24] = [i for i in unique if i not in placed and i not in MINI_UPGRADES]
+        item["face_down"] = list(fd)
+        out.append(item)
     return out
 
 
