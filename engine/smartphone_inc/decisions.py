@@ -30,8 +30,8 @@ is read, so a caller pays for what a player looks at (building all 65,000 plan d
 takes about half a second). ``with_plans=False`` gives each outcome an int ``"ref"``
 (its packed key) instead of a plan, and :func:`outcome_plan` builds the one plan a
 player picks; :func:`distinct_effects` lists only the outcomes that differ in what
-they give (about a tenth), for the planner and the greedy player; :func:`goods_effects` is that list
-with the face-down pieces that make Goods (Update 1.1: a Mini-upgrade makes none), the
+they give (about a tenth); :func:`goods_effects` is that list with the
+face-down pieces that make Goods (Update 1.1: a Mini-upgrade makes none), the
 one the planner and the greedy player value.
 
 Rules version 2 (``literal_cover=True``, ``planning.literal_cover``): a bottom cell
