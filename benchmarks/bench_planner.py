@@ -10,8 +10,8 @@ them; one untimed process first writes them to a temporary cache). The company o
 * ``imports_ms``: importing the planner, the presenter and the renderer (the bot does
   this once at start-up, before it is ready: not part of the first screen);
 * ``choices_ms``: the first select's options (``PlanBuilder.choices`` of a fresh draft:
-  the goals with their best decision, from ``decisions.distinct_effects`` valued by
-  ``planning.yields``);
+  the goals with their best decision, from ``decisions.goods_effects`` grouped by
+  ``planning.summary_for``; the full ``planning.yields`` only of each goal's best);
 * ``describe_ms``: the text and the preview of the draft;
 * ``picture_ms``: the decision's picture (``render.draw_compact``), drawn and encoded
   as the bot does (``bot.pictures.draw_png``);

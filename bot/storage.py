@@ -586,6 +586,21 @@ class Tx:
             (game_id, seat, decision, draft, channel_id, message_id, at),
         )
 
+    async def put_draft_message(
+        self, game_id: int, seat: str, decision: str, fresh: str, channel_id: int, message_id: int, at: float,
+    ) -> None:
+        """Record the planner message showing the seat's draft of ``decision``, in one
+        statement: the draft itself is kept (``fresh`` only where there is none of this
+        decision), so a click saved meanwhile is never written over."""
+        await self.conn.execute(
+            "INSERT INTO drafts (game_id, seat, decision, draft, channel_id, message_id, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+            " draft = CASE WHEN drafts.decision = excluded.decision THEN drafts.draft ELSE excluded.draft END,"
+            " decision = excluded.decision, channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, updated_at = excluded.updated_at",
+            (game_id, seat, decision, fresh, channel_id, message_id, at),
+        )
+
     async def delete_draft(self, game_id: int, seat: str) -> None:
         await self.conn.execute("DELETE FROM drafts WHERE game_id = ? AND seat = ?", (game_id, seat))
 

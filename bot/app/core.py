@@ -577,6 +577,15 @@ class Core:
             await tx.put_draft(game_id, seat, decision, draft, channel_id, message_id, self.clock())
         return False
 
+    async def remember_draft_message(
+        self, game_id: int, seat: str, decision: str, fresh: str, channel_id: int, message_id: int
+    ) -> None:
+        """The planner message now showing the seat's draft of ``decision``. Only the
+        message is written: a draft saved meanwhile (a quick click) stays; ``fresh`` is
+        the draft where the seat has none of this decision yet."""
+        async with self.storage.transaction() as tx:
+            await tx.put_draft_message(game_id, seat, decision, fresh, channel_id, message_id, self.clock())
+
     async def _save_and_refresh(
         self, game_id: int, seat: str, decision: str, draft: str, channel_id: int | None, message_id: int | None
     ) -> bool:

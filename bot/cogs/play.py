@@ -149,9 +149,9 @@ class Play(commands.Cog):
         if builder is None:
             return
         view = await self.app.view(info.id, seat)
-        row = await self.app.draft(info.id, seat, decision_key(view))
-        code = row.draft if row is not None else builder.encode(builder.decode(None))
-        await self.app.save_draft(info.id, seat, decision_key(view), code, msg.channel.id, msg.id)
+        # only the message reference: a click saved while the DM was sent keeps its draft
+        fresh = builder.encode(builder.decode(None))
+        await self.app.remember_draft_message(info.id, seat, decision_key(view), fresh, msg.channel.id, msg.id)
 
     async def decision_message(
         self, info: GameInfo, seat: str, *, note: str = ""

@@ -30,7 +30,9 @@ is read, so a caller pays for what a player looks at (building all 65,000 plan d
 takes about half a second). ``with_plans=False`` gives each outcome an int ``"ref"``
 (its packed key) instead of a plan, and :func:`outcome_plan` builds the one plan a
 player picks; :func:`distinct_effects` lists only the outcomes that differ in what
-they give (about a tenth), for the planner and the greedy player.
+they give (about a tenth); :func:`goods_effects` is that list with the
+face-down pieces that make Goods (Update 1.1: a Mini-upgrade makes none), the
+one the planner and the greedy player value.
 
 Rules version 2 (``literal_cover=True``, ``planning.literal_cover``): a bottom cell
 under the top Pad and under an "under" Improvement makes no covered-cell Goods, as
@@ -58,6 +60,7 @@ from typing import Any, overload
 from engine import rng as _rng
 from engine.errors import IllegalAction
 from engine.smartphone_inc import outcome_tables
+from engine.smartphone_inc.data import MINI_UPGRADES
 from engine.smartphone_inc.pads import (
     _ARRANGEMENTS,
     _BITS,
@@ -829,6 +832,45 @@ def distinct_effects(owned: list[str], has_4g: bool, *, literal_cover: bool = Fa
     finally:
         if paused:
             gc.enable()
+
+
+def goods_effects(
+    owned: list[str], has_4g: bool, *, literal_cover: bool = False
+) -> Sequence[dict[str, Any]]:
+    """The outcomes that differ in what they give, with ``"face_down"`` counting only the
+    face-down pieces that make Goods, as the reveal does (``planning.reveal``): Update
+    1.1, a Mini-upgrade left face down makes no Goods (``new_technologies.face_down_goods``),
+    while the other outcome lists count every piece face down.
+
+    Without a Mini-upgrade this is :func:`distinct_effects` (``"face_down"`` a number).
+    With one, two outcomes of the same counts may differ in Goods (which pieces lie face
+    down), so it is every distinct outcome, each with the list of its face-down pieces
+    that make Goods (those its plan, ``outcome_plan`` of its ref, does not place). The planner and the greedy player value the
+    outcomes by these."""
+    if not any(i in MINI_UPGRADES for i in owned):
+        return distinct_effects(owned, has_4g, literal_cover=literal_cover)
+    join = _Join(owned, has_4g, literal_cover)
+    witnesses = join.found()  # the plan of each outcome: which pieces it places
+    unique = list(dict.fromkeys(owned))
+    face_down: dict[int, list[str]] = {}  # per assignment of the Improvements
+    out = []
+    for item in Outcomes(join, with_plans=False):
+        ref = witnesses[item["ref"]]
+        fd = face_down.get(ref >> 24)
+        if fd is None:
+            full, half = join._split(ref >> 36, (ref >> 24) & 4095)
+            placed = {*full, *(i for i, _shown in half)}
+            fd = face_down[ref >> 24] = [i for i in unique if i not in placed and i not in MINI_UPGRADES]
+        item["face_down"] = list(fd)
+        out.append(item)
+    return out
+
+
+def face_down_count(outcome: dict[str, Any]) -> int:
+    """The face-down pieces of an outcome that count for Goods (a number, or the list of
+    :func:`goods_effects`)."""
+    fd = outcome["face_down"]
+    return fd if isinstance(fd, int) else len(fd)
 
 
 def outcome_plan(owned: list[str], has_4g: bool, ref: int, *, literal_cover: bool = False) -> Plan:

@@ -41,7 +41,7 @@ def plan_scorer(state: State, seat: str) -> Any:
     def score(outcome: dict[str, Any]) -> float:
         a = outcome["active"]
         price = min(11, max(1, 5 - a["down"] + a["up"]))
-        goods = a["prod"] + outcome["covered"] + outcome["face_down"] + base_goods
+        goods = a["prod"] + outcome["covered"] + decisions.face_down_count(outcome) + base_goods
         sold = min(goods, capacity[price])
         growth = research_w * a["research"] + logistics_w * a["logistics"] + 2.5 * min(a["improve"], 1)
         return sold * price + later * growth
@@ -56,10 +56,11 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
     kind = prompt["type"]
     if kind == "plan":
         owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")
-        # the score reads only what distinct_effects keeps distinct, and max() keeps the
-        # first best: the same choice as over every distinct outcome, a tenth of the work
+        # the score reads only what goods_effects keeps distinct, and max() keeps the
+        # first best: the same choice as over every distinct outcome, a tenth of the work;
+        # a Mini-upgrade left face down makes no Goods (Update 1.1), as at the reveal
         literal = planning.literal_cover(state)  # the game's rules version counts covered cells
-        options = decisions.distinct_effects(owned, four_g, literal_cover=literal)
+        options = decisions.goods_effects(owned, four_g, literal_cover=literal)
         best = max(options, key=plan_scorer(state, seat))
         return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"], literal_cover=literal)}
     from engine.smartphone_inc.game import enumerate_actions

@@ -27,6 +27,17 @@ def yields(table: State, seat: str, outcome: dict[str, Any]) -> dict[str, Any]:
 def yields_for(table: State, seat: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """:func:`yields` for one seat as a function of the outcome: the company and its
     Technologies are read once (the planner evaluates thousands of outcomes)."""
+    return _yields_for(table, seat, summary=False)
+
+
+def summary_for(table: State, seat: str) -> Callable[[dict[str, Any]], tuple[int, int, bool, int, int]]:
+    """(price, Goods, improve, Research, Logistics) of :func:`yields` for one seat as a
+    function of the outcome, without the rest of it: the planner groups thousands of
+    outcomes by what they give and builds the full yields of one per group."""
+    return _yields_for(table, seat, summary=True)
+
+
+def _yields_for(table: State, seat: str, summary: bool) -> Callable[[dict[str, Any]], Any]:
     p = table["players"][seat]
     tokens = int(p["tokens"])
     no_steve = not p["steve"]
@@ -38,6 +49,24 @@ def yields_for(table: State, seat: str) -> Callable[[dict[str, Any]], dict[str, 
     blitz_logistics = new_technologies.blitz_markers(table, seat, "logistics")  # SU-TEC-10
     blitz_research = new_technologies.blitz_markers(table, seat, "research")
     steve_bonus = int(table["steve"].get("bonus", 0)) if p["steve"] and table.get("steve") else 0  # SI-STEVE-03
+
+    def key(outcome: dict[str, Any]) -> tuple[int, int, bool, int, int]:  # the same sums as ``of``
+        active = outcome["active"]
+        get = active.get
+        up, down, improve = int(get("up", 0)), int(get("down", 0)), int(get("improve", 0))
+        goods = int(get("prod", 0)) + tokens
+        if no_steve:
+            fd = outcome["face_down"]
+            goods += int(outcome["covered"]) + (fd if isinstance(fd, int) else len(fd)) + fixed_goods
+            if gps:
+                goods += 2 * improve
+        logistics = int(get("logistics", 0)) + blitz_logistics + (up + down if price_as_logistics else 0)
+        research = int(get("research", 0)) + blitz_research + steve_bonus
+        return (max(1, START_PRICE + up - down + price_up), goods, improve > 0, research, logistics)
+
+    fixed_goods = (li_ion or 0) + (patent_goods or 0)
+    if summary:
+        return key
 
     def of(outcome: dict[str, Any]) -> dict[str, Any]:
         active = outcome["active"]

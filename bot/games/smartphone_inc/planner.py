@@ -27,7 +27,7 @@ from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
 from engine.smartphone_inc.data import IMPROVEMENTS, MINI_UPGRADES
 from engine.smartphone_inc.new_technologies import face_down_goods
-from engine.smartphone_inc.planning import yields_for
+from engine.smartphone_inc.planning import summary_for, yields_for
 from engine.smartphone_inc.selling import sellable_at
 from render.smartphone_inc.pads import cell_name, grid_origin
 
@@ -62,6 +62,13 @@ class PlanContext:
         if self.table is not None and self.seat is not None:
             return yields_for(self.table, self.seat)
         return yields_for(_BARE, "_")
+
+    def summary_fn(self) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+        """``planning.summary_for`` this seat: (price, Goods, improve, Research, Logistics)
+        of :meth:`yields_fn`, the key of :func:`_summary_key`."""
+        if self.table is not None and self.seat is not None:
+            return summary_for(self.table, self.seat)
+        return summary_for(_BARE, "_")
 
 
 _BARE = {"players": {"_": {"tokens": 0, "steve": False, "techs": []}}, "techs": {}}
@@ -352,11 +359,10 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     arr = _arrangements()
     items: list[Choice] = []
     if d.step == "start":
-        every = outcomes(ctx)
+        bests = first_screen_bests(ctx)
         for goal, title in GOALS:
-            best = goal_decisions(ctx, goal, 1, every)
-            if best:
-                label, desc = decision_label(best[0][0], ctx)
+            if goal in bests:
+                label, desc = decision_label(bests[goal][0], ctx)
                 items.append(Choice(f"goal:{goal}", title, text.clip("best: " + label + " · " + desc, 100)))
         for pad in ("A", "B"):
             other = "B" if pad == "A" else "A"
@@ -618,16 +624,36 @@ def goto(d: Draft, step: str) -> Draft:
 def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
     """(summary, ref) for every outcome with a distinct effect for this seat, grouped by
     price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one."""
-    out: list[tuple[dict[str, Any], int]] = []
-    seen: set[tuple[Any, ...]] = set()
-    items = _outcomes(ctx.owned, ctx.has_4g, _literal(ctx))
-    for item, y in zip(items, map(ctx.yields_fn(), items), strict=True):
-        key = _summary_key(y)
-        if key in seen:
-            continue  # the same effect as one listed already
-        seen.add(key)
-        out.append((_summary(y), item["ref"]))
+    yields = ctx.yields_fn()  # the full yields only of the first outcome of each effect
+    out = [(_summary(yields(item)), item["ref"]) for item in _firsts(ctx).values()]
     out.sort(key=lambda o: (o[0]["price"], -o[0]["goods"], o[0]["rank"]))
+    return out
+
+
+def _firsts(ctx: PlanContext) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The first outcome of each effect for this seat (the key of :func:`_summary_key`),
+    in the engine's order; the others give the same as one of these."""
+    items = _outcomes(ctx.owned, ctx.has_4g, _literal(ctx))
+    firsts: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for item, key in zip(items, map(ctx.summary_fn(), items), strict=True):
+        if key not in firsts:
+            firsts[key] = item
+    return firsts
+
+
+def first_screen_bests(ctx: PlanContext) -> dict[str, tuple[dict[str, Any], int]]:
+    """``goal_decisions(ctx, goal, 1)`` of every goal that has one, with the full yields
+    built only of these (the first screen shows one decision per goal)."""
+    firsts = _firsts(ctx)
+    pool = sorted(firsts, key=lambda k: (k[0], -k[1], _rank(k)))  # the order of :func:`outcomes`
+    yields = ctx.yields_fn()
+    out: dict[str, tuple[dict[str, Any], int]] = {}
+    for goal, _title in GOALS:
+        order = _GOAL_ORDER[goal]
+        candidates = [k for k in pool if k[2]] if goal == "improve" else pool
+        if candidates:
+            best = firsts[min(candidates, key=order)]
+            out[goal] = (_summary(yields(best)), best["ref"])
     return out
 
 
@@ -643,26 +669,9 @@ def _literal(ctx: PlanContext) -> bool:
 
 @lru_cache(maxsize=64)
 def _outcomes(owned: tuple[str, ...], has_4g: bool, literal: bool = False) -> tuple[dict[str, Any], ...]:
-    """The engine's distinct outcomes (plans as refs), one per effect on the symbols."""
-    if any(i in MINI_UPGRADES for i in owned):
-        return _with_mini_upgrades(owned, has_4g, literal)
-    return tuple(decisions.distinct_effects(list(owned), has_4g, literal_cover=literal))
-
-
-def _with_mini_upgrades(owned: tuple[str, ...], has_4g: bool, literal: bool) -> tuple[dict[str, Any], ...]:
-    """The outcomes of a company owning a Mini-upgrade (Update 1.1), each with the
-    face-down pieces that make Goods: a Mini-upgrade left face down makes none, while
-    the engine's outcome lists count every piece face down. All the distinct outcomes
-    (not one per effect: two outcomes of the same counts may differ in Goods now), with
-    their plans, to see which pieces each leaves face down."""
-    refs = decisions.distinct_outcomes(list(owned), has_4g, with_plans=False, literal_cover=literal)
-    plans = decisions.distinct_outcomes(list(owned), has_4g, with_plans=True, literal_cover=literal)
-    unique = list(dict.fromkeys(owned))
-    out = []
-    for item, full in zip(refs, plans, strict=True):
-        placed = {p["id"] for p in full["plan"].get("improvements") or []}
-        out.append({**item, "face_down": face_down_goods([i for i in unique if i not in placed])})
-    return tuple(out)
+    """The engine's outcomes (plans as refs) that differ in what they give, with the
+    face-down pieces that make Goods (``decisions.goods_effects``: a Mini-upgrade makes none)."""
+    return tuple(decisions.goods_effects(list(owned), has_4g, literal_cover=literal))
 
 
 def _summary_key(y: dict[str, Any]) -> tuple[Any, ...]:
@@ -678,11 +687,16 @@ def _summary(y: dict[str, Any]) -> dict[str, Any]:
     )
     detail = " + ".join(f"{n} {what}" for what, n in y["goods_parts"]) or "no Goods"
     key = _summary_key(y)
-    rank = (-int(y["improve"]), -(y["research"] + y["logistics"]), -y["research"])
     return {
-        "price": y["price"], "goods": y["goods"], "label": label, "detail": detail, "key": key, "rank": rank,
+        "price": y["price"], "goods": y["goods"], "label": label, "detail": detail, "key": key, "rank": _rank(key),
         "improve": bool(y["improve"]), "research": y["research"], "logistics": y["logistics"],
     }
+
+
+def _rank(key: tuple[Any, ...]) -> tuple[int, int, int]:
+    """Among decisions of the same price and Goods: Improve first, then the most markers."""
+    _price, _goods, improve, research, logistics = key
+    return (-int(improve), -(research + logistics), -research)
 
 
 # ---------------------------------------------------------------------------- goals
@@ -694,12 +708,13 @@ GOALS = (
     ("logistics", "Most Logistics"),
     ("improve", "Improve (take an Improvement)"),
 )
+# each on a decision's key (price, Goods, improve, Research, Logistics): _summary_key
 _GOAL_ORDER = {
-    "price": lambda s: (s["price"], -s["goods"], -int(s["improve"]), -(s["research"] + s["logistics"])),
-    "goods": lambda s: (-s["goods"], s["price"], -int(s["improve"]), -(s["research"] + s["logistics"])),
-    "research": lambda s: (-s["research"], s["price"], -s["goods"], -int(s["improve"]), -s["logistics"]),
-    "logistics": lambda s: (-s["logistics"], s["price"], -s["goods"], -int(s["improve"]), -s["research"]),
-    "improve": lambda s: (-int(s["improve"]), s["price"], -s["goods"], -(s["research"] + s["logistics"])),
+    "price": lambda k: (k[0], -k[1], -int(k[2]), -(k[3] + k[4])),
+    "goods": lambda k: (-k[1], k[0], -int(k[2]), -(k[3] + k[4])),
+    "research": lambda k: (-k[3], k[0], -k[1], -int(k[2]), -k[4]),
+    "logistics": lambda k: (-k[4], k[0], -k[1], -int(k[2]), -k[3]),
+    "improve": lambda k: (-int(k[2]), k[0], -k[1], -(k[3] + k[4])),
 }
 
 
@@ -726,8 +741,8 @@ def goal_decisions(
     if goal == "improve":
         pool = [o for o in pool if o[0]["improve"]]
     if limit == 1:  # the first screen's "best": the first of the sorted list, without sorting
-        return [min(pool, key=lambda o: order(o[0]))] if pool else []
-    ranked = sorted(pool, key=lambda o: order(o[0]))
+        return [min(pool, key=lambda o: order(o[0]["key"]))] if pool else []
+    ranked = sorted(pool, key=lambda o: order(o[0]["key"]))
     kept: list[tuple[dict[str, Any], int]] = []
     for item in ranked:
         if any(_dominates(k[0], item[0]) for k in kept):
