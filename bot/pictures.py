@@ -142,6 +142,22 @@ def warm_up() -> int:
     return done
 
 
+def load_packages() -> None:
+    """Import every game's engine and pictures package in the calling thread. Python's
+    imports are not safe to race: a worker thread importing a package while the event
+    loop's thread imports the same one can see it partly initialised (an ImportError in
+    an autocomplete). The painter calls this before it warms up in a worker."""
+    try:
+        import render
+        from engine import get_game
+
+        for name in render.games():
+            get_game(name)
+            render._module(name)
+    except Exception:  # noqa: BLE001 - pictures are optional: a broken renderer shows later
+        log.warning("could not load the pictures packages ahead of time", exc_info=True)
+
+
 def _warm_worker() -> None:
     warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
@@ -232,6 +248,7 @@ class Painter:
         if self._warmed:
             return
         self._warmed = True
+        load_packages()  # no import races with the event loop's thread (see load_packages)
         self._executor(warm_up).submit(warm_up)
 
     def close(self) -> None:
