@@ -129,6 +129,7 @@ class Deliverer:
         per: float = 5.0,
         sweep_every: float = 30.0,
         wall: Callable[[], float] = time.time,
+        concurrency: int = 16,
     ) -> None:
         self.storage = storage
         self.sender = sender
@@ -149,6 +150,10 @@ class Deliverer:
         self._writes: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
+        # at most this many sends (and row look-ups) at once over all games: a thousand
+        # games with rows after a restart must not queue a thousand queries ahead of each
+        # player's action on the one database connection
+        self._slots = asyncio.Semaphore(concurrency)
 
     # -- running ----------------------------------------------------------------------
 
@@ -223,12 +228,13 @@ class Deliverer:
                     if not task.cancelled() and task.exception() is not None:
                         log.error("game %s: a delivery failed", game_id, exc_info=task.exception())
                 busy = {i for t in inflight.values() for i in getattr(t, "row_ids", ())}
-                async with self.storage.read() as q:
-                    rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
-                rows = [r for r in rows if r.id not in busy]
-                if not rows and not inflight:
-                    return
-                started, due = await self._start_lanes(game_id, rows, inflight)
+                async with self._slots:
+                    async with self.storage.read() as q:
+                        rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
+                    rows = [r for r in rows if r.id not in busy]
+                    if not rows and not inflight:
+                        return
+                    started, due = await self._start_lanes(game_id, rows, inflight)
                 if started:
                     continue
                 if not inflight:
@@ -320,6 +326,13 @@ class Deliverer:
     async def _send(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> None:
         """Send one row (with the posts merged into it) and mark what became of it."""
         try:
+            async with self._slots:
+                await self._send_now(game_id, pick, merged)
+        finally:
+            self._wake.setdefault(game_id, asyncio.Event()).set()
+
+    async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> None:
+        try:
             message_id = await self.sender.deliver(pick, merged)
         except asyncio.CancelledError:
             raise
@@ -348,8 +361,6 @@ class Deliverer:
                 if await tx.delivery_block(game_id) is not None:
                     await tx.clear_delivery_block(game_id)
                     log.info("game %s: posting works again", game_id)
-        finally:
-            self._wake.setdefault(game_id, asyncio.Event()).set()
 
     async def _resync(self, game_id: int, row: OutboxRow) -> None:
         if self.on_sync is not None:
