@@ -294,6 +294,9 @@ async def measure(
                     (ai["still_owed"],) = await cur.fetchone()
 
         bot._after_ready = timed  # type: ignore[method-assign]
+        startup_prof = cProfile.Profile() if os.environ.get("BENCH_PROFILE_STARTUP") else None
+        if startup_prof is not None:  # the event loop from start-up until done
+            startup_prof.enable()
         task = asyncio.create_task(bot.start(token))
         base_storage = base_sched = None
         try:
@@ -301,6 +304,9 @@ async def measure(
             marks["ready"] = time.perf_counter()
             while "done" not in marks:
                 await asyncio.sleep(0.01)
+            if startup_prof is not None:
+                startup_prof.disable()
+                startup_prof.dump_stats(os.environ["BENCH_PROFILE_STARTUP"])
             rss_start = peak_rss_mib()
             async with bot.app.storage.read() as q:
                 async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:

@@ -110,6 +110,12 @@ def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def lane(row: OutboxRow) -> str:
+    """A row's destination: one user's DMs, or the game's place (posts and edits). Rows of
+    one lane go in order; different lanes go side by side."""
+    return f"dm:{row.target}" if row.kind == "dm" else "place"
+
+
 class Deliverer:
     def __init__(
         self,
@@ -123,6 +129,7 @@ class Deliverer:
         per: float = 5.0,
         sweep_every: float = 30.0,
         wall: Callable[[], float] = time.time,
+        concurrency: int = 16,
     ) -> None:
         self.storage = storage
         self.sender = sender
@@ -143,6 +150,10 @@ class Deliverer:
         self._writes: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
+        # at most this many sends (and row look-ups) at once over all games: a thousand
+        # games with rows after a restart must not queue a thousand queries ahead of each
+        # player's action on the one database connection
+        self._slots = asyncio.Semaphore(concurrency)
 
     # -- running ----------------------------------------------------------------------
 
@@ -203,70 +214,153 @@ class Deliverer:
     # -- one game -----------------------------------------------------------------------
 
     async def _drain(self, game_id: int) -> None:
+        """Send the game's pending rows: in order per destination (a lane: the game's
+        place, or one user's DMs), the lanes side by side (the planner DMs of a new round
+        go out together, while the round's post draws its pictures)."""
         wake = self._wake.setdefault(game_id, asyncio.Event())
-        while not self._closed:
-            wake.clear()
-            async with self.storage.read() as q:
-                rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
-            if not rows:
-                return
-            now = self.wall()
-            pick: OutboxRow | None = None
-            due = float("inf")
-            for r in rows:
-                if r.next_try_at <= now:
-                    pick = r
-                    break
-                due = min(due, r.next_try_at)
-                if r.ordered:
-                    break  # the rows after it wait for it
-            if pick is None:
-                await self._wait(wake, due - now)
+        inflight: dict[str, asyncio.Task[None]] = {}
+        busy: set[int] = set()  # ids of the rows being sent (still "pending" in the database)
+        try:
+            while not self._closed:
+                wake.clear()
+                for ln in [ln for ln, t in inflight.items() if t.done()]:
+                    task = inflight.pop(ln)
+                    if not task.cancelled() and task.exception() is not None:
+                        log.error("game %s: a delivery failed", game_id, exc_info=task.exception())
+                busy = {i for t in inflight.values() for i in getattr(t, "row_ids", ())}
+                async with self._slots:
+                    async with self.storage.read() as q:
+                        rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
+                    rows = [r for r in rows if r.id not in busy]
+                    if not rows and not inflight:
+                        return
+                    started, due = await self._start_lanes(game_id, rows, inflight)
+                if started:
+                    continue
+                if not inflight:
+                    if due == float("inf"):
+                        return  # only rows that wait for nothing that can change (cannot happen)
+                    await self._wait(wake, due - self.wall())
+                    continue
+                waiter = asyncio.ensure_future(wake.wait())
+                try:
+                    await asyncio.wait(
+                        [*inflight.values(), waiter],
+                        timeout=max(0.01, min(due - self.wall(), self.backoff_cap)),
+                        return_when=asyncio.FIRST_COMPLETED,
+                    )
+                finally:
+                    waiter.cancel()
+        finally:
+            for t in inflight.values():
+                t.cancel()
+
+    async def _start_lanes(
+        self, game_id: int, rows: list[OutboxRow], inflight: dict[str, asyncio.Task[None]]
+    ) -> tuple[bool, float]:
+        """Start sending the first due row of each idle lane; (whether any started or was
+        settled, when the next waiting row is due)."""
+        now = self.wall()
+        held = set(inflight)  # lanes whose earlier row goes first
+        # batches with a DM on its way or pending before the row looked at
+        dm_batches = {b for t in inflight.values() for b in getattr(t, "dm_batches", ())}
+        due = float("inf")
+        started = False
+        for i, r in enumerate(rows):
+            ln = lane(r)
+            if r.kind == "sync":  # a barrier: the state is posted once nothing else is on the way
+                if not inflight and not started:
+                    await self._resync(game_id, r)
+                    return True, due
+                break
+            if ln in held:
+                if r.kind == "dm":
+                    dm_batches.add(r.batch)
+                self._prepare(r)  # a post's pictures are drawn while the rows before it go
                 continue
-            if pick.kind == "sync":
-                await self._resync(game_id, pick)
-                continue
-            later = rows[rows.index(pick) + 1 :]
-            if pick.kind == "edit" and any(r.kind == "edit" and r.target == pick.target for r in later):
-                await self._mark(pick.id, "delivered")  # a newer edit of the same message follows
-                continue
-            key = await self._key(pick)
-            wait = self._pace_wait(key, now=time.monotonic())
-            if wait > 0:  # a burst: wait, then send what has gathered, merged
-                await self._wait(wake, wait)
-                continue
-            merged = self._merge_group(pick, later) if pick.kind == "post" else []
-            try:
-                message_id = await self.sender.deliver(pick, merged)
-            except asyncio.CancelledError:
-                raise
-            except Gone:
-                log.info("game %s: the message of outbox row %s is gone; skipped", game_id, pick.id)
-                await self._mark(pick.id, "delivered")
-            except DmClosed:
-                await self._mark(pick.id, "closed")
-            except Refused as exc:
-                log.error("game %s: Discord refused outbox row %s (%s); dropped", game_id, pick.id, exc)
-                await self._mark(pick.id, "failed")
-            except Blocked as exc:
-                await self._blocked(game_id, pick, exc.code)
-            except Retry as exc:
-                await self._retry(pick, exc.after, str(exc))
-            except Exception as exc:  # a bug or a network error: try again later, say so once
-                if pick.attempts == 0:
-                    log.exception("game %s: delivering outbox row %s failed", game_id, pick.id)
-                await self._retry(pick, None, type(exc).__name__)
-            else:
-                if key is not None and message_id:  # a write Discord took counts for pacing
+            ready = r.next_try_at <= now
+            waits_dms = r.kind == "post" and bool(r.payload.get("dm_note")) and r.batch in dm_batches
+            if ready and not waits_dms:
+                later = rows[i + 1 :]
+                if r.kind == "edit" and any(x.kind == "edit" and x.target == r.target for x in later):
+                    await self._mark(r.id, "delivered")  # a newer edit of the same message follows
+                    return True, due
+                key = await self._key(r)
+                wait = self._pace_wait(key, now=time.monotonic())
+                if wait > 0:  # a burst: wait, then send what has gathered, merged
+                    due = min(due, now + wait)
+                    held.add(ln)
+                    self._prepare(r)
+                    continue
+                merged = self._merge_group(r, later, dm_batches) if r.kind == "post" else []
+                if key is not None:  # the write counts for pacing from its start
                     self._writes.setdefault(key, deque()).append(time.monotonic())
-                async with self.storage.transaction() as tx:
-                    for r in [pick, *merged]:
-                        await tx.mark_outbox(r.id, "delivered", message_id=message_id)
-                    if any(r.payload.get("held") for r in [pick, *merged]):
-                        await tx.release_held(game_id, max(r.id for r in [pick, *merged]))
-                    if await tx.delivery_block(game_id) is not None:
-                        await tx.clear_delivery_block(game_id)
-                        log.info("game %s: posting works again", game_id)
+                task = asyncio.get_running_loop().create_task(
+                    self._send(game_id, r, merged), name=f"boardroom-deliver-{game_id}-{r.id}"
+                )
+                task.row_ids = [x.id for x in [r, *merged]]  # type: ignore[attr-defined]
+                task.dm_batches = [r.batch] if r.kind == "dm" else []  # type: ignore[attr-defined]
+                inflight[ln] = task
+                started = True
+                held.add(ln)
+            else:
+                if r.next_try_at > now:
+                    due = min(due, r.next_try_at)
+                if waits_dms:
+                    self._prepare(r)  # its pictures are drawn while the DMs go out
+                if r.ordered or waits_dms:
+                    held.add(ln)  # the rows after it in its lane wait for it
+            if r.kind == "dm":
+                dm_batches.add(r.batch)
+        return started, due
+
+    def _prepare(self, row: OutboxRow) -> None:
+        """Let the sender get a waiting post ready (draw its pictures) before its turn."""
+        prepare = getattr(self.sender, "prepare", None)
+        if prepare is not None and row.kind == "post" and row.payload.get("pictures"):
+            try:
+                prepare(row)
+            except Exception:
+                log.exception("game %s: preparing outbox row %s failed", row.game_id, row.id)
+
+    async def _send(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> None:
+        """Send one row (with the posts merged into it) and mark what became of it."""
+        try:
+            async with self._slots:
+                await self._send_now(game_id, pick, merged)
+        finally:
+            self._wake.setdefault(game_id, asyncio.Event()).set()
+
+    async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> None:
+        try:
+            message_id = await self.sender.deliver(pick, merged)
+        except asyncio.CancelledError:
+            raise
+        except Gone:
+            log.info("game %s: the message of outbox row %s is gone; skipped", game_id, pick.id)
+            await self._mark(pick.id, "delivered")
+        except DmClosed:
+            await self._mark(pick.id, "closed")
+        except Refused as exc:
+            log.error("game %s: Discord refused outbox row %s (%s); dropped", game_id, pick.id, exc)
+            await self._mark(pick.id, "failed")
+        except Blocked as exc:
+            await self._blocked(game_id, pick, exc.code)
+        except Retry as exc:
+            await self._retry(pick, exc.after, str(exc))
+        except Exception as exc:  # a bug or a network error: try again later, say so once
+            if pick.attempts == 0:
+                log.exception("game %s: delivering outbox row %s failed", game_id, pick.id)
+            await self._retry(pick, None, type(exc).__name__)
+        else:
+            async with self.storage.transaction() as tx:
+                for r in [pick, *merged]:
+                    await tx.mark_outbox(r.id, "delivered", message_id=message_id)
+                if any(r.payload.get("held") for r in [pick, *merged]):
+                    await tx.release_held(game_id, max(r.id for r in [pick, *merged]))
+                if await tx.delivery_block(game_id) is not None:
+                    await tx.clear_delivery_block(game_id)
+                    log.info("game %s: posting works again", game_id)
 
     async def _resync(self, game_id: int, row: OutboxRow) -> None:
         if self.on_sync is not None:
@@ -280,14 +374,17 @@ class Deliverer:
             await tx.cover_syncs(game_id, int(row.payload.get("version", 0)))
             await tx.mark_outbox(row.id, "delivered")
 
-    def _merge_group(self, pick: OutboxRow, later: list[OutboxRow]) -> list[OutboxRow]:
-        """The pending posts right after ``pick`` that fit into the same message."""
+    def _merge_group(self, pick: OutboxRow, later: list[OutboxRow], dm_batches: set[int]) -> list[OutboxRow]:
+        """The pending posts right after ``pick`` that fit into the same message (not one
+        that waits for the DMs of its batch)."""
         out: list[OutboxRow] = []
         size = len(pick.payload.get("content") or "")
         pictures = len(pick.payload.get("pictures") or [])
         now = self.wall()
         for r in later:
             if r.kind != "post" or r.next_try_at > now or not mergeable(pick.payload, r.payload, size):
+                break
+            if r.payload.get("dm_note") and r.batch in dm_batches:
                 break
             pictures += len(r.payload.get("pictures") or [])
             if pictures > MAX_PICTURES:

@@ -196,8 +196,12 @@ class BoardroomBot(commands.Bot):
         """Once connected: let AI seats catch up after downtime and post what they did."""
         await self.wait_until_ready()
         self.ready_event.set()
-        self.delivery.start()  # sends what a restart left in the outbox
+        # the AI moves owed first, then the deliverer (its first sweep sends what a restart
+        # left in the outbox, and the catch-up's rows): delivering a thousand games' posts
+        # while the catch-up runs made the catch-up wait for the database and the event
+        # loop (bench_scale.py --ai-seats: 46 s instead of 3 s plus the moves)
         await self.catch_up()
+        self.delivery.start()
         if self.renderer is not None:  # then the first pictures cost what the next ones cost (bench_planner.py)
             pictures.PAINTER.warm_up()  # after the catch-up: start-up is not slowed down
         self.delivery.on_sweep.append(self.catch_up)  # and again with every sweep (issue 8 §5)

@@ -33,7 +33,7 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot import text, views
-from bot.delivery import Blocked, DmClosed, Gone, Refused, Retry
+from bot.delivery import MAX_PICTURES, Blocked, DmClosed, Gone, Refused, Retry
 from bot.errors import UserError
 from bot.records import NotFound as GameNotFound
 
@@ -88,6 +88,27 @@ def blocked_text(info: GameInfo, title: str, code: int) -> str:
 class DiscordSender:
     def __init__(self, bot: Any) -> None:
         self.bot = bot  # the BoardroomBot (not imported: it imports this module)
+        # the pictures of posts that wait for their turn, drawn ahead (row id -> task)
+        self._ready: dict[int, asyncio.Task[list[discord.File]]] = {}
+
+    def prepare(self, row: OutboxRow) -> None:
+        """Start drawing the pictures of a post that waits (for its batch's DMs, for the
+        pace): when its turn comes they are ready, or closer to it."""
+        if row.id in self._ready or not row.payload.get("pictures"):
+            return
+        while len(self._ready) >= 64:  # a bound: rows that wait long are drawn again
+            self._ready.pop(next(iter(self._ready))).cancel()
+        self._ready[row.id] = asyncio.get_running_loop().create_task(self.pictures(row.payload["pictures"]))
+
+    async def _row_pictures(self, rows: list[OutboxRow]) -> list[discord.File]:
+        """The pictures of ``rows`` (a post and the posts merged into it), in order: those
+        drawn ahead by :meth:`prepare`, the others now, all together."""
+        calls = []
+        for r in rows:
+            task = self._ready.pop(r.id, None)
+            calls.append(task if task is not None else self.pictures(r.payload.get("pictures") or []))
+        files = [f for group in await asyncio.gather(*calls) for f in group]
+        return files[:MAX_PICTURES]
 
     @property
     def app(self) -> Any:
@@ -157,7 +178,7 @@ class DiscordSender:
                     closed += [u for u in await q.closed_dms_in_batch(batch) if u not in closed]
             if closed:
                 content += "\n" + " ".join(f"<@{u}>" for u in closed) + CLOSED_NOTE
-        files = await self.pictures(payload.get("pictures") or [])
+        files = await self._row_pictures([row, *merged])
         embeds = [discord.Embed.from_dict(e) for e in payload.get("embeds") or []]
         if not content and not files and not embeds:
             return 0  # nothing left to say (e.g. no renderer for a picture-only post)

@@ -234,3 +234,76 @@ async def test_the_sweep_forgets_old_delivered_rows_only(storage: Storage) -> No
     async with storage.read() as q:
         assert [r.payload["content"] for r in await q.outbox_rows(1)] == ["stuck"]
     await d.close()
+
+
+class SlowSender(FakeSender):
+    """A FakeSender whose sends take ``delay`` seconds; records when each began and ended."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+        self.spans: list[tuple[str, float, float]] = []
+        self.prepared: list[int] = []
+
+    def prepare(self, row: OutboxRow) -> None:
+        self.prepared.append(row.id)
+
+    async def deliver(self, row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        start = time.monotonic()
+        await asyncio.sleep(self.delay)
+        out = await super().deliver(row, merged)
+        self.spans.append((row.payload.get("content", ""), start, time.monotonic()))
+        return out
+
+
+def dm(user: int, content: str) -> tuple[str, str, dict[str, Any], bool]:
+    return ("dm", str(user), {"content": content}, True)
+
+
+async def test_dms_to_different_users_go_together_in_order_per_user(storage: Storage) -> None:
+    """The planner DMs of a new round go out side by side; each user's DMs and the
+    channel's posts keep their order; the round's post that lists closed DMs (dm_note)
+    goes only after its batch's DMs, its pictures prepared meanwhile."""
+    sender = SlowSender(0.2)
+    sender.faults["u2-a"] = [DmClosed("50007")]
+    d = make(storage, sender)
+    await queue(
+        storage, 1,
+        dm(1, "u1-a"), dm(2, "u2-a"), dm(3, "u3-a"),
+        post("results", alone=True),
+        post("phase", dm_note=True, pictures=[{"file": "b.png"}]),
+        dm(1, "u1-b"),
+        ("edit", "status", {"content": "status"}, True),
+    )
+    start = time.monotonic()
+    d.kick(1)
+    await settle(d)
+    took = time.monotonic() - start
+    spans = {c: (a, b) for c, a, b in sender.spans}
+    assert sorted(spans) == sorted(["u1-a", "u3-a", "results", "phase", "u1-b", "status"])  # nothing lost
+    assert len(sender.sent) == 6  # nothing doubled
+    assert spans["u1-a"][1] <= spans["u1-b"][0]  # one user's DMs in order
+    assert spans["results"][1] <= spans["phase"][0] <= spans["status"][0]  # the channel's in order
+    assert spans["phase"][0] >= max(spans["u1-a"][1], spans["u3-a"][1])  # after its batch's DMs
+    assert spans["results"][0] < spans["u3-a"][1]  # side by side with the DMs
+    assert took < 0.2 * 6  # not one after another
+    async with storage.read() as q:
+        rows = await q.outbox_rows(1)
+    assert sorted(r.state for r in rows) == ["closed"] + ["delivered"] * 6
+    assert rows[4].id in sender.prepared
+    await d.close()
+
+
+async def test_lanes_under_faults_lose_and_double_nothing(storage: Storage) -> None:
+    sender = SlowSender(0.02)
+    sender.faults["u1-a"] = [Retry("500"), Retry("429", after=0.1)]
+    sender.faults["p1"] = [Retry("502")]
+    d = make(storage, sender)
+    await queue(storage, 1, dm(1, "u1-a"), dm(2, "u2-a"), post("p1", remember="a"), dm(1, "u1-b"), post("p2", remember="b"))
+    d.kick(1)
+    await settle(d)
+    assert [c for c in sender.contents() if c.startswith("u1")] == ["u1-a", "u1-b"]
+    assert [c for c in sender.contents() if c.startswith("p")] == ["p1", "p2"]
+    assert sorted(sender.contents()) == ["p1", "p2", "u1-a", "u1-b", "u2-a"]
+    assert await states(storage, 1) == ["delivered"] * 5
+    await d.close()
