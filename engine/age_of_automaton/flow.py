@@ -362,6 +362,8 @@ def run(state: State, on_phase: Any = None) -> None:
             ended()
             state["phase"] = "audit"
         elif phase == "audit":
+            if state["round"] >= 2 and ask_audit_claims(state):
+                continue
             if state["round"] >= 2:
                 audit.run(state)
             else:
@@ -388,7 +390,8 @@ def run(state: State, on_phase: Any = None) -> None:
 
 def claim_options(state: State, seat: str) -> list[dict[str, Any]]:
     """The Achievements ``seat`` may claim now: those offered to it, in its turn, its
-    Donation, or when asked before the final scoring (rules 1: none, the engine claims)."""
+    Donation, or when asked before the final scoring (rules 3: and before the Audit;
+    rules 1: none, the engine claims)."""
     if state.get("rules", 1) < 2 or not state["offers"].get(seat):
         return []
     if state["asks"]:
@@ -415,12 +418,25 @@ def ask_last_claims(state: State) -> bool:
     return False
 
 
+def ask_audit_claims(state: State) -> bool:
+    """Rules 3: before the Audit resolves, ask each player in turn order to claim the
+    Achievements still offered to it, so that their gains (and first-fulfilment bonus)
+    count in the Audit (AA-ACH-01 "at any time"; AA-AUD-03)."""
+    if state.get("rules", 1) < 3:
+        return False
+    for seat in state["order"]:
+        if state["offers"][seat]:
+            effects.ask(state, seat, "achievement", before="audit")
+            return True
+    return False
+
+
 def claim_achievement(state: State, seat: str, action: dict[str, Any]) -> None:
     if not claim_options(state, seat):
         if state["offers"].get(seat):
             raise IllegalAction("claim your Achievements in your turn or your Donation (finish the question first)")
         raise IllegalAction("you meet no unclaimed Achievement now")
-    if state["asks"]:  # the question before the final scoring
+    if state["asks"]:  # the question before the Audit (rules 3) or the final scoring
         state["asks"].pop(0)
     achievements.claim(state, seat, action.get("card"))
 

@@ -42,7 +42,8 @@ def ask_text(state: State, a: dict[str, Any]) -> str:
     if kind == "achievement":
         cards = state["offers"][a["seat"]]
         names = " and ".join(ACHIEVEMENTS[c]["name"] for c in cards)
-        return f"Before the final scoring, claim the Achievement{'s' if len(cards) != 1 else ''} you met: {names}."
+        when = "the Audit" if a.get("before") == "audit" else "the final scoring"
+        return f"Before {when}, claim the Achievement{'s' if len(cards) != 1 else ''} you met: {names}."
     return kind
 
 

@@ -21,9 +21,17 @@ History:
    ``offers`` (seat → cards met and not claimed) and ``firsts`` (card → the first
    players to fulfil it).
 
+3. Achievements are claimed before the Audit (issue: an Achievement met in the Donation
+   phase, or in another player's turn, could not be claimed before that round's Audit,
+   so its first-fulfilment bonus of 1 credit could not count there; the rulebook lets a
+   player claim "at any time ... IMMEDIATELY"). Before the Audit resolves (rounds 2-5),
+   each player in turn order with Achievements still offered is asked to claim them, as
+   before the final scoring (claiming only ever gains, so there is no "no"; the AI
+   claims). The question carries ``"before": "audit"``; the state has no new key.
+
 ``SCHEMA`` (``setup.SCHEMA``) did not move: a rules-1 state has the same shape as
 before, the new keys belong to rules-2 games only.
 """
 
-RULES = 2
-KNOWN = (1, 2)
+RULES = 3
+KNOWN = (1, 2, 3)

@@ -19,11 +19,20 @@ ACHIEVEMENTS: dict[int, str] = {
         "and you are asked before the final scoring); the first to meet one also get 1 credit "
         "or 1 resource."
     ),
+    3: (
+        "**Achievements**: the moment you meet one it is offered to you (\"Claim Achievement …\" "
+        "in your turn or Donation, a free action; it stays offered even if you stop meeting it, "
+        "and you are asked to claim it before each Audit and before the final scoring, so "
+        "what it gives counts in the Audit); the first to meet one also get 1 credit or 1 "
+        "resource."
+    ),
 }
 OFFERED_SINCE = 2  # the first rules version where Achievements are offered
-BOTH = ACHIEVEMENTS[2] + (
+BEFORE_AUDIT_SINCE = 3  # the first rules version asking for the claims before each Audit
+BOTH = ACHIEVEMENTS[3] + (
     f" (Games started before rules version {OFFERED_SINCE} claim them for you automatically "
-    "the moment you meet one.)"
+    f"the moment you meet one; games started before rules version {BEFORE_AUDIT_SINCE} ask "
+    "only before the final scoring.)"
 )
 
 RULES: dict[str, str] = {
