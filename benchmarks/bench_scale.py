@@ -122,6 +122,20 @@ async def _play(app: Any, channel: int, seed: int, stop: int, ai_seat: bool, owe
     return info.id
 
 
+async def _active(app: Any, channel: int, seed: int, stop: int, ai_seats: bool, owe: bool = False) -> int | None:
+    """A base game still active after its moves: a game that ended (an AI seat leaves
+    fewer moves to the players) or never came to owe the AI is played again with the
+    next seed and a tenth fewer moves, so that every copy is an active game a player
+    can move in."""
+    for tries in range(20):
+        gid = await _play(app, channel + 1000 * tries, seed + 1000 * tries, stop * (10 - tries // 2) // 10, ai_seats, owe)
+        if gid is not None and (await app.info(gid)).status == "active":
+            return gid
+    if owe:
+        return None
+    raise RuntimeError(f"no seed keeps a game active after about {stop} moves")
+
+
 async def _columns(conn: Any, table: str) -> list[str]:
     async with conn.execute(f"PRAGMA table_info({table})") as cur:
         return [r[1] for r in await cur.fetchall()]
@@ -173,10 +187,10 @@ async def build(db: Path, n: int, ai_seats: bool, owed: float = 0.0) -> None:
     storage = await Storage.open(db)
     try:
         app = App(storage)
-        bases = [g for i, stop in enumerate(STOPS) if (g := await _play(app, 1 + i, 100 + i, stop, ai_seats))]
+        bases = [await _active(app, 1 + i, 100 + i, stop, ai_seats) for i, stop in enumerate(STOPS)]
         owing = []
         if ai_seats and owed > 0:
-            played = [await _play(app, 100 + i, 200 + i, stop, ai_seats, owe=True) for i, stop in enumerate(STOPS)]
+            played = [await _active(app, 100 + i, 200 + i, stop, ai_seats, owe=True) for i, stop in enumerate(STOPS)]
             owing = [g for g in played if g is not None]
             if not owing:
                 raise RuntimeError("no base game came to owe the AI a move")
