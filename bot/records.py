@@ -158,6 +158,8 @@ class Outcome:
     - ``told``: seats told "you are the last one" by this outcome.
     - ``batch``: the outbox batch holding what this outcome tells Discord (written by
       the app in the transactions of its actions; None while nothing is written).
+    - ``settled``: the version whose commit wrote the outcome's final rows (the chain
+      of moves ended there: no AI move followed); None while they are still to write.
     """
 
     game_id: int
@@ -184,6 +186,7 @@ class Outcome:
     batch: int | None = None
     results: list[str] = field(default_factory=list)
     told: list[str] = field(default_factory=list)
+    settled: int | None = None
 
     @property
     def ok(self) -> bool:

@@ -510,8 +510,8 @@ class Core:
     async def _publish(self, info: GameInfo, out: Outcome) -> None:
         """The end of an outcome's chain: its final rows, due now, in one transaction
         (replacing those its actions' transactions held back)."""
-        if not out.ok:
-            return
+        if not out.ok or (out.settled is not None and out.settled == out.version):
+            return  # (settled: the last commit wrote the final rows)
         info = await self.info(info.id)  # under the game's lock: nothing changes meanwhile
         if info.status == "lobby":
             return
@@ -805,11 +805,16 @@ class Core:
         out: Outcome,
         *,
         events: list[str] | None = None,
+        settle: bool = True,
     ) -> None:
         """Append one applied action to the log and commit; only then is it real. The same
-        transaction writes what the outcome so far tells Discord (outbox rows, held back
-        until the chain of AI moves after it ends: :meth:`_publish` rewrites them then;
-        after a crash they are delivered as they are)."""
+        transaction writes what the outcome so far tells Discord. When no AI move follows
+        (``settle``, and the new state owes the app's AI nothing) the chain ends here: the
+        outcome is finished and its rows are final, due at once (``out.settled``; then
+        :meth:`_publish` has nothing left to do). Otherwise they are held back until the
+        chain of AI moves after it ends (:meth:`_publish` rewrites them then; after a
+        crash they are delivered as they are). ``settle=False``: the caller finishes the
+        outcome itself (an undo)."""
         seq = int(new["version"])
         if seq != int(old["version"]) + 1:
             raise RuntimeError(f"engine gave version {seq} after {old['version']}")
@@ -846,7 +851,12 @@ class Core:
                 out.over, out.result = True, result
             if over or round_changed:
                 await self._round_ended(tx, info, stage[0], views or [pub], pub, out, ended=over)
-            await self._write_rows(tx, info, game, new, out, final=False)
+            if settle and not fields["ai_owed"]:
+                self._finish_outcome(out, info, game, new, set())
+                await self._write_rows(tx, info, game, new, out, final=True)
+                out.settled = seq
+            else:
+                await self._write_rows(tx, info, game, new, out, final=False)
         self._remember(info.id, new)
 
     async def _round_ended(

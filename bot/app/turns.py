@@ -115,7 +115,8 @@ class TurnOps(Core):
             out.round, out.phase = _stage(game.view(state, None))
             took_back = [f"{mine.display_name} took back their last move."]
             await self._commit(
-                info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out, events=took_back
+                info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out, events=took_back,
+                settle=False,
             )
             self._finish_outcome(out, info, game, new, {seat})
             await self._publish(info, out)
