@@ -109,8 +109,8 @@ class AdminOps(Core):
             state = await self._state(info)
             out = Outcome(game_id, status="resumed", version=int(state["version"]))
             out.phase_changed = True
-            out.round, out.phase = _stage(game.view(state, None))
-            out.new_prompts.update({s: {} for s in game.pending(state)})  # prompt everyone again
+            out.round, out.phase = _stage(self.reads.public(game, state))
+            out.new_prompts.update({s: {} for s in self.reads.pending(game, state)})  # prompt everyone again
             await self._run_ai(info, out)
             await self._publish(info, out)
         await self._notify(game_id)
@@ -191,7 +191,7 @@ class AdminOps(Core):
             game = self.engine(info.game)
             state = await self._state(info)
             out = Outcome(game_id, status="takeover", seat=seat, version=int(state["version"]))
-            out.round, out.phase = _stage(game.view(state, None))
+            out.round, out.phase = _stage(self.reads.public(game, state))
             out.message = f"The AI now plays for {target.display_name}."
             if not target.ai_takeover:
                 async with self.storage.transaction() as tx:

@@ -145,6 +145,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.app.compose import Context, Row, compose, decision_key, status_text
+from bot.app.reads import EngineReads
 from bot.games import Presenter
 from bot.games import find as find_presenter
 from bot.games import names as offered
@@ -285,6 +286,7 @@ class Core:
         # a game's lock lives while someone holds or awaits it: idle games cost nothing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, State] = OrderedDict()
+        self.reads = EngineReads()  # view, pending, is_over of recent states, once each
 
     # -- engines ------------------------------------------------------------------
 
@@ -439,7 +441,7 @@ class Core:
             if seat not in out.told:
                 out.told.append(seat)
         ctx.last_one = list(dict.fromkeys([*ctx.last_one, *out.told]))
-        rows = compose(info, self.presenter(info.game), done, done.public_view or game.view(state, None), ctx)
+        rows = compose(info, self.presenter(info.game), done, done.public_view or self.reads.public(game, state), ctx)
         if out.batch is not None:
             kept = await tx.drop_outbox_batch(info.id, out.batch)
             if kept:  # some of it went out already (a chain slower than CHAIN_HOLD): go on anew
@@ -462,13 +464,13 @@ class Core:
         if out.over:
             return ctx
         presenter = self.presenter(info.game)
-        view = out.public_view or game.view(state, None)
+        view = out.public_view or self.reads.public(game, state)
         for r in await tx.reminders_of(info.id):  # the clock on every prompt (issue 7)
             ctx.deadlines.setdefault(r.seat, {})[r.kind] = r.due_at
         every = await tx.dm_every_turn(info.id)
         ctx.every_turn = {s.user_id for s in info.seats if s.seat in every and s.user_id is not None}
         if presenter.secret_phase(view):
-            pending = game.pending(state)
+            pending = self.reads.pending(game, state)
             _sealed, _total, waiting = presenter.sealed_counts(view)
             for seat in waiting:
                 if await self._untouched(tx, info, presenter, pending.get(seat), seat, view):
@@ -533,7 +535,7 @@ class Core:
             state = await self._state(info)
             out = Outcome(game_id, status="advanced", version=int(state["version"]))
             out.phase_changed = True
-            pending = {} if game.is_over(state) else game.pending(state)
+            pending = self.reads.pending(game, state)
             self._finish_outcome(out, info, game, state, set(self._pending_humans(info, pending)))
             await self._publish(info, out)
 
@@ -594,7 +596,7 @@ class Core:
         state = await self._state(info)
         out = Outcome(game_id, status="advanced", version=int(state["version"]))
         self._finish_outcome(out, info, game, state, set())
-        view = out.public_view or game.view(state, None)
+        view = out.public_view or self.reads.public(game, state)
         async with self.storage.transaction() as tx:
             await tx.put_draft(game_id, seat, decision, draft, channel_id, message_id, self.clock())
             ctx = await self._compose_context(tx, info, game, state, out, notices=False)
@@ -693,12 +695,12 @@ class Core:
     ) -> Outcome:
         out = Outcome(info.id, status=status, message=message, seat=seat)
         out.version = int(state["version"])
-        pending = game.pending(state)
+        pending = self.reads.pending(game, state)
         out.prompt = pending.get(seat)
         out.pending = self._pending_humans(info, pending)
-        out.public_view = game.view(state, None)
+        out.public_view = self.reads.public(game, state)
         out.round, out.phase = _stage(out.public_view)
-        out.over = game.is_over(state)
+        out.over = self.reads.over(game, state)
         return out
 
     async def _check_old(
@@ -752,7 +754,7 @@ class Core:
         now: float,
     ) -> set[str]:
         """Make the waiting rows match who the game waits for; return newly waiting seats."""
-        humans = set() if game.is_over(state) else set(self._pending_humans(info, game.pending(state)))
+        humans = set(self._pending_humans(info, self.reads.pending(game, state)))
         existing = {w.seat for w in await tx.waiting_of(info.id)}
         for s in existing:
             if s not in humans or s == acted:
@@ -818,11 +820,11 @@ class Core:
         seq = int(new["version"])
         if seq != int(old["version"]) + 1:
             raise RuntimeError(f"engine gave version {seq} after {old['version']}")
-        pub = game.view(new, None)
+        pub = self.reads.public(game, new)
         stage = _stage(pub)
         phase_changed = stage != (out.round, out.phase)
         round_changed = stage[0] != out.round
-        over = game.is_over(new)
+        over = self.reads.over(game, new)
         result = game.result(new) if over else None
         views = await asyncio.to_thread(_phase_views, game, old, seat, action) if phase_changed else []
         now = self.clock()
@@ -881,15 +883,13 @@ class Core:
     def _ai_owed(self, info: GameInfo, game: Game, state: State) -> int:
         """1 if ``state`` waits for a seat the app plays (``games.ai_owed``, written with
         every commit: :meth:`bot.app.App.advance_all` finds these games by one query)."""
-        if game.is_over(state):
-            return 0
-        pending = game.pending(state)
+        pending = self.reads.pending(game, state)
         return int(any(s.seat in pending and s.played_by_app_ai for s in info.seats))
 
     def _finish_outcome(
         self, out: Outcome, info: GameInfo, game: Game, state: State, new: set[str]
     ) -> None:
-        pending = {} if game.is_over(state) else game.pending(state)
+        pending = self.reads.pending(game, state)
         humans = self._pending_humans(info, pending)
         fresh = (set(out.new_prompts) | set(new)) & set(humans)
         out.version = int(state["version"])
@@ -902,18 +902,18 @@ class Core:
         last = out.applied[-1] if out.applied else None
         actor = last.seat if last and last.actor == "player" and not out.phase_changed else None
         out.mentions = [uid for s, uid in humans.items() if s in fresh and s != actor and uid is not None]
-        out.public_view = game.view(state, None)
+        out.public_view = self.reads.public(game, state)
         out.round, out.phase = _stage(out.public_view)
         if out.phase_changed and not out.phase_views:
             out.phase_views.append(out.public_view)
-        out.over = game.is_over(state)
+        out.over = self.reads.over(game, state)
         if out.over:
             out.result = game.result(state)
 
     async def _ai_once(self, info: GameInfo, game: Game) -> Outcome | None:
         state = await self._state(info)
         out = Outcome(info.id, status="advanced", version=int(state["version"]))
-        out.round, out.phase = _stage(game.view(state, None))
+        out.round, out.phase = _stage(self.reads.public(game, state))
         if not await self._ai_step(info, game, out):
             return None
         self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
@@ -926,9 +926,7 @@ class Core:
     async def _ai_step(self, info: GameInfo, game: Game, out: Outcome) -> bool:
         """One AI action for the first pending AI-played seat, committed. False if none."""
         state = await self._state(info)
-        if game.is_over(state):
-            return False
-        pending = game.pending(state)
+        pending = self.reads.pending(game, state)
         movers = [s for s in info.seats if s.seat in pending and s.played_by_app_ai]
         if not movers:
             return False
@@ -956,7 +954,8 @@ class Core:
                 break
         else:
             log.error("game %s: AI seats made %s moves in a row; stopping", info.id, self.max_ai_actions)
-        self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
+        if out.settled is None or out.settled != out.version:  # (a settled commit finished it)
+            self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
 
     async def _notify(self, game_id: int) -> None:
         for listener in list(self.listeners):

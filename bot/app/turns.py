@@ -36,7 +36,7 @@ class TurnOps(Core):
             game = self.engine(info.game)
             state = await self._state(info)
             version = int(state["version"])
-            pending = game.pending(state)
+            pending = self.reads.pending(game, state)
             try:
                 action, unknown = canonical_input(game, action)
             except IllegalAction as exc:
@@ -71,7 +71,7 @@ class TurnOps(Core):
             except IllegalAction as exc:
                 return self._refusal(info, game, state, seat, "illegal", str(exc))
             out = Outcome(game_id, seat=seat, version=version)
-            out.round, out.phase = _stage(game.view(state, None))
+            out.round, out.phase = _stage(self.reads.public(game, state))
             await self._commit(info, game, state, new_state, seat, action, "player", out)
             await self._run_ai(info, out)
             await self._publish(info, out)
@@ -112,7 +112,7 @@ class TurnOps(Core):
                 raise Conflict("That move cannot be taken back: it revealed something hidden or used chance.")
             new = {**before, "version": info.version + 1}
             out = Outcome(game_id, seat=seat, version=info.version)
-            out.round, out.phase = _stage(game.view(state, None))
+            out.round, out.phase = _stage(self.reads.public(game, state))
             took_back = [f"{mine.display_name} took back their last move."]
             await self._commit(
                 info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out, events=took_back,
@@ -162,7 +162,7 @@ class TurnOps(Core):
             game = self.engine(info.game)
             state = await self._state(info)
             out = Outcome(game_id, status="advanced", version=int(state["version"]))
-            out.round, out.phase = _stage(game.view(state, None))
+            out.round, out.phase = _stage(self.reads.public(game, state))
             if info.status == "active":
                 await self._run_ai(info, out)
                 await self._publish(info, out)

@@ -1,0 +1,58 @@
+"""The engine's read functions of recent states, each computed once per state.
+
+A committed action reads the public view, who is pending and whether the game is over
+several times: the stage of the outcome, the ``ai_owed`` flag, the waiting rows, the
+outcome itself and the posts composed from it. Each is a pure function of the state,
+and the app never changes a state in place (an action makes a new one), so the answer
+is kept with the state object for as long as the state is among the last few read.
+Callers must not change what they get (as with the engine's own answers, which the
+outcome and the posts share).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from engine import Game
+
+State = dict[str, Any]
+
+
+class EngineReads:
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._memo: OrderedDict[int, tuple[State, dict[str, Any]]] = OrderedDict()
+
+    def _slot(self, state: State) -> dict[str, Any]:
+        key = id(state)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is state:  # the same object, not a reused id
+            self._memo.move_to_end(key)
+            return hit[1]
+        slot: dict[str, Any] = {}
+        self._memo[key] = (state, slot)  # holding the state keeps its id its own
+        while len(self._memo) > self.size:
+            self._memo.popitem(last=False)
+        return slot
+
+    def public(self, game: Game, state: State) -> dict[str, Any]:
+        """``game.view(state, None)``."""
+        slot = self._slot(state)
+        if "public" not in slot:
+            slot["public"] = game.view(state, None)
+        return slot["public"]
+
+    def over(self, game: Game, state: State) -> bool:
+        """``game.is_over(state)``."""
+        slot = self._slot(state)
+        if "over" not in slot:
+            slot["over"] = bool(game.is_over(state))
+        return slot["over"]
+
+    def pending(self, game: Game, state: State) -> dict[str, Any]:
+        """``game.pending(state)``, or nothing once the game is over."""
+        slot = self._slot(state)
+        if "pending" not in slot:
+            slot["pending"] = {} if self.over(game, state) else game.pending(state)
+        return slot["pending"]
