@@ -15,8 +15,10 @@
 2. In a fresh process, starts the real bot (``create_bot``, as ``boardroom run``
    does) against the fake Discord on loopback and measures: time to ready
    (gateway READY, reminder timer armed), time to done (the start-up catch-up,
-   ``advance_all``, finished; ``ai_moves_at_start`` moves played in
-   ``ai_moves_s`` seconds, ``done_without_ai_moves_s`` = done - that, the issue's
+   ``advance_all``, finished; ``ai_moves_at_start`` moves played: ``ai_moves_s`` is
+   the wall time during which at least one of them was being chosen, applied or
+   committed (a few games advance side by side), ``ai_choose_cpu_s`` the CPU time of
+   choosing them; ``done_without_ai_moves_s`` = done - ai_moves_s, the issue's
    "≤ 3 s plus the AI moves actually owed"), then ``App.act`` p50/p99 over ``--acts`` moves in
    random copied games, the peak RSS at done (``peak_rss_start_mib``) and the
    process's peak RSS. Before each timed move the game is put back to its base
@@ -283,25 +285,39 @@ async def measure(
         marks: dict[str, float] = {}
         after_ready = bot._after_ready
 
-        ai = {"moves": 0, "s": 0.0}
+        ai = {"moves": 0, "s": 0.0, "busy": 0, "since": 0.0, "choose_s": 0.0}
 
         async def timed() -> None:
-            # the AI moves start-up plays (advance_all): counted and timed apart
-            step = bot.app._ai_step
+            # the AI moves start-up plays (advance_all), counted; ai_moves_s: the wall time
+            # during which at least one of them was being chosen, applied or committed
+            # (several games advance side by side); choose_s: the CPU time of choosing
+            step, choose = bot.app._ai_step, bot.app.ai_choose
 
             async def counted(*args: Any, **kw: Any) -> bool:
-                t = time.perf_counter()
-                moved = await step(*args, **kw)
-                if moved:
-                    ai["moves"] += 1
-                    ai["s"] += time.perf_counter() - t
+                if ai["busy"] == 0:
+                    ai["since"] = time.perf_counter()
+                ai["busy"] += 1
+                try:
+                    moved = await step(*args, **kw)
+                finally:
+                    ai["busy"] -= 1
+                    if ai["busy"] == 0:
+                        ai["s"] += time.perf_counter() - ai["since"]
+                ai["moves"] += bool(moved)
                 return moved
 
-            bot.app._ai_step = counted
+            def chosen(*args: Any, **kw: Any) -> Any:
+                t = time.thread_time()
+                try:
+                    return choose(*args, **kw)
+                finally:
+                    ai["choose_s"] += time.thread_time() - t
+
+            bot.app._ai_step, bot.app.ai_choose = counted, chosen
             try:
                 await after_ready()
             finally:
-                bot.app._ai_step = step
+                bot.app._ai_step, bot.app.ai_choose = step, choose
             marks["done"] = time.perf_counter()
             async with bot.app.storage.read() as q:
                 async with q.conn.execute("SELECT count(*) FROM games WHERE ai_owed = 1") as cur:
@@ -363,6 +379,7 @@ async def measure(
         "done_s": round(marks["done"] - t0, 3),
         "ai_moves_at_start": ai["moves"],
         "ai_moves_s": round(ai["s"], 3),
+        "ai_choose_cpu_s": round(ai["choose_s"], 3),
         "done_without_ai_moves_s": round(marks["done"] - t0 - ai["s"], 3),
         "games_still_owing_ai": ai.get("still_owed"),
         "act_p50_ms": round(pct(times, 50) * 1000, 2) if times else None,

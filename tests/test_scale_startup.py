@@ -85,6 +85,48 @@ async def test_start_up_loads_only_the_games_that_owe_an_ai_move(storage: Storag
     assert await fresh.advance_all() == []
 
 
+async def test_owed_games_advance_side_by_side_and_one_failure_stops_none(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Seven games owe the AI a move; start-up advances a few at a time
+    (``CATCH_UP_AT_ONCE``): every game is caught up once, the outcomes come in the
+    owed order, and a game whose catch-up fails leaves the others be (and its flag)."""
+    from bot.app import turns
+
+    app = await new_app(storage, clock)
+    games = []
+    for i in range(7):
+        info = await lobby(app, humans=1, bots=1, channel=40 + i)
+        await app.start(info.id, 1, seed=10 + i)
+        out = await app.act(info.id, 1, None, {"pick": 1}, 1)
+        crash = await new_app(storage, clock)
+        crash_before_ai(crash)
+        await crash.act(info.id, 1, None, {"take": 1}, out.version)
+        games.append(info.id)
+    assert await owed(storage) == games
+    fresh = await new_app(storage, clock)
+    broken = games[2]
+    real, running, most = fresh.run_ai, [0], [0]
+
+    async def run_ai(game_id: int) -> Any:
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        try:
+            await asyncio.sleep(0.01)  # a database round trip: the next game starts meanwhile
+            if game_id == broken:
+                raise RuntimeError("a game that cannot be advanced")
+            return await real(game_id)
+        finally:
+            running[0] -= 1
+
+    fresh.run_ai = run_ai  # type: ignore[method-assign]
+    outs = await fresh.advance_all()
+    assert [o.game_id for o in outs] == [g for g in games if g != broken]
+    assert all(o.applied and {a.actor for a in o.applied} == {"bot"} for o in outs)
+    assert most[0] == min(turns.CATCH_UP_AT_ONCE, len(games)) > 1
+    assert await owed(storage) == [broken]
+
+
 async def test_a_flag_with_nothing_owed_is_cleared_at_start_up(storage: Storage, clock: FakeClock) -> None:
     app = await new_app(storage, clock)
     info = await lobby(app, humans=2)
