@@ -21,7 +21,8 @@
    choosing them; ``done_without_ai_moves_s`` = done - ai_moves_s, the issue's
    "≤ 3 s plus the AI moves actually owed"), then ``App.act`` p50/p99 over ``--acts`` moves in
    random copied games, the peak RSS at done (``peak_rss_start_mib``) and the
-   process's peak RSS. Before each timed move the game is put back to its base
+   process's peak RSS. The bot's deliverer is stopped before the timed moves (the
+   baseline app has none; their posts stay in the outbox). Before each timed move the game is put back to its base
    position (untimed) and its state read (as the player's prompt does): every timed
    move is a move from one of the base positions, whatever the number of games, so
    that the two measures of step 3 compare the same work.
@@ -235,14 +236,22 @@ class Mover:
     """Timed moves in the copied games of one app: each from a base position."""
 
     def __init__(self, app: Any, copies: list[tuple[int, int]], seed: int) -> None:
-        self.app, self.copies, self.rng = app, copies, random.Random(seed)
+        self.app, self.rng = app, random.Random(seed)
+        self.by_base: dict[int, list[int]] = {}
+        for gid, src in copies:
+            self.by_base.setdefault(src, []).append(gid)
+        self.bases = sorted(self.by_base)
         self.times: list[float] = []
 
     async def move(self, prof: cProfile.Profile | None = None) -> None:
         from engine.ai import choose
 
         app = self.app
-        gid, src = self.copies[self.rng.randrange(len(self.copies))]
+        # the base position first, then one of its copies: two movers with the same seed
+        # over databases built alike time the same moves, whatever their number of games
+        src = self.bases[self.rng.randrange(len(self.bases))]
+        copies = self.by_base[src]
+        gid = copies[self.rng.randrange(len(copies))]
         await reset_game(app, gid, src)
         holdups = await app.holdups(gid)
         if not holdups:
@@ -358,6 +367,10 @@ async def measure(
                 async with base_storage.read() as q:
                     async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
                         (out["baseline_games"],) = await cur.fetchone()
+            # App.act alone, as the baseline app (which has no deliverer) has it: the bot's
+            # deliverer would send each move's posts and draw their pictures beside the
+            # next timed move (the copies' channels are not in the fake Discord either)
+            await bot.delivery.close()
             prof = cProfile.Profile() if profile else None
             for _ in range(acts):
                 for i, mover in enumerate(movers):
