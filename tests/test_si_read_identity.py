@@ -75,5 +75,33 @@ def test_views_prompts_actions_and_states_are_unchanged():
     assert digests() == EXPECTED
 
 
+def _containers(obj: Any, out: set[int]) -> set[int]:
+    if isinstance(obj, dict | list):
+        out.add(id(obj))
+        for v in obj.values() if isinstance(obj, dict) else obj:
+            _containers(v, out)
+    return out
+
+
+def test_views_prompts_and_actions_share_nothing_with_the_state():
+    """A caller may change what it got (the planner adds keys to a view) without
+    changing the game's state: no list or dict of the state is handed out."""
+    for seed in (3, 5, 7, 12):
+        n, options, steve = module_mix(seed, 0)
+        seats = [f"p{i + 1}" for i in range(n)]
+        if steve:
+            options["automata"] = [seats[-1]]
+        states = [GAME.setup(seats, seed, options)]
+        play_game("smartphone-inc", seats, seed, options, "random", on_state=states.append)
+        for state in states:
+            mine = _containers(state, set())
+            pend = GAME.pending(state)
+            out = [GAME.view(state, seat) for seat in (None, *seats)] + [pend, GAME.events(state)]
+            out += [GAME.legal_actions(state, seat) for seat in pend]
+            if GAME.is_over(state):
+                out.append(GAME.result(state))
+            assert not _containers(out, set()) & mine
+
+
 if __name__ == "__main__":
     print(json.dumps(digests(), indent=1))
