@@ -256,6 +256,11 @@ def retailer_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[di
 # --- views -------------------------------------------------------------------------------
 
 
+def _hiding(player: dict[str, Any], hide: bool) -> dict[str, Any]:
+    """The company as the view shows it before the copy: its sealed plan hidden."""
+    return {**player, "plan": None} if hide and player["plan"] is not None else player
+
+
 def make_view(state: State, seat: str | None) -> dict[str, Any]:
     """What ``seat`` may see (None: the public table). Hidden: sealed plans of others
     before the reveal, the order of the Improvement pile, the PRNG and the seed.
@@ -283,7 +288,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         seconds,
     ) = clone(
         (
-            [state["players"][s] for s in state["seats"]],
+            [_hiding(state["players"][s], in_planning and s != seat) for s in state["seats"]],
             get("start"),
             state["regions"],
             state["turn"],
@@ -306,9 +311,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     full = full_costs(state)
     players = {}
     for s, p in zip(state["seats"], copied, strict=True):
-        sealed = p["plan"] is not None
-        if in_planning and s != seat:
-            p["plan"] = None
+        sealed = state["players"][s]["plan"] is not None  # (another's plan is hidden in Planning)
         p["sealed"] = sealed or p["steve"]
         p["offices"] = offices[s]
         p["costs"] = costs_for(state, s, full)

@@ -86,12 +86,15 @@ def capacities(state: State, seat: str) -> tuple[dict[str, int], dict[str, int]]
     extra: dict[str, int] = {}
     four_g = has_effect(state, seat, "sell_without_office")
     for rid, reg in state["regions"].items():
+        here = seat in reg["offices"]
+        if not (here or four_g):
+            continue  # (nothing to sell there)
         n = len(free_willing(state, seat, rid))
         if n == 0:
             continue
-        if seat in reg["offices"]:
+        if here:
             main[rid] = n
-        elif four_g:  # SI-TECH-14
+        else:  # SI-TECH-14
             extra[rid] = 1
     return main, extra
 
