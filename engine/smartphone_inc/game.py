@@ -80,8 +80,9 @@ class SmartphoneInc(StateRecord):
             if is_steve(state, seat):
                 raise IllegalAction("Steve decides by his own rules")
             raise IllegalAction("you have nothing to decide right now")
-        new = clone(state)
-        new["log"] = []
+        shell = dict(state)
+        shell["log"] = []  # (the last action's lines are not copied)
+        new = clone(shell)
         flow.act(new, seat, action)
         new["version"] += 1
         flow.run(new, None, on_phase)
