@@ -24,9 +24,9 @@ from engine.smartphone_inc.data import REGIONS, RETAILERS
 
 def markers(state: State, seat: str) -> int:
     """SI-LOG-01 (+ SI-TECH-11: Li-Ion counts Price symbols as Logistics)."""
-    from engine.smartphone_inc.planning import summary_for
+    from engine.smartphone_inc.planning import yields
 
-    return summary_for(state, seat)(state["players"][seat]["outcome"])[4]  # yields()["logistics"]
+    return yields(state, seat, state["players"][seat]["outcome"])["logistics"]
 
 
 def found_office(state: State, seat: str, rid: str, *, bonus: bool = True) -> None:

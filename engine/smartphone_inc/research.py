@@ -22,9 +22,9 @@ from engine.smartphone_inc.data import TECH_ORDER
 
 def markers(state: State, seat: str) -> int:
     """SI-RES-01: one Progress marker per active Research symbol (+1 for Steve, SI-STEVE-03)."""
-    from engine.smartphone_inc.planning import summary_for
+    from engine.smartphone_inc.planning import yields
 
-    return summary_for(state, seat)(state["players"][seat]["outcome"])[3]  # yields()["research"]
+    return yields(state, seat, state["players"][seat]["outcome"])["research"]
 
 
 def needed(state: State, seat: str, tech: str) -> int:
