@@ -108,10 +108,10 @@ def prompt(state: State, seat: str) -> dict[str, Any] | None:
     """Where ``seat`` may still sell; None when it cannot sell more. A company sells
     as many Goods as it can, region by region (DATA.md); when every Goods left can
     only go one way, the sale is made without asking."""
-    target = max_sale(state, seat)
+    main, extra = capacities(state, seat)
+    target = min(state["players"][seat]["goods"], sum(main.values()) + sum(extra.values()))  # max_sale
     if target == 0:
         return None
-    main, extra = capacities(state, seat)
     prompt_: dict[str, Any] = {
         "type": "sell",
         "goods": state["players"][seat]["goods"],
