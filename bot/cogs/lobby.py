@@ -32,7 +32,7 @@ def lobby_embed(info: GameInfo, presenter: Presenter) -> discord.Embed:
         tag = " (host)" if s.user_id == info.host_id else ""
         lines.append(f"{s.position + 1}. {who}{tag}")
     embed.description = "\n".join(lines) or "_nobody yet_"
-    shown = presenter.options_in_words(info.options)
+    shown = presenter.options_in_words(info.options, {s.seat: s.display_name for s in info.seats})
     if shown:
         embed.add_field(name="Options", value=text.clip("\n".join(shown), 1000), inline=False)
     if info.status == "lobby":

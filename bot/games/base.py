@@ -172,8 +172,10 @@ class Presenter:
                 opt.check(value)
         return dict(options)
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
-        """How the lobby shows the chosen options: one line each, in words."""
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
+        """How the lobby shows the chosen options: one line each, in words. ``names``: the
+        seats of the lobby, seat id -> the player's name (an option about seats names the
+        players, never the seat ids)."""
         known = {o.name: o for o in self.options}
         out = []
         for key, value in options.items():

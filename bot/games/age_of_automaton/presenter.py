@@ -68,9 +68,9 @@ class AgeOfAutomaton(Presenter):
 
     # -- lobby ------------------------------------------------------------------------
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
         chosen = {"limited_common_specialists": False, **options}
-        return [*super().options_in_words(chosen), AI_NOTE]
+        return [*super().options_in_words(chosen, names), AI_NOTE]
 
     # -- words ------------------------------------------------------------------------
 

@@ -43,8 +43,8 @@ class MobileMarkets(PlanningPresenter):
 
     # -- lobby ------------------------------------------------------------------------
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
-        out = super().options_in_words(options)
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
+        out = super().options_in_words(options, names)
         out.append(HOUSE_RULE)
         return out
 
