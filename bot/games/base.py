@@ -227,10 +227,22 @@ class Presenter:
     def describe_value(self, key: str, value: Any) -> str:
         return text.describe_value(key, value)
 
+    score_keys: tuple[str, ...] = ("vp",)  # where a score record or a player's view keeps the score
+    score_word: str = "VP"  # what the game counts it in ("money" in Mobile Markets)
+
+    def score_text(self, record: Mapping[str, Any]) -> str:
+        """"12 VP": the score of a final-score record or of a player in a view."""
+        value = next((record[k] for k in self.score_keys if k in record), 0)
+        return f"{value} {self.score_word}"
+
+    def result_details(self, record: Mapping[str, Any]) -> str:
+        """What a game adds after a seat's final score (" (scored 10, …)"), or ""."""
+        return ""
+
     def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
         """The final scores, one line per seat, best first."""
         return [
-            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('vp', 0)} VP"
+            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {self.score_text(r)}{self.result_details(r)}"
             for r in result.get("scores", [])
         ]
 
@@ -385,3 +397,11 @@ class PlanningPresenter(Presenter):
 
     def is_secret_action(self, action: Mapping[str, Any]) -> bool:
         return (action or {}).get("type") == "plan"
+
+    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
+        """The company's score and price, and in Planning whether it has sealed."""
+        p = (view.get("players") or {}).get(seat, {})
+        bits = [self.score_text(p), f"price {p.get('price', '?')}"]
+        if view.get("phase") == "planning" and not p.get("steve"):
+            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
+        return bits

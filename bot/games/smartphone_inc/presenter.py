@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -281,20 +281,12 @@ class SmartphoneInc(PlanningPresenter):
     def describe_value(self, key: str, value: Any) -> str:
         return words.describe_value(key, value)
 
-    def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
-        return [
-            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('vp', 0)} VP "
-            f"(scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
+    def result_details(self, record: Mapping[str, Any]) -> str:
+        r = record
+        return (
+            f" (scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
             f"{r.get('technologies', 0)} Technologies)"
-            for r in result.get("scores", [])
-        ]
-
-    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
-        p = (view.get("players") or {}).get(seat, {})
-        bits = [f"{p.get('vp', 0)} VP", f"price {p.get('price', '?')}"]
-        if view.get("phase") == "planning" and not p.get("steve"):
-            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
-        return bits
+        )
 
     # -- secret decisions ---------------------------------------------------------------
 
