@@ -92,3 +92,33 @@ def test_every_option_of_every_game_echoes_no_seat_id() -> None:
         assert presenter is not None
         shown = " ".join(presenter.options_in_words(presenter.check_options(typed), names))
         assert "annlee" not in shown and "bob2" not in shown, shown
+
+
+async def test_a_sweep_during_the_thread_creation_posts_in_the_thread(fake: FakeDiscord, tmp_path: Any) -> None:
+    """A delivery sweep landing between the game's start and its thread's creation (made
+    slow here) must not post the game's first rows in the channel: the thread is made
+    before the start writes them."""
+    import asyncio
+
+    fake.allow_threads()
+    slow = fake.slow("POST", "/channels/{c}/messages/{m}/threads", 1.0)
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "race.db"), renderer=None) as bot:
+        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc"})
+        lobby = ix.original
+        await fake.click(bob, lobby, "Join")
+        click = asyncio.create_task(fake.click(ann, lobby, "Start"))
+        await fake.wait_for(lambda: slow.hits, what="the thread being made")
+        for _ in range(8):  # sweeps while Discord makes the thread
+            await bot.delivery.sweep()
+            await asyncio.sleep(0.1)
+        await click
+        await fake.wait_for(lambda: fake.threads, what="the game's thread")
+        thread = fake.threads[0]
+        await fake.wait_for(
+            lambda: any("Plans sealed 0/2" in message_text(m) for m in fake.public_messages(thread["id"])),
+            what="the status message in the thread",
+        )
+        await fake.idle()
+        assert [m["id"] for m in fake.public_messages()] == [lobby["id"]]  # the channel keeps only the card
+        assert (await bot.app.info(1)).place_id == int(thread["id"])
