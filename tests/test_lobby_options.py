@@ -12,17 +12,11 @@ import pytest
 from bot.games import find
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, message_text
-from tests.test_discord_e2e import public_with
+from tests.test_discord_e2e import fake, public_with
 from tests.test_words import assert_plain_words
 
 SI = find("smartphone-inc")
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+__all__ = ["fake"]  # the fixture
 
 
 def options_field(card: dict[str, Any]) -> str:

@@ -11,21 +11,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from tests.discord_support import Clock, running
 from tests.fake_discord import FakeDiscord, message_text
-from tests.test_discord_e2e import new_game, public_with
+from tests.test_discord_e2e import fake, new_game, public_with
+
+__all__ = ["fake"]  # the fixture
 
 STAMP = re.compile(r"<t:(\d+):R>")
 H = 3600.0
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
 
 
 def stamps(message: dict[str, Any]) -> list[int]:
