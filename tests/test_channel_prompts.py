@@ -66,7 +66,7 @@ async def test_deadlines_last_one_every_turn_dm_and_round_results(fake: FakeDisc
         status = await public_with(fake, "Plans sealed 0/2")
         for seat in ("ann", "bob"):
             assert f"{seat.capitalize()}: AI takes over <t:{due[(seat, 'takeover')]}:R>" in message_text(status)
-        assert "Reminders by DM every 12 h." in message_text(status)
+        assert "🔔 A reminder after 4 h of waiting, then every 12 h." in message_text(status)
         planner = await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner")
         assert f"AI takes over <t:{due[('ann', 'takeover')]}:R>" in message_text(planner[-1])
         ix = await fake.slash(ann, "game status")

@@ -2,9 +2,9 @@
 
 The reminder scheduler moves a seat's next reminder each time it sends one, without
 editing the status message (no extra channel write); so what the status message shows
-must not move: the AI takeover time (fixed when the seat's turn began) and the reminder
-policy ("every 12 h"), never the next reminder's moving time. Played through the fake
-Discord with a settable clock."""
+must not move: the AI takeover time (fixed when the seat's turn began) and the reminders'
+rule ("a reminder after 4 h of waiting, then every 12 h"), never the next reminder's
+moving time. Played through the fake Discord with a settable clock."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ async def test_status_shows_no_past_reminder_after_a_reminder_is_sent(fake: Fake
         due = {(d.seat, d.kind): int(d.due_at) for d in await bot.app.deadlines(1)}
         for seat, name in (("ann", "Ann"), ("bob", "Bob")):  # the deadline that does not move
             assert f"{name}: AI takes over <t:{due[(seat, 'takeover')]}:R>" in message_text(status)
-        assert "Reminders by DM every 6 h." in message_text(status)
+        assert "🔔 A reminder after 1 h of waiting, then every 6 h." in message_text(status)
         assert f"AI takes over <t:{due[('ann', 'takeover')]}:R>" in message_text(opening)
 
         before = len(fake.dm_messages(ann))
@@ -71,5 +71,5 @@ async def test_without_takeover_the_status_says_there_is_no_deadline(fake: FakeD
         await fake.idle()
         for message in (status, opening):
             assert not [s for s in stamps(message) if s <= clock.now], message_text(message)
-        assert "No deadline (AI takeover is off); reminders by DM every 12 h." in message_text(status)
+        assert "No deadline (AI takeover is off); a reminder after 2 h of waiting, then every 12 h." in message_text(status)
         assert "AI takes over" not in message_text(status)

@@ -103,16 +103,17 @@ def deadline_words(ctx: Context, seat: str | None) -> str:
 
 
 def reminder_words(info: GameInfo, ctx: Context, seats: Sequence[str]) -> str:
-    """The status message's line on reminders, true whenever it is read: "🔔 Reminders
-    by DM every 12 h." (and "no deadline" when AI takeover is off), or "" when none of
-    ``seats`` is reminded."""
+    """The status message's line on reminders, true whenever it is read (the rule, not
+    the next reminder's time): "🔔 A reminder after 4 h of waiting, then every 12 h."
+    (and "no deadline" when AI takeover is off), or "" when none of ``seats`` is reminded."""
     reminded = [s for s in seats if (ctx.deadlines.get(s) or {}).get("nudge")]
     if not reminded:
         return ""
-    every = f"reminders by DM every {text.hours(info.settings.repeat_hours)}"
+    st = info.settings
+    rule = f"a reminder after {text.hours(st.remind_after_hours)} of waiting, then every {text.hours(st.repeat_hours)}"
     if any((ctx.deadlines.get(s) or {}).get("takeover") for s in seats):
-        return f"🔔 {every[0].upper()}{every[1:]}."
-    return f"⏳ No deadline (AI takeover is off); {every}."
+        return f"🔔 {rule[0].upper()}{rule[1:]}."
+    return f"⏳ No deadline (AI takeover is off); {rule}."
 
 
 def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, Any], ctx: Context) -> list[Row]:
