@@ -342,7 +342,9 @@ def colour_choice(colours: Any) -> dict[str, str]:
     (their names, or the seat ids made from the names), each to a company colour, all
     different (ValueError: a message). The seats are checked at the start, when known."""
     if not isinstance(colours, Mapping) or not colours:
-        raise ValueError("Company colours: give each player's name a colour (for example Ann red, Bob blue).")
+        raise ValueError(
+            "Company colours are given in JSON options, each player's name to a colour (Ann to red, Bob to blue)."
+        )
     out: dict[str, str] = {}
     allowed = ", ".join(COLOURS[:-1]) + f" or {COLOURS[-1]}"
     for name, colour in colours.items():
