@@ -205,13 +205,24 @@ class Presenter:
 
     # -- words ------------------------------------------------------------------------
 
+    # The game's words module (``bot/games/<game>/words.py``: ``phase_title``,
+    # ``describe_prompt``, ``describe_action``, ``describe_key``, ``describe_value``), which
+    # the methods below speak through; None: the generic words of :mod:`bot.text`.
+    wording: ClassVar[Any] = None
+
     def phase_title(self, phase: str | None) -> str:
+        if self.wording is not None:
+            return str(self.wording.phase_title(phase))
         return text.words(phase).capitalize() if phase else "?"
 
     def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_prompt(prompt))
         return text.describe_prompt(prompt)
 
     def describe_action(self, action: dict[str, Any]) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_action(action))
         return text.describe_action(action)
 
     def describe_option(
@@ -222,9 +233,13 @@ class Presenter:
         return self.describe_action(action)
 
     def describe_key(self, key: str) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_key(key))
         return text.describe_key(key)
 
     def describe_value(self, key: str, value: Any) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_value(key, value))
         return text.describe_value(key, value)
 
     score_keys: tuple[str, ...] = ("vp",)  # where a score record or a player's view keeps the score

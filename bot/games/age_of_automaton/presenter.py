@@ -59,6 +59,7 @@ class AgeOfAutomaton(Presenter):
     max_seats = 4
     automata = (BOT, RANDOM)
     options = OPTIONS
+    wording = words  # phase titles, prompts, actions, keys and values in words
     rules = topics.topics(None)
     phase_topics = topics.PHASE_TOPIC
     view_labels = True
@@ -73,21 +74,6 @@ class AgeOfAutomaton(Presenter):
         return [*super().options_in_words(chosen, names), AI_NOTE]
 
     # -- words ------------------------------------------------------------------------
-
-    def phase_title(self, phase: str | None) -> str:
-        return words.phase_title(phase)
-
-    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
-        return words.describe_prompt(prompt)
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        return words.describe_action(action)
-
-    def describe_key(self, key: str) -> str:
-        return words.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return words.describe_value(key, value)
 
     def action_words(self, view: Mapping[str, Any]) -> ViewWords:
         return ViewWords(self, view)

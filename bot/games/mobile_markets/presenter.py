@@ -38,6 +38,7 @@ class MobileMarkets(PlanningPresenter):
     max_seats = 4
     automata = (STEVE_JR, BOT, RANDOM)
     options = OPTIONS
+    wording = words  # phase titles, prompts, actions, keys and values in words
     score_keys = ("money", "vp")  # the final scores and the status count money, not VP
     score_word = "money"
     rules = topics.RULES
@@ -49,23 +50,6 @@ class MobileMarkets(PlanningPresenter):
         out = super().options_in_words(options, names)
         out.append(HOUSE_RULE)
         return out
-
-    # -- words ------------------------------------------------------------------------
-
-    def phase_title(self, phase: str | None) -> str:
-        return words.phase_title(phase)
-
-    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
-        return words.describe_prompt(prompt)
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        return words.describe_action(action)
-
-    def describe_key(self, key: str) -> str:
-        return words.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return words.describe_value(key, value)
 
     # -- decisions ----------------------------------------------------------------------
 

@@ -178,6 +178,7 @@ class SmartphoneInc(PlanningPresenter):
     max_seats = 5
     automata = (STEVE, BOT, RANDOM)
     options = OPTIONS
+    wording = words  # phase titles, prompts, actions, keys and values in words
     rules = topics.RULES
     phase_topics = topics.PHASE_TOPIC
 
@@ -261,25 +262,10 @@ class SmartphoneInc(PlanningPresenter):
 
     # -- words ------------------------------------------------------------------------
 
-    def phase_title(self, phase: str | None) -> str:
-        return words.phase_title(phase)
-
-    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
-        return words.describe_prompt(prompt)
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        return words.describe_action(action)
-
     def describe_option(
         self, action: dict[str, Any], before: Mapping[str, Any], after: Mapping[str, Any], seat: str
     ) -> str:
         return words.describe_option(action, before, after, seat)
-
-    def describe_key(self, key: str) -> str:
-        return words.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return words.describe_value(key, value)
 
     def result_details(self, record: Mapping[str, Any]) -> str:
         r = record
