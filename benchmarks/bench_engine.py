@@ -1,6 +1,9 @@
-"""Engine figures: actions/s of random 4-player games, plan enumeration time, state size.
+"""Engine figures: actions/s of random 4-player games, plan enumeration time, state size,
+and the cost of one call of the read functions the bot calls after every action
+(``view``, ``pending``, ``legal_actions``) and of ``apply``, over every state of
+seeded games of every module combination.
 
-Run: .venv/bin/python benchmarks/bench_engine.py [--games N]
+Run: .venv/bin/python benchmarks/bench_engine.py [--games N] [--read-games N] [--runs N]
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import json
 import statistics
 import time
 
-from engine.simulate import play_game, simulate
+from engine.simulate import module_mix, play_game, simulate
 from engine.smartphone_inc import decisions
 from engine.smartphone_inc.data import DECK, STARTING
 from engine.smartphone_inc.game import GAME
@@ -63,6 +66,53 @@ def plan_enumeration() -> dict[str, float]:
     return out
 
 
+def read_calls(games: int, runs: int) -> dict[str, float]:
+    """Milliseconds per call of view (every seat and the public view), pending,
+    legal_actions (pending seats) and apply, over the states of ``games`` seeded random
+    games (``module_mix``: every module combination); the median of ``runs`` runs."""
+    recorded: list[tuple[list[str], list[dict], list[tuple[str, dict]]]] = []
+    for seed in range(games):
+        n, options, steve = module_mix(seed, 0)
+        seats = [f"p{i + 1}" for i in range(n)]
+        if steve:
+            options["automata"] = [seats[-1]]
+        states = [GAME.setup(seats, seed, options)]
+        _, log, _ = play_game("smartphone-inc", seats, seed, options, "random", on_state=states.append)
+        recorded.append((seats, states, log))
+    times: dict[str, list[float]] = {"view": [], "pending": [], "legal_actions": [], "apply": []}
+    for _ in range(runs):
+        calls = dict.fromkeys(times, 0)
+        spent = dict.fromkeys(times, 0.0)
+        for seats, states, log in recorded:
+            t0 = time.perf_counter()
+            for state in states:
+                for seat in (None, *seats):
+                    GAME.view(state, seat)
+            spent["view"] += time.perf_counter() - t0
+            calls["view"] += len(states) * (len(seats) + 1)
+            t0 = time.perf_counter()
+            pends = [GAME.pending(state) for state in states]
+            spent["pending"] += time.perf_counter() - t0
+            calls["pending"] += len(states)
+            t0 = time.perf_counter()
+            for state, pend in zip(states, pends, strict=True):
+                for seat in pend:
+                    GAME.legal_actions(state, seat)
+                    calls["legal_actions"] += 1
+            spent["legal_actions"] += time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for state, (seat, action) in zip(states, log, strict=False):
+                GAME.apply(state, seat, action)
+            spent["apply"] += time.perf_counter() - t0
+            calls["apply"] += len(log)
+        for k in times:
+            times[k].append(spent[k] / max(1, calls[k]))
+    out: dict[str, float] = {"read_games": games, "read_states": sum(len(s) for _, s, _ in recorded)}
+    for k, v in times.items():
+        out[f"{k}_ms"] = round(statistics.median(v) * 1000, 4)
+    return out
+
+
 def state_size() -> dict[str, int]:
     biggest = 0
 
@@ -77,8 +127,16 @@ def state_size() -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--read-games", type=int, default=None, help="games for the read figures (default: min(games, 10))")
+    parser.add_argument("--runs", type=int, default=3, help="runs of the read figures (their median)")
     args = parser.parse_args()
-    figures = {**actions_per_second(args.games), **plan_enumeration(), **state_size()}
+    read_games = args.read_games if args.read_games is not None else min(args.games, 10)
+    figures = {
+        **actions_per_second(args.games),
+        **plan_enumeration(),
+        **state_size(),
+        **read_calls(read_games, args.runs),
+    }
     print(json.dumps(figures, indent=1))
 
 

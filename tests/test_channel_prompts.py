@@ -59,15 +59,18 @@ async def test_deadlines_last_one_every_turn_dm_and_round_results(fake: FakeDisc
         # the clock on every prompt: the phase's post, the status message, the planner DM
         due = {(d.seat, d.kind): int(d.due_at) for d in await app.deadlines(1)}
         assert {k for _s, k in due} == {"nudge", "takeover"}  # a new game: reminder and AI takeover
+        # (the AI takeover's time, which does not move; the next reminder's time moves
+        # each time one is sent, so it is shown only by /game status: tests/test_status_deadlines.py)
         opening = await public_with(fake, "Round 1 · Planning")
-        assert f"<t:{due[('ann', 'nudge')]}:R>" in message_text(opening)
         assert f"AI takes over <t:{due[('ann', 'takeover')]}:R>" in message_text(opening)
         status = await public_with(fake, "Plans sealed 0/2")
         for seat in ("ann", "bob"):
-            assert f"reminder <t:{due[(seat, 'nudge')]}:R>" in message_text(status)
-            assert f"AI takes over <t:{due[(seat, 'takeover')]}:R>" in message_text(status)
+            assert f"{seat.capitalize()}: AI takes over <t:{due[(seat, 'takeover')]}:R>" in message_text(status)
+        assert "🔔 A reminder after 4 h of waiting, then every 12 h." in message_text(status)
         planner = await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner")
-        assert f"<t:{due[('ann', 'nudge')]}:R>" in message_text(planner[-1])
+        assert f"AI takes over <t:{due[('ann', 'takeover')]}:R>" in message_text(planner[-1])
+        ix = await fake.slash(ann, "game status")
+        assert f"reminder <t:{due[('ann', 'nudge')]}:R>" in ix.all_text()
 
         # the status message's "changed nothing yet" list follows ann's first change at once
         assert "nothing changed yet" not in message_text(status)

@@ -14,7 +14,9 @@ A row is ``(kind, target, payload, ordered)`` (see :mod:`bot.posting` for the pa
   kind ``hold``), one mention of each player who must act now, with their deadline;
 * when a round ends, one "Round N results" post: each company's VP change by source;
 * the game's one status message (posted once, then edited in place): phase, who must
-  act, the deadlines, plans sealed n/N and who changed nothing yet;
+  act, the deadlines (the AI takeover's time, which does not move, and the reminders'
+  rhythm, never the next reminder's moving time), plans sealed n/N and who changed
+  nothing yet;
 * DMs: the private decision of each secret seat; a player whose turn comes inside a
   phase (or, if they asked for it, every turn of theirs) is told by DM with a link to the
   game's place (a mention in the channel if their DMs are closed); the last player of a
@@ -86,16 +88,32 @@ def when(due: float | None) -> str:
 
 
 def deadline_words(ctx: Context, seat: str | None) -> str:
-    """"reminder <t:…:R>, AI takes over <t:…:R>" for a seat the game waits for, or ""."""
+    """"AI takes over <t:…:R>" for a seat the game waits for, or "".
+
+    Only the takeover time is shown: it is fixed when the seat's turn begins, so a
+    message that stays on screen (the status message, the phase's post, a planner DM)
+    stays true. The next reminder's time is not: the scheduler moves it each time it
+    sends one, without editing those messages, and "reminder 5 minutes ago" would be
+    shown as the next deadline. The reminders' rhythm is told as a policy instead
+    (:func:`reminder_words`); ``/game status`` shows the next reminder's time, fresh."""
     if seat is None:
         return ""
-    due = ctx.deadlines.get(seat) or {}
-    bits = []
-    if due.get("nudge"):
-        bits.append(f"reminder {when(due['nudge'])}")
-    if due.get("takeover"):
-        bits.append(f"AI takes over {when(due['takeover'])}")
-    return ", ".join(bits)
+    due = (ctx.deadlines.get(seat) or {}).get("takeover")
+    return f"AI takes over {when(due)}" if due else ""
+
+
+def reminder_words(info: GameInfo, ctx: Context, seats: Sequence[str]) -> str:
+    """The status message's line on reminders, true whenever it is read (the rule, not
+    the next reminder's time): "🔔 A reminder after 4 h of waiting, then every 12 h."
+    (and "no deadline" when AI takeover is off), or "" when none of ``seats`` is reminded."""
+    reminded = [s for s in seats if (ctx.deadlines.get(s) or {}).get("nudge")]
+    if not reminded:
+        return ""
+    st = info.settings
+    rule = f"a reminder after {text.hours(st.remind_after_hours)} of waiting, then every {text.hours(st.repeat_hours)}"
+    if any((ctx.deadlines.get(s) or {}).get("takeover") for s in seats):
+        return f"🔔 {rule[0].upper()}{rule[1:]}."
+    return f"⏳ No deadline (AI takeover is off); {rule}."
 
 
 def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, Any], ctx: Context) -> list[Row]:
@@ -214,6 +232,9 @@ def status_text(
         due = deadline_words(ctx, seat)
         if due:
             lines.append(f"⏳ {names(info, [seat])[0]}: {due}.")
+    reminders = reminder_words(info, ctx, list(out.pending))
+    if reminders:
+        lines.append(reminders)
     return "\n".join(lines)
 
 

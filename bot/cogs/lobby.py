@@ -32,7 +32,7 @@ def lobby_embed(info: GameInfo, presenter: Presenter) -> discord.Embed:
         tag = " (host)" if s.user_id == info.host_id else ""
         lines.append(f"{s.position + 1}. {who}{tag}")
     embed.description = "\n".join(lines) or "_nobody yet_"
-    shown = presenter.options_in_words(info.options)
+    shown = presenter.options_in_words(info.options, {s.seat: s.display_name for s in info.seats})
     if shown:
         embed.add_field(name="Options", value=text.clip("\n".join(shown), 1000), inline=False)
     if info.status == "lobby":
@@ -189,8 +189,17 @@ class Lobby(commands.Cog):
     ) -> None:
         if not await self._ack(interaction, edit_in_place):
             return
+        info = await self.bot.app.info(gid)
+        thread_first = self.can_start(info, interaction.user.id, is_admin(interaction))
+        if thread_first:
+            # the thread first: the start writes the game's first posts, which the
+            # deliverer sends to the game's place as soon as it looks (a sweep may land
+            # at any moment); made after, they would go to the channel
+            await self.own_thread(interaction, info)
         out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
-        info = await self.own_thread(interaction, await self.bot.app.info(gid))
+        info = await self.bot.app.info(gid)
+        if not thread_first:  # (the dry run failed, the start did not: a thread still)
+            info = await self.own_thread(interaction, info)
         if edit_in_place:
             await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(gid, open_=False))
         else:
@@ -198,6 +207,19 @@ class Lobby(commands.Cog):
             await interaction.followup.send(f"Game #{gid} started.", ephemeral=True)
         play = self.bot.get_cog("Play")
         await play.publish(out)  # type: ignore[union-attr]
+
+    def can_start(self, info: GameInfo, user_id: int, admin: bool | int) -> bool:
+        """Whether the start will go through (a thread is made only for a game that starts):
+        a lobby the caller manages whose seats and options the engine sets up (a dry run;
+        the start itself draws the secret seed and checks everything again)."""
+        if info.status != "lobby" or not info.seats or not info.can_manage(user_id, admin):
+            return False
+        options = {**info.options, "automata": [s.seat for s in info.seats if s.played_by_engine]}
+        try:
+            self.bot.app.engine(info.game).setup([s.seat for s in info.seats], 0, options)
+        except Exception:  # the start will say why, in words
+            return False
+        return True
 
     async def own_thread(self, interaction: discord.Interaction[Any], info: GameInfo) -> GameInfo:
         """A started game runs in its own thread, started from the lobby card, when the bot

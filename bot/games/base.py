@@ -172,8 +172,10 @@ class Presenter:
                 opt.check(value)
         return dict(options)
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
-        """How the lobby shows the chosen options: one line each, in words."""
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
+        """How the lobby shows the chosen options: one line each, in words. ``names``: the
+        seats of the lobby, seat id -> the player's name (an option about seats names the
+        players, never the seat ids)."""
         known = {o.name: o for o in self.options}
         out = []
         for key, value in options.items():
@@ -203,13 +205,24 @@ class Presenter:
 
     # -- words ------------------------------------------------------------------------
 
+    # The game's words module (``bot/games/<game>/words.py``: ``phase_title``,
+    # ``describe_prompt``, ``describe_action``, ``describe_key``, ``describe_value``), which
+    # the methods below speak through; None: the generic words of :mod:`bot.text`.
+    wording: ClassVar[Any] = None
+
     def phase_title(self, phase: str | None) -> str:
+        if self.wording is not None:
+            return str(self.wording.phase_title(phase))
         return text.words(phase).capitalize() if phase else "?"
 
     def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_prompt(prompt))
         return text.describe_prompt(prompt)
 
     def describe_action(self, action: dict[str, Any]) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_action(action))
         return text.describe_action(action)
 
     def describe_option(
@@ -220,15 +233,31 @@ class Presenter:
         return self.describe_action(action)
 
     def describe_key(self, key: str) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_key(key))
         return text.describe_key(key)
 
     def describe_value(self, key: str, value: Any) -> str:
+        if self.wording is not None:
+            return str(self.wording.describe_value(key, value))
         return text.describe_value(key, value)
+
+    score_keys: tuple[str, ...] = ("vp",)  # where a score record or a player's view keeps the score
+    score_word: str = "VP"  # what the game counts it in ("money" in Mobile Markets)
+
+    def score_text(self, record: Mapping[str, Any]) -> str:
+        """"12 VP": the score of a final-score record or of a player in a view."""
+        value = next((record[k] for k in self.score_keys if k in record), 0)
+        return f"{value} {self.score_word}"
+
+    def result_details(self, record: Mapping[str, Any]) -> str:
+        """What a game adds after a seat's final score (" (scored 10, …)"), or ""."""
+        return ""
 
     def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
         """The final scores, one line per seat, best first."""
         return [
-            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('vp', 0)} VP"
+            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {self.score_text(r)}{self.result_details(r)}"
             for r in result.get("scores", [])
         ]
 
@@ -383,3 +412,11 @@ class PlanningPresenter(Presenter):
 
     def is_secret_action(self, action: Mapping[str, Any]) -> bool:
         return (action or {}).get("type") == "plan"
+
+    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
+        """The company's score and price, and in Planning whether it has sealed."""
+        p = (view.get("players") or {}).get(seat, {})
+        bits = [self.score_text(p), f"price {p.get('price', '?')}"]
+        if view.get("phase") == "planning" and not p.get("steve"):
+            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
+        return bits

@@ -1,8 +1,17 @@
-"""Player-facing texts of prompts and actions (no internal ids), with costs and gains,
-e.g. the Overdrive offer "pay 1 credit + 1 Reliability to lower all dice by 1 → 2 passes"."""
+"""Player-facing texts of prompts and actions (no internal ids): the one labeller of Age
+of Automaton's actions.
+
+- :func:`label`: a legal action with what it costs and gives in the current state, e.g.
+  the Overdrive offer "pay 1 credit + 1 Reliability to lower all dice by 1 → 2 passes"
+  (the view's ``choices``);
+- :func:`describe`: any action in words without the state (the bot's words when the
+  engine's label is not at hand: the parts a long list is narrowed by, "You chose: …");
+  :func:`label` says the same words where the state adds nothing.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.age_of_automaton import achievements, effects, special
@@ -20,6 +29,28 @@ from engine.age_of_automaton.data import (
     SPONSORSHIP,
     TRACKS,
 )
+
+COLOUR_WORDS = {"red": "red", "blue": "blue", "yellow": "yellow", "credits": "credits"}
+
+
+def card_name(cid: Any) -> str:
+    """The printed name of any card or tile id ("a card" if unknown)."""
+    for group in (EQUIPMENT, RND, SALES, SPECIALISTS, ACHIEVEMENTS):
+        if cid in group:
+            return str(group[cid]["name"])
+    if cid in SPONSORSHIP:
+        return "Sponsorship tile: " + effects.describe(SPONSORSHIP[cid]["gain"])
+    return "a card"
+
+
+def amounts(give: Mapping[str, Any]) -> str:
+    """"1 red, 2 credits": amounts in the order given ("nothing" if none)."""
+    parts = [
+        f"{n} credit" + ("s" if n != 1 else "") if k == "credits" else f"{n} {COLOUR_WORDS.get(k, 'resources')}"
+        for k, n in give.items()
+        if n
+    ]
+    return ", ".join(parts) or "nothing"
 
 
 def ask_text(state: State, a: dict[str, Any]) -> str:
@@ -77,12 +108,74 @@ def claim_label(state: State, seat: str, card: str) -> str:
     return f"Claim Achievement {info['name']} ({effects.describe(info['gain'])}{bonus})"
 
 
+def describe(action: Mapping[str, Any]) -> str | None:
+    """Any action in words without the game state (:func:`label` adds costs and gains);
+    None for a kind of action this game does not have."""
+    t = action.get("type")
+    if t in ("main", "extra", "resolve"):
+        if action.get("skip"):
+            return "Give up the extra action"
+        name = ACTION_NAMES.get(str(action.get("action")), "the action")
+        bits = [name]
+        if "track" in action:
+            track = action["track"]
+            bits.append(f"on the {TRACKS[track]['name'] if track in TRACKS else 'track'}")
+        if "worker" in action:
+            bits.append(f"with a Level {ROMAN.get(action['worker'], '?')} automaton")
+        if "card" in action:
+            bits.append(f"taking {card_name(action['card'])}")
+        if "tile" in action:
+            bits.append(f"({card_name(action['tile'])})")
+        if action.get("before"):
+            bits.append("using " + " and ".join(card_name(c) for c in action["before"]) + " first")
+        return " ".join(bits)
+    if t == "special":
+        name = SPECIAL_NAMES.get(str(action.get("name")), "Special action")
+        return name + (f" (Level {ROMAN.get(action['level'], '?')})" if "level" in action else "")
+    if t == "play_specialist":
+        return f"Play {card_name(action.get('card'))}"
+    if t == "use_specialist":
+        return f"Use {card_name(action.get('card'))}"
+    if t == "discard_specialist":
+        sp = action.get("special")
+        tail = f" and a free {SPECIAL_NAMES.get(sp, '')}" if sp else ""
+        return f"Discard {card_name(action.get('card'))}{tail}"
+    if t == "contract":
+        return f"Contract {card_name(action.get('card'))}"
+    if t == "equipment":
+        return f"Use {card_name(action.get('card'))}"
+    if t == "dice":
+        return "Overdrive" if action.get("overdrive") else "Move with these dice"
+    if t == "pick":
+        return "Take " + amounts(action.get("take") or {})
+    if t == "discard":
+        return "Discard " + amounts(action.get("drop") or {})
+    if t == "donate":
+        give = action.get("give") or {}
+        return "Donate " + amounts(give) if any(give.values()) else "Donate nothing"
+    if t == "upgrade":
+        return f"Upgrade a Level {ROMAN.get(action.get('level'), '?')} automaton"
+    if t == "column":
+        column = action.get("column")
+        return f"Column {int(column) + 1}" if isinstance(column, int) else "column"
+    if t == "draft":
+        return f"Keep {card_name(action.get('card'))}"
+    if t == "achievement":
+        return f"Claim Achievement {card_name(action.get('card'))}"
+    if t == "end":
+        return "End the turn"
+    if t == "pass":
+        return "Pass for the rest of the round"
+    return None
+
+
 def label(state: State, seat: str, action: dict[str, Any]) -> str:
-    """A short text for a legal action, with what it costs and gives."""
+    """A short text for a legal action, with what it costs and gives (the words of
+    :func:`describe` where the state adds nothing)."""
     t = action.get("type")
     p = state["players"][seat]
     if t in ("main", "extra") and action.get("skip"):
-        return "Give up the extra action"
+        return str(describe(action))
     if t == "main" and action.get("before"):
         names = " and ".join(EQUIPMENT[c]["name"] for c in action["before"])
         return f"{ACTION_NAMES[action['action']]}, using {names} first"
@@ -109,8 +202,8 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         c = special.cost(p, n)
         extra = f" (Level {ROMAN[action['level']]})" if "level" in action else ""
         return f"{SPECIAL_NAMES[n]}{extra}: pay {c} credits + 1 Reliability"
-    if t == "play_specialist":
-        return f"Play {SPECIALISTS[action['card']]['name']}"
+    if t in ("play_specialist", "upgrade", "column", "draft", "end", "pass"):
+        return str(describe(action))
     if t == "use_specialist":
         info = SPECIALISTS[action["card"]]
         return f"Use {info['name']}: {effects.describe(info['ability'])}"
@@ -131,7 +224,7 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
             return f"Overdrive: {overdrive_deal(state, a)}"
         return f"Move with these dice: {_passes(prospect.passes(state['dice']['faces'], a['level']))}"
     if t == "dice":
-        return "Overdrive" if action.get("overdrive") else "Move with these dice"
+        return str(describe(action))
     if t == "pick":
         take = dict(action["take"])
         return "Take " + fmt_res(take, take.pop("credits", 0))
@@ -140,16 +233,6 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
     if t == "donate":
         give = dict(action["give"])
         return "Donate " + fmt_res(give, give.pop("credits", 0))
-    if t == "upgrade":
-        return f"Upgrade a Level {ROMAN[action['level']]} automaton"
-    if t == "column":
-        return f"Column {action['column'] + 1}"
-    if t == "draft":
-        return f"Keep {SPECIALISTS[action['card']]['name']}"
     if t == "achievement":
         return claim_label(state, seat, action["card"])
-    if t == "end":
-        return "End the turn"
-    if t == "pass":
-        return "Pass for the rest of the round"
     return str(t)

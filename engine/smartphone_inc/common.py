@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.smartphone_inc.data import REGIONS, RETAILERS, TECHS, tech_effect, tech_side
+from engine.smartphone_inc.data import (
+    REGIONS,
+    RETAILERS,
+    TECH_COSTS,
+    TECH_EFFECTS,
+    TECH_ORDER,
+    TECHS,
+    tech_effect,
+    tech_side,
+)
 
 State = dict[str, Any]
 
@@ -58,8 +67,11 @@ def has_effect(state: State, seat: str, effect: str) -> bool:
     p = state["players"][seat]
     if p["steve"]:
         return False  # Steve uses no Technology bonuses (SI-STEVE-11)
+    techs = state["techs"]
     for tech in p["techs"]:
-        if tech_effect(tech, state["techs"][tech]["side"]) == effect:
+        side = techs[tech]["side"]
+        got = TECH_EFFECTS.get((tech, side))
+        if (got if got is not None else tech_effect(tech, side)) == effect:
             return True
     return False
 
@@ -79,12 +91,40 @@ def patent_vp(state: State, tech: str) -> int:
 
 def tech_cost(state: State, seat: str, tech: str) -> int:
     """Progress markers ``seat`` needs for ``tech`` now (SI-RES-06, SI-TECH-07)."""
-    cost = int(in_play(state, tech)["cost"])
-    if state["techs"][tech]["patent"] is None:
-        cost += 1
+    return _cost(state["techs"][tech], tech, 1 if has_effect(state, seat, "research_discount") else 0)
+
+
+def tech_costs(state: State, seat: str, techs: Iterable[str] = TECH_ORDER) -> dict[str, int]:
+    """:func:`tech_cost` of each of ``techs`` for ``seat`` (its Technologies read once)."""
+    discount = 1 if has_effect(state, seat, "research_discount") else 0
+    space = state["techs"]
+    return {t: _cost(space[t], t, discount) for t in techs}
+
+
+def full_costs(state: State) -> dict[str, int]:
+    """Each Technology's cost before a company's own discount (``tech_cost`` is this,
+    less 1 with the research discount, at least 1): read once for every company."""
+    space = state["techs"]
+    return {t: _cost(space[t], t, 0) for t in TECH_ORDER}
+
+
+def costs_for(state: State, seat: str, full: dict[str, int]) -> dict[str, int]:
+    """:func:`tech_cost` of the Technologies ``seat`` has not researched, in board order,
+    from :func:`full_costs`."""
+    techs = state["players"][seat]["techs"]
     if has_effect(state, seat, "research_discount"):
-        cost -= 1
-    return max(cost, 1)
+        return {t: max(c - 1, 1) for t, c in full.items() if t not in techs}
+    return {t: c for t, c in full.items() if t not in techs}
+
+
+def _cost(space: dict[str, Any], tech: str, discount: int) -> int:
+    side = space["side"]
+    cost = TECH_COSTS.get((tech, side))
+    if cost is None:
+        cost = int(tech_side(tech, side)["cost"])
+    if space["patent"] is None:
+        cost += 1
+    return max(cost - discount, 1)
 
 
 def region_capacity(state: State, rid: str) -> int:

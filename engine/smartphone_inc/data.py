@@ -125,9 +125,7 @@ def tech_effect(tech: str, side: int) -> str:
     return TECHS[tech]["sides"][side]["effect"]
 
 
-def tech_side(tech: str, side: int) -> dict[str, Any]:
-    """The Technology in play on ``tech``'s symbol space: a base side (0, 1) or a New
-    Technology of the Update 1.1 (2, 3), with its name, cost and Patent VP."""
+def _tech_side(tech: str, side: int) -> dict[str, Any]:
     s = TECHS[tech]["sides"][side]
     return {
         "name": s.get("name", TECHS[tech]["name"]),
@@ -137,6 +135,23 @@ def tech_side(tech: str, side: int) -> dict[str, Any]:
         "effect": s["effect"],
         "new": "module" in s,
     }
+
+
+# Every side of every symbol space, built once (read on every view and prompt)
+TECH_SIDES: dict[tuple[str, int], dict[str, Any]] = {
+    (t, i): _tech_side(t, i) for t in TECHS for i in range(len(TECHS[t]["sides"]))
+}
+# (symbol space, side) -> the Technology's effect and printed cost
+TECH_EFFECTS: dict[tuple[str, int], str] = {k: v["effect"] for k, v in TECH_SIDES.items()}
+TECH_COSTS: dict[tuple[str, int], int] = {k: v["cost"] for k, v in TECH_SIDES.items()}
+
+
+def tech_side(tech: str, side: int) -> dict[str, Any]:
+    """The Technology in play on ``tech``'s symbol space: a base side (0, 1) or a New
+    Technology of the Update 1.1 (2, 3), with its name, cost and Patent VP (a fresh
+    dict: the caller may change it)."""
+    got = TECH_SIDES.get((tech, side))
+    return dict(got) if got is not None else _tech_side(tech, side)
 
 
 # Update 1.1 New Technologies: option names -> (symbol space, side); the recommended sets

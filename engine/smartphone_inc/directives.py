@@ -56,10 +56,23 @@ def _sold(state: State, seat: str) -> dict[str, int]:
     return {r: goods_on(state, seat, r) for r, reg in state["regions"].items() if seat in reg["sold"]}
 
 
-def measure(state: State, seat: str, kind: str) -> int:
-    """The count a goal of ``kind`` compares with its number (for a price: the price)."""
+def measure(state: State, seat: str, kind: str, memo: dict[Any, Any] | None = None) -> int:
+    """The count a goal of ``kind`` compares with its number (for a price: the price).
+    ``memo``: the counts already measured in this unchanged state (``offer`` checks
+    every card for every company)."""
+    if memo is None:
+        memo = {}
+    key = (seat, kind)
+    if key not in memo:
+        memo[key] = _measure(state, seat, kind, memo)
+    return int(memo[key])
+
+
+def _measure(state: State, seat: str, kind: str, memo: dict[Any, Any]) -> int:
     p = state["players"][seat]
-    regions = _office_regions(state, seat)
+    if (seat, "#regions") not in memo:
+        memo[seat, "#regions"] = _office_regions(state, seat)
+    regions = memo[seat, "#regions"]
     if kind == "regions":
         return len(regions)
     if kind == "large_regions":
@@ -76,7 +89,9 @@ def measure(state: State, seat: str, kind: str) -> int:
         return len(p["techs"])
     if kind == "patents":
         return len(p["patents"])
-    sold = _sold(state, seat)
+    if (seat, "#sold") not in memo:
+        memo[seat, "#sold"] = _sold(state, seat)
+    sold = memo[seat, "#sold"]
     if kind == "sold":
         return sum(sold.values())
     if kind == "sold_in_one_region":
@@ -94,9 +109,9 @@ def measure(state: State, seat: str, kind: str) -> int:
     raise RuntimeError(kind)
 
 
-def meets(state: State, seat: str, number: int) -> bool:
+def meets(state: State, seat: str, number: int, memo: dict[Any, Any] | None = None) -> bool:
     goal = DIRECTIVES[number]["goal"]
-    value = measure(state, seat, goal["kind"])
+    value = measure(state, seat, goal["kind"], memo)
     if goal["kind"] == "price_at_most":  # a price is set in Phase 2 (5 before it)
         return state["phase"] not in ("planning", "prices") and value <= goal["n"]
     return value >= goal["n"]
@@ -139,15 +154,23 @@ def offer(state: State) -> bool:
     order = priority_order(state)
     if active is not None:
         order = [active] + [s for s in order if s != active]  # SU-DIR-03
+    # may_take(state, seat, number) for each free card and company, with what does not
+    # change while Steve takes cards read once: the goals' counts and who took one
+    took: dict[str, bool] = {}
+    memo: dict[Any, Any] = {}
+    declined = state["directives"]["declined"]
     for card in state["directives"]["cards"]:
         if card["holder"] is not None:
             continue
         number = card["number"]
         for seat in order:
-            if not may_take(state, seat, number):
+            if seat not in took:
+                took[seat] = took_this_round(state, seat)
+            if took[seat] or seat in declined.get(str(number), []) or not meets(state, seat, number, memo):
                 continue
             if is_steve(state, seat):
                 take(state, seat, number)
+                took[seat] = True
                 break
             state["queue"].append({"seat": seat, "kind": "directive", "number": number})
             return True

@@ -20,8 +20,8 @@ from engine.smartphone_inc import (
     research,
     selling,
 )
-from engine.smartphone_inc.common import State, has_effect, in_play, is_steve, tech_cost
-from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_ORDER
+from engine.smartphone_inc.common import State, costs_for, full_costs, has_effect, is_steve
+from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_SIDES, tech_side
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
 from engine.standard import StateRecord
@@ -80,8 +80,9 @@ class SmartphoneInc(StateRecord):
             if is_steve(state, seat):
                 raise IllegalAction("Steve decides by his own rules")
             raise IllegalAction("you have nothing to decide right now")
-        new = clone(state)
-        new["log"] = []
+        shell = dict(state)
+        shell["log"] = []  # (the last action's lines are not copied)
+        new = clone(shell)
         flow.act(new, seat, action)
         new["version"] += 1
         flow.run(new, None, on_phase)
@@ -256,21 +257,65 @@ def retailer_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[di
 # --- views -------------------------------------------------------------------------------
 
 
+def _hiding(player: dict[str, Any], hide: bool) -> dict[str, Any]:
+    """The company as the view shows it before the copy: its sealed plan hidden."""
+    return {**player, "plan": None} if hide and player["plan"] is not None else player
+
+
 def make_view(state: State, seat: str | None) -> dict[str, Any]:
     """What ``seat`` may see (None: the public table). Hidden: sealed plans of others
-    before the reveal, the order of the Improvement pile, the PRNG and the seed."""
+    before the reveal, the order of the Improvement pile, the PRNG and the seed.
+
+    Called several times after every action (each seat, the public table): the parts
+    the view hands out are copied from the state in one go, and what every company's
+    entry needs (Offices, Technology costs) is read once."""
     if seat is not None and seat not in state["players"]:
         raise IllegalAction(f"{seat!r} has no seat in this game")
-    in_planning = state["phase"] == "planning"
+    phase = state["phase"]
+    in_planning = phase == "planning"
+    get = state.get
+    (
+        copied,
+        start,
+        regions,
+        turn,
+        steve,
+        options,
+        result,
+        last_round,
+        ceo,
+        marketing,
+        mini_upgrades,
+        seconds,
+    ) = clone(
+        (
+            [_hiding(state["players"][s], in_planning and s != seat) for s in state["seats"]],
+            get("start"),
+            state["regions"],
+            state["turn"],
+            state["steve"],
+            state["options"],
+            state["result"],
+            get("last_round"),
+            get("ceo"),
+            get("marketing"),
+            get("mini_upgrades"),
+            get("seconds"),
+        )
+    )
+    offices: dict[str, list[str]] = {s: [] for s in state["seats"]}
+    for r, reg in state["regions"].items():
+        for o in reg["offices"]:
+            if o in offices:
+                offices[o].append(r)
+    space = state["techs"]
+    full = full_costs(state)
     players = {}
-    for s in state["seats"]:
-        p = clone(state["players"][s])
-        sealed = p["plan"] is not None
-        if in_planning and s != seat:
-            p["plan"] = None
+    for s, p in zip(state["seats"], copied, strict=True):
+        sealed = state["players"][s]["plan"] is not None  # (another's plan is hidden in Planning)
         p["sealed"] = sealed or p["steve"]
-        p["offices"] = [r for r, reg in state["regions"].items() for o in reg["offices"] if o == s]
-        p["costs"] = {t: tech_cost(state, s, t) for t in TECH_ORDER if t not in p["techs"]}
+        p["offices"] = offices[s]
+        p["costs"] = costs_for(state, s, full)
         if p["outcome"] is not None:
             p["yields"] = planning.yields(state, s, p["outcome"])
         players[s] = p
@@ -278,33 +323,33 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "smartphone-inc",
         "version": state["version"],
-        "rules": state.get("rules", 1),
+        "rules": get("rules", 1),
         "round": state["round"],
         "rounds": 5,
-        "phase": state["phase"],
-        "phase_title": "Start" if state["phase"] == "start" else PHASE_TITLES.get(state["phase"], "Game over"),
+        "phase": phase,
+        "phase_title": "Start" if phase == "start" else PHASE_TITLES.get(phase, "Game over"),
         "board": state["options"].get("board", "big"),
-        "start": clone(state.get("start")),  # the 2-3 player board's start decisions still to make
-        "phase_number": PHASES.index(state["phase"]) + 1 if state["phase"] in PHASES else None,
-        "over": state["phase"] == "over",
+        "start": start,  # the 2-3 player board's start decisions still to make
+        "phase_number": PHASES.index(phase) + 1 if phase in PHASES else None,
+        "over": phase == "over",
         "seats": list(state["seats"]),
         "players": players,
         "priority": priority_order(state),
-        "regions": clone(state["regions"]),
-        "techs": {t: {**v, **in_play(state, t)} for t, v in state["techs"].items()},  # name, cost, Patent VP, text
+        "regions": regions,
+        "techs": {t: {**v, **(TECH_SIDES.get((t, v["side"])) or tech_side(t, v["side"]))} for t, v in space.items()},  # name, cost, Patent VP, text
         "block": list(state["block"]),
         "pile_count": len(state["pile"]),
-        "turn": clone(state["turn"]),
-        "steve": clone(state["steve"]),
-        "options": {k: v for k, v in state["options"].items()},
+        "turn": turn,
+        "steve": steve,
+        "options": options,
         "pending": sorted(pend),
-        "result": clone(state["result"]),
-        "last_round": clone(state.get("last_round")),
+        "result": result,
+        "last_round": last_round,
         "directives": directives.public(state),
-        "ceo": clone(state.get("ceo")),  # Update 1.1: CEO figures, region by seat
-        "marketing": clone(state.get("marketing")),  # Marketing Tokens: region -> {Buyer index: seat}
-        "mini_upgrades": clone(state.get("mini_upgrades")),  # Mini-upgrade tokens left
-        "seconds": clone(state.get("seconds")),  # Gamepad Patent: second Goods, region -> Buyer indices
+        "ceo": ceo,  # Update 1.1: CEO figures, region by seat
+        "marketing": marketing,  # Marketing Tokens: region -> {Buyer index: seat}
+        "mini_upgrades": mini_upgrades,  # Mini-upgrade tokens left
+        "seconds": seconds,  # Gamepad Patent: second Goods, region -> Buyer indices
         "you": seat,
     }
     if seat is not None:
@@ -312,7 +357,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         view["prompt"] = pend.get(seat)
         if me["plan"] is not None and not me["steve"]:
             try:
-                ev = pads.evaluate(
+                ev = pads.evaluated(
                     me["plan"],
                     state["players"][seat]["improvements"],
                     has_effect(state, seat, "improvements_off_edge"),

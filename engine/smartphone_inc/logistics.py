@@ -45,11 +45,24 @@ def found_office(state: State, seat: str, rid: str, *, bonus: bool = True) -> No
 
 
 def reachable(state: State, seat: str) -> list[str]:
-    """Regions where ``seat`` may place Progress markers now (SI-LOG-02, -05, -06)."""
+    """Regions where ``seat`` may place Progress markers now (SI-LOG-02, -05, -06):
+    linked to a region with its Office, and ``can_found_office`` (read once here)."""
+    regions = state["regions"]
+    mine = set()
+    used = len(state["players"][seat]["techs"])  # offices_used
+    for r, reg in regions.items():
+        n = reg["offices"].count(seat)
+        if n:
+            mine.add(r)
+            used += n
+    if used >= state["office_markers"]:
+        return []  # no Office markers left
     return [
         r
-        for r in state["regions"]
-        if linked_to_office(state, seat, r) and can_found_office(state, seat, r) is None
+        for r, reg in regions.items()
+        if r not in mine
+        and not mine.isdisjoint(REGIONS[r]["links"])
+        and len(reg["offices"]) < region_capacity(state, r)
     ]
 
 
@@ -59,6 +72,9 @@ def needed(state: State, seat: str, rid: str) -> int:
 
 def left(state: State, seat: str) -> int:
     """Logistics markers ``seat`` still has to place this turn."""
+    turn = state["turn"]
+    if turn is not None and turn.get("left") is not None:
+        return markers_left(state, 0)
     return markers_left(state, markers(state, seat))
 
 

@@ -102,6 +102,7 @@ The distinct decisions a company can reach, and samples of them, are listed by
 
 from __future__ import annotations
 
+import marshal
 import re
 from functools import cache, lru_cache
 from typing import Any
@@ -121,6 +122,7 @@ __all__ = [
     "top_pad_positions",
     "validate_plan",
     "evaluate",
+    "evaluated",
     "all_arrangements",
     "arrangements",
     "format_plan",
@@ -442,6 +444,23 @@ def evaluate(plan: Any, owned: list[str], has_4g: bool, literal_cover: bool = Fa
     placed = {item["id"] for item in canon["improvements"]}
     face_down = sorted(i for i in set(_owned_list(owned)) if i not in placed)
     return {"active": active, "covered": covered, "face_down": face_down, "grid": grid}
+
+
+def evaluated(plan: Any, owned: list[str], has_4g: bool, literal_cover: bool = False) -> dict[str, Any]:
+    """:func:`evaluate`, remembered for the plans seen last (every view of a seat with a
+    sealed plan evaluates it again); a fresh copy each time, the same errors."""
+    try:
+        key_plan, key_owned = marshal.dumps(plan), marshal.dumps(owned)
+    except ValueError:  # not plain data: no memory
+        return evaluate(plan, owned, has_4g, literal_cover)
+    return marshal.loads(_evaluated(key_plan, key_owned, bool(has_4g), bool(literal_cover)))
+
+
+@lru_cache(maxsize=512)
+def _evaluated(plan: bytes, owned: bytes, has_4g: bool, literal_cover: bool) -> bytes:
+    """The marshalled :func:`evaluate` of the marshalled plan and owned list (a pure
+    function of their values; a refused plan raises each time, nothing is kept)."""
+    return marshal.dumps(evaluate(marshal.loads(plan), marshal.loads(owned), has_4g, literal_cover))
 
 
 # ------------------------------------------------------------------- arrangements

@@ -13,6 +13,7 @@ from engine.smartphone_inc.common import (
     require,
     say,
     tech_cost,
+    tech_costs,
     tech_id,
     tech_name,
 )
@@ -30,27 +31,41 @@ def needed(state: State, seat: str, tech: str) -> int:
     return max(0, tech_cost(state, seat, tech) - state["players"][seat]["research"].get(tech, 0))
 
 
+def _needed_open(state: State, seat: str) -> dict[str, int]:
+    """Technology -> markers still needed, for those ``seat`` may still put markers on."""
+    p = state["players"][seat]
+    have = p["research"]
+    out = {}
+    for t, cost in tech_costs(state, seat, [t for t in TECH_ORDER if t not in p["techs"]]).items():
+        need = max(0, cost - have.get(t, 0))
+        if need > 0:
+            out[t] = need
+    return out
+
+
 def open_techs(state: State, seat: str) -> list[str]:
     """Technologies ``seat`` may still put markers on (SI-RES-08: never twice)."""
-    p = state["players"][seat]
-    return [t for t in TECH_ORDER if t not in p["techs"] and needed(state, seat, t) > 0]
+    return list(_needed_open(state, seat))
 
 
 def left(state: State, seat: str) -> int:
     """Research markers ``seat`` still has to place this turn."""
+    turn = state["turn"]
+    if turn is not None and turn.get("left") is not None:
+        return markers_left(state, 0)
     return markers_left(state, markers(state, seat))
 
 
 def prompt(state: State, seat: str) -> dict[str, Any] | None:
     n = left(state, seat)
-    options = open_techs(state, seat)
+    needs = _needed_open(state, seat)
     tokens = new_technologies.token_places(state, seat)  # SU-TEC-07
-    if n == 0 or not (options or tokens):
+    if n == 0 or not (needs or tokens):
         return None
     p: dict[str, Any] = {
         "type": "research",
         "markers": n,
-        "needed": {t: needed(state, seat, t) for t in options},
+        "needed": needs,
     }
     if tokens:
         p["token"] = tokens  # [region, Buyer index]: "token" in the action places it (1 marker)

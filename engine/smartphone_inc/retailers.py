@@ -25,12 +25,10 @@ def bonus_of(state: State, rid: str) -> dict[str, Any]:
 def move_choices(state: State, seat: str) -> list[list[str]]:
     """[from, to] pairs for the move-an-Office bonus (SI-RET-09)."""
     froms = [r for r, reg in state["regions"].items() if seat in reg["offices"]]
-    out = []
-    for a in froms:
-        for b in state["regions"]:
-            if b != a and can_found_office(state, seat, b) in (None, "you have no Office markers left"):
-                out.append([a, b])
-    return out
+    if not froms:
+        return []
+    to = [b for b in state["regions"] if can_found_office(state, seat, b) in (None, "you have no Office markers left")]
+    return [[a, b] for a in froms for b in to if b != a]
 
 
 def prompt(state: State, seat: str, item: dict[str, Any]) -> dict[str, Any]:

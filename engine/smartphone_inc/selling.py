@@ -86,12 +86,15 @@ def capacities(state: State, seat: str) -> tuple[dict[str, int], dict[str, int]]
     extra: dict[str, int] = {}
     four_g = has_effect(state, seat, "sell_without_office")
     for rid, reg in state["regions"].items():
+        here = seat in reg["offices"]
+        if not (here or four_g):
+            continue  # (nothing to sell there)
         n = len(free_willing(state, seat, rid))
         if n == 0:
             continue
-        if seat in reg["offices"]:
+        if here:
             main[rid] = n
-        elif four_g:  # SI-TECH-14
+        else:  # SI-TECH-14
             extra[rid] = 1
     return main, extra
 
@@ -105,10 +108,10 @@ def prompt(state: State, seat: str) -> dict[str, Any] | None:
     """Where ``seat`` may still sell; None when it cannot sell more. A company sells
     as many Goods as it can, region by region (DATA.md); when every Goods left can
     only go one way, the sale is made without asking."""
-    target = max_sale(state, seat)
+    main, extra = capacities(state, seat)
+    target = min(state["players"][seat]["goods"], sum(main.values()) + sum(extra.values()))  # max_sale
     if target == 0:
         return None
-    main, extra = capacities(state, seat)
     prompt_: dict[str, Any] = {
         "type": "sell",
         "goods": state["players"][seat]["goods"],

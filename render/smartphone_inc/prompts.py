@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.smartphone_inc.data import REGION_ORDER, REGIONS, RETAILERS, TECH_ORDER, TECHS
@@ -62,27 +63,57 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
 
 
 def module_headline(p: dict[str, Any]) -> str | None:
-    """The headline of an Update 1.1 decision (None for another kind)."""
+    """What an Update 1.1 decision asks, in words (None for another kind): the one source
+    of the picture's headline and of the bot's prompt line
+    (:func:`bot.games.smartphone_inc.words.describe_prompt`)."""
     kind = p.get("type")
     if kind == "directive":
-        return f"take Directive {p.get('number')} ({p.get('vp')} VP)? You met: {p.get('goal', '')}"
+        return f"take Directive {p.get('number', '?')} ({p.get('vp', '?')} VP)? You meet its goal: {p.get('goal', '')}"
     if kind == "mini_upgrade":
-        return "take a Mini-upgrade (placed on your Pads in Planning like an Improvement)"
+        return "take a Mini-upgrade (place it on your Pads in Planning like an Improvement)"
     if kind == "place_retailer":
-        return "4G World - place a Retailer in a region with your Office"
+        return "place an unused Retailer in a region with your Office (4G World)"
     if kind == "blitz":
-        return "Blitz - put Goods on your Pads as extra Progress markers this round"
+        return f"put up to 2 of your {p.get('goods', '?')} Goods on your Research/Logistics symbols (Blitz)"
     if kind == "ceo_sell":
-        return f"CEO - sell 0 to {p.get('max')} Goods in {_region(str(p.get('region')))}"
+        where = _region(str(p.get("region", "")))
+        return f"sell up to {p.get('max', '?')} Goods in {where} with your CEO, at price {p.get('price', '?')}"
     if kind == "second_sell":
-        return "Patent - a second Goods on Buyers of your patented Technologies"
+        return "sell second Goods to Buyers of your patented Technologies (Patent bonus)"
     if kind == "company":
-        return "choose your company"
+        return "pick your company (the 2-3 player board's start)"
     if kind == "start_region":
-        return "choose your starting region (a medium region)"
+        names = ", ".join(_region(str(r)) for r in p.get("regions") or [])
+        return f"choose your starting region among the medium regions ({names})"
     if kind == "start_retailer":
-        return f"place the drawn {_retailer_size(p)} Retailer in a region"
+        return f"place the drawn {retailer_text(str(p.get('retailer')), int(p.get('side', 0)))} in a free region of its size"
     return None
+
+
+SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
+
+
+def bonus_text(bonus: Mapping[str, Any] | None) -> str:
+    """A Retailer's bonus in words (the bot's labels and log say it so too)."""
+    kind = (bonus or {}).get("kind")
+    n = (bonus or {}).get("n", 1)
+    return {
+        "goods": f"{n} Goods",
+        "progress": f"{n} Research Progress marker(s)",
+        "price": "price +1 or -1",
+        "second_office": "a second Office",
+        "move_office": "move one of your Offices",
+    }.get(str(kind), "no bonus")
+
+
+def retailer_text(ret: str, side: int) -> str:
+    """A Retailer side: "medium Retailer (3-2-1 VP spaces; bonus: 2 Goods)"."""
+    r = RETAILERS.get(ret)
+    if r is None:
+        return "a Retailer"
+    s = r["sides"][int(side)]
+    vp = "-".join(str(v) for v in s["vp"])
+    return f"{SIZE_WORDS.get(r['size'], '')} Retailer ({vp} VP spaces; bonus: {bonus_text(s['bonus'])})"
 
 
 def retailer_words(ret: str, side: int) -> str:
@@ -91,11 +122,6 @@ def retailer_words(ret: str, side: int) -> str:
         return "a Retailer"
     sd = RETAILERS[ret]["sides"][side]
     return f"VP {'/'.join(str(v) for v in sd['vp'])}, {t.bonus_text(sd['bonus'])}"
-
-
-def _retailer_size(p: dict[str, Any]) -> str:
-    ret = RETAILERS.get(str(p.get("retailer")))
-    return {"S": "small (S)", "M": "medium (M)", "L": "large (L)"}.get(ret["size"], "") if ret else ""
 
 
 def headline(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:

@@ -59,6 +59,7 @@ class AgeOfAutomaton(Presenter):
     max_seats = 4
     automata = (BOT, RANDOM)
     options = OPTIONS
+    wording = words  # phase titles, prompts, actions, keys and values in words
     rules = topics.topics(None)
     phase_topics = topics.PHASE_TOPIC
     view_labels = True
@@ -68,26 +69,11 @@ class AgeOfAutomaton(Presenter):
 
     # -- lobby ------------------------------------------------------------------------
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
         chosen = {"limited_common_specialists": False, **options}
-        return [*super().options_in_words(chosen), AI_NOTE]
+        return [*super().options_in_words(chosen, names), AI_NOTE]
 
     # -- words ------------------------------------------------------------------------
-
-    def phase_title(self, phase: str | None) -> str:
-        return words.phase_title(phase)
-
-    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
-        return words.describe_prompt(prompt)
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        return words.describe_action(action)
-
-    def describe_key(self, key: str) -> str:
-        return words.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return words.describe_value(key, value)
 
     def action_words(self, view: Mapping[str, Any]) -> ViewWords:
         return ViewWords(self, view)

@@ -1,7 +1,8 @@
 """Age of Automaton in words: prompts, actions and the parts of actions, never an
 internal id. The engine's own labels (``view["choices"]``: each legal action with its
-cost and gain) come first; the words here name actions without the state (the parts a
-long list is narrowed by, donations, the log of what a player did)."""
+cost and gain) come first; without the state, actions are named by the engine's same
+labeller (:func:`engine.age_of_automaton.labels.describe`); the words here name the
+parts a long list is narrowed by (keys and values of a step-by-step action)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,14 @@ from typing import Any
 
 from bot import text
 from engine.age_of_automaton.data import (
-    ACHIEVEMENTS,
     ACTION_NAMES,
-    EQUIPMENT,
-    RND,
     ROMAN,
-    SALES,
     SPECIAL_NAMES,
-    SPECIALISTS,
-    SPONSORSHIP,
     TRACKS,
 )
 from engine.age_of_automaton.effects import describe as describe_effect
 from engine.age_of_automaton.flow import PHASE_TITLES
+from engine.age_of_automaton.labels import COLOUR_WORDS, amounts, card_name, describe
 
 PHASES = {**PHASE_TITLES, "market": "Market phase"}
 
@@ -66,28 +62,6 @@ KEYS = {
     "take": "Take",
     "drop": "Discard",
 }
-
-COLOUR_WORDS = {"red": "red", "blue": "blue", "yellow": "yellow", "credits": "credits"}
-
-
-def card_name(cid: Any) -> str:
-    """The printed name of any card or tile id ("a card" if unknown)."""
-    for group in (EQUIPMENT, RND, SALES, SPECIALISTS, ACHIEVEMENTS):
-        if cid in group:
-            return str(group[cid]["name"])
-    if cid in SPONSORSHIP:
-        return "Sponsorship tile: " + describe_effect(SPONSORSHIP[cid]["gain"])
-    return "a card"
-
-
-def amounts(give: Mapping[str, Any]) -> str:
-    parts = [
-        f"{n} credit" + ("s" if n != 1 else "") if k == "credits" else f"{n} {COLOUR_WORDS.get(k, 'resources')}"
-        for k, n in give.items()
-        if n
-    ]
-    return ", ".join(parts) or "nothing"
-
 
 def phase_title(phase: str | None) -> str:
     return PHASES.get(phase or "", text.words(phase or "").capitalize() or "?")
@@ -135,61 +109,9 @@ def describe_value(key: str, value: Any) -> str:
 
 
 def describe_action(action: Mapping[str, Any]) -> str:
-    """An action in words without the game state (the engine's labels add costs)."""
-    t = action.get("type")
-    if t in ("main", "extra", "resolve"):
-        if action.get("skip"):
-            return "Give up the extra action"
-        name = ACTION_NAMES.get(str(action.get("action")), "the action")
-        bits = [name]
-        if "track" in action:
-            bits.append(f"on the {describe_value('track', action['track'])}")
-        if "worker" in action:
-            bits.append(f"with a Level {ROMAN.get(action['worker'], '?')} automaton")
-        if "card" in action:
-            bits.append(f"taking {card_name(action['card'])}")
-        if "tile" in action:
-            bits.append(f"({card_name(action['tile'])})")
-        if action.get("before"):
-            bits.append("using " + " and ".join(card_name(c) for c in action["before"]) + " first")
-        return " ".join(bits)
-    if t == "special":
-        name = SPECIAL_NAMES.get(str(action.get("name")), "Special action")
-        return name + (f" (Level {ROMAN.get(action['level'], '?')})" if "level" in action else "")
-    if t == "play_specialist":
-        return f"Play {card_name(action.get('card'))}"
-    if t == "use_specialist":
-        return f"Use {card_name(action.get('card'))}"
-    if t == "discard_specialist":
-        sp = action.get("special")
-        tail = f" and a free {SPECIAL_NAMES.get(sp, '')}" if sp else ""
-        return f"Discard {card_name(action.get('card'))}{tail}"
-    if t == "contract":
-        return f"Contract {card_name(action.get('card'))}"
-    if t == "equipment":
-        return f"Use {card_name(action.get('card'))}"
-    if t == "dice":
-        return "Overdrive" if action.get("overdrive") else "Move with these dice"
-    if t == "pick":
-        return "Take " + amounts(action.get("take") or {})
-    if t == "discard":
-        return "Discard " + amounts(action.get("drop") or {})
-    if t == "donate":
-        give = action.get("give") or {}
-        return "Donate " + amounts(give) if any(give.values()) else "Donate nothing"
-    if t == "upgrade":
-        return f"Upgrade a Level {ROMAN.get(action.get('level'), '?')} automaton"
-    if t == "column":
-        return describe_value("column", action.get("column"))
-    if t == "draft":
-        return f"Keep {card_name(action.get('card'))}"
-    if t == "achievement":
-        return f"Claim Achievement {card_name(action.get('card'))}"
-    if t == "end":
-        return "End the turn"
-    if t == "pass":
-        return "Pass for the rest of the round"
-    return text.describe_action(action)
+    """An action in words without the game state (the engine's labels add costs): the
+    engine's one labeller, :func:`engine.age_of_automaton.labels.describe`."""
+    return describe(action) or text.describe_action(action)
 
 
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.base import BOT, RANDOM, Automaton, Option, PlanningPresenter
@@ -38,45 +38,18 @@ class MobileMarkets(PlanningPresenter):
     max_seats = 4
     automata = (STEVE_JR, BOT, RANDOM)
     options = OPTIONS
+    wording = words  # phase titles, prompts, actions, keys and values in words
+    score_keys = ("money", "vp")  # the final scores and the status count money, not VP
+    score_word = "money"
     rules = topics.RULES
     phase_topics = topics.PHASE_TOPIC
 
     # -- lobby ------------------------------------------------------------------------
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
-        out = super().options_in_words(options)
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
+        out = super().options_in_words(options, names)
         out.append(HOUSE_RULE)
         return out
-
-    # -- words ------------------------------------------------------------------------
-
-    def phase_title(self, phase: str | None) -> str:
-        return words.phase_title(phase)
-
-    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
-        return words.describe_prompt(prompt)
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        return words.describe_action(action)
-
-    def describe_key(self, key: str) -> str:
-        return words.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return words.describe_value(key, value)
-
-    def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
-        return [
-            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('money', r.get('vp', 0))} money"
-            for r in result.get("scores", [])
-        ]
-
-    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
-        p = (view.get("players") or {}).get(seat, {})
-        bits = [f"{p.get('money', 0)} money", f"price {p.get('price', '?')}"]
-        if view.get("phase") == "planning" and not p.get("steve"):
-            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
-        return bits
 
     # -- decisions ----------------------------------------------------------------------
 

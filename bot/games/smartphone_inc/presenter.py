@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot import text
 from bot.choices import Choice
 from bot.games.base import BOT, RANDOM, Automaton, Option, PlanningPresenter
 from bot.games.smartphone_inc import planner, words
 from bot.games.smartphone_inc import rules as topics
+from bot.records import make_seat_id
 from engine import IllegalAction
 from engine.smartphone_inc import pads
-from engine.smartphone_inc.data import NEW_TECHS
+from engine.smartphone_inc.data import COLOURS, NEW_TECHS
 from engine.smartphone_inc.preparation import normalize_options, technology_sides
 
 STEVE = Automaton("steve", "Steve", "the rulebook's AI opponent (1-4 players)", seat_name="Steve")
@@ -32,7 +34,11 @@ OPTIONS = (
         {5: "5 Improvements", 3: "3 Improvements (2-3 player board)"},
     ),
     Option("hardcore", "Hardcore Mode", "Update 1.1's Hardcore Mode", {True: "on", False: "off"}),
-    Option("colours", "Company colours", "each seat's colour, as JSON: seat to colour"),
+    Option(
+        "colours",
+        "Company colours",
+        'each player\'s colour, in JSON options: {"colours": {"Ann": "red", "Bob": "blue"}}',
+    ),
     Option(
         "directives",
         "Directives",
@@ -58,6 +64,7 @@ OPTIONS = (
         {"big": "the standard board", "small": "the 2-3 player board (1-3 seats)"},
     ),
 )
+OPTIONS_BY_NAME = {o.name: o for o in OPTIONS}
 SET_CHOICES = ("base", "first-add-on-game", "overproduction", "i-want-some-space")
 SET_TITLES = {
     "first-add-on-game": "First Add-on Game",
@@ -171,6 +178,7 @@ class SmartphoneInc(PlanningPresenter):
     max_seats = 5
     automata = (STEVE, BOT, RANDOM)
     options = OPTIONS
+    wording = words  # phase titles, prompts, actions, keys and values in words
     rules = topics.RULES
     phase_topics = topics.PHASE_TOPIC
 
@@ -211,14 +219,24 @@ class SmartphoneInc(PlanningPresenter):
             raise ValueError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
         if checked.get("board") == "small" and checked.get("colours") is not None:
             raise ValueError("On the 2-3 player board the companies are picked at the table: leave out colours.")
+        if checked.get("colours") is not None:
+            checked["colours"] = colour_choice(checked["colours"])
         return checked
 
-    def options_in_words(self, options: Mapping[str, Any]) -> list[str]:
+    def options_in_words(self, options: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
         sides = options.get("tech_sides")
         techs = options.get("technologies")
+        colours = options.get("colours")
         out = super().options_in_words(
-            {k: v for k, v in options.items() if k != "tech_sides" and not (k == "technologies" and techs != "base")}
+            {
+                k: v
+                for k, v in options.items()
+                if k != "tech_sides" and not (k == "technologies" and techs != "base") and k != "colours"
+            },
+            names,
         )
+        if isinstance(colours, Mapping):
+            out.append(colours_in_words(colours, names or {}))
         if techs is not None and techs != "base":
             out.append(technologies_in_words(techs))
         if options.get("board") == "small" and "block_size" not in options:
@@ -244,40 +262,17 @@ class SmartphoneInc(PlanningPresenter):
 
     # -- words ------------------------------------------------------------------------
 
-    def phase_title(self, phase: str | None) -> str:
-        return words.phase_title(phase)
-
-    def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
-        return words.describe_prompt(prompt)
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        return words.describe_action(action)
-
     def describe_option(
         self, action: dict[str, Any], before: Mapping[str, Any], after: Mapping[str, Any], seat: str
     ) -> str:
         return words.describe_option(action, before, after, seat)
 
-    def describe_key(self, key: str) -> str:
-        return words.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return words.describe_value(key, value)
-
-    def result_lines(self, result: Mapping[str, Any], name_of: Callable[[str], str]) -> list[str]:
-        return [
-            f"{r.get('rank', '?')}. **{name_of(str(r.get('seat', '')))}** {r.get('vp', 0)} VP "
-            f"(scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
+    def result_details(self, record: Mapping[str, Any]) -> str:
+        r = record
+        return (
+            f" (scored {r.get('scored', 0)}, Patents {r.get('patent_vp', 0)}, Retailers {r.get('retailer_vp', 0)}; "
             f"{r.get('technologies', 0)} Technologies)"
-            for r in result.get("scores", [])
-        ]
-
-    def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
-        p = (view.get("players") or {}).get(seat, {})
-        bits = [f"{p.get('vp', 0)} VP", f"price {p.get('price', '?')}"]
-        if view.get("phase") == "planning" and not p.get("steve"):
-            bits.append("🔒 sealed" if p.get("sealed") else "planning…")
-        return bits
+        )
 
     # -- secret decisions ---------------------------------------------------------------
 
@@ -326,3 +321,35 @@ def scored(sales: Mapping[str, Any], after: Mapping[str, Any] | None) -> Mapping
 
 
 PRESENTER = SmartphoneInc()
+
+
+def colour_choice(colours: Any) -> dict[str, str]:
+    """``{"Ann Lee": "Red"}`` -> ``{"annlee": "red"}``: the players as the host names them
+    (their names, or the seat ids made from the names), each to a company colour, all
+    different (ValueError: a message). The seats are checked at the start, when known."""
+    if not isinstance(colours, Mapping) or not colours:
+        raise ValueError(
+            "Company colours are given in JSON options, each player's name to a colour (Ann to red, Bob to blue)."
+        )
+    out: dict[str, str] = {}
+    allowed = ", ".join(COLOURS[:-1]) + f" or {COLOURS[-1]}"
+    for name, colour in colours.items():
+        seat = make_seat_id(str(name), set())
+        if seat in out:
+            raise ValueError(f"Company colours: {text.clip(str(name), 40)} is named twice.")
+        if not isinstance(colour, str) or colour.strip().lower() not in COLOURS:
+            raise ValueError(f"Company colours: a company is {allowed}.")
+        out[seat] = colour.strip().lower()
+    if len(set(out.values())) != len(out):
+        raise ValueError("Company colours: give each player a different colour.")
+    return out
+
+
+def colours_in_words(colours: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """"Company colours: Red for Ann Lee, Blue for a player who has not joined yet": the
+    lobby's players by name, never by seat id."""
+    bits = [
+        f"{words.colour_name(str(colour))} for {names.get(str(seat)) or 'a player who has not joined yet'}"
+        for seat, colour in colours.items()
+    ]
+    return f"{OPTIONS_BY_NAME['colours'].label}: {', '.join(bits)}"

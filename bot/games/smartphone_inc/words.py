@@ -12,13 +12,16 @@ from engine.smartphone_inc.data import (
     IMPROVEMENTS,
     PHASE_TITLES,
     REGIONS,
-    RETAILERS,
     START_VP,
     STARTING,
     TECHS,
     improvement_name,
 )
 from engine.smartphone_inc.data import SYMBOL_NAMES as SYMBOL_NAMES
+from render.smartphone_inc.prompts import SIZE_WORDS as SIZE_WORDS
+from render.smartphone_inc.prompts import bonus_text as bonus_text
+from render.smartphone_inc.prompts import module_headline
+from render.smartphone_inc.prompts import retailer_text as retailer_text
 
 # the names of the phases, the symbols and the Improvements are the engine's (the
 # rulebook's): its log lines and these labels say the same
@@ -62,9 +65,6 @@ def improvement_label(imp: str) -> str:
     return improvement_name(imp)
 
 
-SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
-
-
 def colour_name(colour: str) -> str:
     return str(colour).capitalize()
 
@@ -90,29 +90,6 @@ def buyer_text(rid: str, index: int) -> str:
     if "tech" in b:
         wants.append(f"wants {tech_name(str(b['tech']))}")
     return f"Buyer {index + 1}" + (f" ({', or '.join(wants)})" if wants else "")
-
-
-def bonus_text(bonus: Mapping[str, Any] | None) -> str:
-    """A Retailer's bonus in words."""
-    kind = (bonus or {}).get("kind")
-    n = (bonus or {}).get("n", 1)
-    return {
-        "goods": f"{n} Goods",
-        "progress": f"{n} Research Progress marker(s)",
-        "price": "price +1 or -1",
-        "second_office": "a second Office",
-        "move_office": "move one of your Offices",
-    }.get(str(kind), "no bonus")
-
-
-def retailer_text(ret: str, side: int) -> str:
-    """A Retailer side: "medium Retailer (3-2-1 VP spaces; bonus: 2 Goods)"."""
-    r = RETAILERS.get(ret)
-    if r is None:
-        return "a Retailer"
-    s = r["sides"][int(side)]
-    vp = "-".join(str(v) for v in s["vp"])
-    return f"{SIZE_WORDS.get(r['size'], '')} Retailer ({vp} VP spaces; bonus: {bonus_text(s['bonus'])})"
 
 
 def region_links(rid: str) -> str:
@@ -310,27 +287,9 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         return f"sell {prompt.get('sell', '?')} Goods, region by region"
     if kind == "retailer_bonus":
         return f"use or decline the Retailer bonus in {region_name(str(prompt.get('region', '')))}"
-    if kind == "directive":
-        return f"take Directive {prompt.get('number', '?')} ({prompt.get('vp', '?')} VP)? You meet its goal: {prompt.get('goal', '')}"
-    if kind == "company":
-        return "pick your company (the 2-3 player board's start)"
-    if kind == "start_region":
-        names = ", ".join(region_name(str(r)) for r in prompt.get("regions") or [])
-        return f"choose your starting region among the medium regions ({names})"
-    if kind == "start_retailer":
-        ret = retailer_text(str(prompt.get("retailer")), int(prompt.get("side", 0)))
-        return f"place the drawn {ret} in a free region of its size"
-    if kind == "mini_upgrade":
-        return "take a Mini-upgrade (place it in Planning like an Improvement)"
-    if kind == "place_retailer":
-        return "place an unused Retailer in a region with your Office (4G World)"
-    if kind == "blitz":
-        return f"put up to 2 of your {prompt.get('goods', '?')} Goods on your Research/Logistics symbols (Blitz)"
-    if kind == "ceo_sell":
-        rid = region_name(str(prompt.get("region", "")))
-        return f"sell up to {prompt.get('max', '?')} Goods in {rid} with your CEO, at price {prompt.get('price', '?')}"
-    if kind == "second_sell":
-        return "sell second Goods to Buyers of your patented Technologies (Patent bonus)"
+    module = module_headline(dict(prompt))  # Update 1.1's decisions: worded as in the picture
+    if module is not None:
+        return module
     if kind == "gamepad_office":
         return "place your Gamepad Office in a small region"
     if kind == "wifi":
