@@ -652,6 +652,29 @@ class Tx:
         await self.conn.execute("UPDATE outbox SET nonce = ? WHERE id = ?", (f"br{row_id}", row_id))
         return row_id
 
+    async def put_outbox_rows(
+        self,
+        game_id: int,
+        batch: int,
+        rows: list[tuple[str, str, dict[str, Any], bool]],
+        *,
+        at: float,
+        not_before: float = 0.0,
+    ) -> None:
+        """The ``(kind, target, payload, ordered)`` rows of one batch, in order, as
+        :meth:`put_outbox` writes them one by one (nonce ``br<id>``), in two statements."""
+        if not rows:
+            return
+        await self.conn.executemany(
+            "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
+            " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
+            [(game_id, batch, kind, target, dumps(payload), int(ordered), not_before, at)
+             for kind, target, payload, ordered in rows],
+        )
+        await self.conn.execute(
+            "UPDATE outbox SET nonce = 'br' || id WHERE batch = ? AND nonce = ''", (batch,)
+        )
+
     async def next_outbox_batch(self) -> int:
         row = await self._one("SELECT coalesce(max(batch), 0) + 1 FROM outbox")
         return int(row[0])

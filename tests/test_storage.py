@@ -137,7 +137,8 @@ async def test_a_migration_may_not_commit_by_itself(tmp_path: Path) -> None:
 
 
 async def test_badly_numbered_migrations_are_refused(tmp_path: Path) -> None:
-    d = _with_extra(tmp_path, {"0009_gap.sql": "SELECT 1;"})
+    last = migration_files()[-1].version  # one number skipped after the newest
+    d = _with_extra(tmp_path, {f"{last + 2:04d}_gap.sql": "SELECT 1;"})
     with pytest.raises(MigrationError, match="numbered"):
         migration_files(d)
 
@@ -292,3 +293,31 @@ async def test_reminders_cascade_with_waiting(storage: Storage) -> None:
     async with storage.transaction() as tx:
         await tx.delete_waiting(gid, "ann")
     assert await storage.all_reminders() == []
+
+
+async def test_a_batch_of_outbox_rows_is_written_in_order_with_its_nonces(storage: Storage) -> None:
+    """``put_outbox_rows`` (two statements per batch) writes what ``put_outbox`` writes
+    row by row: the rows in order, each with the nonce ``br<id>``; the next batch number
+    and a batch's rows are found by the outbox's batch index (migration 0008), not by
+    reading the whole outbox."""
+    async with storage.transaction() as tx:
+        gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
+        one = await tx.next_outbox_batch()
+        await tx.put_outbox(gid, one, "post", "place", {"content": "first"}, ordered=True, at=1)
+        two = await tx.next_outbox_batch()
+        rows = [("post", "place", {"content": "a"}, True), ("dm", "7", {"content": "b"}, False),
+                ("edit", "status", {"content": "c"}, True)]
+        await tx.put_outbox_rows(gid, two, rows, at=2, not_before=9)
+        assert await tx.next_outbox_batch() == two + 1 == one + 2
+    async with storage.read() as q:
+        got = await q.pending_outbox(gid)
+    assert [(r.batch, r.kind, r.target, r.payload["content"], r.ordered) for r in got] == [
+        (one, "post", "place", "first", True), (two, "post", "place", "a", True),
+        (two, "dm", "7", "b", False), (two, "edit", "status", "c", True),
+    ]
+    assert [r.nonce for r in got] == [f"br{r.id}" for r in got]
+    assert [r.next_try_at for r in got[1:]] == [9, 9, 9]
+    for sql in ("SELECT coalesce(max(batch), 0) + 1 FROM outbox", "SELECT count(*) FROM outbox WHERE game_id = 1 AND batch = 2"):
+        async with storage.conn.execute("EXPLAIN QUERY PLAN " + sql) as cur:
+            plan = " ".join(str(r[-1]) for r in await cur.fetchall())
+        assert "outbox_batch" in plan, plan

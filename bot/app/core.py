@@ -451,10 +451,7 @@ class Core:
             out.batch = await tx.next_outbox_batch()
         wall = self.wall()
         not_before = 0.0 if final else wall + self.chain_hold
-        for kind, target, payload, ordered in rows:
-            await tx.put_outbox(
-                info.id, out.batch, kind, target, payload, ordered=ordered, at=wall, not_before=not_before
-            )
+        await tx.put_outbox_rows(info.id, out.batch, rows, at=wall, not_before=not_before)
 
     async def _compose_context(
         self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
