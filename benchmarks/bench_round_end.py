@@ -26,7 +26,8 @@ player's, applied as the Play cog applies a player's (``App.act``, then
 ``Play.publish``: outbox rows, the deliverer, ``bot.posting``, the pictures). For the
 last action of each of ``--runs`` rounds the figure is the time from ``App.act`` to
 the last request of its messages reaching the fake Discord (``BENCH_TRACE=1``: each
-request's time on stderr; ``BENCH_PROFILE=path``: cProfile stats of each, event loop only): the round's post with its
+request's time on stderr, when ``App.act`` returned and the CPU time this process spent
+(worker processes not counted); ``BENCH_PROFILE=path``: cProfile stats of each, event loop only): the round's post with its
 pictures, the status edit and 5 planner DMs each with its picture (drawn with the
 planner's first screen). Before each measured action the deliverer is idle and the
 channels' pace windows (5 writes per 5 s) are empty, as when players take their time.
@@ -158,8 +159,10 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
                         if prof is not None:
                             prof.enable()
                         start = time.monotonic()
+                        cpu0 = time.process_time()
                     info = await app.info(gid)
                     out = await app.act(gid, int(users[seat]["id"]), seat, action, info.version)
+                    acted = time.monotonic()
                     await play.publish(out)
                     if ending:
                         while any(not t.done() for t in bot.delivery._tasks.values()):
@@ -170,6 +173,8 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
                         sent = [r for r in fake.requests[first:] if r.method in ("POST", "PATCH") and "/messages" in r.path]
                         times.append((max(r.at for r in sent) - start) * 1000)
                         if os.environ.get("BENCH_TRACE"):
+                            print(f"{(acted - start) * 1000:8.1f} App.act returned", file=sys.stderr)
+                            print(f"{(time.process_time() - cpu0) * 1000:8.1f} ms CPU in this process", file=sys.stderr)
                             for r in fake.requests[first:]:
                                 print(f"{(r.at - start) * 1000:8.1f} {r.method} {r.path}", file=sys.stderr)
                         counts.append(len(sent))

@@ -15,16 +15,15 @@ quantized to 256 colours) with zlib level 3 instead of 6: about a third less
 encoding time for about a fifth more bytes (``benchmarks/bench_render.py``).
 
 :class:`Painter` draws and encodes off the event loop, several pictures at once
-(the pictures of one phase change), in 2 threads by default (Pillow releases the
-GIL while it encodes) or, with ``BOARDROOM_PICTURES=process``, in 2 worker
-processes (drawing holds the GIL, so only processes overlap the drawing itself).
-On the shared 2-core machine the threads were faster in 4 of 6 runs of the
-pictures-alone figures of ``benchmarks/bench_round_end.py``: there the bot's
-processes together get about one core, so worker processes only add their overhead.
-On the whole round end through the fake Discord (its main figure) the processes were
-steadier (456-470 ms against 397-550 ms with threads, one quiet moment): the round's
-two board pictures are drawn side by side. On a host whose second core is free, try
-``process``. Where worker processes cannot start, the painter draws in threads.
+(the pictures of one phase change), and runs the other heavy work of a message (a
+planner's first screen: :meth:`Painter.call`) the same way. On a host with 2 or more
+cores it uses 2 worker processes by default: drawing and the planner's sums hold the
+GIL, and in threads they starved the event loop (every database answer and request of
+the round end waited for the GIL behind them). ``BOARDROOM_PICTURES=thread`` keeps it
+all in 2 threads of the bot's process (the default on a single core); ``process``
+forces the processes. Where worker processes cannot start, the painter works in
+threads. The workers are started when first needed (the bot warms them up after its
+start-up catch-up) and stopped at exit (or by :meth:`Painter.close`).
 
 :func:`warm_up` (run by the bot in the painter once the start-up catch-up is done)
 draws one throwaway picture per game, so that the first picture a player waits for
@@ -139,7 +138,24 @@ def warm_up() -> int:
             done += 1
         except Exception:  # noqa: BLE001 - a game without that picture is simply not warmed
             log.debug("no warm-up picture for %s", name, exc_info=True)
+            continue
+        _warm_planner(name, game, state, seat, view)
     return done
+
+
+def _warm_planner(name: str, game: Any, state: Any, seat: str, view: Any) -> None:
+    """The first screen of the game's secret decision, if its first prompt has a builder
+    (its tables loaded: a worker process computes the planners' options)."""
+    try:
+        from bot.games import find
+
+        presenter = find(name)
+        prompt = game.pending(state).get(seat)
+        builder = presenter.secret_builder(prompt) if presenter is not None else None
+        if builder is not None:
+            builder.choices(builder.decode(None), builder.context(prompt, view, seat))
+    except Exception:  # noqa: BLE001 - a planner not warmed is only slower the first time
+        log.debug("no warm-up planner for %s", name, exc_info=True)
 
 
 def load_packages() -> None:
@@ -149,11 +165,13 @@ def load_packages() -> None:
     an autocomplete). The painter calls this before it warms up in a worker."""
     try:
         import render
+        from bot.games import find
         from engine import get_game
 
         for name in render.games():
             get_game(name)
             render._module(name)
+            find(name)  # its presenter (the planner a worker warms up)
     except Exception:  # noqa: BLE001 - pictures are optional: a broken renderer shows later
         log.warning("could not load the pictures packages ahead of time", exc_info=True)
 
@@ -162,14 +180,45 @@ def _warm_worker() -> None:
     warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
 
+def method_call(obj: Any, name: str, *args: Any) -> Any:
+    """``obj.<name>(*args)``: a method run by :meth:`Painter.call` (in a worker process
+    when ``obj`` and the arguments pickle; e.g. a planner's options)."""
+    return getattr(obj, name)(*args)
+
+
+def _run_pickled(fn: Callable[..., Any], blob: bytes) -> Any:
+    """What a worker process runs: ``fn(*args)``, the arguments pickled by the caller."""
+    return fn(*pickle.loads(blob))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (1 if the host cannot say)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def default_mode() -> str:
+    """``BOARDROOM_PICTURES`` if it says ``thread`` or ``process``; else processes on a
+    host with 2 or more cores, threads on one."""
+    wanted = os.environ.get("BOARDROOM_PICTURES", "").strip().lower()
+    if wanted in ("process", "thread"):
+        return wanted
+    if wanted:
+        log.warning("BOARDROOM_PICTURES=%r is neither 'thread' nor 'process': choosing by the cores", wanted)
+    return "process" if usable_cores() >= 2 else "thread"
+
+
 class Painter:
-    """Draws pictures off the event loop, up to ``workers`` at once.
+    """Draws pictures (and runs other heavy work) off the event loop, up to ``workers`` at once.
 
     ``mode`` is ``"thread"`` or ``"process"`` (a pool of worker processes, started
-    when first used); unset, ``BOARDROOM_PICTURES`` decides (default ``thread``). Only plain functions that pickle (``render.draw``) go to the
-    processes; anything else (a test's recording renderer, a bound method) is drawn
-    in a thread, in this process. If a worker process dies, the pool is started
-    again and that picture is drawn in a thread.
+    when first used); unset, :func:`default_mode` decides. Only plain functions that
+    pickle (``render.draw``), with arguments that pickle, go to the processes; anything
+    else (a test's recording renderer, a bound method) runs in a thread, in this
+    process. If a worker process dies, the pool is started again and that work is done
+    in a thread.
     """
 
     def __init__(self, workers: int = WORKERS, mode: str | None = None) -> None:
@@ -183,26 +232,28 @@ class Painter:
 
     @property
     def mode(self) -> str:
-        """``"thread"`` or ``"process"``; unset: ``BOARDROOM_PICTURES`` when first drawing."""
+        """``"thread"`` or ``"process"``; unset: :func:`default_mode` when first used."""
         if self._mode is None:
-            wanted = os.environ.get("BOARDROOM_PICTURES", "thread").strip().lower()
-            if wanted not in ("process", "thread"):
-                log.warning("BOARDROOM_PICTURES=%r is neither 'thread' nor 'process': using threads", wanted)
-                wanted = "thread"
-            self._mode = wanted
+            self._mode = default_mode()
         return self._mode
 
-    def _executor(self, fn: Callable[..., Any]) -> Executor:
-        if self.mode == "process" and self._can_send(fn):
-            if self._processes is None:
-                # forkserver: never fork the bot's own process (threads, sockets, event loop)
-                self._processes = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("forkserver"), initializer=_warm_worker
-                )
-            return self._processes
+    def _thread_pool(self) -> ThreadPoolExecutor:
         if self._threads is None:
             self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="painter")
         return self._threads
+
+    def _process_pool(self) -> ProcessPoolExecutor:
+        if self._processes is None:
+            # forkserver: never fork the bot's own process (threads, sockets, event loop)
+            self._processes = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("forkserver"), initializer=_warm_worker
+            )
+        return self._processes
+
+    def _executor(self, fn: Callable[..., Any]) -> Executor:
+        if self.mode == "process" and self._can_send(fn):
+            return self._process_pool()
+        return self._thread_pool()
 
     def _can_send(self, fn: Callable[..., Any]) -> bool:
         known = self._picklable.get(fn)
@@ -218,29 +269,39 @@ class Painter:
 
     async def png(self, fn: Callable[..., Image.Image], *args: Any, limit: int = MAX_UPLOAD) -> bytes | None:
         """``fn(*args)`` drawn and encoded in a worker (see :func:`png_bytes`)."""
+        return await self.call(draw_png, fn, args, limit)  # type: ignore[no-any-return]
+
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker: a worker process if ``fn`` and ``args`` pickle
+        (``fn`` itself for :meth:`png`'s pictures), else a thread of this process."""
         loop = asyncio.get_running_loop()
+        target = args[0] if fn is draw_png else fn  # what must be importable by a worker
+        blob = None
+        if self.mode == "process" and self._can_send(fn) and self._can_send(target):
+            try:
+                blob = pickle.dumps(args, pickle.HIGHEST_PROTOCOL)
+            except Exception:  # noqa: BLE001 - arguments that do not pickle: a thread here
+                blob = None
+        if blob is None:
+            return await loop.run_in_executor(self._thread_pool(), fn, *args)
         try:
-            pool = self._executor(fn)
-            future = loop.run_in_executor(pool, draw_png, fn, args, limit)
+            pool = self._process_pool()
+            future = loop.run_in_executor(pool, _run_pickled, fn, blob)
         except (OSError, NotImplementedError, RuntimeError) as exc:
-            if self._mode != "process":
-                raise
             # no worker processes here (no semaphores, a sandbox, interpreter shutting
             # down): threads from now on
-            log.warning("picture worker processes are unavailable (%s): drawing in threads", exc)
+            log.warning("worker processes are unavailable (%s): working in threads", exc)
             self._mode = "thread"
             self._processes = None
-            return await loop.run_in_executor(self._executor(fn), draw_png, fn, args, limit)
+            return await loop.run_in_executor(self._thread_pool(), fn, *args)
         try:
             return await future
         except BrokenProcessPool:
-            log.warning("a picture worker process died; starting new ones")
+            log.warning("a worker process died; starting new ones")
             if self._processes is pool:
                 self._processes = None
                 pool.shutdown(wait=False, cancel_futures=True)
-            if self._threads is None:
-                self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="painter")
-            return await loop.run_in_executor(self._threads, draw_png, fn, args, limit)
+            return await loop.run_in_executor(self._thread_pool(), fn, *args)
 
     def warm_up(self) -> None:
         """:func:`warm_up` in a worker now, without waiting (the bot's start-up); once per
@@ -249,7 +310,17 @@ class Painter:
             return
         self._warmed = True
         load_packages()  # no import races with the event loop's thread (see load_packages)
-        self._executor(warm_up).submit(warm_up)
+        if self.mode == "process":
+            try:
+                pool = self._process_pool()
+                for _ in range(self.workers):  # start them all now: each warms up as it starts
+                    pool.submit(int)
+                return
+            except (OSError, NotImplementedError, RuntimeError) as exc:
+                log.warning("worker processes are unavailable (%s): working in threads", exc)
+                self._mode = "thread"
+                self._processes = None
+        self._thread_pool().submit(warm_up)
 
     def close(self) -> None:
         for pool in (self._processes, self._threads):
@@ -259,5 +330,5 @@ class Painter:
 
 
 # One painter for the whole process (every bot and game share its 2 workers);
-# BOARDROOM_PICTURES=process draws in worker processes instead of threads.
+# BOARDROOM_PICTURES=thread|process chooses (default: processes on 2 or more cores).
 PAINTER = Painter()

@@ -178,14 +178,46 @@ def test_painter_refuses_an_unknown_mode() -> None:
         pictures.Painter(mode="gpu")
 
 
-def test_painter_mode_comes_from_the_environment_when_unset(monkeypatch) -> None:
+def test_painter_mode_comes_from_the_environment_else_from_the_cores(monkeypatch) -> None:
+    """Unset (or unknown), worker processes where there are 2 cores or more: drawing and
+    the planner's sums hold the GIL, threads would starve the event loop; threads on one."""
     monkeypatch.delenv("BOARDROOM_PICTURES", raising=False)
+    monkeypatch.setattr(pictures, "usable_cores", lambda: 2)
+    assert pictures.Painter().mode == "process"
+    monkeypatch.setattr(pictures, "usable_cores", lambda: 1)
     assert pictures.Painter().mode == "thread"
     monkeypatch.setenv("BOARDROOM_PICTURES", "process")
     assert pictures.Painter().mode == "process"
-    monkeypatch.setenv("BOARDROOM_PICTURES", "gpu")
+    monkeypatch.setenv("BOARDROOM_PICTURES", "thread")
+    monkeypatch.setattr(pictures, "usable_cores", lambda: 2)
     assert pictures.Painter().mode == "thread"
-    assert pictures.Painter(mode="process").mode == "process"
+    monkeypatch.setenv("BOARDROOM_PICTURES", "gpu")
+    assert pictures.Painter().mode == "process"
+    assert pictures.Painter(mode="thread").mode == "thread"
+    assert pictures.usable_cores() >= 1
+
+
+def _add(a: int, b: int) -> int:
+    return a + b
+
+
+def test_painter_calls_run_in_processes_when_everything_pickles_else_in_threads() -> None:
+    """``Painter.call`` (a planner's options): a plain function with arguments that
+    pickle runs in a worker process; a lock (does not pickle) keeps it in a thread here."""
+    import asyncio
+    import threading
+
+    painter = pictures.Painter(mode="process")
+
+    async def both() -> tuple[int, int, str]:
+        here = await painter.call(pictures.method_call, threading.Lock(), "locked")
+        return await painter.call(_add, 2, 3), await painter.call(pictures.method_call, "ab", "upper"), here
+
+    try:
+        assert asyncio.run(both()) == (5, "AB", False)
+        assert painter._processes is not None and painter._threads is not None
+    finally:
+        painter.close()
 
 
 def test_warm_up_loads_every_games_pictures_once_and_never_fails(monkeypatch) -> None:

@@ -69,3 +69,53 @@ def test_first_screen_shows_the_best_of_the_full_outcome_list(
         want = planner.goal_decisions(ctx, goal, 1, every)
         assert bests.get(goal) == (want[0] if want else None)
     assert "improve" in bests or not any(s["improve"] for s, _ in every)
+
+
+def _steve_table() -> dict[str, Any]:
+    table = _table({"gps": 0})
+    table["players"]["a"]["steve"] = True  # Steve: no Goods from covered cells or face down
+    table["steve"] = {"bonus": 1}
+    return table
+
+
+REF_CASES = [
+    *CASES,
+    (("S-green", "I03", "I12"), False, _table({"nfc": 1, "li-ion": 0}, tokens=1)),  # price up, price as Logistics
+    (("S-green", "I03", "I12", "I20"), True, _table({"gps": 0, "li-ion": 2}, patents=3)),
+    (("S-green", "I03"), False, _steve_table()),
+    (("I01", "I02", "I03", "I04", "I05", "I06"), True, _table({"gps": 0}, rules=1)),
+]
+
+
+@pytest.mark.parametrize(("owned", "has_4g", "table"), REF_CASES)
+def test_effect_refs_are_the_refs_of_the_outcomes_and_summary_of_ref_their_key(
+    owned: tuple[str, ...], has_4g: bool, table: dict
+) -> None:
+    """``decisions.effect_refs`` lists the refs of ``goods_effects`` in the same order
+    (None with a Mini-upgrade); ``outcome_of_ref`` rebuilds each item; ``summary_of_ref``
+    gives the key of the full yields of each (the first screen groups by it)."""
+    from engine.smartphone_inc import decisions
+    from engine.smartphone_inc.planning import summary_of_ref
+
+    ctx = planner.PlanContext(owned, has_4g, table, "a")
+    items = planner._outcomes(ctx.owned, ctx.has_4g, planner._literal(ctx))
+    refs = decisions.effect_refs(list(owned), has_4g, literal_cover=planner._literal(ctx))
+    if any(i.startswith("M") for i in owned):
+        assert refs is None
+        return
+    assert refs == [item["ref"] for item in items] and refs == sorted(refs)
+    full, key = yields_for(table, "a"), summary_of_ref(table, "a")
+    for ref, item in zip(refs, items, strict=True):
+        assert decisions.outcome_of_ref(ref) == item
+        assert key(ref) == planner._summary_key(full(item))
+
+
+@pytest.mark.parametrize(("owned", "has_4g", "table"), REF_CASES)
+def test_the_firsts_by_ref_are_the_firsts_of_the_outcome_list(owned: tuple[str, ...], has_4g: bool, table: dict) -> None:
+    ctx = planner.PlanContext(owned, has_4g, table, "a")
+    items = planner._outcomes(ctx.owned, ctx.has_4g, planner._literal(ctx))
+    want: dict[Any, Any] = {}
+    for item, k in zip(items, map(ctx.summary_fn(), items), strict=True):
+        want.setdefault(k, item)
+    got = planner._firsts(ctx)
+    assert list(got.items()) == list(want.items())

@@ -177,7 +177,8 @@ class Play(commands.Cog):
         if draft is None:  # the seat's draft of this decision, kept in the database
             row = await self.app.draft(gid, seat, decision_key(seat_view))
             draft = builder.decode(row.draft if row is not None else None)
-        options = await asyncio.to_thread(builder.choices, draft, ctx)  # outcome lists can take a moment
+        # outcome lists can take a moment: a worker (process) computes them, off the event loop
+        options = await pictures.PAINTER.call(pictures.method_call, builder, "choices", draft, ctx)
         preview = builder.preview(draft, ctx)
         embed = discord.Embed(
             title=f"Your {builder.noun} — round {seat_view.get('round')} (game #{gid})",

@@ -367,6 +367,21 @@ class _Counts(dict[int, tuple[dict[str, int], int]]):
         found = self[lo] = ({**a_hi, **a_lo}, p_hi | p_lo)
         return found
 
+    def packed_of(self) -> Any:
+        """position -> packed counts, without the ``{symbol: count}`` dicts (a function)."""
+        if self.halves is None:
+            self.halves = (self._half(self.radii[:3], 0), self._half(self.radii[3:], 3))
+            self.split = prod(self.radii[3:])
+        his = [pk for _a, pk in self.halves[0]]
+        los = [pk for _a, pk in self.halves[1]]
+        split = self.split
+
+        def packed(lo: int) -> int:
+            hi, low = divmod(lo, split)
+            return his[hi] | los[low]
+
+        return packed
+
     @staticmethod
     def _half(radii: tuple[int, ...], first: int) -> list[tuple[dict[str, int], int]]:
         """({symbol: count}, packed) of every combination of 3 counts from symbol ``first`` on."""
@@ -565,6 +580,23 @@ class _Join:
                     for a, pk in map(counts.__getitem__, map(sub, _bit_positions(new), repeat(up)))
                 ]
             )
+        return out
+
+    def effect_refs(self) -> list[int]:
+        """The refs (packed keys) of :meth:`effects`, in the same order, without the dicts."""
+        layout, found = self.union(wide=True)
+        w_prod = layout.weights[_PROD]
+        packed = layout.counts.packed_of()
+        taken = 0
+        out: list[int] = []
+        for cov, nfd, block in self._blocks(layout, found):
+            up = (cov + nfd) * w_prod
+            new = (block << up) & ~taken
+            if not new:
+                continue
+            taken |= new
+            head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
+            out.extend(map(head.__add__, map(packed, map(sub, _bit_positions(new), repeat(up)))))
         return out
 
     # -- the plan of one outcome ----------------------------------------------------
@@ -832,6 +864,31 @@ def distinct_effects(owned: list[str], has_4g: bool, *, literal_cover: bool = Fa
     finally:
         if paused:
             gc.enable()
+
+
+def effect_refs(owned: list[str], has_4g: bool, *, literal_cover: bool = False) -> list[int] | None:
+    """The ``"ref"`` of each item of :func:`goods_effects`, in the same order, built
+    without the items (:func:`outcome_of_ref` gives one), or None where an item needs
+    more than its ref (a Mini-upgrade owned: the face-down pieces that make Goods).
+    The planner's first screen groups these by what they give (``planning.summary_of_ref``)."""
+    if any(i in MINI_UPGRADES for i in owned):
+        return None
+    join = _Join(owned, has_4g, literal_cover)
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return join.effect_refs()
+    finally:
+        if paused:
+            gc.enable()
+
+
+def outcome_of_ref(ref: int) -> dict[str, Any]:
+    """The item of :func:`distinct_effects` with this ref: ``{"active", "covered", "face_down", "ref"}``
+    (``"face_down"`` a number)."""
+    active = {s: (ref >> (_BITS * (len(SYMBOLS) - 1 - i))) & _DIGIT for i, s in enumerate(SYMBOLS)}
+    return {"active": active, "covered": (ref >> _COV_SHIFT) & 63, "face_down": (ref >> _NFD_SHIFT) & 63, "ref": ref}
 
 
 def goods_effects(

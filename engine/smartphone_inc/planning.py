@@ -37,7 +37,13 @@ def summary_for(table: State, seat: str) -> Callable[[dict[str, Any]], tuple[int
     return _yields_for(table, seat, summary=True)
 
 
-def _yields_for(table: State, seat: str, summary: bool) -> Callable[[dict[str, Any]], Any]:
+def summary_of_ref(table: State, seat: str) -> Callable[[int], tuple[int, int, bool, int, int]]:
+    """:func:`summary_for` of an outcome given by its packed ref (``decisions.effect_refs``:
+    covered, a number face down, the 6 active counts), without building the outcome."""
+    return _yields_for(table, seat, summary="ref")
+
+
+def _yields_for(table: State, seat: str, summary: bool | str) -> Callable[[Any], Any]:
     p = table["players"][seat]
     tokens = int(p["tokens"])
     no_steve = not p["steve"]
@@ -65,6 +71,27 @@ def _yields_for(table: State, seat: str, summary: bool) -> Callable[[dict[str, A
         return (max(1, START_PRICE + up - down + price_up), goods, improve > 0, research, logistics)
 
     fixed_goods = (li_ion or 0) + (patent_goods or 0)
+    if summary == "ref":
+        # the ref's layout (pads: covered, face down, then 6 bits per count in SYMBOLS order)
+        if SYMBOLS != ("down", "up", "prod", "improve", "research", "logistics"):
+            raise RuntimeError("summary_of_ref reads the counts in this order")
+        price0 = START_PRICE + price_up
+        goods0 = tokens + (fixed_goods if no_steve else 0)
+        research0 = blitz_research + steve_bonus
+
+        def ref_key(ref: int) -> tuple[int, int, bool, int, int]:  # the same sums as ``key``
+            up, down = (ref >> 24) & 63, (ref >> 30) & 63
+            improve = (ref >> 12) & 63
+            goods = ((ref >> 18) & 63) + goods0
+            if no_steve:
+                goods += ((ref >> 42) & 63) + ((ref >> 36) & 63)
+                if gps:
+                    goods += 2 * improve
+            logistics = (ref & 63) + blitz_logistics + (up + down if price_as_logistics else 0)
+            price = price0 + up - down
+            return (price if price > 1 else 1, goods, improve > 0, ((ref >> 6) & 63) + research0, logistics)
+
+        return ref_key
     if summary:
         return key
 

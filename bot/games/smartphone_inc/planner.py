@@ -27,7 +27,7 @@ from engine import IllegalAction
 from engine.smartphone_inc import decisions, pads
 from engine.smartphone_inc.data import IMPROVEMENTS, MINI_UPGRADES
 from engine.smartphone_inc.new_technologies import face_down_goods
-from engine.smartphone_inc.planning import summary_for, yields_for
+from engine.smartphone_inc.planning import summary_for, summary_of_ref, yields_for
 from engine.smartphone_inc.selling import sellable_at
 from render.smartphone_inc.pads import cell_name, grid_origin
 
@@ -62,6 +62,12 @@ class PlanContext:
         if self.table is not None and self.seat is not None:
             return yields_for(self.table, self.seat)
         return yields_for(_BARE, "_")
+
+    def ref_summary_fn(self) -> Callable[[int], tuple[Any, ...]]:
+        """:meth:`summary_fn` of an outcome's ref (``decisions.effect_refs``)."""
+        if self.table is not None and self.seat is not None:
+            return summary_of_ref(self.table, self.seat)
+        return summary_of_ref(_BARE, "_")
 
     def summary_fn(self) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
         """``planning.summary_for`` this seat: (price, Goods, improve, Research, Logistics)
@@ -633,6 +639,9 @@ def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
 def _firsts(ctx: PlanContext) -> dict[tuple[Any, ...], dict[str, Any]]:
     """The first outcome of each effect for this seat (the key of :func:`_summary_key`),
     in the engine's order; the others give the same as one of these."""
+    refs = _first_refs(ctx)
+    if refs is not None:
+        return {k: decisions.outcome_of_ref(r) for k, r in refs.items()}
     items = _outcomes(ctx.owned, ctx.has_4g, _literal(ctx))
     firsts: dict[tuple[Any, ...], dict[str, Any]] = {}
     for item, key in zip(items, map(ctx.summary_fn(), items), strict=True):
@@ -641,19 +650,32 @@ def _firsts(ctx: PlanContext) -> dict[tuple[Any, ...], dict[str, Any]]:
     return firsts
 
 
+def _first_refs(ctx: PlanContext) -> dict[tuple[Any, ...], int] | None:
+    """:func:`_firsts` as refs, the outcomes not built (``decisions.effect_refs``); None
+    where the outcomes need more than their refs (a Mini-upgrade owned)."""
+    refs = _effect_refs(ctx.owned, ctx.has_4g, _literal(ctx))
+    if refs is None:
+        return None
+    rev = refs[::-1]  # later entries win: walked backwards, the first of each key stays
+    first = dict(zip(map(ctx.ref_summary_fn(), rev), rev, strict=True))
+    return dict(sorted(first.items(), key=_second))  # the engine's order: the refs ascend
+
+
 def first_screen_bests(ctx: PlanContext) -> dict[str, tuple[dict[str, Any], int]]:
     """``goal_decisions(ctx, goal, 1)`` of every goal that has one, with the full yields
     built only of these (the first screen shows one decision per goal)."""
-    firsts = _firsts(ctx)
-    pool = sorted(firsts, key=lambda k: (k[0], -k[1], _rank(k)))  # the order of :func:`outcomes`
+    refs = _first_refs(ctx)
+    firsts: dict[tuple[Any, ...], Any] = refs if refs is not None else _firsts(ctx)
     yields = ctx.yields_fn()
     out: dict[str, tuple[dict[str, Any], int]] = {}
     for goal, _title in GOALS:
-        order = _GOAL_ORDER[goal]
-        candidates = [k for k in pool if k[2]] if goal == "improve" else pool
+        # the first of the sorted list of :func:`outcomes` among the best for the goal
+        order = _GOAL_BEST[goal]
+        candidates = [k for k in firsts if k[2]] if goal == "improve" else firsts
         if candidates:
             best = firsts[min(candidates, key=order)]
-            out[goal] = (_summary(yields(best)), best["ref"])
+            item = decisions.outcome_of_ref(best) if refs is not None else best
+            out[goal] = (_summary(yields(item)), item["ref"])
     return out
 
 
@@ -665,6 +687,17 @@ def _literal(ctx: PlanContext) -> bool:
     """Whether the game's rules version counts cells under an "under" Improvement as
     making no covered-cell Goods (``planning.literal_cover``; a bare context: version 1)."""
     return ctx.table is not None and int(ctx.table.get("rules", 1)) >= 2
+
+
+def _second(pair: tuple[Any, int]) -> int:
+    return pair[1]
+
+
+@lru_cache(maxsize=64)
+def _effect_refs(owned: tuple[str, ...], has_4g: bool, literal: bool = False) -> tuple[int, ...] | None:
+    """``decisions.effect_refs``: the refs of :func:`_outcomes`, or None (a Mini-upgrade owned)."""
+    refs = decisions.effect_refs(list(owned), has_4g, literal_cover=literal)
+    return None if refs is None else tuple(refs)
 
 
 @lru_cache(maxsize=64)
@@ -715,6 +748,15 @@ _GOAL_ORDER = {
     "research": lambda k: (-k[3], k[0], -k[1], -int(k[2]), -k[4]),
     "logistics": lambda k: (-k[4], k[0], -k[1], -int(k[2]), -k[3]),
     "improve": lambda k: (-int(k[2]), k[0], -k[1], -(k[3] + k[4])),
+}
+
+# :data:`_GOAL_ORDER`, ties broken by the order of :func:`outcomes` (price, -Goods, _rank)
+_GOAL_BEST = {
+    "price": lambda k: (k[0], -k[1], -int(k[2]), -(k[3] + k[4]), -k[3]),
+    "goods": lambda k: (-k[1], k[0], -int(k[2]), -(k[3] + k[4]), -k[3]),
+    "research": lambda k: (-k[3], k[0], -k[1], -int(k[2]), -k[4]),
+    "logistics": lambda k: (-k[4], k[0], -k[1], -int(k[2]), -k[3]),
+    "improve": lambda k: (-int(k[2]), k[0], -k[1], -(k[3] + k[4]), -k[3]),
 }
 
 
