@@ -163,6 +163,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     except Exception as exc:  # never echo the token: report the type and a safe message
         text = str(exc).replace(config.token, "<token>")
         return _fail(f"the bot stopped: {type(exc).__name__}: {text}")
+    finally:
+        from bot import pictures
+
+        pictures.PAINTER.close()  # its worker processes end with the bot, not at exit
     return 0
 
 
