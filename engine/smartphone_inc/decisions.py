@@ -558,43 +558,38 @@ class _Join:
             out.extend(head + pk for _a, pk in map(counts.__getitem__, _bit_positions(block)))
         return out
 
-    def effects(self) -> list[dict[str, Any]]:
-        """The first outcome (in sorted order) of each distinct effect: (down, up,
-        prod + covered + face down, improve, research, logistics). In the wide layout,
-        moving a block up by (covered + face down) Production gives its effects."""
+    def _new_effects(self) -> Iterator[tuple[Any, int, int, int, int]]:
+        """(wide layout, covered, face down, up, bits) of each block's effects not met
+        before, in sorted order: in the wide layout, moving a block up by (covered + face
+        down) Production gives its effects."""
         layout, found = self.union(wide=True)
         w_prod = layout.weights[_PROD]
-        counts = layout.counts
         taken = 0
-        out: list[dict[str, Any]] = []
         for cov, nfd, block in self._blocks(layout, found):
             up = (cov + nfd) * w_prod
             new = (block << up) & ~taken
-            if not new:
-                continue
-            taken |= new
+            if new:
+                taken |= new
+                yield layout, cov, nfd, up, new
+
+    def effects(self) -> list[dict[str, Any]]:
+        """The first outcome (in sorted order) of each distinct effect: (down, up,
+        prod + covered + face down, improve, research, logistics)."""
+        out: list[dict[str, Any]] = []
+        for layout, cov, nfd, up, new in self._new_effects():
             head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
             out.extend(
-                [
-                    {"active": a.copy(), "covered": cov, "face_down": nfd, "ref": head + pk}
-                    for a, pk in map(counts.__getitem__, map(sub, _bit_positions(new), repeat(up)))
-                ]
+                {"active": a.copy(), "covered": cov, "face_down": nfd, "ref": head + pk}
+                for a, pk in map(layout.counts.__getitem__, map(sub, _bit_positions(new), repeat(up)))
             )
         return out
 
     def effect_refs(self) -> list[int]:
         """The refs (packed keys) of :meth:`effects`, in the same order, without the dicts."""
-        layout, found = self.union(wide=True)
-        w_prod = layout.weights[_PROD]
-        packed = layout.counts.packed_of()
-        taken = 0
         out: list[int] = []
-        for cov, nfd, block in self._blocks(layout, found):
-            up = (cov + nfd) * w_prod
-            new = (block << up) & ~taken
-            if not new:
-                continue
-            taken |= new
+        packed = None
+        for layout, cov, nfd, up, new in self._new_effects():
+            packed = packed or layout.counts.packed_of()  # one layout for every block
             head = cov << _COV_SHIFT | nfd << _NFD_SHIFT
             out.extend(map(head.__add__, map(packed, map(sub, _bit_positions(new), repeat(up)))))
         return out
