@@ -51,6 +51,7 @@ import gc
 import zlib
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache, lru_cache
 from itertools import accumulate, product, repeat
 from math import prod
@@ -736,12 +737,7 @@ class Outcomes(Sequence[dict[str, Any]]):
             self._witnesses = self._join.found()  # every plan: one bulk lookup
         self._counts.fill()
         counts, item = self._counts, self._item
-        # Tens of thousands of small dicts: the cyclic garbage collector would rescan the
-        # large cached tables many times while they are built, doubling the time.
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
+        with _gc_paused():
             if self._with_plans:
                 items = self._every_plan()
             else:
@@ -750,9 +746,6 @@ class Outcomes(Sequence[dict[str, Any]]):
                     for bi, (cov, nfd, block) in enumerate(self._blocks)
                     for p in self._positions.get(bi) or _bit_positions(block)
                 ]
-        finally:
-            if paused:
-                gc.enable()
         return iter(items)
 
     def _every_plan(self) -> list[dict[str, Any]]:
@@ -840,6 +833,20 @@ def distinct_outcomes(
     return Outcomes(_Join(owned, has_4g, literal_cover), with_plans)
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while tens of thousands of small dicts and ints
+    are built: it would rescan the large cached tables many times, doubling the time."""
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
 def distinct_effects(owned: list[str], has_4g: bool, *, literal_cover: bool = False) -> list[dict[str, Any]]:
     """The outcomes of ``distinct_outcomes(owned, has_4g, with_plans=False)`` that differ
     in what they give the company, in the same order: of the outcomes with the same
@@ -851,14 +858,8 @@ def distinct_effects(owned: list[str], has_4g: bool, *, literal_cover: bool = Fa
     about a tenth of the outcomes, found without building the others.
     """
     join = _Join(owned, has_4g, literal_cover)
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with _gc_paused():
         return join.effects()
-    finally:
-        if paused:
-            gc.enable()
 
 
 def effect_refs(owned: list[str], has_4g: bool, *, literal_cover: bool = False) -> list[int] | None:
@@ -869,14 +870,8 @@ def effect_refs(owned: list[str], has_4g: bool, *, literal_cover: bool = False) 
     if any(i in MINI_UPGRADES for i in owned):
         return None
     join = _Join(owned, has_4g, literal_cover)
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
+    with _gc_paused():
         return join.effect_refs()
-    finally:
-        if paused:
-            gc.enable()
 
 
 def outcome_of_ref(ref: int) -> dict[str, Any]:
