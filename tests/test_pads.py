@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pad_placements import BOTTOM, candidates
 
 from engine.errors import IllegalAction
 from engine.smartphone_inc import decisions as D
@@ -29,7 +30,6 @@ REF = "A0/B1 r0 @1,1"
 REF_ACTIVE = {"down": 0, "up": 2, "prod": 2, "improve": 1, "research": 2, "logistics": 2}
 OWNED = ["I07", "I03", "I24", "S-green"]
 ALL_IDS = list(P.IMPROVEMENT_IDS) + list(P.STARTING_IMPROVEMENT_IDS)
-BOTTOM = {(x, y) for x in range(3) for y in range(2)}
 
 
 def ev(text: str, owned: list[str] | None = None, has_4g: bool = False) -> dict[str, Any]:
@@ -410,25 +410,14 @@ def brute_force_one(imp_id: str, has_4g: bool) -> set[tuple]:
     for bare in P.all_arrangements():
         e = P.evaluate(bare, [imp_id], has_4g)
         out.add(key(e))
-        t = bare["top"]
-        top = set(P.top_pad_positions(t["rot"], t["x"], t["y"]))
-        pads = top | BOTTOM
-        xs = [p[0] for p in pads]
-        ys = [p[1] for p in pads]
-        for layer in ("under", "over"):
-            for rot in range(4):
-                for x in range(min(xs) - 2, max(xs) + 2):
-                    for y in range(min(ys) - 2, max(ys) + 2):
-                        cells = P.improvement_positions(x, y, rot)
-                        if layer == "under" and all(c in top for c in cells):
-                            continue  # wholly hidden: not enumerated (same as face down minus a Good)
-                        if not any(c in pads for c in cells):
-                            continue
-                        plan = {**bare, "improvements": [{"id": imp_id, "x": x, "y": y, "rot": rot, "layer": layer}]}
-                        try:
-                            out.add(key(P.evaluate(plan, [imp_id], has_4g)))
-                        except IllegalAction:
-                            pass
+        for item, pads in candidates(bare, imp_id):
+            cells = P.improvement_positions(item["x"], item["y"], item["rot"])
+            if not any(c in pads for c in cells):
+                continue
+            try:
+                out.add(key(P.evaluate({**bare, "improvements": [item]}, [imp_id], has_4g)))
+            except IllegalAction:
+                pass
     return out
 
 

@@ -23,6 +23,7 @@ import random
 from typing import Any
 
 import pytest
+from pad_placements import candidates
 
 from engine.errors import IllegalAction
 from engine.smartphone_inc import decisions as D
@@ -31,7 +32,6 @@ from engine.smartphone_inc.data import IMPROVEMENTS
 from engine.smartphone_inc.game import GAME
 from engine.smartphone_inc.new_technologies import MINI_UPGRADES
 
-BOTTOM = {(x, y) for x in range(3) for y in range(2)}
 PLAIN = sorted(i for i in IMPROVEMENTS if i not in MINI_UPGRADES)  # Mini-upgrades make no face-down Goods
 SEATS = ["p1", "p2", "p3"]
 
@@ -49,25 +49,13 @@ def owned_sets(seed: int, count: int, sizes: tuple[int, ...]) -> list[list[str]]
 def placements(bare: dict[str, Any], imp_id: str, has_4g: bool) -> list[dict[str, Any]]:
     """Every legal single placement of ``imp_id`` on arrangement ``bare``, except an
     "under" Improvement wholly under the top Pad."""
-    t = bare["top"]
-    top = set(P.top_pad_positions(t["rot"], t["x"], t["y"]))
-    pads = top | BOTTOM
-    xs = [p[0] for p in pads]
-    ys = [p[1] for p in pads]
     out = []
-    for layer in ("under", "over"):
-        for rot in range(4):
-            for x in range(min(xs) - 2, max(xs) + 2):
-                for y in range(min(ys) - 2, max(ys) + 2):
-                    cells = P.improvement_positions(x, y, rot)
-                    if layer == "under" and all(c in top for c in cells):
-                        continue
-                    item = {"id": imp_id, "x": x, "y": y, "rot": rot, "layer": layer}
-                    try:
-                        P.evaluate({**bare, "improvements": [item]}, [imp_id], has_4g)
-                    except IllegalAction:
-                        continue
-                    out.append(item)
+    for item, _pads in candidates(bare, imp_id):
+        try:
+            P.evaluate({**bare, "improvements": [item]}, [imp_id], has_4g)
+        except IllegalAction:
+            continue
+        out.append(item)
     return out
 
 
