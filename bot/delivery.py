@@ -13,7 +13,15 @@ does the sending and turns Discord's answers into the exceptions below. The
   nonce (Discord's ``enforce_nonce`` answers with the first message);
 * paces every channel to at most ``pace`` writes per ``per`` seconds: a burst waits,
   and while it waits the consecutive posts of a game are merged into one message
-  (never dropped); of several edits of one message only the newest is sent;
+  (never dropped); of several edits of one message only the newest is sent, and an
+  edit whose content is the one last sent is not sent again;
+* an edit marked ``settle`` (the status message after a turn inside a phase, or a
+  player's first change in their planner: nothing is posted with it) is written due a
+  little later (:data:`bot.app.core.STATUS_SETTLE`) and unordered: a newer edit of the
+  same message written meanwhile replaces it and goes out when the older one was due
+  (a busy game still sees its status within that time); an edit sent drops the older
+  edits of its message still waiting (issue 9: about 2 channel writes per phase while
+  the players play quickly);
 * on "cannot post" (50013 Missing Permissions, 10003 the channel is gone) marks the
   game blocked, has the players and the host told once (by DM), and keeps trying
   every ``blocked_retry`` seconds (or at once after ``/game move``): the rows are
@@ -28,9 +36,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -43,6 +52,7 @@ MERGE_RESERVE = 300  # room kept in a merged post for the note about closed DMs
 MAX_PICTURES = 10
 MAX_EMBEDS = 10
 KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
+LAST_EDITS = 4096  # messages whose last edited content is remembered (to skip a repeat)
 
 
 class DeliveryError(Exception):
@@ -110,6 +120,11 @@ def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _content_key(row: OutboxRow) -> int:
+    """What an edit shows (its payload but the ``settle`` mark), as a number."""
+    return hash(json.dumps({k: v for k, v in row.payload.items() if k != "settle"}, sort_keys=True))
+
+
 def lane(row: OutboxRow) -> str:
     """A row's destination: one user's DMs, or the game's place (posts and edits). Rows of
     one lane go in order; different lanes go side by side."""
@@ -148,6 +163,8 @@ class Deliverer:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._writes: dict[str, deque[float]] = {}
+        # (game, message) -> the content last sent by an edit (the newest LAST_EDITS games)
+        self._last_edit: OrderedDict[tuple[int, str], int] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         # at most this many sends (and row look-ups) at once over all games: a thousand
@@ -282,8 +299,7 @@ class Deliverer:
             waits_dms = r.kind == "post" and bool(r.payload.get("dm_note")) and r.batch in dm_batches
             if ready and not waits_dms:
                 later = rows[i + 1 :]
-                if r.kind == "edit" and any(x.kind == "edit" and x.target == r.target for x in later):
-                    await self._mark(r.id, "delivered")  # a newer edit of the same message follows
+                if r.kind == "edit" and await self._edit_superseded(r, rows[:i], later, now):
                     return True, due
                 key = await self._key(r)
                 wait = self._pace_wait(key, now=time.monotonic())
@@ -304,7 +320,7 @@ class Deliverer:
                 started = True
                 held.add(ln)
             else:
-                if r.next_try_at > now:
+                if not ready:
                     due = min(due, r.next_try_at)
                 if waits_dms:
                     self._prepare(r)  # its pictures are drawn while the DMs go out
@@ -313,6 +329,36 @@ class Deliverer:
             if r.kind == "dm":
                 dm_batches.add(r.batch)
         return started, due
+
+    async def _edit_superseded(
+        self, row: OutboxRow, earlier: list[OutboxRow], later: list[OutboxRow], now: float
+    ) -> bool:
+        """Before a due edit goes out: older pending edits of its message are dropped (a
+        ``settle`` edit that waits must not overwrite it later); if a newer edit follows,
+        this one is dropped instead, and the newest is due now if it only waited to settle;
+        if its content is the one last sent, it is dropped too. True: ``row`` is settled
+        without a send (look at the rows again)."""
+        same = [x for x in earlier if x.kind == "edit" and x.target == row.target]
+        newer = [x for x in later if x.kind == "edit" and x.target == row.target]
+        repeat = not newer and self._last_edit.get((row.game_id, row.target)) == _content_key(row)
+        if not (same or newer or repeat):
+            return False
+        async with self.storage.transaction() as tx:
+            for x in same:
+                await tx.mark_outbox(x.id, "delivered")
+            if newer or repeat:
+                await tx.mark_outbox(row.id, "delivered")
+            last = newer[-1] if newer else None
+            if last is not None and last.payload.get("settle") and last.next_try_at > now:
+                await tx.mark_outbox(last.id, "pending", next_try_at=now)  # due when this one was
+        return bool(newer or repeat)
+
+    def _edited(self, row: OutboxRow) -> None:
+        key = (row.game_id, row.target)
+        self._last_edit[key] = _content_key(row)
+        self._last_edit.move_to_end(key)
+        while len(self._last_edit) > LAST_EDITS:
+            self._last_edit.popitem(last=False)
 
     def _prepare(self, row: OutboxRow) -> None:
         """Let the sender get a waiting post ready (draw its pictures) before its turn."""
@@ -353,6 +399,8 @@ class Deliverer:
                 log.exception("game %s: delivering outbox row %s failed", game_id, pick.id)
             await self._retry(pick, None, type(exc).__name__)
         else:
+            if pick.kind == "edit":
+                self._edited(pick)
             async with self.storage.transaction() as tx:
                 for r in [pick, *merged]:
                     await tx.mark_outbox(r.id, "delivered", message_id=message_id)

@@ -154,6 +154,9 @@ class BoardroomBot(commands.Bot):
         chain_hold = delivery_kwargs.pop("chain_hold", None)
         if chain_hold is not None:
             self.app.chain_hold = float(chain_hold)
+        status_settle = delivery_kwargs.pop("status_settle", None)
+        if status_settle is not None:
+            self.app.status_settle = float(status_settle)
         # rows a dead process held back for the end of its chain of moves are due now
         # (nothing runs yet: no interaction before the gateway connects)
         async with self.storage.transaction() as tx:

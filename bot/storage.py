@@ -660,15 +660,19 @@ class Tx:
         *,
         at: float,
         not_before: float = 0.0,
+        settle: float = 0.0,
     ) -> None:
         """The ``(kind, target, payload, ordered)`` rows of one batch, in order, as
-        :meth:`put_outbox` writes them one by one (nonce ``br<id>``), in two statements."""
+        :meth:`put_outbox` writes them one by one (nonce ``br<id>``), in two statements.
+        A row whose payload says ``settle`` is due ``settle`` seconds after ``at`` at the
+        earliest (:mod:`bot.delivery`)."""
         if not rows:
             return
         await self.conn.executemany(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
-            [(game_id, batch, kind, target, dumps(payload), int(ordered), not_before, at)
+            [(game_id, batch, kind, target, dumps(payload), int(ordered),
+              max(not_before, at + settle) if payload.get("settle") else not_before, at)
              for kind, target, payload, ordered in rows],
         )
         await self.conn.execute(

@@ -83,6 +83,9 @@ async def running(fake: FakeDiscord, db_path: str, **overrides: Any) -> AsyncIte
     """A started bot connected to ``fake``; closed on exit."""
     overrides.setdefault("guild_ready_timeout", 0.05)
     overrides.setdefault("seed_source", lambda: 7)
+    # the status message's edits after a turn inside a phase go out at once here (the
+    # tests look at it); tests of that wait pass their own (tests/test_channel_posts.py)
+    overrides["delivery"] = {"status_settle": 0.0, **(overrides.get("delivery") or {})}
     bot = create_bot(db_path=db_path, **overrides)
     task = asyncio.create_task(bot.start(TOKEN))
     try:

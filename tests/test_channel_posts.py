@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from bot.app.core import STATUS_SETTLE
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
 from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, public_with, seal
@@ -46,7 +47,7 @@ def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
 
 async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    async with running(fake, str(tmp_path / "tally.db"), renderer=None) as bot:
+    async with running(fake, str(tmp_path / "tally.db"), renderer=None, delivery={"status_settle": STATUS_SETTLE}) as bot:
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
 

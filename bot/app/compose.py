@@ -13,7 +13,8 @@ A row is ``(kind, target, payload, ordered)`` (see :mod:`bot.posting` for the pa
   ended (a turn inside a phase posts nothing: its lines are held for this post, rows of
   kind ``hold``), one mention of each player who must act now, with their deadline;
 * when a round ends, one "Round N results" post: each company's VP change by source;
-* the game's one status message (posted once, then edited in place): phase, who must
+* the game's one status message (posted once, then edited in place; an edit after a
+  turn inside a phase waits a little for a newer one, :func:`status_edit`): phase, who must
   act, the deadlines (the AI takeover's time, which does not move, and the reminders'
   rhythm, never the next reminder's moving time), plans sealed n/N and who changed
   nothing yet;
@@ -43,6 +44,12 @@ CLOSED_NOTE_SHORT = ": I cannot send you direct messages. Use `/plan` in this ch
 def post_row(content: str, *, ordered: bool = True, **extra: Any) -> Row:
     """An outbox row posting ``content`` in the game's place."""
     return ("post", "place", {"content": content, **extra}, ordered)
+
+
+def status_edit(content: str) -> Row:
+    """An edit of the status message that nothing is posted with: it waits a little
+    (``settle``) for a newer one to replace it, and holds up nothing (:mod:`bot.delivery`)."""
+    return ("edit", "status", {"content": content, "settle": True}, False)
 
 
 def decision_key(view: Mapping[str, Any]) -> str:
@@ -174,8 +181,10 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             False,
         ))
     status = status_text(info, game, out, view, ctx, revealed=revealed)
-    if ctx.has_status:
+    if ctx.has_status and new_post:
         rows.append(("edit", "status", {"content": status}, True))
+    elif ctx.has_status:  # a turn inside the phase: a newer status may follow soon (issue 9)
+        rows.append(status_edit(status))
     else:
         rows.append(("post", "place", {"content": status, "remember": "status"}, True))
     return rows

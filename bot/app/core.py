@@ -144,7 +144,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.app.compose import Context, Row, compose, decision_key, status_text
+from bot.app.compose import Context, Row, compose, decision_key, status_edit, status_text
 from bot.app.reads import EngineReads
 from bot.games import Presenter
 from bot.games import find as find_presenter
@@ -182,6 +182,9 @@ LIVE = ("lobby", "active", "paused")
 # end of the chain of AI moves that follows it, which rewrites them and makes them due;
 # a crash in between leaves them, due at the next start (Storage.release_held_batches).
 CHAIN_HOLD = 300.0
+# seconds an edit of the status message after a turn inside a phase (or a planner's first
+# change) waits for a newer one to replace it (issue 9: channel writes per phase)
+STATUS_SETTLE = 30.0
 
 
 # --- helpers --------------------------------------------------------------------------
@@ -283,6 +286,7 @@ class Core:
         # real time (not the game clock) for the outbox rows, and how long a chain's wait
         self.wall: Callable[[], float] = time.time
         self.chain_hold = CHAIN_HOLD
+        self.status_settle = STATUS_SETTLE
         # a game's lock lives while someone holds or awaits it: idle games cost nothing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, State] = OrderedDict()
@@ -451,7 +455,7 @@ class Core:
             out.batch = await tx.next_outbox_batch()
         wall = self.wall()
         not_before = 0.0 if final else wall + self.chain_hold
-        await tx.put_outbox_rows(info.id, out.batch, rows, at=wall, not_before=not_before)
+        await tx.put_outbox_rows(info.id, out.batch, rows, at=wall, not_before=not_before, settle=self.status_settle)
 
     async def _compose_context(
         self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
@@ -600,9 +604,8 @@ class Core:
             if not ctx.has_status:
                 return False
             words = status_text(info, self.presenter(info.game), out, view, ctx)
-            await tx.put_outbox(
-                game_id, await tx.next_outbox_batch(), "edit", "status", {"content": words}, ordered=True,
-                at=self.wall(),
+            await tx.put_outbox_rows(
+                game_id, await tx.next_outbox_batch(), [status_edit(words)], at=self.wall(), settle=self.status_settle
             )
         return True
 
