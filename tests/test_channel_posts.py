@@ -5,6 +5,7 @@ per 5 s in the game's channel."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections import defaultdict
@@ -82,8 +83,57 @@ async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, t
     assert status_posts == 1  # the one status message, edited in place from then on
     for phase, t in rows.items():
         assert t["posts"] <= 1 + (phase == "Round 1 · Planning"), (phase, t)  # + the status message
+        # issue 9: the phase's post and one status edit (the status post at the start)
+        assert t["writes"] <= 2, (phase, t)
         assert all(n <= 1 for n in t["mentions"].values()), (phase, t)
     assert window <= 5
+
+
+async def test_status_edits_inside_a_phase_wait_and_merge_a_phase_change_edits_at_once(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    """Issue 9 "channel traffic": the status message's edits after a turn inside a phase
+    (a seal, a first change in a planner) wait ``status_settle`` seconds, and those written
+    meanwhile go out as one edit, when the first was due; a phase change edits it at once;
+    a waiting edit never overwrites a newer one."""
+    import time
+
+    from tests.fake_discord import message_text
+
+    wait = 5.0
+    ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
+    async with running(fake, str(tmp_path / "settle.db"), renderer=None, delivery={"status_settle": wait}):
+        lobby = await new_game(fake, ann, [bob, cid])
+        await fake.click(ann, lobby, "Start")
+        counter = await public_with(fake, "Plans sealed 0/3")
+
+        def patches() -> list[float]:
+            path = f"/channels/{fake.channel_id}/messages/{counter['id']}"
+            return [r.at for r in fake.requests if r.method == "PATCH" and r.path == path and 200 <= r.status < 300]
+
+        def planner(u: dict) -> dict[str, Any]:
+            return next(m for m in reversed(fake.dm_messages(u)) if "round 1 (game" in message_text(m))
+
+        for u in (ann, bob, cid):
+            await fake.wait_for(lambda u=u: any("round 1 (game" in message_text(m) for m in fake.dm_messages(u)), what="a planner")
+        before = len(patches())
+        t0 = time.monotonic()  # ann's first change: a status edit that waits
+        for u in (ann, bob):
+            await seal(fake, u, await build_plan(fake, u, planner(u)))
+        busy = time.monotonic() - t0
+        assert busy < wait, f"the machine is too slow for this test ({busy:.1f} s of clicks)"
+        assert "Plans sealed 0/3" in message_text(counter)  # nothing sent yet
+        await fake.wait_for(lambda: "Plans sealed 2/3" in message_text(counter), timeout=2 * wait, what="2/3")
+        sent = patches()[before:]
+        assert len(sent) == 1, sent  # four changes (2 first changes, 2 seals), one edit
+        assert sent[0] - t0 >= wait * 0.95  # when the first change's edit was due
+        await asyncio.sleep(wait * 0.5)
+        assert "Plans sealed 2/3" in message_text(counter) and len(patches()) == before + 1  # nothing stale
+        t1 = time.monotonic()
+        await seal(fake, cid, await build_plan(fake, cid, planner(cid)))
+        await public_with(fake, "reveals:")
+        await fake.wait_for(lambda: "Plans sealed" not in message_text(counter), timeout=wait, what="the phase's status")
+        assert patches()[-1] - t1 < wait  # a phase change: at once
 
 
 async def test_a_started_game_runs_in_its_own_thread_when_the_bot_may_create_one(fake: FakeDiscord, tmp_path: Any) -> None:

@@ -307,3 +307,70 @@ async def test_lanes_under_faults_lose_and_double_nothing(storage: Storage) -> N
     assert sorted(sender.contents()) == ["p1", "p2", "u1-a", "u1-b", "u2-a"]
     assert await states(storage, 1) == ["delivered"] * 5
     await d.close()
+
+
+# --- the status message's settling edits (issue 9: channel writes per phase) -----------
+
+
+async def queue_settling(storage: Storage, game_id: int, content: str, settle: float) -> None:
+    """An edit of the status message after a turn inside a phase, as the app writes it."""
+    from bot.app.compose import status_edit
+
+    async with storage.transaction() as tx:
+        await tx.put_outbox_rows(game_id, await tx.next_outbox_batch(), [status_edit(content)], at=time.time(), settle=settle)
+
+
+async def test_a_settling_edit_waits_holds_up_nothing_and_newer_ones_replace_it_when_it_was_due(storage: Storage) -> None:
+    sender = FakeSender()
+    d = make(storage, sender)
+    start = time.monotonic()
+    await queue_settling(storage, 1, "sealed 1/3", 0.6)
+    await queue(storage, 1, post("a notice", remember="n"))
+    d.kick(1)
+    await asyncio.sleep(0.3)
+    assert sender.contents() == ["a notice"]  # the edit waits and holds up nothing
+    await queue_settling(storage, 1, "sealed 2/3", 0.6)  # due 0.3 s after the first one
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["a notice", "sealed 2/3"]  # one edit, the newest
+    waited = sender.sent[-1][0] - start
+    assert 0.55 <= waited < 0.85, waited  # when the first was due, not 0.6 s after the second
+    assert await states(storage, 1) == ["delivered"] * 3
+    await d.close()
+
+
+async def test_an_edit_sent_at_once_drops_the_older_settling_edit(storage: Storage) -> None:
+    """A phase change edits the status at once: the older settling edit must not overwrite
+    it when it comes due."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    await queue_settling(storage, 1, "sealed 1/2", 0.3)
+    await queue(storage, 1, post("Round 2 · Planning"), ("edit", "status", {"content": "Round 2"}, True))
+    d.kick(1)
+    await settle(d)
+    await asyncio.sleep(0.4)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["Round 2 · Planning", "Round 2"]
+    assert await states(storage, 1) == ["delivered"] * 3
+    await d.close()
+
+
+async def test_an_edit_that_repeats_the_last_content_is_not_sent(storage: Storage) -> None:
+    sender = FakeSender()
+    d = make(storage, sender)
+    await queue(storage, 1, ("edit", "status", {"content": "waiting for Bob"}, True))
+    d.kick(1)
+    await settle(d)
+    await queue_settling(storage, 1, "waiting for Bob", 0.0)  # e.g. Bob's second step
+    await queue(storage, 2, ("edit", "status", {"content": "waiting for Bob"}, True))  # another game's
+    d.kick(1)
+    d.kick(2)
+    await settle(d)
+    assert sender.contents() == ["waiting for Bob", "waiting for Bob"]  # game 1 once, game 2 once
+    assert await states(storage, 1) == ["delivered"] * 2
+    await queue_settling(storage, 1, "waiting for Ann", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents()[-1] == "waiting for Ann"
+    await d.close()
