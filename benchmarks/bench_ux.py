@@ -18,7 +18,13 @@ line, one JSON object):
   the round's "Round N results" post included;
 - ``results_posts_per_round``: of those, the "Round N results" posts (mean; 1 once every
   round ends with one);
-- ``mentions_per_player_per_round``: mentions of one player in the channel per round (mean).
+- ``mentions_per_player_per_round``: mentions of one player in the channel per round (mean);
+- ``channel_writes_per_phase``: successful posts and edits in the game's channel per phase
+  (issue 9; the rounds' results posts counted as writes, not as phases), with the
+  production ``STATUS_SETTLE``, and ``channel_writes_max_phase``: the most in one phase
+  (the results post not counted: it opens its own part of the tally,
+  ``tests/test_channel_posts.channel_tally``); ``channel_writes_max_5s``: the most in any
+  5 s.
 
 The driver follows the labels the planner shows, so it measures whichever planner the
 code has (the step-by-step one with "Pick from outcomes", or the one opening with goals).
@@ -38,8 +44,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.app.core import STATUS_SETTLE  # noqa: E402
 from tests.discord_support import running  # noqa: E402
 from tests.fake_discord import FakeDiscord, iter_components, message_text  # noqa: E402
+from tests.test_channel_posts import channel_tally  # noqa: E402
 
 
 class Counter:
@@ -156,7 +164,8 @@ async def measure(rounds: int) -> dict[str, Any]:
         ann, bob = users
         c = Counter(fake)
         with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None) as bot:
+            settle = {"status_settle": STATUS_SETTLE}  # as in production (the tests' default is 0)
+            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None, delivery=settle) as bot:
                 app = bot.app
                 ix = await fake.slash(ann, "game new", {"game": "smartphone-inc"})
                 await fake.click(bob, ix.original, "Join")
@@ -195,6 +204,11 @@ async def measure(rounds: int) -> dict[str, Any]:
                     results.append(sum(bool(re.search(r"\*\*Round \d+ results\*\*", message_text(m))) for m in public))
                     text = "\n".join(message_text(m) for m in public)
                     mentions.append(sum(len(re.findall(f"<@{u['id']}>", text)) for u in users) / len(users))
+                await fake.idle()
+        tally = channel_tally(fake, fake.channel_id)
+        phases = {k: v for k, v in tally.items() if not k.endswith(" results") and k != "lobby"}
+        writes = sum(v["writes"] for k, v in tally.items() if k != "lobby")
+        window = fake.writes_per_window(fake.channel_id, 5.0)
     return {
         "seal_by_goal_interactions": max(by_goal),
         "seal_by_hand_interactions": by_hand,
@@ -205,6 +219,9 @@ async def measure(rounds: int) -> dict[str, Any]:
         "channel_posts_per_round": round(sum(posts) / len(posts), 2),
         "results_posts_per_round": round(sum(results) / len(results), 2),
         "mentions_per_player_per_round": round(sum(mentions) / len(mentions), 2),
+        "channel_writes_per_phase": round(writes / len(phases), 2),
+        "channel_writes_max_phase": max(v["writes"] for v in phases.values()),
+        "channel_writes_max_5s": window,
         "rounds": rounds,
     }
 

@@ -80,6 +80,9 @@ GOALS: dict[str, Goal] = {
     # interactions (issue 7, benchmarks/bench_ux.py)
     "seal_by_goal_interactions": at_most(4, "4"),
     "seal_by_hand_interactions": at_most(8, "8 (2 Pads + 2 Improvements)"),
+    # channel traffic (issue 9, benchmarks/bench_ux.py)
+    "channel_writes_max_phase": at_most(2, "2"),
+    "channel_writes_max_5s": at_most(5, "5"),
     # planning (issue 9)
     "distinct_outcomes_6_improvements_ms": at_most(50, "50 ms"),
     "plans_6_4g_warm_ms": at_most(50, "50 ms"),
