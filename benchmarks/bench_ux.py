@@ -1,6 +1,11 @@
 """How many interactions a player needs, measured through the fake Discord (issue 7).
 
-Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N]``.
+Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N] [--pause S --settle T]``.
+
+``--pause S`` waits S seconds after each seal and each turn, and ``--settle T`` sets
+the status message's settle time (default: production's ``STATUS_SETTLE``, 30 s):
+``--pause 1 --settle 0.3`` plays as players who take their time (each move more than
+the settle time after the one before), to see the channel writes of a slow game.
 
 Two players play Smartphone Inc. through the real bot and the fake Discord
 (``tests/fake_discord.py``): ann builds her plan by hand (Pads, then every
@@ -151,7 +156,7 @@ async def take_turn(c: Counter, user: dict[str, Any]) -> int:
     return c.n - start
 
 
-async def measure(rounds: int) -> dict[str, Any]:
+async def measure(rounds: int, pause: float = 0.0, status_settle: float = STATUS_SETTLE) -> dict[str, Any]:
     by_goal: list[int] = []
     by_hand: int | None = None
     hand_imps = 0
@@ -164,7 +169,7 @@ async def measure(rounds: int) -> dict[str, Any]:
         ann, bob = users
         c = Counter(fake)
         with tempfile.TemporaryDirectory() as tmp:
-            settle = {"status_settle": STATUS_SETTLE}  # as in production (the tests' default is 0)
+            settle = {"status_settle": status_settle}  # production's by default (the tests' is 0)
             async with running(fake, str(Path(tmp) / "ux.db"), renderer=None, delivery=settle) as bot:
                 app = bot.app
                 ix = await fake.slash(ann, "game new", {"game": "smartphone-inc"})
@@ -181,6 +186,7 @@ async def measure(rounds: int) -> dict[str, Any]:
                     await fake.wait_for(lambda: planner(ann) and planner(bob), 30, what="the planners")
                     owned = min(2, len((await app.prompt(1, "ann"))["improvements"]))
                     n = await plan_by_hand(c, ann, planner(ann), owned)
+                    await asyncio.sleep(pause)
                     if by_hand is None or owned > hand_imps:
                         by_hand, hand_imps = n, owned
                     by_goal.append(await plan_by_goal(c, bob, planner(bob)))
@@ -192,6 +198,7 @@ async def measure(rounds: int) -> dict[str, Any]:
                         who = [u for u in users if (p := await app.prompt(1, u["username"])) and p["type"] != "plan"]
                         if who:
                             turns.append(await take_turn(c, who[0]))
+                            await asyncio.sleep(pause)
                     await fake.wait_for(  # the last post of the round: its results
                         lambda rnd=rnd, since=since: any(
                             f"**Round {rnd} results**" in message_text(m) for m in fake.public_messages()[since:]
@@ -229,8 +236,10 @@ async def measure(rounds: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds to play (by hand with 2 Improvements needs a second one)")
+    parser.add_argument("--pause", type=float, default=0.0, help="seconds to wait after each seal and turn")
+    parser.add_argument("--settle", type=float, default=STATUS_SETTLE, help="the status message's settle time (s)")
     args = parser.parse_args(argv)
-    figures = asyncio.run(measure(max(1, args.rounds)))
+    figures = asyncio.run(measure(max(1, args.rounds), args.pause, args.settle))
     print(json.dumps(figures))
     return 0
 
