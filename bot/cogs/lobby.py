@@ -190,6 +190,11 @@ class Lobby(commands.Cog):
         if not await self._ack(interaction, edit_in_place):
             return
         info = await self.bot.app.info(gid)
+        if info.status == "lobby" and info.can_manage(interaction.user.id, is_admin(interaction)):
+            seated = {s.seat: s.display_name for s in sorted(info.seats, key=lambda s: s.position)}
+            problem = self.bot.app.presenter(info.game).start_problem(info.options, seated)
+            if problem:  # before any thread: the lobby stays as it is
+                raise UserError(problem)
         thread_first = self.can_start(info, interaction.user.id, is_admin(interaction))
         made: int | None = None  # the thread this start gave the game
         if thread_first:
