@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test demo run lint bench lock clean
+.PHONY: test demo run lint bench lock clean docs-pictures
 
 # The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
 # editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
@@ -29,6 +29,12 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
+
+# Draw the pictures in docs/ again from their seeded games and stored reference views
+# (scripts/docs_pictures.py says each one's recipe); look at them before committing.
+# DOCS_ARGS=--check only tells which are stale; DOCS_ARGS=--list prints the recipes.
+docs-pictures: $(STAMP)
+	$(BIN)/python scripts/docs_pictures.py $(DOCS_ARGS)
 
 # Regenerate requirements/*.txt from pyproject.toml (and requirements/pip.in) with
 # pip-tools in a throwaway virtualenv. Only the public package index is asked: this

@@ -1352,6 +1352,8 @@ class FakeDiscord:
             return _error(403, 50013, "Missing Permissions")
         if self._find(channel, message) is None:
             return _error(404, 10008, "Unknown Message")
+        if message in self.channels:  # Discord allows one thread per message
+            return _error(400, 160004, "A thread has already been created for this message")
         th = {
             "id": message,  # Discord gives a thread started from a message that message's id
             "type": 11,

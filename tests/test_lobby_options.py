@@ -116,3 +116,40 @@ async def test_a_sweep_during_the_thread_creation_posts_in_the_thread(fake: Fake
         await fake.idle()
         assert [m["id"] for m in fake.public_messages()] == [lobby["id"]]  # the channel keeps only the card
         assert (await bot.app.info(1)).place_id == int(thread["id"])
+
+
+async def test_colours_for_someone_not_seated_say_who_and_who_is_seated(fake: FakeDiscord, tmp_path: Any) -> None:
+    """The host gave a colour to Carl, who never joined: Start names Carl and the seated
+    players in words (not the engine's "colours gives every seat a different colour"),
+    makes no thread, and the lobby stays open."""
+    fake.allow_threads()
+    ann, bob = fake.add_member("ann lee"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "unknown.db"), renderer=None) as bot:
+        typed = json.dumps({"colours": {"Ann Lee": "red", "Carl": "blue"}})
+        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": typed})
+        lobby = ix.original
+        await fake.click(bob, lobby, "Join")
+        ix = await fake.click(ann, lobby, "Start")
+        said = "\n".join(message_text(m) for m in ix.followups)
+        assert "every seat" not in said and "cannot start" not in said, said
+        assert "give a colour to Carl, who is not in this game, and none to Bob" in said, said
+        assert "The seated players are Ann Lee and Bob." in said, said
+        assert not fake.threads and (await bot.app.info(1)).status == "lobby"
+        # the slash command says the same
+        ix = await fake.slash(ann, "game start")
+        assert said in ix.all_text(), ix.all_text()
+    assert_plain_words(fake)
+
+
+async def test_a_seated_player_without_a_colour_is_named(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob, cy = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cy")
+    async with running(fake, str(tmp_path / "missing.db"), renderer=None) as bot:
+        typed = json.dumps({"colours": {"Ann": "red", "Bob": "blue"}})
+        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": typed})
+        lobby = ix.original
+        await fake.click(bob, lobby, "Join")
+        await fake.click(cy, lobby, "Join")
+        ix = await fake.click(ann, lobby, "Start")
+        said = "\n".join(message_text(m) for m in ix.followups)
+        assert "Company colours give no colour to Cy" in said and "every seat" not in said, said
+        assert (await bot.app.info(1)).status == "lobby"

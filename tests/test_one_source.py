@@ -8,7 +8,10 @@
   line are the same words (``render/smartphone_inc/prompts.py`` ``module_headline``);
 - the final scores and the ``/game status`` bits of the Planning games (Smartphone Inc.,
   Mobile Markets) come from one implementation, and say what they said before
-  (old games' texts stay byte-identical).
+  (old games' texts stay byte-identical);
+- Smartphone Inc.'s Retailer bonus: one table (``render/smartphone_inc/theme.py``
+  ``BONUS_WORDS``) for the map, the decision's picture and the bot's labels; the
+  pictures' words are unchanged, the bot's now say the same.
 """
 
 from __future__ import annotations
@@ -101,3 +104,43 @@ def test_the_planning_games_share_their_scores_and_status_words() -> None:
     assert mm.status_bits(view, "ann") == ["8 money", "price 3", "🔒 sealed"]
     assert si.status_bits(view, "bob") == ["0 VP", "price ?"]
     assert mm.status_bits({"phase": "sales", "players": {"ann": {"money": 2, "price": 5}}}, "ann") == ["2 money", "price 5"]
+
+
+# the pictures' Retailer bonus words before the one source (the pictures keep them byte for byte)
+PICTURE_BONUS = {
+    '{"kind": "goods", "n": 2}': "bonus: produce 2 Goods",
+    '{"kind": "progress", "n": 1}': "bonus: 1 Progress on Technologies",
+    '{"kind": "price"}': "bonus: price +1 or -1",
+    '{"kind": "second_office"}': "bonus: a 2nd Office where you have one",
+    '{"kind": "move_office"}': "bonus: move 1 of your Offices",
+    '{"kind": "none"}': "no bonus",
+}
+
+
+def test_the_retailer_bonus_has_one_wording_in_pictures_and_messages_SI_RET_03() -> None:
+    """SI-RET-03..09: a Retailer's bonus reads the same on the map, in the picture of the
+    decision and in the bot's labels (one table, ``render/smartphone_inc/theme.py``); the
+    pictures' words are unchanged."""
+    import json
+
+    from engine.smartphone_inc.data import RETAILERS
+    from render.smartphone_inc import theme
+
+    assert not hasattr(prompts, "bonus_text")  # no second table
+    for typed, shown in PICTURE_BONUS.items():
+        bonus = json.loads(typed)
+        assert theme.bonus_text(bonus) == shown
+        words = theme.bonus_words(bonus)
+        assert shown.endswith(words)
+        prompt = {"type": "retailer_bonus", "region": "china", "bonus": bonus}
+        before, after = {"prompt": prompt, "players": {"ann": {}}}, {"players": {"ann": {}}}
+        option = si_words.describe_option({"type": "retailer_bonus", "use": True}, before, after, "ann")
+        if bonus["kind"] != "none":
+            assert option == f"Use the bonus: {words}", option
+            me = {"you": "ann", "players": {"ann": {"price": 4}}}
+            assert prompts._choices(me, prompt)[0] == f"Retailer in China, {shown}. Use it or decline."
+    for rid, r in RETAILERS.items():
+        for side, s in enumerate(r["sides"]):
+            said = si_words.retailer_text(rid, side)
+            assert said.endswith(f"VP spaces; {theme.bonus_text(s['bonus'])})"), said
+            assert "bonus: no bonus" not in said and rid not in said

@@ -177,7 +177,7 @@ def test_the_new_options_name_what_they_do() -> None:
         "Put 1 Goods on your Research symbol (+1 Progress marker each, this round)"
     )
     assert label({"type": "place_retailer", "region": "china", "retailer": "R6", "side": 1}) == (
-        "Place a large Retailer (4-3-2-1 VP spaces; bonus: a second Office) in China"
+        "Place a large Retailer (4-3-2-1 VP spaces; bonus: a 2nd Office where you have one) in China"
     )
     assert label({"type": "start_region", "region": "africa"}).startswith("Start in Africa (next to North America")
     assert label({"type": "company", "colour": "yellow"}) == (
@@ -208,7 +208,7 @@ def test_the_start_options_show_what_each_company_and_retailer_brings_SU_BRD_02(
     )
     view = {"prompt": PROMPTS[3], "players": {"a": {}}}
     label = words.describe_option({"type": "start_retailer", "region": "oceania"}, view, view, "a")
-    assert label == "Place the small Retailer (2-1 VP spaces; bonus: 1 Goods) in Oceania"
+    assert label == "Place the small Retailer (2-1 VP spaces; bonus: produce 1 Goods) in Oceania"
 
 
 def test_a_long_logistics_list_is_narrowed_in_words_SU_TEC_01() -> None:

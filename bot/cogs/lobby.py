@@ -190,13 +190,26 @@ class Lobby(commands.Cog):
         if not await self._ack(interaction, edit_in_place):
             return
         info = await self.bot.app.info(gid)
+        if info.status == "lobby" and info.can_manage(interaction.user.id, is_admin(interaction)):
+            seated = {s.seat: s.display_name for s in sorted(info.seats, key=lambda s: s.position)}
+            problem = self.bot.app.presenter(info.game).start_problem(info.options, seated)
+            if problem:  # before any thread: the lobby stays as it is
+                raise UserError(problem)
         thread_first = self.can_start(info, interaction.user.id, is_admin(interaction))
+        made: int | None = None  # the thread this start gave the game
         if thread_first:
             # the thread first: the start writes the game's first posts, which the
             # deliverer sends to the game's place as soon as it looks (a sweep may land
             # at any moment); made after, they would go to the channel
-            await self.own_thread(interaction, info)
-        out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
+            before = info.thread_id
+            info = await self.own_thread(interaction, info)
+            made = info.thread_id if before is None else None
+        try:
+            out = await self.bot.app.start(gid, interaction.user.id, seed=seed, is_admin=is_admin(interaction))
+        except Exception:
+            if made is not None:
+                await self._back_to_channel(interaction, gid, made)
+            raise
         info = await self.bot.app.info(gid)
         if not thread_first:  # (the dry run failed, the start did not: a thread still)
             info = await self.own_thread(interaction, info)
@@ -221,6 +234,28 @@ class Lobby(commands.Cog):
             return False
         return True
 
+    async def _back_to_channel(self, interaction: discord.Interaction[Any], gid: int, thread_id: int) -> None:
+        """The start failed after it gave the game a thread: the lobby goes on where its card
+        is, in the channel (joins, /game start there); the next start takes the same thread
+        again (:meth:`own_thread`). Nothing is changed if the game moved on meanwhile."""
+        try:
+            info = await self.bot.app.info(gid)
+            if info.status == "lobby" and info.thread_id == thread_id:
+                await self.bot.app.set_thread(gid, interaction.user.id, None, is_admin=is_admin(interaction))
+        except Exception:  # the start's own error is the one the host must see
+            log.exception("game %s: could not move the lobby back to the channel", gid)
+
+    async def _thread_of_card(self, channel_id: int, message_id: int) -> int | None:
+        """The thread already started from the lobby card (Discord allows one per message
+        and gives it the message's id), if it is still there."""
+        try:
+            data = await self.bot.http.get_channel(message_id)
+        except discord.HTTPException:
+            return None
+        if str(data.get("parent_id")) != str(channel_id) or data.get("type") not in (10, 11, 12):
+            return None
+        return int(data["id"])
+
     async def own_thread(self, interaction: discord.Interaction[Any], info: GameInfo) -> GameInfo:
         """A started game runs in its own thread, started from the lobby card, when the bot
         may create threads here (issue 7); else it stays in the channel."""
@@ -236,10 +271,15 @@ class Lobby(commands.Cog):
                 ref.channel_id, ref.message_id, name=text.clip(f"{title} — game #{info.id}", 100),
                 auto_archive_duration=10080, rate_limit_per_user=None,
             )
+            thread_id = int(data["id"])
         except discord.HTTPException as exc:
-            log.info("game %s: no thread (%s %s); it runs in the channel", info.id, exc.status, exc.code)
-            return info
-        info = await self.bot.app.set_thread(info.id, interaction.user.id, int(data["id"]), is_admin=is_admin(interaction))
+            # 160004: a start that failed (or another click) already made the card's thread
+            existing = await self._thread_of_card(ref.channel_id, ref.message_id) if exc.code == 160004 else None
+            if existing is None:
+                log.info("game %s: no thread (%s %s); it runs in the channel", info.id, exc.status, exc.code)
+                return info
+            thread_id = existing
+        info = await self.bot.app.set_thread(info.id, interaction.user.id, thread_id, is_admin=is_admin(interaction))
         log.info("game %s runs in thread %s", info.id, info.thread_id)
         return info
 

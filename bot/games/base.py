@@ -185,6 +185,13 @@ class Presenter:
             out.append(opt.in_words(value) if opt else f"{text.words(key)}: {text.describe_value(key, value)}")
         return out
 
+    def start_problem(self, options: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+        """What keeps the lobby's options from starting with the seated players (``names``:
+        seat id -> the player's name, in seat order), in words naming the players; None
+        when nothing does. Asked before the start, so the host reads this rather than the
+        engine's terse check (the engine still checks everything at the start)."""
+        return None
+
     def option_choices(self, current: str) -> list[Choice]:
         """Autocomplete for the options text typed so far: each completion (value) with
         what it means (label)."""

@@ -43,18 +43,19 @@ def met(p: dict[str, Any], card: str) -> bool:
 
 
 def describe(card: str) -> str:
-    words = {
-        "equipment": "Equipment cards",
-        "rnd": "R&D cards",
-        "sale": "Sale Orders",
-        "reputation": "reputation",
-        "specialists": "Specialists played",
-        "prospect": "Prospect tracks advanced",
-        "prospect_height": "spaces up one Prospect track",
-        "donation": "Donation spaces",
-        "built": "automatons on the Technology track",
+    """"1 Equipment card → 1 VP": the Achievement's need (singular for 1) and its gain."""
+    words = {  # (one, more)
+        "equipment": ("Equipment card", "Equipment cards"),
+        "rnd": ("R&D card", "R&D cards"),
+        "sale": ("Sale Order", "Sale Orders"),
+        "reputation": ("reputation", "reputation"),
+        "specialists": ("Specialist played", "Specialists played"),
+        "prospect": ("Prospect track advanced", "Prospect tracks advanced"),
+        "prospect_height": ("space up one Prospect track", "spaces up one Prospect track"),
+        "donation": ("Donation space", "Donation spaces"),
+        "built": ("automaton on the Technology track", "automatons on the Technology track"),
     }
-    need = ", ".join(f"{n} {words[k]}" for k, n in ACHIEVEMENTS[card]["need"].items())
+    need = ", ".join(f"{n} {words[k][n != 1]}" for k, n in ACHIEVEMENTS[card]["need"].items())
     return f"{need} → {effects.describe(ACHIEVEMENTS[card]['gain'])}"
 
 

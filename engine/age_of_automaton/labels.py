@@ -201,7 +201,7 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         n = action["name"]
         c = special.cost(p, n)
         extra = f" (Level {ROMAN[action['level']]})" if "level" in action else ""
-        return f"{SPECIAL_NAMES[n]}{extra}: pay {c} credits + 1 Reliability"
+        return f"{SPECIAL_NAMES[n]}{extra}: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability"
     if t in ("play_specialist", "upgrade", "column", "draft", "end", "pass"):
         return str(describe(action))
     if t == "use_specialist":

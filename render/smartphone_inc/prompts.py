@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from engine.smartphone_inc.data import REGION_ORDER, REGIONS, RETAILERS, TECH_ORDER, TECHS
@@ -93,27 +92,14 @@ def module_headline(p: dict[str, Any]) -> str | None:
 SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
 
 
-def bonus_text(bonus: Mapping[str, Any] | None) -> str:
-    """A Retailer's bonus in words (the bot's labels and log say it so too)."""
-    kind = (bonus or {}).get("kind")
-    n = (bonus or {}).get("n", 1)
-    return {
-        "goods": f"{n} Goods",
-        "progress": f"{n} Research Progress marker(s)",
-        "price": "price +1 or -1",
-        "second_office": "a second Office",
-        "move_office": "move one of your Offices",
-    }.get(str(kind), "no bonus")
-
-
 def retailer_text(ret: str, side: int) -> str:
-    """A Retailer side: "medium Retailer (3-2-1 VP spaces; bonus: 2 Goods)"."""
+    """A Retailer side: "medium Retailer (3-2-1 VP spaces; bonus: produce 2 Goods)"."""
     r = RETAILERS.get(ret)
     if r is None:
         return "a Retailer"
     s = r["sides"][int(side)]
     vp = "-".join(str(v) for v in s["vp"])
-    return f"{SIZE_WORDS.get(r['size'], '')} Retailer ({vp} VP spaces; bonus: {bonus_text(s['bonus'])})"
+    return f"{SIZE_WORDS.get(r['size'], '')} Retailer ({vp} VP spaces; {t.bonus_text(s['bonus'])})"
 
 
 def retailer_words(ret: str, side: int) -> str:

@@ -6,6 +6,7 @@ screen, so nothing smaller than :data:`SMALL` is used for text).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.smartphone_inc.data import SYMBOLS as SYMBOLS  # re-exported for the drawing modules
@@ -126,20 +127,28 @@ EFFECT_SHORT = {
 PHASE_SHORT = ("Plan", "Prices", "Produce", "Improve", "Research", "Logistics", "Sell", "VP")
 ROMAN = ("I", "II", "III", "IV", "V")
 
-BONUS_TEXT = {
-    "goods": "bonus: produce {n} Goods",
-    "progress": "bonus: {n} Progress on Technologies",
-    "price": "bonus: price +1 or -1",
-    "second_office": "bonus: a 2nd Office where you have one",
-    "move_office": "bonus: move 1 of your Offices",
-    "none": "no bonus",
+# A Retailer's bonus in words: the one wording of the map, the pictures of the decision
+# and the bot's labels (bot/games/smartphone_inc/words.py)
+BONUS_WORDS = {
+    "goods": "produce {n} Goods",
+    "progress": "{n} Progress on Technologies",
+    "price": "price +1 or -1",
+    "second_office": "a 2nd Office where you have one",
+    "move_office": "move 1 of your Offices",
 }
 
 
-def bonus_text(bonus: dict) -> str:
-    return BONUS_TEXT.get(bonus.get("kind", "none"), str(bonus.get("kind"))).format(
-        n=bonus.get("n", "")
-    )
+def bonus_words(bonus: Mapping[str, Any] | None) -> str:
+    """What a Retailer's bonus gives: "produce 2 Goods"; "no bonus" for none."""
+    kind = str((bonus or {}).get("kind", "none"))
+    words = BONUS_WORDS.get(kind)
+    return words.format(n=(bonus or {}).get("n", 1)) if words else "no bonus"
+
+
+def bonus_text(bonus: Mapping[str, Any] | None) -> str:
+    """A Retailer's bonus as the pictures label it: "bonus: produce 2 Goods", "no bonus"."""
+    words = bonus_words(bonus)
+    return words if words == "no bonus" else f"bonus: {words}"
 
 
 def ordered(d: dict[str, Any], order: list[str]) -> list[tuple[str, Any]]:

@@ -248,6 +248,10 @@ class SmartphoneInc(PlanningPresenter):
             out.insert(0, OPTIONS[0].in_words(sides))
         return out
 
+    def start_problem(self, options: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+        colours = options.get("colours")
+        return colours_problem(colours, names) if isinstance(colours, Mapping) else None
+
     def option_choices(self, current: str) -> list[Choice]:
         """The declared values, and an example of a custom mix of Technologies."""
         out = super().option_choices(current)
@@ -353,3 +357,36 @@ def colours_in_words(colours: Mapping[str, Any], names: Mapping[str, str]) -> st
         for seat, colour in colours.items()
     ]
     return f"{OPTIONS_BY_NAME['colours'].label}: {', '.join(bits)}"
+
+
+def colours_problem(colours: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+    """Company colours must give every seated player a colour and name nobody else
+    (SI-SET: each company its colour): what is wrong, naming the players, or None."""
+    unknown = [name_as_typed(str(seat)) for seat in colours if seat not in names]
+    missing = [name for seat, name in names.items() if seat not in colours]
+    if not unknown and not missing:
+        return None
+    if unknown:
+        who = "who is" if len(unknown) == 1 else "who are"
+        wrong = f"give a colour to {and_list(unknown)}, {who} not in this game"
+        wrong += f", and none to {and_list(missing)}" if missing else ""
+    else:
+        wrong = f"give no colour to {and_list(missing)}"
+    anew = "close this lobby with /game abandon and open a new one with /game new, with a colour for each seated player"
+    if unknown and missing:
+        fix = anew[0].upper() + anew[1:]
+    else:
+        fix = f"{and_list(unknown or missing)} can {'join' if unknown else 'leave'}, or {anew}"
+    return f"Company colours {wrong}. The seated players are {and_list(list(names.values()))}. {fix}."
+
+
+def name_as_typed(seat: str) -> str:
+    """A name the host gave a colour to, as kept (the seat id made from it: "carl"): with
+    its capital back ("Carl")."""
+    return seat[:1].upper() + seat[1:]
+
+
+def and_list(items: Sequence[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    items = [text.clip(i, 40) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"

@@ -19,9 +19,9 @@ from engine.smartphone_inc.data import (
 )
 from engine.smartphone_inc.data import SYMBOL_NAMES as SYMBOL_NAMES
 from render.smartphone_inc.prompts import SIZE_WORDS as SIZE_WORDS
-from render.smartphone_inc.prompts import bonus_text as bonus_text
 from render.smartphone_inc.prompts import module_headline
 from render.smartphone_inc.prompts import retailer_text as retailer_text
+from render.smartphone_inc.theme import bonus_words
 
 # the names of the phases, the symbols and the Improvements are the engine's (the
 # rulebook's): its log lines and these labels say the same
@@ -330,7 +330,7 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
         if kind in ("directive", "company", "start_retailer", "ceo_sell"):
             return _start_and_module_option(action, before, prompt)
         if kind == "retailer_bonus" and action.get("use") and base == "Use the bonus" and prompt.get("bonus"):
-            return f"Use the bonus: {bonus_text(prompt['bonus'])}"
+            return f"Use the bonus: {bonus_words(prompt['bonus'])}"
         if kind == "research":
             for t, n in (action.get("place") or {}).items():
                 cost = b.get("costs", {}).get(t)

@@ -20,4 +20,5 @@ def choices(state: State, seat: str, extra: bool) -> list[dict[str, Any]]:
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     p = state["players"][seat]
     log_action(state, seat, "Funding")
-    gain_credits(state, seat, amount(p), f"Funding: 3 + {reputation.engineers(p)} engineers")
+    n = reputation.engineers(p)
+    gain_credits(state, seat, amount(p), f"Funding: 3 + {n} engineer{'s' if n != 1 else ''}")
