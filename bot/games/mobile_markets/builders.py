@@ -95,7 +95,8 @@ class PlanBuilder:
                     Choice(
                         f"p{p}",
                         f"Price {p:+d}",
-                        f"{len(group)} plans: up to {most_pts} Technology + Marketing Points, up to {most_goods} Goods",
+                        f"{words.plural(len(group), 'plan')}: up to {most_pts} Technology + Marketing Points, "
+                        f"up to {most_goods} Goods",
                     )
                 )
             return out
