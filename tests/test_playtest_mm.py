@@ -29,3 +29,24 @@ def test_the_price_step_of_the_planner_counts_one_plan_in_the_singular(states: l
     descs = [c.description for c in b.choices(b.decode(None), ctx)]
     assert any(d.startswith("1 plan:") for d in descs), descs
     assert not any(d.startswith("1 plans") for d in descs)
+
+
+def test_the_product_builder_opens_fresh_after_the_rounds_plan(states: list[dict[str, Any]]) -> None:
+    """Both secret decisions of a round share one draft row (its key is the round): the
+    product builder read the plan's draft "p3.c55" as "placing card 55", and opened
+    with the placeholder "Which slot?" over a list of cards to place."""
+    plan_b = P.secret_builder({"type": "plan"})
+    plan_view = G.view(states[0], "ann")
+    plan_ctx = plan_b.context(plan_view["prompt"], plan_view, "ann")
+    s, seat = next((s, seat) for s in states for seat, p in G.pending(s).items() if p["type"] == "product")
+    view = G.view(s, seat)
+    b = P.secret_builder(view["prompt"])
+    ctx = b.context(view["prompt"], view, seat)
+    for i, choice in enumerate(plan_ctx.choices):
+        plan_code = plan_b.encode(plan_b.step(plan_b.step(plan_b.decode(None), plan_ctx, "select", f"p{choice['price']}"), plan_ctx, "select", f"c{i}"))
+        d = b.decode(plan_code)
+        assert d == b.decode(None), plan_code
+        assert b.placeholder(d) == "Place a Feature card (or sell as it is)"
+    # a product draft still reads back as itself
+    d = b.step(b.decode(None), ctx, "select", "c0")
+    assert b.decode(b.encode(d)) == d and b.placeholder(d) == "Which slot?"
