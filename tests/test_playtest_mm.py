@@ -11,6 +11,7 @@ import pytest
 from bot import games
 from engine import get_game
 from tests.test_mm_bot import played_states
+from tests.test_words import internal_ids
 
 G = get_game("mobile-markets")
 P = games.presenter("mobile-markets")
@@ -50,3 +51,31 @@ def test_the_product_builder_opens_fresh_after_the_rounds_plan(states: list[dict
     # a product draft still reads back as itself
     d = b.step(b.decode(None), ctx, "select", "c0")
     assert b.decode(b.encode(d)) == d and b.placeholder(d) == "Which slot?"
+
+
+def test_each_card_to_buy_shows_its_cost_and_effect_in_the_select(states: list[dict[str, Any]]) -> None:
+    """Two Feature cards with the same icons and different costs both read "buy Feature
+    (Flexible Display)", and a Technology or Marketing card showed its name only: the
+    option now says what it costs and what it does (MM-TECH, MM-MKT)."""
+    from engine.mobile_markets.data import CARDS
+
+    seen = {"technology": 0, "marketing": 0, "effect": 0}
+    for s in states:
+        for seat, prompt in G.pending(s).items():
+            if prompt["type"] not in ("technology", "marketing"):
+                continue
+            view = G.view(s, seat)
+            said = P.action_words(view)
+            costs = {o["card"]: o for o in view["prompt"].get("offers") or []}
+            for a in G.legal_actions(s, seat):
+                label = said.describe_action(a)
+                assert len(label) <= 100 and not internal_ids([label]), label
+                if a["type"] == "buy":
+                    o = costs[a["card"]]
+                    assert f" · cost {o['cost']}{' (discounted)' if o['discount'] else ''}" in label, label
+                    text_ = CARDS[a["card"]].get("text")
+                    if a["card"][0] in "TM" and text_:
+                        assert " — " + text_[:40] in label, label
+                        seen["effect"] += 1
+                    seen[prompt["type"]] += 1
+    assert all(seen.values()), seen

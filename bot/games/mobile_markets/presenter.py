@@ -43,6 +43,10 @@ class MobileMarkets(PlanningPresenter):
     score_word = "money"
     rules = topics.RULES
     phase_topics = topics.PHASE_TOPIC
+    view_labels = True  # the cards of a select with their cost and effect
+
+    def action_words(self, view: Mapping[str, Any]) -> words.ViewWords:
+        return words.ViewWords(view)
 
     # -- lobby ------------------------------------------------------------------------
 
