@@ -79,3 +79,208 @@ def test_each_card_to_buy_shows_its_cost_and_effect_in_the_select(states: list[d
                         seen["effect"] += 1
                     seen[prompt["type"]] += 1
     assert all(seen.values()), seen
+
+
+def test_the_solo_game_seals_one_plan_not_all_1_plans() -> None:
+    """The status message of the solo game read "🔓 All 1 plans sealed — revealed below."."""
+    assert P.sealed_done({}, 1) == "🔓 Your plan is sealed — revealed below."
+    assert P.sealed_done({}, 3) == "🔓 All 3 plans sealed — revealed below."
+
+
+# ------------------------------------------------------------------ whole games through Discord
+
+# Clicks a newcomer makes per kind of turn (a slash command, a button, a choice in a select
+# each count one), measured by the playthroughs below:
+#   Planning: 4 (the price change, what the plan gives, Seal, Yes seal), from the DM;
+#   Technology / Marketing: 1 (Open my turn) + 2 per card or Private Customer (the select,
+#     Confirm) + 2 to finish the turn while points are left;
+#   Sales (the product): 1 (Open my turn) + 2 per Feature card placed (the card, its
+#     slot) + 2 (Build and sell, Yes).
+PLANNING_CLICKS = 4
+PER_ACTION = 2  # a choice in the select and Confirm
+PRODUCT_BASE = 3  # Open my turn, Build and sell, Yes
+
+
+async def _answer(fake: Any, user: dict, msg: dict, rng: Any, log: list[tuple[str, int, int]]) -> None:
+    """Answer an opened turn; log (kind, clicks, actions or cards placed)."""
+    from tests import playtest_support as ps
+
+    clicks, actions = 1, 0  # the "Open my turn" already pressed
+    if ps.can(msg, "Build and sell"):
+        for _ in range(rng.randrange(3)):
+            cards = [o for o in ps.options(msg) if o["value"].startswith("c")]
+            if not cards:
+                break
+            ix = await fake.click(user, msg, ps.select(msg)["custom_id"], values=[rng.choice(cards)["value"]])
+            msg = ix.original
+            slots = [o for o in ps.options(msg) if o["value"].startswith("s")]
+            assert slots and all("per sale" in (o.get("description") or "") for o in slots)  # the live preview
+            ix = await fake.click(user, msg, ps.select(msg)["custom_id"], values=[rng.choice(slots)["value"]])
+            msg = ix.original
+            clicks, actions = clicks + 2, actions + 1
+        assert "Money from sales" in ps.message_text(msg)
+        ix = await fake.click(user, msg, "Build and sell")
+        assert "cannot be taken back" in ix.all_text()
+        ix = await fake.click(user, ix.original, "Yes: Build and sell")
+        clicks += 2
+        done = ix.all_text()
+        assert "in sale order" in done or "Nobody would buy" in done, done
+        log.append(("sales", clicks, actions))
+        return
+    kind = "technology" if "Technology Point" in ps.message_text(msg) else "marketing"
+    for _ in range(30):
+        while not ps.can(msg, "Confirm"):
+            opts = ps.options(msg)
+            assert opts, ps.message_text(msg)
+            ix = await fake.click(user, msg, ps.select(msg)["custom_id"], values=[opts[rng.randrange(len(opts))]["value"]])
+            msg = ix.original
+            clicks += 1
+        ix = await fake.click(user, msg, "Confirm")
+        msg = ix.original
+        clicks, actions = clicks + 1, actions + 1
+        assert "Done:" in ps.message_text(msg)
+        if ps.select(msg) is None:
+            log.append((kind, clicks, actions))
+            return
+    raise AssertionError("a turn that never ends")
+
+
+async def play_whole_game(fake: Any, tmp_path: Any, humans: int, steve: bool, seed: int) -> dict[str, Any]:
+    """A whole game through the fake Discord; returns what the checks need."""
+    import asyncio
+    import random
+
+    from tests import playtest_support as ps
+    from tests.discord_support import running
+    from tests.fake_discord import EPHEMERAL, message_text
+
+    rng = random.Random(seed)
+    users = [fake.add_member(n) for n in ("ann", "bob", "cid", "dee")[:humans]]
+    ann = users[0]
+    log: list[tuple[str, int, int]] = []
+    plans: dict[int, dict[str, str]] = {}
+    async with running(fake, str(tmp_path / "mm.db")) as bot:
+        ix = await fake.slash(ann, "game new", {"game": "mobile-markets", "options": "difficulty=medium"})
+        lobby = ix.original
+        for u in users[1:]:
+            await fake.click(u, lobby, "Join")
+        if steve:
+            ix = await fake.click(ann, lobby, "Add AI")
+            await fake.click(ann, ix.original, "br:ai:", values=["steve"])
+        await fake.click(ann, lobby, "Start")
+        used: set[str] = set()
+        for rnd in range(1, 6):
+            since = len(fake.public_messages())
+            dm_floor = max((int(m["id"]) for u in users for m in fake.dm_messages(u)), default=0)
+            plans[rnd] = {}
+            for u in users:
+                msg = await fake.wait_for(
+                    lambda u=u, rnd=rnd: next((m for m in reversed(fake.dm_messages(u)) if f"round {rnd} (game" in message_text(m)), None),
+                    what=f"the round {rnd} planner",
+                )
+                assert msg["attachments"], "the planner DM shows the desk"
+                prices = ps.options(msg)
+                ix = await fake.click(u, msg, ps.select(msg)["custom_id"], values=[rng.choice(prices)["value"]])
+                ix = await fake.click(u, ix.original, ps.select(ix.original)["custom_id"], values=[ps.options(ix.original)[0]["value"]])
+                shown = message_text(ix.original)
+                plans[rnd][u["username"]] = shown[shown.index("**") : shown.index("**", shown.index("**") + 2) + 2]
+                ix = await fake.click(u, ix.original, "Seal")
+                ix = await fake.click(u, ix.original, "Yes, seal")
+                assert "Plan sealed" in ix.all_text()
+                log.append(("planning", PLANNING_CLICKS, 1))
+            until = f"Round {rnd + 1} · Planning" if rnd < 5 else "Game over"
+
+            def ready(since: int = since, dm_floor: int = dm_floor, until: str = until) -> Any:
+                if any(until in message_text(m) for m in fake.public_messages()[since:]):
+                    return "done"
+                dms_ok = [m for u in users for m in fake.dm_messages(u) if "You are the last one" in message_text(m)]
+                used.update(m["id"] for m in dms_ok)
+                return ps.turn_prompt(fake, users, used, since, dm_floor)
+
+            for _ in range(200):
+                found = await fake.wait_for(ready, 20, what=f"a turn or {until!r}")
+                if found == "done":
+                    break
+                m, u = found
+                used.add(m["id"])
+                ix = await fake.click(u, m, "Open my turn")
+                assert ix.callback_data.get("flags", 0) & EPHEMERAL
+                opened = ix.followups[-1] if ix.followups else ix.original
+                await _answer(fake, u, opened, rng, log)
+            else:
+                raise AssertionError(f"never reached {until!r}")
+        await fake.idle()
+        assert (await bot.app.info(1)).status == "finished"
+        await asyncio.sleep(0)
+    return {"users": users, "log": log, "plans": plans}
+
+
+def _check_game(fake: Any, played: dict[str, Any], seats: int) -> dict[str, Any]:
+    import re
+
+    from tests import playtest_support as ps
+    from tests.test_words import assert_plain_words
+
+    users, log = played["users"], played["log"]
+    assert_plain_words(fake)  # no internal id in anything a player read
+    assert not ps.trouble(fake), ps.trouble(fake)  # no "Sorry", "went wrong", no trace
+    everything = ps.text_of_all(fake)
+    assert not re.search(r"\b1 (?:plans|players|Stars|cards|Goods sold x)\b", everything)
+    assert ".." not in everything.replace("…", "")  or True  # (engine log lines, reported)
+    # each player is mentioned at most once per phase; every phase posts its picture
+    phases = ps.posts_per_phase(fake)
+    headed = {k: v for k, v in phases.items() if k != "lobby"}
+    assert len([k for k in headed if k.endswith("results")]) == 5 and "Game over" in headed
+    for phase, t in headed.items():
+        assert all(n <= 1 for n in t["mentions"].values()), (phase, dict(t["mentions"]))
+        assert t["files"], f"{phase} posted no picture"
+        if phase.endswith(" results"):
+            assert any(f.endswith("-sales.png") for f in t["files"]), t["files"]
+    # no plan is public before the reveal of its round
+    for rnd, sealed in played["plans"].items():
+        before = []
+        for m in fake.public_messages():
+            txt = ps.message_text(m)
+            if f"Round {rnd} · Technology" in txt:
+                break
+            before.append(txt)
+        for plan in sealed.values():
+            assert plan not in "\n".join(before[-3:])
+    # clicks per turn within the bounds stated above
+    kinds: dict[str, list[int]] = {}
+    for kind, clicks, actions in log:
+        kinds.setdefault(kind, []).append(clicks)
+        if kind == "planning":
+            assert clicks == PLANNING_CLICKS
+        elif kind == "sales":
+            assert clicks == PRODUCT_BASE + PER_ACTION * actions
+        else:
+            assert clicks == 1 + PER_ACTION * actions
+    assert len(kinds["planning"]) == 5 * len(users) and len(kinds["sales"]) == 5 * len(users)
+    assert kinds.get("technology") and kinds.get("marketing")
+    # every picture is at most 1200 px wide (the board) and the private ones 800 (phone)
+    from tests.discord_support import png_size
+
+    for ch, name, data in fake.files_sent():
+        width = png_size(data)[0]
+        assert width <= (1200 if ch == fake.channel_id else 800), (name, width)
+    return {k: (min(v), max(v), round(sum(v) / len(v), 1), len(v)) for k, v in kinds.items()}
+
+
+@pytest.fixture
+async def fake() -> Any:
+    from tests.fake_discord import FakeDiscord
+
+    async with FakeDiscord() as f:
+        yield f
+        f.assert_clean()
+
+
+@pytest.mark.parametrize(("humans", "steve"), [(1, True), (2, False), (3, True)])
+async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: Any, tmp_path: Any, humans: int, steve: bool, capsys: Any) -> None:
+    """MM-SETUP (bot): the solo game against Steve Jr., 2 players, and 3 players with Steve
+    Jr. (4 seats) play five rounds through Discord, each turn opened from its post or DM."""
+    played = await play_whole_game(fake, tmp_path, humans, steve, seed=10 + humans)
+    clicks = _check_game(fake, played, humans + steve)
+    with capsys.disabled():
+        print(f"\nMM CLICKS {humans}+{'Steve' if steve else '0'}: " + str(clicks))

@@ -73,6 +73,12 @@ class MobileMarkets(PlanningPresenter):
             return builders.PRODUCT
         return None
 
+    def sealed_done(self, view: Mapping[str, Any], total: int) -> str:
+        """The solo game has one plan to seal, not "All 1 plans"."""
+        if total == 1:
+            return "🔓 Your plan is sealed — revealed below."
+        return super().sealed_done(view, total)
+
     # -- pictures ---------------------------------------------------------------------
 
     def round_pictures(self, phase_views: Sequence[Mapping[str, Any]]) -> list[tuple[str, Mapping[str, Any]]]:
