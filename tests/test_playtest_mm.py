@@ -87,6 +87,29 @@ def test_the_solo_game_seals_one_plan_not_all_1_plans() -> None:
     assert P.sealed_done({}, 3) == "🔓 All 3 plans sealed — revealed below."
 
 
+def test_the_board_says_which_company_is_whose(states: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The channel's texts name players ("Ann buys …"), the board named companies only
+    ("Atlantis", "Sun Tech"): nobody could tell which company was theirs or Bob's. Each
+    company's panel now names its player, the turn order and final line name players."""
+    import render
+    from tests.render_support import record_texts
+
+    drawn = record_texts(monkeypatch)
+    s = next(s for s in states if s["phase"] == "technology")
+    view = G.view(s, None)
+    render.draw("mobile-markets", view)
+    for seat in view["seats"]:
+        p = view["players"][seat]
+        who = "Steve Jr." if p["steve"] else seat
+        assert any(t.startswith(p["company"]) and who in t for t in drawn), (seat, drawn)
+    order = next(t for t in drawn if t.startswith("Turn order: "))
+    assert all(("Steve Jr." if view["players"][s_]["steve"] else s_) in order for s_ in view["order"]), order
+    drawn.clear()
+    render.draw("mobile-markets", G.view(states[-1], None))
+    final = next(t for t in drawn if t.startswith("Final: "))
+    assert "ann" in final and "Steve Jr." in final, final
+
+
 # ------------------------------------------------------------------ whole games through Discord
 
 # Clicks a newcomer makes per kind of turn (a slash command, a button, a choice in a select

@@ -156,7 +156,7 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     lines: list[tuple[str, str]] = []
     top = y
     c.token(x + 10, y + 10, 34, p["colour"])
-    name = f"{p['company']}" + (" (Steve Jr.)" if p["steve"] else "")
+    name = f"{p['company']} · {k.player_name(view, seat)}"  # which company is whose
     c.text(x + 52, y + 10, c.fit(name, LARGE, True, w - 60), LARGE, bold=True)
     c.text(x + 52, y + 36, f"${p['money']} money · price {p['price']}", BODY)
     if view.get("phase") == "planning" and not p["steve"]:
@@ -293,11 +293,11 @@ def corporations(c: Canvas, view: dict[str, Any], y: float) -> float:
 def footer(c: Canvas, view: dict[str, Any], y: float) -> float:
     result = view.get("result")
     if result:
-        names = {s: view["players"][s]["company"] for s in view["seats"]}
+        names = {s: k.player_name(view, s) for s in view["seats"]}
         text = "Final: " + " · ".join(f"{r['rank']}. {names.get(r['seat'], '?')} ${r['money']}" for r in result["scores"])
         c.text(M, y, text, LARGE, bold=True)
         return y + 34
-    order = " → ".join(view["players"][s]["company"] for s in view.get("order", []))
+    order = " → ".join(k.player_name(view, s) for s in view.get("order", []))
     c.text(M, y, f"Turn order: {order}", BODY)
     c.text(WIDTH - M, y, "R Regular · C Complex · V Variety-seeking · ★ Stars · $ cost icon · G Goods", SMALL, fill=k.MUTED, anchor="ra")
     return y + 30
