@@ -110,6 +110,16 @@ def test_the_board_says_which_company_is_whose(states: list[dict[str, Any]], mon
     assert "ann" in final and "Steve Jr." in final, final
 
 
+def test_steve_jrs_goods_read_as_a_number_not_0_times_round() -> None:
+    """Steve Jr.'s panel read "Goods 6 + 0×round"; his Production Row is worked out for
+    the round (MM-SOLO: "produces Goods based on the production formula")."""
+    from render.mobile_markets.board import rows_text
+
+    assert "Goods 6 + Event Goods" in rows_text({"production": {"base": 6, "round": 0}}, 3)
+    assert "Goods 8 (5 + 1 × round 3) + Event Goods" in rows_text({"production": {"base": 5, "round": 1}}, 3)
+    assert "×round" not in rows_text({"production": {"base": 5, "round": 1}}, 3)
+
+
 # ------------------------------------------------------------------ whole games through Discord
 
 # Clicks a newcomer makes per kind of turn (a slash command, a button, a choice in a select

@@ -223,8 +223,9 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     return y + 8 - top
 
 
-def rows_text(rows: dict[str, Any]) -> str:
-    """Steve Jr.'s revealed card: the phase rows he follows this round."""
+def rows_text(rows: dict[str, Any], round_no: int = 1) -> str:
+    """Steve Jr.'s revealed card: the phase rows he follows this round (his Goods as
+    the card's base plus its number per round, worked out for ``round_no``)."""
     bits = []
     if "price" in rows:
         bits.append(f"price {rows['price']}")
@@ -237,7 +238,9 @@ def rows_text(rows: dict[str, Any]) -> str:
         bits.append(f"discards {mkt.get('campaigns', 0)} Marketing, Customers {cust or '-'}")
     prod = rows.get("production") or {}
     if prod:
-        bits.append(f"Goods {prod.get('base', 0)} + {prod.get('round', 0)}×round")
+        base, per = int(prod.get("base", 0)), int(prod.get("round", 0))
+        more = f" ({base} + {per} × round {round_no})" if per else ""
+        bits.append(f"Goods {base + per * round_no}{more} + Event Goods")
     sales = rows.get("sales") or {}
     if sales:
         bits.append(f"sells with {sales.get('features', 0)} features")
@@ -253,7 +256,7 @@ def steve_panel(c: Canvas, view: dict[str, Any], x: float, y: float, w: float) -
     y += 24
     current = next((card for card in sj["stack"] if card.get("rows")), None)
     if current is not None:
-        for line in c.wrap(rows_text(current["rows"]), SMALL, True, w - 24)[:3]:
+        for line in c.wrap(rows_text(current["rows"], int(view.get("round") or 1)), SMALL, True, w - 24)[:3]:
             c.text(x + 12, y, line, SMALL, bold=True)
             y += 19
     for card in sj["stack"]:
