@@ -120,6 +120,21 @@ def test_steve_jrs_goods_read_as_a_number_not_0_times_round() -> None:
     assert "×round" not in rows_text({"production": {"base": 5, "round": 1}}, 3)
 
 
+def test_marketing_with_no_campaign_to_buy_says_only_what_is_left(states: list[dict[str, Any]]) -> None:
+    """After a campaign was bought the prompt still read "(at most 1 campaign; …); no card
+    you can afford": now it says each point left takes a Private Customer (MM-MKT)."""
+    seen = 0
+    for s in states:
+        for prompt in G.pending(s).values():
+            if prompt["type"] == "marketing" and not prompt["place"] and not prompt["offers"]:
+                said = P.describe_prompt(prompt)
+                assert said.startswith(f"Marketing: {prompt['points']} Marketing Point"), said
+                assert "each takes a Private Customer from the deck you choose" in said and "Regular" in said
+                assert "at most 1 campaign" not in said and "afford" not in said
+                seen += 1
+    assert seen
+
+
 # ------------------------------------------------------------------ whole games through Discord
 
 # Clicks a newcomer makes per kind of turn (a slash command, a button, a choice in a select

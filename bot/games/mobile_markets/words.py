@@ -96,8 +96,11 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         if prompt.get("place"):
             return f"place {plural(prompt['place'], 'Private Customer')}"
         decks = ", ".join(f"{TYPE_NAMES.get(k, k)} {n}" for k, n in (prompt.get("decks") or {}).items())
+        points = plural(prompt.get("points", 0), "Marketing Point")
+        if not prompt.get("offers"):  # (a campaign bought, or none affordable): only Customers are left
+            return f"Marketing: {points} left, each takes a Private Customer from the deck you choose (cards left: {decks})"
         return (
-            f"Marketing: {plural(prompt.get('points', 0), 'Marketing Point')} left (at most 1 campaign; every point "
+            f"Marketing: {points} left (at most 1 campaign; every point "
             f"left takes a Private Customer from the deck you choose — cards left: {decks}); " + _offers(prompt)
         )
     if kind == "product":
