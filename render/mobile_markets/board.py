@@ -156,7 +156,7 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     lines: list[tuple[str, str]] = []
     top = y
     c.token(x + 10, y + 10, 34, p["colour"])
-    name = f"{p['company']}" + (" (Steve Jr.)" if p["steve"] else "")
+    name = f"{p['company']} · {k.player_name(view, seat)}"  # which company is whose
     c.text(x + 52, y + 10, c.fit(name, LARGE, True, w - 60), LARGE, bold=True)
     c.text(x + 52, y + 36, f"${p['money']} money · price {p['price']}", BODY)
     if view.get("phase") == "planning" and not p["steve"]:
@@ -223,8 +223,9 @@ def corporation(c: Canvas, view: dict[str, Any], seat: str, x: float, y: float, 
     return y + 8 - top
 
 
-def rows_text(rows: dict[str, Any]) -> str:
-    """Steve Jr.'s revealed card: the phase rows he follows this round."""
+def rows_text(rows: dict[str, Any], round_no: int = 1) -> str:
+    """Steve Jr.'s revealed card: the phase rows he follows this round (his Goods as
+    the card's base plus its number per round, worked out for ``round_no``)."""
     bits = []
     if "price" in rows:
         bits.append(f"price {rows['price']}")
@@ -237,7 +238,9 @@ def rows_text(rows: dict[str, Any]) -> str:
         bits.append(f"discards {mkt.get('campaigns', 0)} Marketing, Customers {cust or '-'}")
     prod = rows.get("production") or {}
     if prod:
-        bits.append(f"Goods {prod.get('base', 0)} + {prod.get('round', 0)}×round")
+        base, per = int(prod.get("base", 0)), int(prod.get("round", 0))
+        more = f" ({base} + {per} × round {round_no})" if per else ""
+        bits.append(f"Goods {base + per * round_no}{more} + Event Goods")
     sales = rows.get("sales") or {}
     if sales:
         bits.append(f"sells with {sales.get('features', 0)} features")
@@ -253,7 +256,7 @@ def steve_panel(c: Canvas, view: dict[str, Any], x: float, y: float, w: float) -
     y += 24
     current = next((card for card in sj["stack"] if card.get("rows")), None)
     if current is not None:
-        for line in c.wrap(rows_text(current["rows"]), SMALL, True, w - 24)[:3]:
+        for line in c.wrap(rows_text(current["rows"], int(view.get("round") or 1)), SMALL, True, w - 24)[:3]:
             c.text(x + 12, y, line, SMALL, bold=True)
             y += 19
     for card in sj["stack"]:
@@ -293,11 +296,11 @@ def corporations(c: Canvas, view: dict[str, Any], y: float) -> float:
 def footer(c: Canvas, view: dict[str, Any], y: float) -> float:
     result = view.get("result")
     if result:
-        names = {s: view["players"][s]["company"] for s in view["seats"]}
+        names = {s: k.player_name(view, s) for s in view["seats"]}
         text = "Final: " + " · ".join(f"{r['rank']}. {names.get(r['seat'], '?')} ${r['money']}" for r in result["scores"])
         c.text(M, y, text, LARGE, bold=True)
         return y + 34
-    order = " → ".join(view["players"][s]["company"] for s in view.get("order", []))
+    order = " → ".join(k.player_name(view, s) for s in view.get("order", []))
     c.text(M, y, f"Turn order: {order}", BODY)
     c.text(WIDTH - M, y, "R Regular · C Complex · V Variety-seeking · ★ Stars · $ cost icon · G Goods", SMALL, fill=k.MUTED, anchor="ra")
     return y + 30

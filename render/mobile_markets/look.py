@@ -29,6 +29,11 @@ DISPLAY_TITLE = {"technology": "Technology", "feature": "Features", "marketing":
 PHASE_SHORT = ("Prep", "Plan", "Price", "Tech", "Mkt", "Prod", "Sales", "Profit")
 
 
+def player_name(view: dict, seat: str) -> str:
+    """Who plays a company, as the channel's texts name them: the seat, or Steve Jr."""
+    return "Steve Jr." if view["players"][seat].get("steve") else seat
+
+
 def needs_text(needs: list[list[str]], stars: int) -> str:
     parts = ["/".join("+".join(FEATURE_SHORT.get(f, f) for f in alt) for alt in needs)] if needs else []
     if stars:

@@ -95,7 +95,8 @@ class PlanBuilder:
                     Choice(
                         f"p{p}",
                         f"Price {p:+d}",
-                        f"{len(group)} plans: up to {most_pts} Technology + Marketing Points, up to {most_goods} Goods",
+                        f"{words.plural(len(group), 'plan')}: up to {most_pts} Technology + Marketing Points, "
+                        f"up to {most_goods} Goods",
                     )
                 )
             return out
@@ -173,6 +174,9 @@ class ProductCtx:
     tokens: int
 
 
+PRODUCT_MARK = "P"  # the first part of every product draft's text
+
+
 @dataclass(frozen=True)
 class ProductDraft:
     placed: tuple[tuple[int, int], ...] = ()  # (slot index, card index)
@@ -188,14 +192,19 @@ class ProductDraft:
             parts.append(f"c{self.pick}")
         if self.pg:
             parts.append(f"g{self.pg}")
-        return ".".join(parts) or "-"
+        return ".".join([PRODUCT_MARK, *parts])
 
     @classmethod
     def decode(cls, code: str | None) -> ProductDraft:
+        """A product draft; a fresh one for anything else (the round's draft row first
+        holds the plan's draft, "p1.c7": its "c7" is no card being placed)."""
         placed: list[tuple[int, int]] = []
         kw: dict[str, int] = {}
+        head, _, rest = (code or "").partition(".")
+        if head != PRODUCT_MARK:
+            return cls()
         try:
-            for part in (code or "").split("."):
+            for part in rest.split("."):
                 if part.startswith("s") and "k" in part:
                     s, c = part[1:].split("k", 1)
                     placed.append((int(s), int(c)))

@@ -43,6 +43,10 @@ class MobileMarkets(PlanningPresenter):
     score_word = "money"
     rules = topics.RULES
     phase_topics = topics.PHASE_TOPIC
+    view_labels = True  # the cards of a select with their cost and effect
+
+    def action_words(self, view: Mapping[str, Any]) -> words.ViewWords:
+        return words.ViewWords(view)
 
     # -- lobby ------------------------------------------------------------------------
 
@@ -68,6 +72,12 @@ class MobileMarkets(PlanningPresenter):
         if kind == "product":
             return builders.PRODUCT
         return None
+
+    def sealed_done(self, view: Mapping[str, Any], total: int) -> str:
+        """The solo game has one plan to seal, not "All 1 plans"."""
+        if total == 1:
+            return "🔓 Your plan is sealed — revealed below."
+        return super().sealed_done(view, total)
 
     # -- pictures ---------------------------------------------------------------------
 

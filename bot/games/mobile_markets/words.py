@@ -96,8 +96,11 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         if prompt.get("place"):
             return f"place {plural(prompt['place'], 'Private Customer')}"
         decks = ", ".join(f"{TYPE_NAMES.get(k, k)} {n}" for k, n in (prompt.get("decks") or {}).items())
+        points = plural(prompt.get("points", 0), "Marketing Point")
+        if not prompt.get("offers"):  # (a campaign bought, or none affordable): only Customers are left
+            return f"Marketing: {points} left, each takes a Private Customer from the deck you choose (cards left: {decks})"
         return (
-            f"Marketing: {plural(prompt.get('points', 0), 'Marketing Point')} left (at most 1 campaign; every point "
+            f"Marketing: {points} left (at most 1 campaign; every point "
             f"left takes a Private Customer from the deck you choose — cards left: {decks}); " + _offers(prompt)
         )
     if kind == "product":
@@ -137,6 +140,47 @@ def describe_action(action: Mapping[str, Any]) -> str:
             out += f", {plural(int(action['tokens']), 'Progress token')} turned into Goods"
         return out
     return text.describe_action(dict(action))
+
+
+def card_effect(cid: Any) -> str:
+    """A Technology or Marketing Campaign card's effect as printed ("" for other cards)."""
+    c = CARDS.get(cid) if isinstance(cid, str) else None
+    if c is None or cid in CUSTOMERS or cid in ALL_FEATURES:
+        return ""
+    return str(c.get("text") or "")
+
+
+def offer_label(action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]]) -> str:
+    """"buy T18 Loyalty Program · cost 2 — End: …": an option of the Technology or
+    Marketing select with the cost to pay (two Feature cards that look alike differ by
+    it) and the card's effect (nowhere else to read on a phone)."""
+    cid = action.get("card")
+    head = describe_action(action)
+    offer = offers.get(cid) if isinstance(cid, str) else None
+    if offer is not None and action.get("type") == "buy":
+        head += f" · cost {offer.get('cost')}{' (discounted)' if offer.get('discount') else ''}"
+    effect = card_effect(cid)
+    return text.clip(f"{head} — {effect}" if effect else head, 100)
+
+
+class ViewWords:
+    """The words of a seat's current select: each card to buy or take with its cost
+    after discount and its effect (from the seat's view of its prompt)."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        prompt = view.get("prompt") or {}
+        self.offers = {str(o.get("card")): o for o in prompt.get("offers") or []}
+
+    def describe_action(self, action: dict[str, Any]) -> str:
+        if action.get("type") in ("buy", "free_card"):
+            return offer_label(action, self.offers)
+        return describe_action(action)
+
+    def describe_key(self, key: str) -> str:
+        return describe_key(key)
+
+    def describe_value(self, key: str, value: Any) -> str:
+        return describe_value(key, value)
 
 
 def describe_key(key: str) -> str:

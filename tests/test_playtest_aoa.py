@@ -1,0 +1,165 @@
+"""Playtest of Age of Automaton as a newcomer on a phone: a whole game through the fake
+Discord, every turn opened from the "Open my turn" button of its post or DM, the draft
+from its DMs; checks what a player relies on (no internal id, no trouble, each player
+mentioned at most once per phase, every phase posts its picture, nobody sees another
+seat's hand, clicks per turn within the bounds stated below)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from tests import playtest_support as ps
+from tests.discord_support import SpyRenderer, png_size, running
+from tests.fake_discord import EPHEMERAL, FakeDiscord, message_text
+from tests.test_words import assert_plain_words
+
+GAME = "age-of-automaton"
+
+# Clicks a newcomer makes per kind of turn (a slash command, a button, a choice in a
+# select each count one), measured by the playthrough below:
+#   draft pass: 2 (the Specialist to keep, Confirm), from the DM; 3 when the other
+#     player picked first: the open DM's select then answers "⚠️ The game moved on; here
+#     is your current decision." with the same pass again (bot/cogs/play.py checks the
+#     game's version, not the seat's own decision; reported, not in this area);
+#   a turn (Action phase, Donation, a claim before the Audit, the dice after a roll):
+#     1 (Open my turn) + per step taken 1 to 3 choices (a long list is narrowed by kind
+#     first, then the option; a step with one option is chosen already) + Confirm.
+DRAFT_CLICKS = 2
+DRAFT_CLICKS_AFTER_ANOTHER_PICK = 3
+MAX_PER_STEP = 4  # at most 3 choices and Confirm per step of a turn
+MAX_STEPS_PER_TURN = 8
+
+
+FREE = ("Contract ", "Discard ", "Overtime", "Overbuilt", "Overclock", "Play ", "Use ", "Kind: Contract", "Kind: Discard",
+        "Kind: Play", "Kind: Use", "Kind: Special")
+
+
+def _choose(options: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """A newcomer: claims what they met, ends the turn once the main action is done, moves
+    with the dice as rolled, and otherwise takes a main action (a seeded one), seldom a
+    free or special action."""
+    labels = [o["label"] for o in options]
+    for wanted in ("Claim Achievement", "Kind: Claim", "Move with these dice", "End the turn", "Kind: End the turn", "Kind: Main action"):
+        for i, lab in enumerate(labels):
+            if lab.startswith(wanted):
+                return options[i]
+    main = [o for o in options if not o["label"].startswith(FREE)]
+    return rnd.choice(main if main and rnd.random() < 0.9 else options)
+
+
+@pytest.fixture
+async def fake() -> Any:
+    async with FakeDiscord() as f:
+        yield f
+        f.assert_clean()
+
+
+async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, limit: int = 16) -> tuple[int, int]:
+    """Answer an opened turn as a player who mostly plays: (clicks, steps confirmed)."""
+    clicks, steps = 0, 0
+    for _ in range(limit):
+        for _ in range(10):
+            if ps.can(msg, "Confirm"):
+                break
+            opts = ps.options(msg)
+            assert opts, message_text(msg)
+            ix = await fake.click(user, msg, ps.select(msg)["custom_id"], values=[_choose(opts, rnd)["value"]])
+            msg = ix.original
+            clicks += 1
+        ix = await fake.click(user, msg, "Confirm")
+        msg = ix.original
+        clicks, steps = clicks + 1, steps + 1
+        assert "Done:" in message_text(msg), message_text(msg)
+        if steps == limit or ps.select(msg) is None and not ps.can(msg, "Confirm"):  # (one option: chosen already)
+            return clicks, steps
+    raise AssertionError("a turn that never ends")  # pragma: no cover
+
+
+async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
+    rnd = random.Random(3)
+    users = [fake.add_member(n) for n in ("ann", "bob")]
+    spy = SpyRenderer()
+    log: list[tuple[str, int, int]] = []
+    async with running(fake, str(tmp_path / "aoa.db"), renderer=spy) as bot:
+        ix = await fake.slash(users[0], "game new", {"game": GAME})
+        await fake.click(users[1], ix.original, "Join")
+        await fake.click(users[0], ix.original, "Start")
+        for k in (1, 2, 3):
+            for u in users:
+                msg = await fake.wait_for(
+                    lambda u=u, k=k: next((m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None),
+                    15, what=f"draft pass {k}",
+                )
+                assert msg["attachments"], "the draft DM shows the hand"
+                clicks, steps = await _turn(fake, u, msg, rnd, limit=1)
+                log.append(("draft", clicks, steps))
+        used: set[str] = set()
+
+        def ready() -> Any:
+            if any("Game over" in message_text(m) for m in fake.public_messages()):
+                return "done"
+            used.update(m["id"] for u in users for m in fake.dm_messages(u) if "You are the last one" in message_text(m))
+            return ps.turn_prompt(fake, users, used, 0, 0)
+
+        for _ in range(400):
+            try:
+                found = await fake.wait_for(ready, 20, what="a turn or the end")
+            except AssertionError:
+                st = await bot.app.state(1)
+                print("PENDING", bot.app.engine(GAME).pending(st), st["phase"], log[-3:])
+                raise
+            if found == "done":
+                break
+            m, u = found
+            used.add(m["id"])
+            state = await bot.app.state(1)
+            pending = bot.app.engine(GAME).pending(state)
+            ix = await fake.click(u, m, "Open my turn")
+            assert ix.callback_data.get("flags", 0) & EPHEMERAL
+            opened = ix.followups[-1] if ix.followups else ix.original
+            if u["username"] not in pending:  # an older prompt: the game moved on, it says so
+                assert "nothing to decide" in message_text(opened), message_text(opened)
+                continue
+            kind = state["phase"] + (f" ({state['asks'][0]['kind']})" if state.get("asks") else "")
+            clicks, steps = await _turn(fake, u, opened, rnd)
+            log.append((kind, clicks + 1, steps))
+        else:
+            raise AssertionError("the game never ended")
+        await fake.idle()
+        assert (await bot.app.info(1)).status == "finished"
+
+    assert_plain_words(fake)
+    assert not ps.trouble(fake), ps.trouble(fake)
+    everything = ps.text_of_all(fake)
+    assert not re.search(r"\b1 (?:passes|tracks|credits|resources|Specialists|VPs)\b", everything)
+    phases = ps.posts_per_phase(fake)
+    headed = {k: v for k, v in phases.items() if k != "lobby"}
+    assert len([k for k in headed if k.endswith("results")]) == 5 and "Game over" in headed
+    for phase, t in headed.items():
+        assert all(n <= 1 for n in t["mentions"].values()), (phase, dict(t["mentions"]))
+        if not phase.endswith(" results"):
+            assert t["files"], f"{phase} posted no picture"
+    # no picture drawn from a view with another seat's hand or draft
+    for _kind, _g, view, _p in spy.calls:
+        for seat, p in view["players"].items():
+            if seat != view.get("you"):
+                assert "hand" not in p
+        if view.get("you") is None:
+            assert "draft" not in view and "prompt" not in view
+    for ch, name, data in fake.files_sent():
+        assert png_size(data)[0] <= (1200 if ch == fake.channel_id else 800), name
+    kinds: dict[str, list[int]] = {}
+    for kind, clicks, steps in log:
+        kinds.setdefault(kind, []).append(clicks)
+        if kind == "draft":
+            assert clicks in (DRAFT_CLICKS, DRAFT_CLICKS_AFTER_ANOTHER_PICK)
+        else:
+            assert steps <= MAX_STEPS_PER_TURN and clicks <= 1 + MAX_PER_STEP * steps, (kind, clicks, steps)
+    assert len(kinds["draft"]) == 6 and kinds.get("action")
+    summary = {k: (min(v), max(v), round(sum(v) / len(v), 1), len(v)) for k, v in sorted(kinds.items())}
+    with capsys.disabled():
+        print("\nAOA CLICKS (min, max, mean, turns): " + str(summary))
