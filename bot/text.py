@@ -97,6 +97,13 @@ def clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def sentence(words: str) -> str:
+    """``words`` ended with a full stop, unless they end with one already (or with "?", "!"
+    or "…"): "Added Steve Jr." and "… before or after)." never get a second one."""
+    words = words.rstrip()
+    return words if words.endswith((".", "?", "!", "…")) else f"{words}."
+
+
 def mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id else ""
 
@@ -108,7 +115,8 @@ def log_block(lines: Iterable[str], limit: int = 1700) -> str:
     size = 0
     for i, line in enumerate(lines):
         if size + len(line) + 3 > limit:
-            out.append(f"… and {len(lines) - i} more line(s) (see `/game export`).")
+            more = len(lines) - i
+            out.append(f"… and {more} more line{'s' if more != 1 else ''} (`/game log` shows them all).")
             break
         out.append(f"• {line}")
         size += len(line) + 3
@@ -205,10 +213,13 @@ def with_player_names(lines: list[str], info: Any) -> list[str]:
     long_ = [re.escape(i) for i in ids if len(i) >= 3]
     anywhere = re.compile(r"(?<![\w-])(" + "|".join(long_) + r")(?![\w-])") if long_ else None
     start = re.compile(r"^(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+    dotted = [n for n in names.values() if n.endswith(".")]  # "Turn order: Ann, Steve Jr.."
     out = []
     for line in lines:
         line = start.sub(lambda m: names[m.group(1)], line)
         if anywhere is not None:
             line = anywhere.sub(lambda m: names[m.group(1)], line)
+        for n in dotted:
+            line = line.replace(n + ".", n)
         out.append(line)
     return out

@@ -226,7 +226,9 @@ def test_rules_topics_and_phase_default() -> None:
 
 def test_log_block_is_cut_to_fit() -> None:
     block = text.log_block([f"line {i} " + "x" * 50 for i in range(200)], limit=1000)
-    assert len(block) < 1100 and "more line(s)" in block
+    assert len(block) < 1100 and "more lines (`/game log` shows them all)." in block
+    one = text.log_block(["a" * 60, "b" * 60], limit=100)
+    assert one.endswith("… and 1 more line (`/game log` shows them all).")  # no "line(s)"
 
 
 def test_outcome_list_uses_the_engines_yields_for_this_seat() -> None:

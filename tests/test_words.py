@@ -126,11 +126,16 @@ def open_button_labels(fake: FakeDiscord) -> set[str]:
     return labels
 
 
+DOUBLE_STOP = re.compile(r"(?<![.…])\.\.(?![.…])")  # "Jr.." or "after).." (not "...")
+
+
 def assert_plain_words(fake: FakeDiscord) -> None:
     texts = player_texts(fake)
     assert texts, "no texts recorded"
     found = internal_ids(texts)
     assert not found, "internal ids reach players:\n" + "\n".join(found)
+    doubled = sorted({t[max(0, m.start() - 60) : m.end() + 10] for t in texts for m in DOUBLE_STOP.finditer(t)})
+    assert not doubled, "a sentence ends with two full stops:\n" + "\n".join(doubled)
     assert open_button_labels(fake) <= {OPEN_BUTTON}
 
 

@@ -207,12 +207,12 @@ def turn_dms(
         what = game.describe_prompt(out.new_prompts.get(seat) if seat else None)
         due = deadline_words(ctx, seat)
         payload: dict[str, Any] = {
-            "content": f"🎲 Your move in game #{info.id} (<#{info.place_id}>): {what}."
+            "content": text.sentence(f"🎲 Your move in game #{info.id} (<#{info.place_id}>): {what}")
             + (f"\n⏳ {due[0].upper()}{due[1:]}." if due else ""),
             "buttons": "open",
         }
         if not new_post:  # nothing in the channel mentions them: a mention there if DMs are closed
-            payload["fallback"] = f"<@{uid}> 🎲 Your move: {what}."
+            payload["fallback"] = text.sentence(f"<@{uid}> 🎲 Your move: {what}")
         rows.append(("dm", str(uid), payload, True))
     return rows
 

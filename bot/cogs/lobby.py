@@ -306,7 +306,7 @@ class Lobby(commands.Cog):
             return
         info = await self.bot.app.add_ai(gid, interaction.user.id, kind, is_admin=is_admin(interaction))
         added = info.seats[-1].display_name if info.seats else kind
-        await interaction.edit_original_response(content=f"Added {added}.", view=None)
+        await interaction.edit_original_response(content=text.sentence(f"Added {added}"), view=None)
         await self.refresh_lobby(info)
 
 

@@ -389,7 +389,7 @@ class Play(commands.Cog):
             await interaction.response.defer()
             out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
             if out.status == "applied":
-                done = f"Done: {words.describe_action(step.action)}."
+                done = text.sentence(f"Done: {words.describe_action(step.action)}")
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
                     embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, undo=True)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)

@@ -311,6 +311,8 @@ class Presenter:
 
     def sealed_done(self, view: Mapping[str, Any], total: int) -> str:
         """The status line once every secret decision is in and the phase moved on."""
+        if total == 1:
+            return "🔓 The plan is sealed — revealed below."
         return f"🔓 All {total} plans sealed — revealed below." if total else "🔓 Revealed below."
 
     def is_secret_action(self, action: Mapping[str, Any]) -> bool:
