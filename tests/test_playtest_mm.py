@@ -274,6 +274,9 @@ def _check_game(fake: Any, played: dict[str, Any], seats: int) -> dict[str, Any]
     assert not ps.trouble(fake), ps.trouble(fake)  # no "Sorry", "went wrong", no trace
     everything = ps.text_of_all(fake)
     assert not re.search(r"\b1 (?:plans|players|Stars|cards|Goods sold x)\b", everything)
+    # a product cannot be taken back: its sealed message does not offer it
+    products = [e["text"] for e in ps.transcript(fake) if "Product sealed" in e["text"]]
+    assert products and not any("Take it back" in t for t in products), products[:1]
     # each player is mentioned at most once per phase; every phase posts its picture
     phases = ps.posts_per_phase(fake)
     headed = {k: v for k, v in phases.items() if k != "lobby"}

@@ -277,13 +277,13 @@ class Play(commands.Cog):
         out = await self.app.act(info.id, interaction.user.id, seat, action, ver)
         if out.status == "applied":
             log.info("game %s: seat %s sealed a %s", info.id, seat, builder.noun)  # never the decision itself
+            still_open = out.phase == "planning" and not out.phase_changed and not out.over
             embed = discord.Embed(
                 title=f"{builder.noun.capitalize()} sealed 🔒 — round {out.round if out.round is not None else '?'} (game #{info.id})",
                 description=builder.describe(draft, ctx, sealed=True)
-                + "\n\nChanged your mind? Take it back while the others still decide.",
+                + ("\n\nChanged your mind? Take it back while the others still decide." if still_open else ""),
                 colour=discord.Colour.green(),
             )
-            still_open = out.phase == "planning" and not out.phase_changed and not out.over
             ui = views.unseal_view(info.id, seat, out.version) if still_open else None
             await interaction.edit_original_response(embed=embed, attachments=[], view=ui)
             await self.publish(out)
