@@ -60,3 +60,11 @@ def test_no_text_of_played_games_counts_1_in_the_plural() -> None:
                     seen.setdefault(m.group(0), t)
             state = AOA.apply(state, seat, rng.choice(legal))
     assert not seen, seen
+
+
+def test_the_draft_prompt_passes_the_other_one_not_the_other_1_AA_SET_10() -> None:
+    from engine.age_of_automaton import draft
+
+    assert draft._keep_and_pass(4) == "keep one Specialist and pass the other 3 to the player on your left."
+    assert draft._keep_and_pass(2) == "keep one Specialist and pass the other one to the player on your left."
+    assert draft._keep_and_pass(1) == "keep your last Specialist."

@@ -22,9 +22,17 @@ def prompt(state: State, seat: str) -> dict[str, Any]:
         "hand": list(d["hands"][seat]),
         "kept": list(d["kept"][seat]),
         "pass": d["pass"],
-        "text": f"Draft pass {d['pass']} of 3: keep one Specialist and pass the other "
-        f"{len(d['hands'][seat]) - 1} to the player on your left.",
+        "text": f"Draft pass {d['pass']} of 3: {_keep_and_pass(len(d['hands'][seat]))}",
     }
+
+
+def _keep_and_pass(in_hand: int) -> str:
+    """"keep one Specialist and pass the other 3 (the other one) to the player on your left"."""
+    others = in_hand - 1
+    if others <= 0:
+        return "keep your last Specialist."
+    rest = "the other one" if others == 1 else f"the other {others}"
+    return f"keep one Specialist and pass {rest} to the player on your left."
 
 
 def pick(state: State, seat: str, action: dict[str, Any]) -> None:
