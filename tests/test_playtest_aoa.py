@@ -21,15 +21,14 @@ GAME = "age-of-automaton"
 
 # Clicks a newcomer makes per kind of turn (a slash command, a button, a choice in a
 # select each count one), measured by the playthrough below:
-#   draft pass: 2 (the Specialist to keep, Confirm), from the DM; 3 when the other
-#     player picked first: the open DM's select then answers "⚠️ The game moved on; here
-#     is your current decision." with the same pass again (bot/cogs/play.py checks the
-#     game's version, not the seat's own decision; reported, not in this area);
+#   draft pass: 2 (the Specialist to keep, Confirm), from the DM, also when the other
+#     player picked first (that move does not change this seat's pass: the open DM goes
+#     on, bot/cogs/play.py ``decision_mark``; it used to answer "⚠️ The game moved on"
+#     with the same pass again, 3 clicks);
 #   a turn (Action phase, Donation, a claim before the Audit, the dice after a roll):
 #     1 (Open my turn) + per step taken 1 to 3 choices (a long list is narrowed by kind
 #     first, then the option; a step with one option is chosen already) + Confirm.
 DRAFT_CLICKS = 2
-DRAFT_CLICKS_AFTER_ANOTHER_PICK = 3
 MAX_PER_STEP = 4  # at most 3 choices and Confirm per step of a turn
 MAX_STEPS_PER_TURN = 8
 
@@ -156,10 +155,39 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
     for kind, clicks, steps in log:
         kinds.setdefault(kind, []).append(clicks)
         if kind == "draft":
-            assert clicks in (DRAFT_CLICKS, DRAFT_CLICKS_AFTER_ANOTHER_PICK)
+            assert clicks == DRAFT_CLICKS
         else:
             assert steps <= MAX_STEPS_PER_TURN and clicks <= 1 + MAX_PER_STEP * steps, (kind, clicks, steps)
     assert len(kinds["draft"]) == 6 and kinds.get("action")
     summary = {k: (min(v), max(v), round(sum(v) / len(v), 1), len(v)) for k, v in sorted(kinds.items())}
     with capsys.disabled():
         print("\nAOA CLICKS (min, max, mean, turns): " + str(summary))
+
+
+async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_moved_on(fake: FakeDiscord, tmp_path: Any) -> None:
+    """The other side of the draft's shortcut: a turn opened twice, one step confirmed in
+    the second message; the first message's choices were numbered over the old decision,
+    so a click there changes nothing and says the game moved on."""
+    rnd = random.Random(5)
+    users = [fake.add_member(n) for n in ("ann", "bob")]
+    async with running(fake, str(tmp_path / "stale.db"), renderer=None) as bot:
+        ix = await fake.slash(users[0], "game new", {"game": GAME})
+        await fake.click(users[1], ix.original, "Join")
+        await fake.click(users[0], ix.original, "Start")
+        for k in (1, 2, 3):
+            for u in users:
+                msg = await fake.wait_for(
+                    lambda u=u, k=k: next((m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None),
+                    15, what=f"draft pass {k}",
+                )
+                await _turn(fake, u, msg, rnd, limit=1)
+        found = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), 20, what="the first turn")
+        m, u = found
+        first = (await fake.click(u, m, "Open my turn")).original
+        second = (await fake.click(u, m, "Open my turn")).original
+        assert ps.select(first) is not None and ps.select(second) is not None
+        await _turn(fake, u, second, rnd, limit=1)  # one step confirmed: the decision moved on
+        version = (await bot.app.info(1)).version
+        ix = await fake.click(u, first, ps.select(first)["custom_id"], values=[ps.options(first)[0]["value"]])
+        assert "moved on" in ix.all_text(), ix.all_text()
+        assert (await bot.app.info(1)).version == version  # nothing applied

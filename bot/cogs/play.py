@@ -19,9 +19,11 @@ extra pictures a round needs, all come from the game's presenter (:mod:`bot.game
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import json
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -81,6 +83,16 @@ def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> li
     return out
 
 
+SHOWN_KEPT = 4096  # turn messages whose decision is remembered (see Play._shown)
+
+
+def decision_mark(prompt: Any, actions: list[dict[str, Any]]) -> str:
+    """A seat's decision as a whole: its prompt and the legal actions a turn message's
+    choices are numbered over (the same mark: the same choices mean the same actions),
+    as a 128-bit digest (a few thousand are kept)."""
+    return hashlib.blake2b(text.compact_json([prompt, actions]).encode(), digest_size=16).hexdigest()
+
+
 class OptionWords:
     """A presenter's words, with each whole action labelled by what it does
     (``Presenter.describe_option`` on the engine's own before/after views)."""
@@ -106,6 +118,10 @@ class OptionWords:
 class Play(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
+        # (game, seat, version a turn message was built at) -> what that decision was
+        # (decision_mark): a click on it after another player's move that did not change
+        # this seat's decision (a simultaneous draft) goes on instead of starting over
+        self._shown: OrderedDict[tuple[int, str, int], str] = OrderedDict()
 
     @property
     def app(self) -> Any:
@@ -328,6 +344,7 @@ class Play(commands.Cog):
         else:  # each option with the numbers it changes (the engine's own previews)
             words = OptionWords(game, await self.app.previews(gid, seat), seat)
         step = choices.action_step(actions, path, words)
+        self._remember_shown(gid, seat, info.version, prompt, actions)
         lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
             lines.insert(0, note)
@@ -372,9 +389,13 @@ class Play(commands.Cog):
             if not prompt:
                 await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None, attachments=[])
                 return
-            embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
-            await interaction.response.edit_message(embed=embed, view=ui, attachments=files)
-            return
+            shown = self._shown.get((gid, seat, ver))
+            if shown is not None and shown == decision_mark(prompt, await self.app.legal_actions(gid, seat)):
+                ver = info.version  # someone else moved; this seat's decision is the same: go on
+            else:
+                embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
+                await interaction.response.edit_message(embed=embed, view=ui, attachments=files)
+                return
         if op == "select":
             path = path.then(value)
         elif op == "back":
@@ -406,6 +427,13 @@ class Play(commands.Cog):
             return
         embed, _files, ui = await self.action_message(gid, seat, path, picture=False)  # same decision: picture kept
         await interaction.response.edit_message(embed=embed, view=ui)
+
+    def _remember_shown(self, gid: int, seat: str, ver: int, prompt: Any, actions: list[dict[str, Any]]) -> None:
+        key = (gid, seat, ver)
+        self._shown[key] = decision_mark(prompt, actions)
+        self._shown.move_to_end(key)
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
 
     # -------------------------------------------------------------- open decision
     async def open_decision(self, interaction: discord.Interaction[Any], gid: int) -> None:
