@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -47,6 +48,7 @@ CLOSED_DMS = 50007
 CANNOT_POST = (50013, 50001, 10003)  # Missing Permissions, Missing Access, Unknown Channel
 UNKNOWN_MESSAGE = 10008
 CLOSED_NOTE = ": I cannot send you direct messages. Use `/plan` in this channel: only you will see your planner."
+DM_CHANNELS = 4096  # users whose DM channel is remembered (discord.py keeps only 128)
 
 
 def classify(exc: discord.HTTPException) -> Exception:
@@ -90,6 +92,9 @@ class DiscordSender:
         self.bot = bot  # the BoardroomBot (not imported: it imports this module)
         # the pictures of posts that wait for their turn, drawn ahead (row id -> task)
         self._ready: dict[int, asyncio.Task[list[discord.File]]] = {}
+        # user id -> their DM channel: a DM needs no look-up of the user (a request when
+        # the user is not cached) nor of the channel; a DM channel's id never changes
+        self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()
 
     def prepare(self, row: OutboxRow) -> None:
         """Start drawing the pictures of a post that waits (for its batch's DMs, for the
@@ -156,8 +161,16 @@ class DiscordSender:
     # -- sending -------------------------------------------------------------------------
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        known = self._dms.get(user_id)
+        if known is not None:
+            self._dms.move_to_end(user_id)
+            return known
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
+        channel = user.dm_channel or await user.create_dm()
+        self._dms[user_id] = channel
+        while len(self._dms) > DM_CHANNELS:
+            self._dms.popitem(last=False)
+        return channel
 
     async def _post(self, row: OutboxRow, merged: list[OutboxRow]) -> int:
         from bot.delivery import merge_payloads
