@@ -164,7 +164,7 @@ class Play(commands.Cog):
     async def remember_planner(self, info: GameInfo, seat: str, msg: discord.Message) -> None:
         """A planner DM just sent is the one live planner of this decision: a reminder
         links it instead of sending another (the half-built plan lives in the database)."""
-        info, prompt, view = await self.seat_now(info.id, seat)
+        info, prompt, view = await self.seat_now(info.id, seat, info)
         builder = self.presenter(info).secret_builder(prompt)
         if builder is None or view is None:
             return
