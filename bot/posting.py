@@ -218,6 +218,17 @@ class DiscordSender:
             data = await self.bot.http.send_message(channel_id, params=params)
         return int(data["id"])
 
+    async def send_dm(self, channel_id: int, **kw: Any) -> int:
+        """POST a direct message (as ``DMChannel.send``, without building a
+        :class:`discord.Message` of the answer nor keeping its view: the buttons are
+        persistent, matched by their ids as the posts' are); the message id."""
+        kw.setdefault("allowed_mentions", self.bot.allowed_mentions)
+        with handle_message_parameters(
+            content=kw.pop("content", None), files=kw.pop("files", None) or MISSING, **kw
+        ) as params:
+            data = await self.bot.http.send_message(channel_id, params=params)
+        return int(data["id"])
+
     async def _edit(self, row: OutboxRow) -> int:
         info = await self._info(row.game_id)
         ref = await self.app.message(row.game_id, row.target)
@@ -249,13 +260,13 @@ class DiscordSender:
                 except UserError:
                     raise Gone("nothing to decide any more") from None
                 dm = await self.dm_channel(uid)
-                msg = await dm.send(embed=embed, files=files, view=ui)
-                await play.remember_planner(info, row.payload["planner"], msg)  # type: ignore[union-attr]
+                message_id = await self.send_dm(dm.id, embed=embed, files=files, view=ui)
+                await play.remember_planner(info, row.payload["planner"], dm.id, message_id)  # type: ignore[union-attr]
             else:
                 dm = await self.dm_channel(uid)
                 ui = views.open_view(info.id) if row.payload.get("buttons") == "open" else MISSING
-                msg = await dm.send(text.clip(row.payload.get("content") or "", 2000), view=ui)
-            return msg.id
+                message_id = await self.send_dm(dm.id, content=text.clip(row.payload.get("content") or "", 2000), view=ui)
+            return message_id
         except discord.Forbidden as exc:
             if exc.code not in (CLOSED_DMS, 50001, 50013):
                 raise

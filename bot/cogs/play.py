@@ -161,16 +161,17 @@ class Play(commands.Cog):
             info = await self.app.info(gid)  # an action came in between: look again
         return info, await self.app.prompt(gid, seat), await self.app.view(gid, seat)
 
-    async def remember_planner(self, info: GameInfo, seat: str, msg: discord.Message) -> None:
-        """A planner DM just sent is the one live planner of this decision: a reminder
-        links it instead of sending another (the half-built plan lives in the database)."""
+    async def remember_planner(self, info: GameInfo, seat: str, channel_id: int, message_id: int) -> None:
+        """A planner DM just sent (message ``message_id`` in DM channel ``channel_id``) is the
+        one live planner of this decision: a reminder links it instead of sending another
+        (the half-built plan lives in the database)."""
         info, prompt, view = await self.seat_now(info.id, seat, info)
         builder = self.presenter(info).secret_builder(prompt)
         if builder is None or view is None:
             return
         # only the message reference: a click saved while the DM was sent keeps its draft
         fresh = builder.encode(builder.decode(None))
-        await self.app.remember_draft_message(info.id, seat, decision_key(view), fresh, msg.channel.id, msg.id)
+        await self.app.remember_draft_message(info.id, seat, decision_key(view), fresh, channel_id, message_id)
 
     async def decision_message(
         self, info: GameInfo, seat: str, *, note: str = ""
