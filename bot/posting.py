@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -47,6 +48,7 @@ CLOSED_DMS = 50007
 CANNOT_POST = (50013, 50001, 10003)  # Missing Permissions, Missing Access, Unknown Channel
 UNKNOWN_MESSAGE = 10008
 CLOSED_NOTE = ": I cannot send you direct messages. Use `/plan` in this channel: only you will see your planner."
+DM_CHANNELS = 4096  # users whose DM channel is remembered (discord.py keeps only 128)
 
 
 def classify(exc: discord.HTTPException) -> Exception:
@@ -90,6 +92,9 @@ class DiscordSender:
         self.bot = bot  # the BoardroomBot (not imported: it imports this module)
         # the pictures of posts that wait for their turn, drawn ahead (row id -> task)
         self._ready: dict[int, asyncio.Task[list[discord.File]]] = {}
+        # user id -> their DM channel: a DM needs no look-up of the user (a request when
+        # the user is not cached) nor of the channel; a DM channel's id never changes
+        self._dms: OrderedDict[int, discord.DMChannel] = OrderedDict()
 
     def prepare(self, row: OutboxRow) -> None:
         """Start drawing the pictures of a post that waits (for its batch's DMs, for the
@@ -156,8 +161,16 @@ class DiscordSender:
     # -- sending -------------------------------------------------------------------------
 
     async def dm_channel(self, user_id: int) -> discord.DMChannel:
+        known = self._dms.get(user_id)
+        if known is not None:
+            self._dms.move_to_end(user_id)
+            return known
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        return user.dm_channel or await user.create_dm()
+        channel = user.dm_channel or await user.create_dm()
+        self._dms[user_id] = channel
+        while len(self._dms) > DM_CHANNELS:
+            self._dms.popitem(last=False)
+        return channel
 
     async def _post(self, row: OutboxRow, merged: list[OutboxRow]) -> int:
         from bot.delivery import merge_payloads
@@ -205,6 +218,17 @@ class DiscordSender:
             data = await self.bot.http.send_message(channel_id, params=params)
         return int(data["id"])
 
+    async def send_dm(self, channel_id: int, **kw: Any) -> int:
+        """POST a direct message (as ``DMChannel.send``, without building a
+        :class:`discord.Message` of the answer nor keeping its view: the buttons are
+        persistent, matched by their ids as the posts' are); the message id."""
+        kw.setdefault("allowed_mentions", self.bot.allowed_mentions)
+        with handle_message_parameters(
+            content=kw.pop("content", None), files=kw.pop("files", None) or MISSING, **kw
+        ) as params:
+            data = await self.bot.http.send_message(channel_id, params=params)
+        return int(data["id"])
+
     async def _edit(self, row: OutboxRow) -> int:
         info = await self._info(row.game_id)
         ref = await self.app.message(row.game_id, row.target)
@@ -236,13 +260,13 @@ class DiscordSender:
                 except UserError:
                     raise Gone("nothing to decide any more") from None
                 dm = await self.dm_channel(uid)
-                msg = await dm.send(embed=embed, files=files, view=ui)
-                await play.remember_planner(info, row.payload["planner"], msg)  # type: ignore[union-attr]
+                message_id = await self.send_dm(dm.id, embed=embed, files=files, view=ui)
+                await play.remember_planner(info, row.payload["planner"], dm.id, message_id)  # type: ignore[union-attr]
             else:
                 dm = await self.dm_channel(uid)
                 ui = views.open_view(info.id) if row.payload.get("buttons") == "open" else MISSING
-                msg = await dm.send(text.clip(row.payload.get("content") or "", 2000), view=ui)
-            return msg.id
+                message_id = await self.send_dm(dm.id, content=text.clip(row.payload.get("content") or "", 2000), view=ui)
+            return message_id
         except discord.Forbidden as exc:
             if exc.code not in (CLOSED_DMS, 50001, 50013):
                 raise

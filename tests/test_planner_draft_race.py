@@ -65,12 +65,11 @@ async def test_a_click_while_the_planner_dm_is_remembered_is_kept(tmp_path: Path
 
             return read
 
-        for name in ("prompt", "view", "draft", "info"):
+        for name in ("prompt", "view", "draft", "info", "state"):
             setattr(app, name, hooked(name))
         play = Play(SimpleNamespace(app=app))  # type: ignore[arg-type]
-        msg = SimpleNamespace(id=555, channel=SimpleNamespace(id=777))
         inside = True
-        await play.remember_planner(info, seat, msg)  # type: ignore[arg-type]
+        await play.remember_planner(info, seat, 777, 555)
         inside = False
         assert saved, "no click landed while the planner was remembered"
         row = await app.draft(info.id, seat, key)

@@ -157,57 +157,79 @@ class Play(commands.Cog):
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
         return user.dm_channel or await user.create_dm()
 
-    async def remember_planner(self, info: GameInfo, seat: str, msg: discord.Message) -> None:
-        """A planner DM just sent is the one live planner of this decision: a reminder
-        links it instead of sending another (the half-built plan lives in the database)."""
-        prompt = await self.app.prompt(info.id, seat)
+    async def seat_now(
+        self, gid: int, seat: str, info: GameInfo | None = None
+    ) -> tuple[GameInfo, dict[str, Any] | None, dict[str, Any] | None]:
+        """The game's info, ``seat``'s prompt and private view, all of one committed state
+        (as ``app.info``, ``app.prompt`` and ``app.view`` give them, with one look-up of the
+        game instead of three: a round end sends a planner to every seat). ``info``, if
+        given, is used unless the game has moved on since. The prompt and the view are
+        None when the game is not running (a lobby, a finished game)."""
+        if info is None:
+            info = await self.app.info(gid)
+        for _ in range(3):
+            if info.status not in ("active", "paused"):
+                return info, None, None
+            state = await self.app.state(gid)
+            if int(state.get("version", -1)) == info.version:
+                game = self.app.engine(info.game)
+                return info, game.pending(state).get(seat), game.view(state, seat)
+            info = await self.app.info(gid)  # an action came in between: look again
+        return info, await self.app.prompt(gid, seat), await self.app.view(gid, seat)
+
+    async def remember_planner(self, info: GameInfo, seat: str, channel_id: int, message_id: int) -> None:
+        """A planner DM just sent (message ``message_id`` in DM channel ``channel_id``) is the
+        one live planner of this decision: a reminder links it instead of sending another
+        (the half-built plan lives in the database)."""
+        info, prompt, view = await self.seat_now(info.id, seat, info)
         builder = self.presenter(info).secret_builder(prompt)
-        if builder is None:
+        if builder is None or view is None:
             return
-        view = await self.app.view(info.id, seat)
         # only the message reference: a click saved while the DM was sent keeps its draft
         fresh = builder.encode(builder.decode(None))
-        await self.app.remember_draft_message(info.id, seat, decision_key(view), fresh, msg.channel.id, msg.id)
+        await self.app.remember_draft_message(info.id, seat, decision_key(view), fresh, channel_id, message_id)
 
     async def decision_message(
         self, info: GameInfo, seat: str, *, note: str = ""
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
         """A fresh private prompt for whatever ``seat`` must decide now."""
-        prompt = await self.app.prompt(info.id, seat)
-        if self.presenter(info).secret_builder(prompt) is not None:
-            return await self.planner_message(info.id, seat, note=note)
+        now = await self.seat_now(info.id, seat, info)
+        if self.presenter(now[0]).secret_builder(now[1]) is not None:
+            return await self.planner_message(info.id, seat, note=note, now=now)
         return await self.action_message(info.id, seat, choices.ActionPath(), note=note)
 
     # -------------------------------------------------------------------- planner
     async def planner_message(
-        self, gid: int, seat: str, draft: Any = None, *, note: str = ""
+        self,
+        gid: int,
+        seat: str,
+        draft: Any = None,
+        *,
+        note: str = "",
+        now: tuple[GameInfo, dict[str, Any] | None, dict[str, Any] | None] | None = None,
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
-        """The private planner of ``seat``'s secret decision (``draft`` None: a fresh one)."""
-        info = await self.app.info(gid)
-        prompt = await self.app.prompt(gid, seat)
+        """The private planner of ``seat``'s secret decision (``draft`` None: a fresh one);
+        ``now``: :meth:`seat_now`'s answer, if the caller has it."""
+        info, prompt, seat_view = now or await self.seat_now(gid, seat)
         builder = self.presenter(info).secret_builder(prompt)
-        if builder is None:
+        if builder is None or seat_view is None:
             raise UserError("Nothing to plan now: your decision is sealed, or the game has moved on.")
-        seat_view = await self.app.view(gid, seat)
         ctx = builder.context(prompt, seat_view, seat)
         if draft is None:  # the seat's draft of this decision, kept in the database
             row = await self.app.draft(gid, seat, decision_key(seat_view))
             draft = builder.decode(row.draft if row is not None else None)
-        # outcome lists can take a moment: a worker (process) computes them, off the event loop
-        options = await pictures.PAINTER.call(pictures.method_call, builder, "choices", draft, ctx)
+        # outcome lists can take a moment: a worker (process) computes them, off the event
+        # loop, while the other worker draws the picture
         preview = builder.preview(draft, ctx)
+        options, pic = await asyncio.gather(
+            pictures.PAINTER.call(pictures.method_call, builder, "choices", draft, ctx),
+            self._planner_picture(info, prompt, seat_view, preview),
+        )
         embed = discord.Embed(
             title=f"Your {builder.noun} — round {seat_view.get('round')} (game #{gid})",
             description=text.clip((note + "\n\n" if note else "") + builder.describe(draft, ctx), 4000),
             colour=discord.Colour.dark_teal(),
         )
-        if preview is not None:
-            pic = await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
-        else:  # the game's picture of this decision (the compact one reads on a phone)
-            draw = self.presenter(info).prompt_picture(prompt) or "draw"
-            pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
-            if pic is None and draw != "draw":  # the full private picture if there is none
-                pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
         files = [pic] if pic is not None else []
         if pic is not None:
             embed.set_image(url=f"attachment://{pic.filename}")
@@ -223,6 +245,19 @@ class Play(commands.Cog):
             seal_label=builder.seal_label,
         )
         return embed, files, ui
+
+    async def _planner_picture(
+        self, info: GameInfo, prompt: Any, seat_view: dict[str, Any], preview: Any
+    ) -> discord.File | None:
+        """The planner's picture: the plan's preview, else the game's picture of this
+        decision (the compact one reads on a phone), else the full private picture."""
+        if preview is not None:
+            return await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
+        draw = self.presenter(info).prompt_picture(prompt) or "draw"
+        pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
+        if pic is None and draw != "draw":  # the full private picture if there is none
+            pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
+        return pic
 
     async def on_planner(
         self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int, op: str, value: str
