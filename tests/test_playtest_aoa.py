@@ -78,24 +78,34 @@ async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, li
     raise AssertionError("a turn that never ends")  # pragma: no cover
 
 
+async def _start_and_draft(
+    fake: FakeDiscord, users: list[dict], rnd: random.Random, *, pictures: bool = True
+) -> list[tuple[int, int]]:
+    """The host opens the game, the other joins, Start; each of the 3 draft passes answered
+    from its DM (which shows the hand, when the bot draws ``pictures``): the (clicks,
+    steps) of each pass."""
+    ix = await fake.slash(users[0], "game new", {"game": GAME})
+    await fake.click(users[1], ix.original, "Join")
+    await fake.click(users[0], ix.original, "Start")
+    passes = []
+    for k in (1, 2, 3):
+        for u in users:
+            msg = await fake.wait_for(
+                lambda u=u, k=k: next((m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None),
+                15, what=f"draft pass {k}",
+            )
+            assert msg["attachments"] or not pictures, "the draft DM shows the hand"
+            passes.append(await _turn(fake, u, msg, rnd, limit=1))
+    return passes
+
+
 async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
     rnd = random.Random(3)
     users = [fake.add_member(n) for n in ("ann", "bob")]
     spy = SpyRenderer()
     log: list[tuple[str, int, int]] = []
     async with running(fake, str(tmp_path / "aoa.db"), renderer=spy) as bot:
-        ix = await fake.slash(users[0], "game new", {"game": GAME})
-        await fake.click(users[1], ix.original, "Join")
-        await fake.click(users[0], ix.original, "Start")
-        for k in (1, 2, 3):
-            for u in users:
-                msg = await fake.wait_for(
-                    lambda u=u, k=k: next((m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None),
-                    15, what=f"draft pass {k}",
-                )
-                assert msg["attachments"], "the draft DM shows the hand"
-                clicks, steps = await _turn(fake, u, msg, rnd, limit=1)
-                log.append(("draft", clicks, steps))
+        log.extend(("draft", clicks, steps) for clicks, steps in await _start_and_draft(fake, users, rnd))
         used: set[str] = set()
 
         def ready() -> Any:
@@ -171,16 +181,7 @@ async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_mo
     rnd = random.Random(5)
     users = [fake.add_member(n) for n in ("ann", "bob")]
     async with running(fake, str(tmp_path / "stale.db"), renderer=None) as bot:
-        ix = await fake.slash(users[0], "game new", {"game": GAME})
-        await fake.click(users[1], ix.original, "Join")
-        await fake.click(users[0], ix.original, "Start")
-        for k in (1, 2, 3):
-            for u in users:
-                msg = await fake.wait_for(
-                    lambda u=u, k=k: next((m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None),
-                    15, what=f"draft pass {k}",
-                )
-                await _turn(fake, u, msg, rnd, limit=1)
+        await _start_and_draft(fake, users, rnd, pictures=False)
         found = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), 20, what="the first turn")
         m, u = found
         first = (await fake.click(u, m, "Open my turn")).original
