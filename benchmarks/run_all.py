@@ -50,6 +50,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_scale.py": ["--games", "1000", "--acts", "100"],  # --full: 1,000 games, 400 moves
     "bench_round_end.py": ["--runs", "3"],
     "bench_ux.py": ["--rounds", "3"],
+    "bench_storage.py": ["--reads", "1000"],
 }
 
 
