@@ -24,12 +24,17 @@ def options_field(card: dict[str, Any]) -> str:
     return next((f["value"] for f in fields if f["name"] == "Options"), "")
 
 
+async def si_lobby(fake: FakeDiscord, host: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The lobby card of a new Smartphone Inc. game opened by ``host`` with ``options``
+    typed as JSON in /game new."""
+    ix = await fake.slash(host, "game new", {"game": "smartphone-inc", "options": json.dumps(options)})
+    return ix.original  # type: ignore[no-any-return]
+
+
 async def test_the_colours_option_shows_colours_and_player_names(fake: FakeDiscord, tmp_path: Any) -> None:
     ann, bob = fake.add_member("ann lee"), fake.add_member("bob")
     async with running(fake, str(tmp_path / "colours.db"), renderer=None) as bot:
-        typed = json.dumps({"colours": {"annlee": "red", "bob": "blue"}, "tech_sides": "random"})
-        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": typed})
-        lobby = ix.original
+        lobby = await si_lobby(fake, ann, {"colours": {"annlee": "red", "bob": "blue"}, "tech_sides": "random"})
         shown = options_field(lobby)
         assert "Company colours: Red for Ann Lee, Blue for a player who has not joined yet" in shown, shown
         assert "annlee" not in message_text(lobby) and "bob" not in shown.lower()
@@ -48,9 +53,7 @@ async def test_the_host_may_name_the_players_as_they_are_shown(fake: FakeDiscord
     """The host types the players' names ("Ann Lee"), not seat ids; colours in any case."""
     ann, bob = fake.add_member("ann lee"), fake.add_member("bob")
     async with running(fake, str(tmp_path / "names.db"), renderer=None) as bot:
-        typed = json.dumps({"colours": {"Ann Lee": "Yellow", "Bob": "green"}})
-        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": typed})
-        lobby = ix.original
+        lobby = await si_lobby(fake, ann, {"colours": {"Ann Lee": "Yellow", "Bob": "green"}})
         await fake.click(bob, lobby, "Join")
         assert "Company colours: Yellow for Ann Lee, Green for Bob" in options_field(lobby)
         await fake.click(ann, lobby, "Start")
@@ -125,9 +128,7 @@ async def test_colours_for_someone_not_seated_say_who_and_who_is_seated(fake: Fa
     fake.allow_threads()
     ann, bob = fake.add_member("ann lee"), fake.add_member("bob")
     async with running(fake, str(tmp_path / "unknown.db"), renderer=None) as bot:
-        typed = json.dumps({"colours": {"Ann Lee": "red", "Carl": "blue"}})
-        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": typed})
-        lobby = ix.original
+        lobby = await si_lobby(fake, ann, {"colours": {"Ann Lee": "red", "Carl": "blue"}})
         await fake.click(bob, lobby, "Join")
         ix = await fake.click(ann, lobby, "Start")
         said = "\n".join(message_text(m) for m in ix.followups)
@@ -144,9 +145,7 @@ async def test_colours_for_someone_not_seated_say_who_and_who_is_seated(fake: Fa
 async def test_a_seated_player_without_a_colour_is_named(fake: FakeDiscord, tmp_path: Any) -> None:
     ann, bob, cy = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cy")
     async with running(fake, str(tmp_path / "missing.db"), renderer=None) as bot:
-        typed = json.dumps({"colours": {"Ann": "red", "Bob": "blue"}})
-        ix = await fake.slash(ann, "game new", {"game": "smartphone-inc", "options": typed})
-        lobby = ix.original
+        lobby = await si_lobby(fake, ann, {"colours": {"Ann": "red", "Bob": "blue"}})
         await fake.click(bob, lobby, "Join")
         await fake.click(cy, lobby, "Join")
         ix = await fake.click(ann, lobby, "Start")
