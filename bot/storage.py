@@ -861,6 +861,18 @@ class Tx:
                 "DELETE FROM reminders WHERE game_id = ? AND kind = ?", (game_id, kind)
             )
 
+    async def takeover_wait(self, game_id: int, seat: str) -> tuple[WaitingRow, float] | None:
+        """The seat's wait and the due time of its takeover deadline, in one read (None:
+        the seat is not waited for, or its wait has no takeover deadline). A new wait
+        replaces its reminder rows (ON DELETE CASCADE), so the pair is always one wait's."""
+        row = await self._one(
+            "SELECT w.game_id, w.seat, w.since_version, w.since_at, r.due_at FROM waiting w"
+            " JOIN reminders r ON r.game_id = w.game_id AND r.seat = w.seat AND r.kind = 'takeover'"
+            " WHERE w.game_id = ? AND w.seat = ?",
+            (game_id, seat),
+        )
+        return (WaitingRow(*row[:4]), float(row[4])) if row else None
+
     async def reminder(self, game_id: int, seat: str, kind: str) -> ReminderRow | None:
         row = await self._one(
             "SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders"
