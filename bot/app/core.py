@@ -991,13 +991,16 @@ def _engine_names() -> list[str]:
         return []
 
 
-def canonical_input(game: Game, action: Any) -> tuple[dict[str, Any], list[str]]:
+def canonical_input(game: Game, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
     """A player's action checked for size and shape, in the engine's canonical form (what
-    the log stores), with the names of fields the engine does not know."""
+    the log stores), with the names of fields the engine does not know. The app's own
+    undo row (refused from a player by the caller) passes as it is."""
     if not isinstance(action, dict):
         raise IllegalAction("A move is a JSON object with a 'type'.")
     size = None if too_deep(action) else json_size(action)
     if size is None or size > MAX_ACTION_CHARS:
         raise IllegalAction("That is too large to be a move in this game.")
     canonical = getattr(game, "canonical_action", None)
-    return canonical(action) if canonical is not None else (action, [])
+    if canonical is None or action.get("type") == UNDO:
+        return action, []
+    return canonical(state, seat, action)

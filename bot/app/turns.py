@@ -42,7 +42,7 @@ class TurnOps(Core):
             version = int(state["version"])
             pending = self.reads.pending(game, state)
             try:
-                action, unknown = canonical_input(game, action)
+                action, unknown = canonical_input(game, state, seat, action)
             except IllegalAction as exc:
                 return self._refusal(info, game, state, seat, "illegal", str(exc))
             if is_undo(action) or action.get("type") == UNDO:
