@@ -116,6 +116,29 @@ class StorageUnavailable(StorageError):
         self.cause = cause
 
 
+class DamagedRecord(StorageError):
+    """A row of a game's record that cannot be read (bad JSON written by hand or a
+    damaged file). The message is for players; the app pauses the game."""
+
+    def __init__(self, game_id: int, seq: int) -> None:
+        super().__init__(
+            f"This game's record is damaged (move {seq} cannot be read), so the game is paused."
+            " An operator can restore the database from a backup."
+        )
+        self.game_id = game_id
+        self.seq = seq
+
+
+def _action_row(r: Any) -> ActionRow:
+    try:
+        action = json.loads(r[3])
+    except (TypeError, ValueError):
+        raise DamagedRecord(int(r[0]), int(r[1])) from None
+    if not isinstance(action, dict):
+        raise DamagedRecord(int(r[0]), int(r[1]))
+    return ActionRow(r[0], r[1], r[2], action, r[4], r[5])
+
+
 class LeaseHeld(StorageError):
     """Another live boardroom process uses this database."""
 
@@ -528,7 +551,7 @@ class Tx:
             " WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             (game_id, after, upto if upto is not None else 2**62),
         )
-        return [ActionRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+        return [_action_row(r) for r in rows]
 
     # snapshots
     async def put_snapshot(self, game_id: int, version: int, state: str, at: float) -> None:

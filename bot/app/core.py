@@ -165,7 +165,7 @@ from bot.records import (
     is_secret,
 )
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
-from bot.storage import DraftRow, GameRow, MessageRef, SeatRow, Storage, Tx
+from bot.storage import DamagedRecord, DraftRow, GameRow, MessageRef, SeatRow, Storage, Tx
 from engine import Game, IllegalAction
 from engine.errors import StateTooNew
 from engine.versions import setup_as
@@ -656,7 +656,24 @@ class Core:
         return state
 
     async def _load(self, info: GameInfo) -> State:
-        """Newest snapshot at or before the committed version + replay of later rows."""
+        """Newest snapshot at or before the committed version + replay of later rows. A
+        row that cannot be read or replayed (the record damaged) pauses the game and
+        raises :class:`bot.storage.DamagedRecord` (its message is for the players)."""
+        try:
+            return await self._load_record(info)
+        except DamagedRecord as exc:
+            await self._damaged(info, exc)
+            raise
+
+    async def _damaged(self, info: GameInfo, exc: DamagedRecord) -> None:
+        log.error("game %s: its record is damaged at seq %s; the game is paused", info.id, exc.seq)
+        async with self.storage.transaction() as tx:
+            row = await tx.game_row(info.id)
+            if row is not None and row.status == "active":
+                await tx.update_game(info.id, self.clock(), status="paused")
+                await tx.delete_reminders(info.id)
+
+    async def _load_record(self, info: GameInfo) -> State:
         game = self.engine(info.game)
         async with self.storage.read() as q:
             snap = await q.latest_snapshot(info.id, info.version)
@@ -968,7 +985,13 @@ class Core:
 def _replay(game: Game, state: State, rows: list[Any]) -> State:
     before: State | None = None
     for r in rows:
-        state, before = replay_row(game, state, before, r.seat, r.action, r.seq)
+        try:
+            state, before = replay_row(game, state, before, r.seat, r.action, r.seq)
+        except NeedsEarlier:
+            raise
+        except (IllegalAction, KeyError, TypeError, ValueError, AttributeError, IndexError, RuntimeError):
+            # a row that reads as JSON but not as the move that was made: the record is damaged
+            raise DamagedRecord(r.game_id, r.seq) from None
     return state
 
 
