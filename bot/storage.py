@@ -785,6 +785,15 @@ class Tx:
         row = await self._one("SELECT count(*) FROM outbox WHERE game_id = ? AND batch = ?", (game_id, batch))
         return int(row[0]) if row else 0
 
+    async def release_batch(self, game_id: int, batch: int) -> None:
+        """The rows of one batch held back for the end of a chain are due now (the chain
+        ended early: its AI moves could not be saved)."""
+        await self.conn.execute(
+            "UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND batch = ? AND state = 'pending'"
+            " AND attempts = 0 AND next_try_at > 0",
+            (game_id, batch),
+        )
+
     async def release_held_batches(self) -> int:
         """At start-up (no chain of AI moves runs yet): the rows a dead process held back
         for the end of its chain are due now."""

@@ -165,7 +165,16 @@ from bot.records import (
     is_secret,
 )
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
-from bot.storage import DamagedRecord, DraftRow, GameRow, MessageRef, SeatRow, Storage, Tx
+from bot.storage import (
+    DamagedRecord,
+    DraftRow,
+    GameRow,
+    MessageRef,
+    SeatRow,
+    Storage,
+    StorageUnavailable,
+    Tx,
+)
 from engine import Game, IllegalAction
 from engine.errors import StateTooNew
 from engine.versions import setup_as
@@ -962,6 +971,29 @@ class Core:
         actor = "takeover" if s.is_human else "bot"
         await self._commit(info, game, state, new, s.seat, action, actor, out)
         return True
+
+    async def _answer(self, info: GameInfo, out: Outcome) -> None:
+        """After a player's committed move: the AI seats' answer, then the posts. A
+        database that cannot take the AI's writes (disk full) does not undo or hide the
+        move: the outcome stays "applied" with what was saved, the AI's answer is left to
+        the next sweep (``games.ai_owed`` was written with the move:
+        :meth:`bot.app.App.advance_all`), and the move's posts, held back for the end of
+        the chain, are released now instead of after ``chain_hold``."""
+        try:
+            await self._run_ai(info, out)
+            await self._publish(info, out)
+        except StorageUnavailable:
+            log.warning(
+                "game %s: the AI's answer to move %s could not be saved; the next sweep plays it", info.id, out.version
+            )
+            game = self.engine(info.game)
+            self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
+            if out.batch is not None and out.settled != out.version:
+                try:
+                    async with self.storage.transaction() as tx:
+                        await tx.release_batch(info.id, out.batch)
+                except StorageUnavailable:
+                    log.warning("game %s: its posts wait %.0f s (the database cannot take writes)", info.id, self.chain_hold)
 
     async def _run_ai(self, info: GameInfo, out: Outcome) -> None:
         """AI seats act (each action committed) until a human is pending or the game ends."""
