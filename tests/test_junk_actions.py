@@ -199,3 +199,53 @@ async def test_the_app_refuses_junk_politely_and_stores_the_canonical_move(tmp_p
         assert set(logged) <= {"type", *_fields(name)[logged["type"]]}
     finally:
         await storage.close()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_junk_through_the_app_is_refused_or_stored_canonical(tmp_path: Path, name: str) -> None:
+    """The same fuzz through ``App.act`` on a live game: only "illegal" (a message) or
+    "applied", never an exception; what the log stores has only the fields of its type,
+    in canonical form."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    app, gid, storage = loop.run_until_complete(_game(tmp_path, name))
+    fields = _fields(name)
+
+    async def one(data: Any) -> None:
+        seat, uid, legal, version = await _pending(app, gid)
+        action: Any = dict(legal)
+        how = data.draw(st.sampled_from(["field", "add", "type", "anything", "legal"]))
+        keys = sorted(fields.get(action["type"], {}))
+        if how == "field" and keys:
+            action[data.draw(st.sampled_from(keys))] = data.draw(json_values)
+        elif how == "add":
+            action[data.draw(st.text(min_size=1, max_size=8))] = data.draw(json_values)
+        elif how == "type":
+            action["type"] = data.draw(json_values)
+        elif how == "anything":
+            action = data.draw(json_values)
+        out = await app.act(gid, uid, seat, action, version)
+        assert out.status in ("illegal", "applied"), (action, out.status, out.message)
+        if out.status == "illegal":
+            assert out.message
+            assert (await app.info(gid)).version == version
+            return
+        async with storage.read() as q:
+            logged = (await q.actions(gid, after=version, upto=version + 1))[0].action
+        assert set(logged) <= {"type", *fields[logged["type"]]}, logged
+        game = get_game(name)
+        assert game.canonical_action(None, seat, logged) == (logged, [])  # already canonical
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(st.data())
+    def run(data: Any) -> None:
+        if get_game(name).is_over(loop.run_until_complete(app.state(gid))):
+            return
+        loop.run_until_complete(one(data))
+
+    try:
+        run()
+    finally:
+        loop.run_until_complete(storage.close())
+        loop.close()
