@@ -129,7 +129,7 @@ class BoardroomBot(commands.Bot):
         from bot.reminders import ReminderScheduler
         from bot.storage import Storage
         from bot.version import version_line
-        from bot.views import DYNAMIC_ITEMS
+        from bot.views import DYNAMIC_ITEMS, answer_stray
 
         log.info("%s", version_line())
         self.storage = await Storage.open(self.db_path)
@@ -146,6 +146,7 @@ class BoardroomBot(commands.Bot):
             await self.load_extension(ext)
         self.tree.add_command(self.game_group)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_listener(answer_stray, "on_interaction")  # a crafted button: a polite reply
         errors.install(self.tree)
         from bot.delivery import Deliverer
         from bot.posting import DiscordSender

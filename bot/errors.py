@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.limits import clip
 from bot.records import AppError
-from bot.storage import StorageUnavailable
+from bot.storage import DamagedRecord, StorageUnavailable
 from engine import IllegalAction
 
 log = logging.getLogger("boardroom.errors")
@@ -68,6 +68,8 @@ def expected_message(error: BaseException) -> str | None:
     """The private text for an expected error, or None if the error is unexpected."""
     if isinstance(error, StorageUnavailable):  # the operator got one clear log line
         return CANNOT_SAVE
+    if isinstance(error, DamagedRecord):  # the app paused the game and logged it
+        return str(error)
     if isinstance(error, (IllegalAction, UserError, AppError)):
         return str(error) or "That is not possible right now."
     if isinstance(error, app_commands.MissingPermissions):

@@ -144,6 +144,7 @@ class ReminderHost(Protocol):
         user_id: int | None = None,
         is_admin: bool | int = False,
         waiting_since: int | None = None,
+        due_at: float | None = None,
     ) -> Outcome | None: ...
 
 
@@ -304,7 +305,11 @@ class ReminderScheduler:
         place = game.thread_id or game.channel_id
         if kind == "takeover":
             # re-checked under the game's lock: the player may be moving right now
-            outcome = await self.app.take_over(game_id, seat, waiting_since=wait.since_version)
+            # (this row's due time and this wait: a move that leaves the player to move
+            # again starts a new wait, whose row this job has not read)
+            outcome = await self.app.take_over(
+                game_id, seat, waiting_since=wait.since_version, due_at=row.due_at
+            )
             if outcome is None:
                 return None
             nudge = Nudge("takeover", game_id, seat, holder.user_id, since, row.count, place, outcome)

@@ -116,6 +116,29 @@ class StorageUnavailable(StorageError):
         self.cause = cause
 
 
+class DamagedRecord(StorageError):
+    """A row of a game's record that cannot be read (bad JSON written by hand or a
+    damaged file). The message is for players; the app pauses the game."""
+
+    def __init__(self, game_id: int, seq: int) -> None:
+        super().__init__(
+            f"This game's record is damaged (move {seq} cannot be read), so the game is paused."
+            " An operator can restore the database from a backup."
+        )
+        self.game_id = game_id
+        self.seq = seq
+
+
+def _action_row(r: Any) -> ActionRow:
+    try:
+        action = json.loads(r[3])
+    except (TypeError, ValueError):
+        raise DamagedRecord(int(r[0]), int(r[1])) from None
+    if not isinstance(action, dict):
+        raise DamagedRecord(int(r[0]), int(r[1]))
+    return ActionRow(r[0], r[1], r[2], action, r[4], r[5])
+
+
 class LeaseHeld(StorageError):
     """Another live boardroom process uses this database."""
 
@@ -528,7 +551,7 @@ class Tx:
             " WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
             (game_id, after, upto if upto is not None else 2**62),
         )
-        return [ActionRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+        return [_action_row(r) for r in rows]
 
     # snapshots
     async def put_snapshot(self, game_id: int, version: int, state: str, at: float) -> None:
@@ -762,6 +785,15 @@ class Tx:
         row = await self._one("SELECT count(*) FROM outbox WHERE game_id = ? AND batch = ?", (game_id, batch))
         return int(row[0]) if row else 0
 
+    async def release_batch(self, game_id: int, batch: int) -> None:
+        """The rows of one batch held back for the end of a chain are due now (the chain
+        ended early: its AI moves could not be saved)."""
+        await self.conn.execute(
+            "UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND batch = ? AND state = 'pending'"
+            " AND attempts = 0 AND next_try_at > 0",
+            (game_id, batch),
+        )
+
     async def release_held_batches(self) -> int:
         """At start-up (no chain of AI moves runs yet): the rows a dead process held back
         for the end of its chain are due now."""
@@ -860,6 +892,18 @@ class Tx:
             await self.conn.execute(
                 "DELETE FROM reminders WHERE game_id = ? AND kind = ?", (game_id, kind)
             )
+
+    async def takeover_wait(self, game_id: int, seat: str) -> tuple[WaitingRow, float] | None:
+        """The seat's wait and the due time of its takeover deadline, in one read (None:
+        the seat is not waited for, or its wait has no takeover deadline). A new wait
+        replaces its reminder rows (ON DELETE CASCADE), so the pair is always one wait's."""
+        row = await self._one(
+            "SELECT w.game_id, w.seat, w.since_version, w.since_at, r.due_at FROM waiting w"
+            " JOIN reminders r ON r.game_id = w.game_id AND r.seat = w.seat AND r.kind = 'takeover'"
+            " WHERE w.game_id = ? AND w.seat = ?",
+            (game_id, seat),
+        )
+        return (WaitingRow(*row[:4]), float(row[4])) if row else None
 
     async def reminder(self, game_id: int, seat: str, kind: str) -> ReminderRow | None:
         row = await self._one(

@@ -58,21 +58,47 @@ def parse_options(text: str | None) -> dict[str, Any]:
     text = text.strip()
     if text.startswith("{"):
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_no_twice)
         except ValueError as exc:
-            raise ValueError(f"options look like JSON but are not valid: {exc}") from None
+            if isinstance(exc, _Twice):
+                raise ValueError(str(exc)) from None
+            where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+            raise ValueError(f"Those options look like JSON but are not valid{where}.") from None
         if not isinstance(data, dict):
-            raise ValueError("options must be a JSON object")
+            raise ValueError("Options must be a JSON object.")
         return data
     out: dict[str, Any] = {}
     for part in text.replace(",", " ").replace(";", " ").split():
         if "=" not in part:
-            raise ValueError(f"option {part!r} should look like name=value")
+            raise ValueError(f"Write each option as name=value ({clip(part, QUOTED)!r} is not).")
         key, value = part.split("=", 1)
         key = key.strip().lower().replace("-", "_")
         if not key:
-            raise ValueError(f"option {part!r} has no name")
-        out[key] = _value(value.strip())
+            raise ValueError(f"The option {clip(part, QUOTED)!r} has no name.")
+        _put(out, key, _value(value.strip()))
+    return out
+
+
+QUOTED = 40  # how much of what the player typed a refusal quotes
+
+
+class _Twice(ValueError):
+    pass
+
+
+def _put(out: dict[str, Any], key: str, value: Any) -> None:
+    """One option, refused if it was given before with another value (it contradicts
+    itself: ``difficulty=hard difficulty=easy``); the same value twice is harmless."""
+    if key in out and out[key] != value:
+        first, then = (clip(json.dumps(v) if not isinstance(v, str) else v, QUOTED) for v in (out[key], value))
+        raise _Twice(f"The option {clip(key, QUOTED)} is given twice ({first}, then {then}): keep one.")
+    out[key] = value
+
+
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        _put(out, key, value)
     return out
 
 

@@ -349,6 +349,9 @@ class ActionButton(
         return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["path"], match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.op not in ACTION_BUTTONS:  # a crafted id: no such button was ever sent
+            await errors.reply_private(interaction, STRAY)
+            return
         await _safely(
             interaction,
             _play(interaction).on_action(interaction, self.gid, self.seat, self.ver, self.path, self.op, ""),
@@ -417,3 +420,45 @@ def undo_view(gid: int, seat: str, ver: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ActionButton(gid, seat, ver, "-", "undo"))
     return view
+
+
+# ------------------------------------------------------------------------ strays
+
+STRAY = (
+    "That button is not one I know (or it is out of date): "
+    "open your turn again with `/plan`, or use the newest message of the game."
+)
+
+
+def _on_message(message: discord.Message | None, custom_id: str) -> bool:
+    if message is None:
+        return False
+    for row in message.components:
+        for c in getattr(row, "children", [row]):
+            if getattr(c, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+def is_handled(custom_id: str, message: discord.Message | None) -> bool:
+    """Whether one of the bot's buttons answers a click on ``custom_id``: its template
+    matches and the button is on the message (discord.py drops a dynamic item whose id
+    is not on the message clicked, without a word)."""
+    return _on_message(message, custom_id) and any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS  # type: ignore[attr-defined]
+    )
+
+
+async def answer_stray(interaction: discord.Interaction[Any]) -> None:
+    """The bot's ``on_interaction`` listener: a click on a ``br:`` id that none of the
+    buttons above answers (crafted, or not on its message) gets a polite private reply
+    instead of Discord's "interaction failed"."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id.startswith("br:"):
+        return
+    if is_handled(custom_id, interaction.message):
+        return
+    await errors.reply_private(interaction, STRAY)

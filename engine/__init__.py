@@ -25,10 +25,13 @@ and the AI use when present:
 - a secret decision may be taken back with the action ``{"type": "unseal"}`` while the
   engine allows it (Smartphone Inc.: until the last plan is in); the app lets it through
   although the seat is not pending;
-- ``canonical_action(action) -> (action, unknown_fields)``: the action with only the
-  fields the engine reads, in canonical form (what the app stores in the log), and the
-  names of any other fields (the app refuses such a move). Raises IllegalAction for a
-  malformed action. Without it the app stores actions as sent.
+- ``canonical_action(state, seat, action) -> (action, unknown_fields)``: the action with
+  only the fields the engine reads, in canonical form (what the app stores in the log),
+  and the names of any other fields (the app refuses such a move). Raises IllegalAction
+  for a malformed action (not an object, a type that is not the game's, a field of the
+  wrong shape), so that ``apply`` only ever sees well-formed moves; the common core is
+  :mod:`engine.canonical`. All three games have it; without it the app stores actions
+  as sent.
 
 Versions (``engine/versions.py``; Smartphone Inc. is the example): a game keeps the
 rules version and the random generator it started with until it ends. Its state says

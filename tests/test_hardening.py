@@ -318,7 +318,7 @@ async def test_the_log_stores_the_canonical_action_and_refuses_unknown_fields(
     async with storage.read() as q:
         logged = (await q.actions(gid, after=version))[0].action
     game = app.engine("smartphone-inc")
-    assert logged == game.canonical_action(messy)[0]
+    assert logged == game.canonical_action(await app.state(gid), "ann", messy)[0]
     assert logged["plan"]["improvements"] == []
     # the same move again with junk is "already done", not "stale"
     again = await app.act(gid, 1, "ann", {**messy, "junk": 1}, version)
@@ -433,7 +433,7 @@ def test_every_smartphone_action_the_engine_asks_for_has_only_known_fields() -> 
         state, log, _ = play_game("smartphone-inc", seats, seed, opts)
         replay = game.setup(seats, seed, opts)
         for seat, action in log:
-            canon, unknown = game.canonical_action(action)
+            canon, unknown = game.canonical_action(replay, seat, action)
             assert unknown == [], (action, unknown)
             seen.add(action["type"])
             replay = game.apply(replay, seat, canon)

@@ -53,8 +53,9 @@ def test_unseal_only_a_sealed_plan_while_planning_is_open_SI_PLAN_12():
 
 
 def test_unseal_is_canonical_and_refuses_junk():
-    assert GAME.canonical_action({"type": "unseal"}) == ({"type": "unseal"}, [])
-    assert GAME.canonical_action({"type": "unseal", "x": 1})[1] == ["x"]
+    state = GAME.setup(["p1", "p2"], 5)
+    assert GAME.canonical_action(state, "p1", {"type": "unseal"}) == ({"type": "unseal"}, [])
+    assert GAME.canonical_action(state, "p1", {"type": "unseal", "x": 1})[1] == ["x"]
 
 
 def test_undoable_not_across_the_reveal_nor_chance():

@@ -168,23 +168,33 @@ class AdminOps(Core):
         user_id: int | None = None,
         is_admin: bool | int = False,
         waiting_since: int | None = None,
+        due_at: float | None = None,
     ) -> Outcome | None:
         """The AI plays ``seat`` from now on. ``user_id`` None = the system (the
-        reminder scheduler's deadline); otherwise host/admin only. ``waiting_since``:
-        the state version the deadline's wait began at; if the seat no longer owes
-        that decision (the player moved while the deadline fired), nothing happens and
-        None is returned."""
+        reminder scheduler's deadline); otherwise host/admin only. ``waiting_since``
+        and ``due_at`` (the deadline's): the state version the deadline's wait began at
+        and the due time of the takeover row the scheduler read. Under the game's lock,
+        in one read, the takeover must still be due for that wait; if not (the player
+        moved while the deadline fired, even a move that left them to move again, which
+        starts a new wait with a new deadline), nothing happens and None is returned."""
         async with self.lock(game_id):
             info = await self.info(game_id)
             if user_id is not None:
                 self._check_manage(info, user_id, is_admin)
             if info.status != "active":
                 raise Conflict(f"The game is {info.status}.")
-            if waiting_since is not None:
+            if waiting_since is not None or due_at is not None:
                 async with self.storage.read() as q:
-                    wait = next((w for w in await q.waiting_of(game_id) if w.seat == seat), None)
-                if wait is None or wait.since_version != waiting_since:
-                    return None  # the player moved meanwhile
+                    found = await q.takeover_wait(game_id, seat)
+                if found is None:
+                    return None  # the player moved meanwhile (and owes nothing now)
+                wait, due = found
+                if (
+                    (waiting_since is not None and wait.since_version != waiting_since)
+                    or (due_at is not None and due != due_at)
+                    or due > self.clock()
+                ):
+                    return None  # a new wait began (the player moved): its deadline is later
             target = info.seat_named(seat)
             if target is None or not target.is_human:
                 raise NotFound(f"There is no human seat {seat!r} in this game.")

@@ -165,7 +165,16 @@ from bot.records import (
     is_secret,
 )
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
-from bot.storage import DraftRow, GameRow, MessageRef, SeatRow, Storage, Tx
+from bot.storage import (
+    DamagedRecord,
+    DraftRow,
+    GameRow,
+    MessageRef,
+    SeatRow,
+    Storage,
+    StorageUnavailable,
+    Tx,
+)
 from engine import Game, IllegalAction
 from engine.errors import StateTooNew
 from engine.versions import setup_as
@@ -656,7 +665,24 @@ class Core:
         return state
 
     async def _load(self, info: GameInfo) -> State:
-        """Newest snapshot at or before the committed version + replay of later rows."""
+        """Newest snapshot at or before the committed version + replay of later rows. A
+        row that cannot be read or replayed (the record damaged) pauses the game and
+        raises :class:`bot.storage.DamagedRecord` (its message is for the players)."""
+        try:
+            return await self._load_record(info)
+        except DamagedRecord as exc:
+            await self._damaged(info, exc)
+            raise
+
+    async def _damaged(self, info: GameInfo, exc: DamagedRecord) -> None:
+        log.error("game %s: its record is damaged at seq %s; the game is paused", info.id, exc.seq)
+        async with self.storage.transaction() as tx:
+            row = await tx.game_row(info.id)
+            if row is not None and row.status == "active":
+                await tx.update_game(info.id, self.clock(), status="paused")
+                await tx.delete_reminders(info.id)
+
+    async def _load_record(self, info: GameInfo) -> State:
         game = self.engine(info.game)
         async with self.storage.read() as q:
             snap = await q.latest_snapshot(info.id, info.version)
@@ -946,6 +972,29 @@ class Core:
         await self._commit(info, game, state, new, s.seat, action, actor, out)
         return True
 
+    async def _answer(self, info: GameInfo, out: Outcome) -> None:
+        """After a player's committed move: the AI seats' answer, then the posts. A
+        database that cannot take the AI's writes (disk full) does not undo or hide the
+        move: the outcome stays "applied" with what was saved, the AI's answer is left to
+        the next sweep (``games.ai_owed`` was written with the move:
+        :meth:`bot.app.App.advance_all`), and the move's posts, held back for the end of
+        the chain, are released now instead of after ``chain_hold``."""
+        try:
+            await self._run_ai(info, out)
+            await self._publish(info, out)
+        except StorageUnavailable:
+            log.warning(
+                "game %s: the AI's answer to move %s could not be saved; the next sweep plays it", info.id, out.version
+            )
+            game = self.engine(info.game)
+            self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
+            if out.batch is not None and out.settled != out.version:
+                try:
+                    async with self.storage.transaction() as tx:
+                        await tx.release_batch(info.id, out.batch)
+                except StorageUnavailable:
+                    log.warning("game %s: its posts wait %.0f s (the database cannot take writes)", info.id, self.chain_hold)
+
     async def _run_ai(self, info: GameInfo, out: Outcome) -> None:
         """AI seats act (each action committed) until a human is pending or the game ends."""
         game = self.engine(info.game)
@@ -968,7 +1017,13 @@ class Core:
 def _replay(game: Game, state: State, rows: list[Any]) -> State:
     before: State | None = None
     for r in rows:
-        state, before = replay_row(game, state, before, r.seat, r.action, r.seq)
+        try:
+            state, before = replay_row(game, state, before, r.seat, r.action, r.seq)
+        except NeedsEarlier:
+            raise
+        except (IllegalAction, KeyError, TypeError, ValueError, AttributeError, IndexError, RuntimeError):
+            # a row that reads as JSON but not as the move that was made: the record is damaged
+            raise DamagedRecord(r.game_id, r.seq) from None
     return state
 
 
@@ -991,13 +1046,16 @@ def _engine_names() -> list[str]:
         return []
 
 
-def canonical_input(game: Game, action: Any) -> tuple[dict[str, Any], list[str]]:
+def canonical_input(game: Game, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
     """A player's action checked for size and shape, in the engine's canonical form (what
-    the log stores), with the names of fields the engine does not know."""
+    the log stores), with the names of fields the engine does not know. The app's own
+    undo row (refused from a player by the caller) passes as it is."""
     if not isinstance(action, dict):
         raise IllegalAction("A move is a JSON object with a 'type'.")
     size = None if too_deep(action) else json_size(action)
     if size is None or size > MAX_ACTION_CHARS:
         raise IllegalAction("That is too large to be a move in this game.")
     canonical = getattr(game, "canonical_action", None)
-    return canonical(action) if canonical is not None else (action, [])
+    if canonical is None or action.get("type") == UNDO:
+        return action, []
+    return canonical(state, seat, action)

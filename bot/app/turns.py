@@ -42,7 +42,7 @@ class TurnOps(Core):
             version = int(state["version"])
             pending = self.reads.pending(game, state)
             try:
-                action, unknown = canonical_input(game, action)
+                action, unknown = canonical_input(game, state, seat, action)
             except IllegalAction as exc:
                 return self._refusal(info, game, state, seat, "illegal", str(exc))
             if is_undo(action) or action.get("type") == UNDO:
@@ -77,8 +77,7 @@ class TurnOps(Core):
             out = Outcome(game_id, seat=seat, version=version)
             out.round, out.phase = _stage(self.reads.public(game, state))
             await self._commit(info, game, state, new_state, seat, action, "player", out)
-            await self._run_ai(info, out)
-            await self._publish(info, out)
+            await self._answer(info, out)  # (a disk full from here on: the move still counts)
         await self._notify(game_id)
         return out
 

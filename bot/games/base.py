@@ -168,7 +168,7 @@ class Presenter:
                 opt = known.get(key)
                 if opt is None:
                     names = ", ".join(o.name for o in self.options)
-                    raise ValueError(f"{self.title} has no option {text.clip(str(key), 40)!r}. Options: {names}.")
+                    raise ValueError(f"{self.title} has no option {text.clip(str(key), 40)!r} (its options: {names}).")
                 opt.check(value)
         return dict(options)
 

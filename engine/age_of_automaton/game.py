@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.age_of_automaton import flow, setup
+from engine.age_of_automaton import canonical, flow, setup
 from engine.age_of_automaton.common import State
 from engine.age_of_automaton.labels import label
 from engine.age_of_automaton.versions import KNOWN, RULES
@@ -40,6 +40,11 @@ class AgeOfAutomaton(StateRecord):
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         return flow.options(state, seat)
+
+    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
+        """(the action as the engine reads it, the names of fields it does not know);
+        IllegalAction for a malformed one (engine/canonical.py)."""
+        return canonical.canonical_action(action)
 
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
         return self._apply(state, seat, action, None)

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.jsonstate import clone, dumps
+from engine.mobile_markets import actions as mm_actions
 from engine.mobile_markets import (
     displays,
     flow,
@@ -53,6 +54,11 @@ class MobileMarkets(StateRecord):
 
     def pending(self, state: State) -> dict[str, dict[str, Any]]:
         return flow.pending(state)
+
+    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
+        """(the action as the engine reads it, the names of fields it does not know);
+        IllegalAction for a malformed one (engine/canonical.py)."""
+        return mm_actions.canonical_action(action)
 
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
         return self._apply(state, seat, action, None)

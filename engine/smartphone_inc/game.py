@@ -99,8 +99,9 @@ class SmartphoneInc(StateRecord):
             return False  # the plans were revealed
         return seat in before.get("players", {}) and after.get("phase") != "over"
 
-    def canonical_action(self, action: Any) -> tuple[dict[str, Any], list[str]]:
-        """(the action as the engine reads it, the names of fields it does not know)."""
+    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
+        """(the action as the engine reads it, the names of fields it does not know);
+        IllegalAction for a malformed one (engine/canonical.py)."""
         return actions.canonical_action(action)
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from bot.games.smartphone_inc import rules as topics
 from bot.records import make_seat_id
 from engine import IllegalAction
 from engine.smartphone_inc import pads
-from engine.smartphone_inc.data import COLOURS, NEW_TECHS
+from engine.smartphone_inc.data import COLOURS
 from engine.smartphone_inc.preparation import normalize_options, technology_sides
 
 STEVE = Automaton("steve", "Steve", "the rulebook's AI opponent (1-4 players)", seat_name="Steve")
@@ -72,12 +72,11 @@ SET_TITLES = {
     "i-want-some-space": "I Want Some Space",
 }
 CUSTOM_EXAMPLE = ("spatial-vp", "ceo-wi-fi", "gamepad:0", "world-nfc", "blitz-li-ion", "4g:1")
+# (the end of a one-sentence refusal: the names of the New Technologies are in the
+# options' autocomplete and in /rules)
 CUSTOM_HELP = (
-    "A custom mix of Technologies names 6, one per symbol (GPS, Wi-Fi, Gamepad, NFC, Li-Ion, 4G), "
-    "joined by +: a New Technology ("
-    + ", ".join(sorted(NEW_TECHS))
-    + ") or a base side (gps:0 for GPS side 1, gps:1 for side 2, wi-fi:0, ...). "
-    "Example: technologies=" + "+".join(CUSTOM_EXAMPLE)
+    "6 Technologies joined by +, one per symbol (a New Technology, or a base side such as gps:0),"
+    " for example technologies=" + "+".join(CUSTOM_EXAMPLE)
 )
 
 
@@ -202,7 +201,8 @@ class SmartphoneInc(PlanningPresenter):
         }
         if isinstance(techs, str) and techs not in SET_CHOICES:
             raise ValueError(
-                "Technologies can be base, first-add-on-game, overproduction or i-want-some-space. " + CUSTOM_HELP
+                "Technologies can be base, first-add-on-game, overproduction, i-want-some-space or a custom mix of "
+                + CUSTOM_HELP + "."
             )
         super().check_options(plain)
         if isinstance(techs, list):
@@ -210,7 +210,7 @@ class SmartphoneInc(PlanningPresenter):
                 technology_sides(techs)
             except IllegalAction as exc:
                 why = re.sub(r"the (\S+) symbol", lambda m: f"the {words.tech_name(m.group(1))} symbol", str(exc))
-                raise ValueError(f"{why[0].upper()}{why[1:]}. {CUSTOM_HELP}") from None
+                raise ValueError(f"{why[0].upper()}{why[1:]}: write {CUSTOM_HELP}.") from None
         # the engine is the judge of the combinations (a Technology -> side map included);
         # the 2-3 player board's seat count is checked at the start, when the seats are known
         try:
