@@ -47,40 +47,33 @@ CLOSED_DMS = 50007
 
 
 def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> list[tuple[dict[str, Any], list[str]]]:
-    """Replay an export: for each phase of round ``round_no``, the public view right after
-    it ended (or the current view for a phase still running) and its log lines. Pure."""
+    """Replay an export (up to its first hidden row): for each phase of round
+    ``round_no``, the public view right after it ended (or the current view for a phase
+    still running) and its log lines: the true log (:mod:`bot.app.replay`). Pure."""
+    from types import SimpleNamespace
+
+    from bot.app.replay import build_record, round_phases, state_after
     from engine import get_game
+    from engine.versions import export_edition, setup_as
 
     if export.get("seed") is None:
         return []
     game = game or get_game(export["game"])
     seats = [s["seat"] for s in sorted(export["seats"], key=lambda s: s["position"])]
-    from engine.versions import export_edition, setup_as
-
     rules, rng_kind = export_edition(export)  # the rules and generator the game started with
-    state = setup_as(game, seats, int(export["seed"]), dict(export["options"]), rules=rules, rng=rng_kind)
-    out: list[tuple[dict[str, Any], list[str]]] = []
-    lines: list[str] = list(game.events(state))
-    view = game.view(state, None)
-    stage = (view.get("round"), view.get("phase"))
+    start = setup_as(game, seats, int(export["seed"]), dict(export["options"]), rules=rules, rng=rng_kind)
+    rows = []
+    for r in sorted(export["actions"], key=lambda r: r["seq"]):
+        if r.get("hidden"):
+            break
+        rows.append(SimpleNamespace(seq=int(r["seq"]), seat=r["seat"], action=r["action"], actor=r.get("actor", "")))
     from bot.app.core import replay_row
 
-    before = None
-    for row in sorted(export["actions"], key=lambda r: r["seq"]):
-        state, before = replay_row(game, state, before, row["seat"], row["action"], int(row["seq"]))
-        lines.extend(game.events(state))
-        view = game.view(state, None)
-        new_stage = (view.get("round"), view.get("phase"))
-        if new_stage != stage:
-            if stage[0] == round_no:
-                out.append((view, lines))
-            lines = []
-            if isinstance(stage[0], int) and stage[0] > round_no:
-                return out
-            stage = new_stage
-    if stage[0] == round_no:
-        out.append((view, lines))
-    return out
+    now, before = start, None
+    for r in rows:
+        now, before = replay_row(game, now, before, r.seat, r.action, r.seq)
+    rec = build_record(game, start, rows, now, None)
+    return [(game.view(state_after(game, rec, i), None), lines) for i, lines in round_phases(game, rec, round_no)]
 
 
 SHOWN_KEPT = 4096  # turn messages whose decision is remembered (see Play._shown)
@@ -601,25 +594,39 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
     return embed, files
 
 
+async def round_log(play: Play, info: GameInfo, round_no: int) -> tuple[list[tuple[int, list[str]]], Any]:
+    """Round ``round_no`` of the game's true log as the public may see it now (each
+    phase: the step that ended it, its lines with the players' names) and the record
+    (:mod:`bot.app.replay`: what is secret is the engine's to say)."""
+    from bot.app.replay import round_phases
+
+    rec = await play.app.record(info.id)
+    game = play.app.engine(info.game)
+    phases = await asyncio.to_thread(round_phases, game, rec, round_no)
+    return [(i, text.with_player_names(lines, info)) for i, lines in phases], rec
+
+
 @app_commands.describe(round="Which round (1-5)")
 async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
     """The pictures and log of one round, answered privately (only the asker sees it)."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
-    views_ = await asyncio.to_thread(history_views, export, int(round))
-    if not views_:
+    if info.status == "lobby":
+        await interaction.followup.send("The game has not started yet.", ephemeral=True)
+        return
+    phases, rec = await round_log(play, info, int(round))
+    if not phases:
         await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
         return
     files: list[discord.File] = []
     lines: list[str] = []
-    for i, (v, log_lines) in enumerate(views_[:10]):
+    for i, (step, log_lines) in enumerate(phases[:10]):
+        v = await play.app.step_view(info.id, rec, step)
         pic = await play.bot.picture(f"round{round}-{i + 1}-{v.get('phase')}.png", "draw", info.game, v)
         if pic is not None:
             files.append(pic)
         lines.extend(log_lines)
-    lines = text.with_player_names(lines, info)
     head = f"**Round {round}** of game #{info.id}\n"
     fit = pictures.within_budget([file_size(f) for f in files], play.bot.upload_limit)
     if fit < len(files):  # one message's pictures together stay under the upload limit
@@ -655,9 +662,9 @@ def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int
 
 @app_commands.describe(round="Which round (default: the current one)")
 async def game_log(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50] | None = None) -> None:
-    """The game's log as text, one round at a time, answered privately. Only what was
-    public: the log lines the game posted (plans are never in them; a plan still open
-    is left out of the replay, as in the export)."""
+    """The game's log as text, one round at a time, answered privately: the game's
+    applied actions in order, as the public may see them (an undone move once, marked
+    as taken back; nothing repeats)."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -666,12 +673,11 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
         return
     if round is None:
         round = int((await play.app.view(info.id, None)).get("round") or 1)
-    export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
-    views_ = await asyncio.to_thread(history_views, export, int(round))
-    lines = text.with_player_names([line for _v, log_lines in views_ for line in log_lines if line], info)
-    if not views_:
+    phases, _rec = await round_log(play, info, int(round))
+    if not phases:
         await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
         return
+    lines = [line for _i, log_lines in phases for line in log_lines if line]
     head = f"**Log of round {round}** of game #{info.id}" + ("" if lines else "\n(nothing happened yet)")
     for content in log_messages(head, lines):
         await interaction.followup.send(content, ephemeral=True)
@@ -679,7 +685,7 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
 
 async def game_export(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
-    data = await app_of(interaction).export(info.id)  # no open plans; the seed only once over
+    data = await app_of(interaction).export(info.id)  # as the public may see it; the seed once over
     payload = json.dumps(data, indent=1, sort_keys=True).encode()
     await interaction.response.send_message(
         f"Game #{info.id} as JSON (seed and action log; replay it with `boardroom replay`).",
