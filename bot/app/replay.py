@@ -199,6 +199,12 @@ class ReplayOps(Core):
 
     _records: OrderedDict[tuple[int, int, str, str | None], Record]
 
+    async def latest_game_at(self, place_id: int) -> GameInfo | None:
+        """The newest game of a channel or thread (live, finished or abandoned), or None."""
+        async with self.storage.read() as q:
+            row = await q.latest_game_at(place_id)
+            return None if row is None else await self._info_q(q, row.id)
+
     async def record(self, game_id: int, viewer: str | None = None) -> Record:
         """The game's steps as ``viewer`` (None: the public) may see them now; cached by
         version (a click of a stepper reads the same record)."""

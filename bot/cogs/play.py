@@ -34,6 +34,7 @@ from bot import choices, pictures, text, views
 from bot.app.compose import Row, decision_key, post_row
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
+from bot.records import AppError
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
@@ -514,6 +515,10 @@ class Play(commands.Cog):
             payload["content"] = note
         await self.enqueue(info.id, [("dm", str(nudge.user_id), payload, False)])
 
+    async def on_replay(self, interaction: discord.Interaction[Any], gid: int, op: str, n: int) -> None:
+        """A ``/game replay`` button: the step it goes to, in place (:func:`replay_step`)."""
+        await replay_click(self, interaction, gid, op, n)
+
 
 # --------------------------------------------------------------------- commands
 
@@ -683,6 +688,119 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
         await interaction.followup.send(content, ephemeral=True)
 
 
+REPLAY_PICTURES = 48  # replay pictures kept (bytes), most recent first out
+_replay_pictures: OrderedDict[tuple[int, int, int, bool], bytes] = OrderedDict()
+
+
+async def replay_message(play: Play, info: GameInfo, pos: int | None) -> tuple[str, discord.File | None, discord.ui.View]:
+    """The stepper at position ``pos`` (0: the opening board; ``k``: after the game's
+    ``k``-th logged action; None: the newest): its text (the step's log lines, as the
+    public may see them now), the board after it (replayed from the log, drawn on
+    demand, a few kept) and its buttons."""
+    rec = await play.app.record(info.id)
+    total = len(rec.steps)
+    pos = total if pos is None else max(0, min(int(pos), total))
+    game = play.presenter(info)
+    if pos == 0:
+        what, rnd, phase = ["The game begins.", *rec.opening], None, None
+        step = None
+        view_round = None
+    else:
+        step = rec.steps[pos - 1]
+        what, rnd, phase = list(step.lines), step.round, step.phase
+        view_round = rnd
+    name = {s.seat: s.display_name for s in info.seats}
+    if step is not None and not step.undo:
+        who = name.get(step.seat, step.seat)
+        if step.hidden:
+            what.insert(0, f"{who} made a secret decision (shown once it is public).")
+        elif step.detail:
+            what.insert(0, f"{who}'s private decision: {step.detail}")
+        elif not what:
+            what.insert(0, f"{who}: {game.describe_action(step.action)}")
+    key = (info.id, pos, rec.version, rec.over)
+    data = _replay_pictures.get(key)
+    if data is None:
+        board = await play.app.step_view(info.id, rec, pos - 1)
+        pic = await play.bot.picture(f"replay-{pos}.png", "draw", info.game, board)
+        if pic is not None:
+            data = pic.fp.read()
+            _replay_pictures[key] = data
+            while len(_replay_pictures) > REPLAY_PICTURES:
+                _replay_pictures.popitem(last=False)
+    else:
+        _replay_pictures.move_to_end(key)
+    stage = f"Round {view_round}" if view_round is not None else "the opening board"
+    if phase is not None:
+        stage += f" · {game.phase_title(phase)}"
+    head = f"**Replay of game #{info.id}** · step {pos} of {total} · {stage}"
+    if not rec.over:
+        head += "\n(The game is running: only what is public now is shown.)"
+    lines = text.with_player_names(what, info)
+    content = text.clip(head + "\n" + text.log_block(lines, 1500), 2000)
+    rounds = [(r, i + 1) for r in rec.rounds() if (i := rec.first_step_of_round(r)) is not None]
+    ui = views.replay_view(info.id, pos, total, rounds, view_round if pos else None)
+    file = discord.File(io.BytesIO(data), filename=f"replay-{pos}.png") if data is not None else None
+    return content, file, ui
+
+
+async def replay_click(play: Play, interaction: discord.Interaction[Any], gid: int, op: str, n: int) -> None:
+    """A stepper button: edit its own message to the step it goes to."""
+    try:
+        info = await play.app.info(gid)
+    except AppError:
+        raise UserError("That game is gone.") from None
+    if interaction.guild_id is not None and info.guild_id not in (None, interaction.guild_id):
+        raise UserError("That game is not one of this server.")
+    if info.status == "lobby" or info.seed is None:
+        raise UserError("The game has not started yet.")
+    pos: int | None = n
+    if op == "last":
+        pos = None
+    elif op == "round":
+        rec = await play.app.record(gid)
+        first = rec.first_step_of_round(n)
+        if first is None:
+            raise UserError(f"Round {n} has not been played yet.")
+        pos = first + 1
+    await interaction.response.defer()  # (an edit of this message follows)
+    content, file, ui = await replay_message(play, info, pos)
+    await interaction.edit_original_response(content=content, attachments=[file] if file else [], view=ui)
+
+
+@app_commands.describe(game="The game's number (default: this channel's game, or its last one)")
+async def game_replay(interaction: discord.Interaction[Any], game: app_commands.Range[int, 1, None] | None = None) -> None:
+    """The game move by move, privately: ◀ ▶ step through the log, ⏮ ⏭ to either end,
+    "Round N" to a round's start; each step is one logged action with its log lines and
+    the board after it. A running game shows only what is public; a finished one, also
+    finished games of this channel, everything."""
+    if interaction.guild_id is None:
+        raise UserError("Use this in the channel of a game.")
+    play = _play(interaction)
+    info = None
+    if game is not None:
+        try:
+            info = await play.app.info(int(game))
+        except AppError:
+            info = None
+        if info is not None and info.guild_id != interaction.guild_id:
+            info = None
+        if info is None:
+            raise UserError(f"There is no game #{game} in this server.")
+    else:
+        info = await play.app.latest_game_at(int(interaction.channel_id or 0))
+        if info is None:
+            raise UserError("There is no game in this channel. Start one with `/game new`.")
+    if info.status == "lobby" or info.seed is None:
+        raise UserError("The game has not started yet.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    content, file, ui = await replay_message(play, info, None)
+    if file is not None:
+        await interaction.followup.send(content, file=file, view=ui, ephemeral=True)
+    else:
+        await interaction.followup.send(content, view=ui, ephemeral=True)
+
+
 async def game_export(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     data = await app_of(interaction).export(info.id)  # as the public may see it; the seed once over
@@ -730,9 +848,10 @@ async def setup(bot: BoardroomBot) -> None:
     group.add_command(make_command("history", "The pictures and log of one round", game_history))
     group.add_command(make_command("log", "The game's log as text, one round (privately)", game_log))
     group.add_command(make_command("export", "The game record as JSON", game_export))
+    group.add_command(make_command("replay", "The game move by move, privately", game_replay))
 
 
 async def teardown(bot: BoardroomBot) -> None:
     bot.tree.remove_command("plan")
-    for name in ("status", "history", "log", "export"):
+    for name in ("status", "history", "log", "export", "replay"):
         bot.game_group.remove_command(name)
