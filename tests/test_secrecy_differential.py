@@ -2,8 +2,10 @@
 another seat or a bystander can obtain is byte-identical, in all three games.
 
 The secret varied: Ann's sealed plan (Smartphone Inc., Mobile Markets; Bob has not
-sealed yet), Ann's drafted Specialists (Age of Automaton: her pick of every draft pass,
-up to the first turn of the Action phase), and the order of the decks' hidden cards
+sealed yet), Ann's drafted Specialists (Age of Automaton: her first pick while Bob still
+chooses, watched by Bob and a bystander; and her pick of the first pass carried through
+the whole draft to the first turn of the Action phase, watched by the bystander, since
+Bob is passed what she left), and the order of the decks' hidden cards
 (the engine's setup with the tails of its decks reversed, which no one sees in round 1).
 
 The outputs, each compared on its own: the channel's posts (text, embeds, buttons) with
@@ -298,6 +300,12 @@ async def aoa_draft(fake: FakeDiscord, bot: Any, users: dict[str, dict[str, Any]
                         15, what="the Action phase")
 
 
+async def aoa_pick(fake: FakeDiscord, bot: Any, users: dict[str, dict[str, Any]], variant: int) -> None:
+    """Ann keeps one Specialist or another of her first pass; Bob is still choosing."""
+    await _open(fake, bot, users, "age-of-automaton")
+    await _draft(fake, bot, users["ann"], 1, variant)
+
+
 async def both_plan(fake: FakeDiscord, bot: Any, users: dict[str, dict[str, Any]], variant: int) -> None:
     """The deck scenario: the same moves every time (only the decks' hidden order varies)."""
     game = bot.app.engine(_GAME_OF_DECKS[0]).name
@@ -357,6 +365,7 @@ def reordered(name: str) -> Any:
 CASES = [
     pytest.param(si_plan, ("bob", "carl"), id="smartphone-inc-plan"),
     pytest.param(mm_plan, ("bob", "carl"), id="mobile-markets-plan"),
+    pytest.param(aoa_pick, ("bob", "carl"), id="age-of-automaton-pick"),
     pytest.param(aoa_draft, ("carl",), id="age-of-automaton-draft"),  # Bob sees what Ann passed him
 ]
 
