@@ -688,7 +688,7 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
         await interaction.followup.send(content, ephemeral=True)
 
 
-REPLAY_PICTURES = 48  # replay pictures kept (bytes), most recent first out
+REPLAY_PICTURES = 16  # replay pictures kept (PNG bytes, a few hundred KiB each); the oldest goes first
 _replay_pictures: OrderedDict[tuple[int, int, int, bool], bytes] = OrderedDict()
 
 
