@@ -15,8 +15,11 @@ one place that decides what a player sees when something goes wrong.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import secrets
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -185,29 +188,116 @@ def redact_token_everywhere(token: str) -> RedactFilter:
     return filt
 
 
-SECRET_MARKERS = ("plan code:", "Bottom: Pad", '"plan":', "'plan':", "Your plan", "Plan sealed")
 PAYLOAD_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.gateway", "discord.state")
+EPHEMERAL_FLAG = 64  # Discord's message flag: only the asker sees it
+DM_CHANNEL = 1  # Discord's channel type of a DM
+_CHANNEL_IN_URL = re.compile(r"/channels/(\d+)")
+_TOKEN_IN_URL = re.compile(r"/(?:interactions/\d+|webhooks/\d+)/([A-Za-z0-9_.-]{20,})")
+_KEPT = 4096  # private channel ids and interaction tokens remembered
+_DM_EVENTS = ("MESSAGE_CREATE", "MESSAGE_UPDATE", "INTERACTION_CREATE")
 
 
 class SecretFilter(logging.Filter):
-    """Hides discord.py's DEBUG dumps of request and event payloads that could hold a
-    sealed plan (DM planner messages, ephemeral planners, plan actions)."""
+    """Hides discord.py's DEBUG dumps of every private message: what a DM or an
+    ephemeral reply carries (the engine's secrets go only there: a secret prompt, a
+    seat's own view, hand and plan), whatever the game. Nothing here knows a game's
+    words: a record is private when its payload is a DM or ephemeral one, which the
+    filter learns from the payloads themselves (a DM channel, the ephemeral flag, an
+    interaction on a DM or an ephemeral message) and remembers (the channel, the
+    interaction's token), so that a later edit of the same message, whose payload says
+    neither, is hidden too. ``private_channel`` lets the bot name a DM channel it opened."""
+
+    def __init__(self, name: str = "") -> None:
+        super().__init__(name)
+        self.channels: OrderedDict[str, None] = OrderedDict()
+        self.tokens: OrderedDict[str, None] = OrderedDict()
+
+    def private_channel(self, channel_id: int | str) -> None:
+        _remember(self.channels, str(channel_id))
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno > logging.DEBUG:
             return True
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001
-            return True
-        if any(marker in message for marker in SECRET_MARKERS):
-            record.msg = f"{record.msg} [payload hidden: it may hold a sealed plan]"
+        args = record.args if isinstance(record.args, tuple) else (record.args,) if record.args else ()
+        texts = [a for a in args if isinstance(a, str)] + ([record.msg] if isinstance(record.msg, str) else [])
+        objects = [a for a in args if isinstance(a, (dict, list))]
+        for t in texts:
+            if t[:1] in "{[":
+                try:
+                    objects.append(json.loads(t))
+                except ValueError:
+                    pass
+        private = any(self._private_object(o, 0) for o in objects)
+        tokens = [m.group(1) for t in texts for m in _TOKEN_IN_URL.finditer(t)]
+        channels = [m.group(1) for t in texts for m in _CHANNEL_IN_URL.finditer(t)]
+        if private:
+            for tok in tokens:
+                _remember(self.tokens, tok)
+        elif any(tok in self.tokens for tok in tokens) or any(c in self.channels for c in channels):
+            private = True
+        elif any("/users/@me/channels" in t for t in texts):  # opening a DM
+            private = True
+        if private:
+            record.msg = "[a private message's payload is hidden]"
             record.args = ()
         return True
 
+    def _private_object(self, obj: Any, depth: int) -> bool:
+        """Whether ``obj`` (a payload, an event) is or belongs to a private message;
+        learns DM channel ids and interaction tokens on the way."""
+        if depth > 6:
+            return False
+        if isinstance(obj, list):
+            return any(self._private_object(o, depth + 1) for o in obj[:50])
+        if not isinstance(obj, dict):
+            return False
+        found = False
+        flags = obj.get("flags")
+        if isinstance(flags, int) and flags & EPHEMERAL_FLAG:
+            found = True
+        if obj.get("type") == DM_CHANNEL and "recipients" in obj and obj.get("id") is not None:
+            _remember(self.channels, str(obj["id"]))
+            found = True
+        channel = obj.get("channel")
+        if isinstance(channel, dict) and channel.get("type") == DM_CHANNEL:
+            if channel.get("id") is not None:
+                _remember(self.channels, str(channel["id"]))
+            found = True
+        if str(obj.get("channel_id")) in self.channels:
+            found = True
+        event = obj.get("d")
+        if obj.get("t") in _DM_EVENTS and isinstance(event, dict) and event.get("guild_id") is None:
+            found = True  # a gateway event of a DM (guild events carry their guild)
+            if event.get("channel_id") is not None:
+                _remember(self.channels, str(event["channel_id"]))
+        for key in ("d", "data", "message", "resource", "messages"):
+            if key in obj and self._private_object(obj[key], depth + 1):
+                found = True
+        if found and isinstance(obj.get("token"), str):
+            _remember(self.tokens, obj["token"])
+        return found
+
+
+def _remember(kept: OrderedDict[str, None], key: str) -> None:
+    kept[key] = None
+    kept.move_to_end(key)
+    while len(kept) > _KEPT:
+        kept.popitem(last=False)
+
+
+_FILTER: SecretFilter | None = None
+
+
+def secret_filter() -> SecretFilter:
+    """The one filter the payload loggers share (``hide_secret_payloads`` installs it)."""
+    global _FILTER
+    if _FILTER is None:
+        _FILTER = SecretFilter("secrets")
+    return _FILTER
+
 
 def hide_secret_payloads() -> SecretFilter:
-    filt = SecretFilter("secrets")
+    filt = secret_filter()
     for name in PAYLOAD_LOGGERS:
         lg = logging.getLogger(name)
         if not any(isinstance(f, SecretFilter) for f in lg.filters):

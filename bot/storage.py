@@ -442,6 +442,16 @@ class Tx:
             )
         )
 
+    async def latest_game_at(self, place_id: int) -> GameRow | None:
+        """The newest game of a channel or thread, whatever its status."""
+        return _game(
+            await self._one(
+                f"SELECT {_GAME_COLS} FROM games WHERE coalesce(thread_id, channel_id) = ? OR channel_id = ?"
+                " ORDER BY id DESC LIMIT 1",
+                (place_id, place_id),
+            )
+        )
+
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ",".join("?" * len(statuses))
         rows = await self._all(

@@ -36,7 +36,7 @@ have to decide now.
 
 **Keeping track**
 `/game status` phase, whose move, who has sealed, deadlines. `/game history round:<n>` that
-round's pictures. `/game export` the game record as JSON. `/rules [topic]` the rules in short.
+round's pictures. `/game replay` the game move by move. `/game export` the game record as JSON. `/rules [topic]` the rules in short.
 
 **Hosting**
 `/game settings` reminder hours, AI takeover, quiet hours. `/game pause`, `/game resume`,

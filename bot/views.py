@@ -20,6 +20,8 @@ custom_id layout (all under 100 characters)::
     br:as:<gid>:<seat>:<ver>:<path>      turn-action select, path = picks so far
     br:ab:<gid>:<seat>:<ver>:<path>:<op> turn-action buttons (back, confirm, undo)
     br:abandon:<gid>                     confirm abandoning a game
+    br:rp:<gid>:<op>:<n>                 /game replay stepper (op first, prev, next, last, round;
+                                         n: the position or round it goes to)
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ class PlayHandler(Protocol):
     ) -> None: ...
 
 
+class ReplayHandler(Protocol):
+    async def on_replay(self, interaction: discord.Interaction[Any], gid: int, op: str, n: int) -> None: ...
+
+
 class AdminHandler(Protocol):
     async def on_abandon_confirmed(self, interaction: discord.Interaction[Any], gid: int) -> None: ...
 
@@ -64,6 +70,10 @@ def _lobby(interaction: discord.Interaction[Any]) -> LobbyHandler:
 
 
 def _play(interaction: discord.Interaction[Any]) -> PlayHandler:
+    return interaction.client.get_cog("Play")  # type: ignore[attr-defined,no-any-return]
+
+
+def _replay(interaction: discord.Interaction[Any]) -> ReplayHandler:
     return interaction.client.get_cog("Play")  # type: ignore[attr-defined,no-any-return]
 
 
@@ -403,6 +413,54 @@ def abandon_view(gid: int) -> discord.ui.View:
     return view
 
 
+# ------------------------------------------------------------------------ replay
+
+REPLAY_BUTTONS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"br:rp:(?P<gid>\d+):(?P<op>first|prev|next|last|round):(?P<n>\d{1,7})",
+):
+    """A button of the ``/game replay`` stepper: it edits its own (private) message to
+    show the step it goes to; it works on an old message too (the game's record is
+    read again at the click)."""
+
+    def __init__(self, gid: int, op: str, n: int, *, label: str | None = None, disabled: bool = False) -> None:
+        style = discord.ButtonStyle.primary if op in ("prev", "next") else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label or REPLAY_BUTTONS.get(op, op.title()), style=style,
+                custom_id=f"br:rp:{gid}:{op}:{n}", disabled=disabled,
+            )
+        )
+        self.gid, self.op, self.n = gid, op, n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["gid"]), match["op"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _safely(interaction, _replay(interaction).on_replay(interaction, self.gid, self.op, self.n))
+
+
+def replay_view(gid: int, pos: int, total: int, rounds: Sequence[tuple[int, int]], now_round: Any) -> discord.ui.View:
+    """⏮ ◀ ▶ ⏭ over positions 0..``total`` (0: the opening board), then one "Round N"
+    button per (round, its first position) in ``rounds`` (the current one disabled)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton(gid, "first", 0, disabled=pos <= 0))
+    view.add_item(ReplayButton(gid, "prev", max(0, pos - 1), disabled=pos <= 0))
+    view.add_item(ReplayButton(gid, "next", min(total, pos + 1), disabled=pos >= total))
+    view.add_item(ReplayButton(gid, "last", total, disabled=pos >= total))
+    for i, (r, _first) in enumerate(list(rounds)[:20]):
+        button = ReplayButton(gid, "round", r, label=f"Round {r}", disabled=r == now_round)
+        button.item.row = 1 + i // 5
+        view.add_item(button)
+    return view
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     AddAiSelect,
@@ -412,6 +470,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionSelect,
     ActionButton,
     AbandonButton,
+    ReplayButton,
 )
 
 

@@ -33,6 +33,21 @@ and the AI use when present:
   :mod:`engine.canonical`. All three games have it; without it the app stores actions
   as sent.
 
+What a logged action shows (every game; DESIGN.md "Hidden information is enforced in the
+engine"): ``shown_action(before, seat, action, now, viewer) -> action`` is ``seat``'s
+logged ``action`` (applied to ``before``) as ``viewer`` (a seat, or None: the public and
+any bystander) may see it while the game is at ``now``: the action itself once what it
+carries is public to that viewer, else a redacted copy (``engine.standard.hidden_action``:
+``{"type": ..., "hidden": True}``). A sealed plan stays hidden until the reveal, an Age of
+Automaton drafted Specialist until it is played or discarded; a draw or a deck's order
+is never in an action (it comes from the seed, which the app withholds). Once ``now`` is
+over, everything may be shown. For a decision taken back before it counted (an unsealed
+plan), the app passes as ``now`` the state it was taken back in (or the final one).
+Exports, ``/game log``, ``/game history``, ``/game replay`` and the log filter all go
+through this one rule (``bot.app.replay``); the bot keeps no list of secrets of its own.
+A game without it gets ``engine.standard.sealed_until_reveal`` (an answer to a
+``"secret"`` prompt hidden until its stage ends).
+
 Versions (``engine/versions.py``; Smartphone Inc. is the example): a game keeps the
 rules version and the random generator it started with until it ends. Its state says
 both: ``state["rules"]`` (an int; absent = 1) and ``state["rng"]`` (from
@@ -73,6 +88,9 @@ class Game(Protocol):
     def result(self, state: State) -> dict[str, Any]: ...
     def dump(self, state: State) -> str: ...
     def load(self, text: str) -> State: ...
+    def shown_action(
+        self, before: State, seat: str, action: Action, now: State, viewer: str | None
+    ) -> Action: ...
 
 
 # Every game package registers here: name -> module exposing ``GAME``. A package that

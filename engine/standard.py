@@ -27,3 +27,26 @@ class StateRecord:
 
     def dump(self, state: State) -> str:
         return dumps(state)
+
+
+def hidden_action(action: dict[str, Any]) -> dict[str, Any]:
+    """A logged action as shown while what it carries is secret: its kind only."""
+    kind = action.get("type")
+    return {"type": kind, "hidden": True} if isinstance(kind, str) else {"hidden": True}
+
+
+def sealed_until_reveal(
+    game: Any, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
+) -> dict[str, Any]:
+    """The common rule for a secret simultaneous decision (a sealed plan): the action that
+    answered a ``"secret"`` prompt is hidden from everyone but its seat while the game is
+    still at the stage (round, phase) it was made in; the reveal ends that stage. After
+    the game is over everything may be shown."""
+    if viewer == seat or game.is_over(now):
+        return action
+    prompt = game.pending(before).get(seat)
+    if prompt is None or not prompt.get("secret"):
+        return action
+    if (before.get("round"), before.get("phase")) == (now.get("round"), now.get("phase")):
+        return hidden_action(action)
+    return action

@@ -100,7 +100,8 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
                     assert "🔒 chosen" in ix.all_text() and "choosing…" in ix.all_text()
                     ix = await fake.slash(bob, "game export")
                     data = json.loads(ix.original["_files"][0][2])
-                    assert data["actions"][-1]["action"]["type"] != "draft" or data["actions"][-1]["seat"] != "ann"
+                    drafts = [a for a in data["actions"] if a["action"]["type"] == "draft"]  # secret until played
+                    assert drafts and all(a["action"] == {"type": "draft", "hidden": True} for a in drafts)
                     ix = await fake.slash(bob, "rules")
                     assert "Specialist draft" in ix.all_text()
 

@@ -526,19 +526,24 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
     users = {"ann": 1, "bob": 2}
 
     def plans(data: dict) -> list[tuple[str, int]]:
-        return [(a["seat"], a["seq"]) for a in data["actions"] if a["action"].get("type") == "plan"]
+        return [
+            (a["seat"], a["seq"]) for a in data["actions"] if a["action"].get("type") == "plan" and not a.get("hidden")
+        ]
 
-    # the rule bot sealed at once: its plan is left out, the log is otherwise empty
+    def hidden(data: dict) -> list[dict]:
+        return [a["action"] for a in data["actions"] if a.get("hidden")]
+
+    # the rule bot sealed at once: its plan is shown by its kind only
     data = await app.export(gid)
     assert (await app.info(gid)).version == 1 and data["version"] == 1
-    assert data["actions"] == [] and data["redacted_open_decisions"] == 1
-    assert "until the reveal" in data["note"]
+    assert [a["action"] for a in data["actions"]] == [{"type": "plan", "hidden": True}] and data["redacted"] == 1
+    assert "until it is public" in data["note"]
     # the seed fixes the Improvement pile's order: withheld while the game runs
     assert data["seed"] is None and data["seed_withheld"] and "seed" in data["note"]
     with pytest.raises(AppError, match="no seed"):
         replay_export(data)
     data = await app.export(gid, with_seed=True)
-    assert data["seed"] == 33 and data["actions"] == []
+    assert data["seed"] == 33 and hidden(data) == [{"type": "plan", "hidden": True}]
     assert replay_export(data) == {"over": False, "version": 0}
 
     async def act(seat: str) -> None:
@@ -550,10 +555,10 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
 
     await act("ann")
     data = await app.export(gid)
-    assert plans(data) == [] and data["redacted_open_decisions"] == 2
+    assert plans(data) == [] and data["redacted"] == 2
     await act("bob")  # the last plan: the reveal
     data = await app.export(gid)
-    assert data["redacted_open_decisions"] == 0 and "until the reveal" not in data["note"]
+    assert data["redacted"] == 0 and "until it is public" not in data["note"]
     assert sorted(s for s, _ in plans(data)) == ["ann", "bob", "bot1"]
     round1 = plans(data)
     # on to round 2's Planning; Ann seals, Bob does not yet
@@ -562,8 +567,8 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
     await act("ann")
     data = await app.export(gid, with_seed=True)
     assert plans(data) == round1  # round 1's revealed plans only
-    assert data["redacted_open_decisions"] == 2  # ann's and the bot's round-2 plans
-    assert len(data["actions"]) == data["version"] - 2
+    assert data["redacted"] == 2 and len(hidden(data)) == 2  # ann's and the bot's round-2 plans
+    assert len(data["actions"]) == data["version"]
     state = await app.state(gid)
     replayed = replay_export(json.loads(json.dumps(data)))
     assert replayed == {"over": False, "version": state["version"] - 2}
@@ -577,7 +582,7 @@ async def test_export_leaves_out_the_sealed_plans_until_the_reveal(
         await act(sorted(out.pending)[0])
     assert out.over
     data = json.loads(json.dumps(await app.export(gid)))
-    assert data["redacted_open_decisions"] == 0 and data["status"] == "finished"
+    assert data["redacted"] == 0 and data["status"] == "finished"
     assert data["seed"] == 33 and "note" not in data  # over: the seed is given
     assert len(data["actions"]) == data["version"]
     assert replay_export(data) == (await app.info(gid)).result == out.result
@@ -592,7 +597,7 @@ async def test_export_redaction_with_the_fake_game(app: App) -> None:
     ver = (await app.info(gid)).version
     await app.act(gid, 2, None, {"pick": 3}, ver)
     data = await app.export(gid)
-    assert data["actions"] == [] and data["redacted_open_decisions"] == 1
+    assert [a["action"] for a in data["actions"]] == [{"hidden": True}] and data["redacted"] == 1
     await app.act(gid, 1, None, {"pick": 1}, ver + 1)
     await app.act(gid, 3, None, {"pick": 2}, ver + 2)  # the reveal
     data = await app.export(gid)
@@ -602,7 +607,7 @@ async def test_export_redaction_with_the_fake_game(app: App) -> None:
     await app.act(gid, 3, None, {"pick": 1}, (await app.info(gid)).version)  # round 2
     await app.act(gid, 1, None, {"pick": 2}, (await app.info(gid)).version)
     data = await app.export(gid, with_seed=True)
-    assert data["redacted_open_decisions"] == 2 and len(data["actions"]) == 6
+    assert data["redacted"] == 2 and len(data["actions"]) == 8
     assert replay_export(data, games={"fake": GAME}) == {"over": False, "version": 6}
     # the app's deadlines: Bob is the one waited for
     await app.update_settings(gid, 1, takeover=False)

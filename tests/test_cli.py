@@ -225,4 +225,5 @@ async def test_cli_export_of_a_game_in_planning_holds_no_sealed_plan(tmp_path: P
         capture_output=True, text=True, check=True,
     )
     data = json.loads(out.stdout)
-    assert data["version"] == 1 and data["actions"] == [] and data["redacted_open_decisions"] == 1
+    assert data["version"] == 1 and data["redacted"] == 1
+    assert [a["action"] for a in data["actions"]] == [{"type": "plan", "hidden": True}]

@@ -313,11 +313,12 @@ async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tm
         await seal(fake, ann, msg)
         bob_half = await pick_value(fake, bob, planner_dm(fake, bob), "hand:", 2)  # half-built before the restart
         await public_with(fake, "Plans sealed 1/2")
-        # the export of a game in Planning leaves out the sealed plan (not revealed yet)
+        # the export of a game in Planning hides the sealed plan (not revealed yet)
         ix = await fake.slash(bob, "game export")
         data = json.loads(ix.original["_files"][0][2])
-        assert not [a for a in data["actions"] if a["action"]["type"] == "plan"]
-        assert "left out until the reveal" in data["note"]
+        plans = [a for a in data["actions"] if a["action"]["type"] == "plan"]
+        assert [a["action"] for a in plans] == [{"type": "plan", "hidden": True}] and data["redacted"] == 1
+        assert "until it is public" in data["note"]
     identifies = fake.identifies
     async with running(fake, db, renderer=SpyRenderer()):
         assert fake.identifies == identifies + 1

@@ -29,13 +29,35 @@ def test_token_is_redacted_from_log_records(caplog) -> None:
 
 
 def test_secret_payloads_are_hidden_from_debug_logs(caplog) -> None:
+    """Every private message's payload is hidden, whatever the game (no list of a game's
+    words): a DM (its channel learnt when the DM is opened or from a gateway event), an
+    ephemeral reply (the flag), and later edits of either (their channel, their
+    interaction's token); a public post stays readable."""
     log = logging.getLogger("boardroom.test.secret")
-    log.addFilter(errors.SecretFilter())
+    filt = errors.SecretFilter()
+    log.addFilter(filt)
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDpzZWNyZXQ"
     with caplog.at_level(logging.DEBUG):
-        log.debug("POST %s with %s", "/channels/1/messages", '{"footer": "plan code: bA1 t0 r0 p1,0"}')
+        log.debug("%s %s has received %s", "POST", "/api/v10/users/@me/channels",
+                  {"id": "777", "type": 1, "recipients": [{"id": "5"}]})
+        log.debug("%s %s with %s has returned %s", "POST", "/api/v10/channels/777/messages",
+                  '{"content": "Keep Architect Quinn (3 VP)"}', 200)
+        log.debug("%s %s with %s has returned %s", "POST", f"/api/v10/interactions/99/{token}/callback",
+                  '{"type": 4, "data": {"content": "Your hand: Engineer Ada", "flags": 64}}', 204)
+        log.debug("%s %s with %s has returned %s", "PATCH", f"/api/v10/webhooks/1/{token}/messages/@original",
+                  '{"content": "Bottom pad: Research 2"}', 200)
+        log.debug("For Shard ID %s: WebSocket Event: %s", None,
+                  {"op": 0, "t": "INTERACTION_CREATE", "d": {"token": "x" * 30, "channel_id": "888",
+                   "message": {"content": "Draft pass 1 of 3: P10, P16"}, "data": {"values": ["P10"]}}})
+        log.debug("%s %s with %s has returned %s", "PATCH", "/api/v10/channels/888/messages/1",
+                  '{"content": "Kept Engineer Bo"}', 200)
+        log.debug("%s %s with %s has returned %s", "POST", "/api/v10/channels/42/messages",
+                  '{"content": "Round 1: Phase 2 begins"}', 200)
         log.info("plain info line stays")
-    assert "bA1 t0" not in caplog.text and "payload hidden" in caplog.text
-    assert "plain info line stays" in caplog.text
+    for secret in ("Architect Quinn", "Engineer Ada", "Research 2", "P10", "Engineer Bo"):
+        assert secret not in caplog.text, secret
+    assert caplog.text.count("payload is hidden") == 6
+    assert "Round 1: Phase 2 begins" in caplog.text and "plain info line stays" in caplog.text
 
 
 def _played_export(actions: int = 40) -> dict:

@@ -59,7 +59,8 @@ async def test_game_log_and_history_answer_privately_with_names_and_no_secret(fa
 
         ix = await fake.slash(bob, "game log")  # the current round by default
         text = "\n".join(message_text(m) for m in private(ix, bob))
-        assert "Log of round 2" in text and "reveals" not in text and "Ann sealed" not in text
+        assert "Log of round 2" in text and "reveals" not in text
+        assert "Ann sealed a plan (1/2)." in text  # that she sealed is public (the status says so); not what
 
         ix = await fake.slash(bob, "game log", {"round": 1})
         text = "\n".join(message_text(m) for m in private(ix, bob))

@@ -240,7 +240,7 @@ def test_every_export_replays_byte_identical(
 @pytest.mark.parametrize(("fixture", "entry"), SEALED, ids=[f"{fx.name}-{g['name']}" for fx, g in SEALED])
 async def test_hidden_plans_stay_hidden_after_the_upgrade(fixture: Path, entry: dict[str, Any], tmp_path: Path) -> None:
     """The game stopped in Planning with plans sealed: after the upgrade the other seats
-    and the public still see no sealed plan, and the export still leaves them out."""
+    and the public still see no sealed plan, and the export still hides them."""
     storage = await open_copy(fixture, tmp_path)
     try:
         app = App(storage, clock=Clock())
@@ -254,7 +254,9 @@ async def test_hidden_plans_stay_hidden_after_the_upgrade(fixture: Path, entry: 
                 if s != viewer:
                     assert view["players"][s]["plan"] is None
         data = await app.export(entry["id"], with_seed=True)
-        assert data["redacted_open_decisions"] == len(sealed)
+        hidden = [a for a in data["actions"] if a.get("hidden")]
+        assert len(hidden) == data["redacted"] == len(sealed)  # the open decision's plans, by their kind only
+        assert all(a["action"] == {"type": "plan", "hidden": True} for a in hidden)
     finally:
         await storage.close()
 
@@ -264,8 +266,8 @@ async def test_the_specialist_draft_stays_hidden_after_the_upgrade(
     fixture: Path, entry: dict[str, Any], tmp_path: Path
 ) -> None:
     """Age of Automaton stopped in the Specialist draft with picks sealed: after the upgrade
-    nobody sees another seat's draft hand, kept cards or pick, and the export still
-    leaves the picks of the open pass out."""
+    nobody sees another seat's draft hand, kept cards or pick, and the export shows no
+    pick (a drafted Specialist is secret until played)."""
     storage = await open_copy(fixture, tmp_path)
     try:
         app = App(storage, clock=Clock())
@@ -283,7 +285,12 @@ async def test_the_specialist_draft_stays_hidden_after_the_upgrade(
                 for card in set(secret) - set(mine):
                     assert f'"{card}"' not in text, (viewer, s, card)
         data = await app.export(entry["id"], with_seed=True)
-        assert data["redacted_open_decisions"] == len(picked)
+        drafts = [a for a in data["actions"] if a["action"].get("type") == "draft"]
+        assert len(drafts) >= len(picked) and all(a.get("hidden") for a in drafts)  # no pick is played yet
+        text = json.dumps(data["actions"])
+        for s in state["seats"]:
+            for card in [*draft["kept"][s], *draft["hands"][s], *([draft["picks"][s]] if draft["picks"][s] else [])]:
+                assert f'"{card}"' not in text, (s, card)
     finally:
         await storage.close()
 

@@ -8,6 +8,8 @@ the cogs are split:
 - :mod:`bot.app.turns`: a player's action and the AI seats answering it;
 - :mod:`bot.app.admin`: settings, quiet hours, pause/resume, abandon, takeover, reclaim;
 - :mod:`bot.app.export`: export and replay;
+- :mod:`bot.app.replay`: the game's true record, step by step, as a viewer may see it
+  (the engine's ``shown_action``: /game log, history, replay and the export read it);
 - :mod:`bot.app.compose`: what an outcome tells Discord, as outbox rows (pure; written by
   the core in each action's own transaction).
 

@@ -86,9 +86,11 @@ Administration::
     outcome = await app.step_ai(game_id)             # one AI action, or None (the demo paces)
     data = await app.export(game_id)                 # JSON-able dict (no Discord ids; seed once over)
     data = await app.export(game_id, with_seed=True) # operator/internal: always with the seed
-        # never holds a sealed, unrevealed secret decision: while a secret simultaneous
-        # decision (a prompt with "secret": True) is open, its decisions already made are
-        # left out; data["redacted_open_decisions"] says how many (0: the full log)
+        # each action as the engine's shown_action lets the public see it now (a sealed
+        # plan until the reveal, a drafted Specialist until played: {"type", "hidden"});
+        # data["redacted"] says how many (0 once the game is over)
+    rec = await app.record(game_id, viewer=None)     # the true log, step by step (bot.app.replay)
+    view = await app.step_view(game_id, rec, i)      # the public board after step i (-1: setup)
     result = replay_export(data)                     # module function: replays to the result
 
 Messages the bot may edit later::

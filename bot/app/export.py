@@ -3,38 +3,50 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from bot.app.core import Core, _stage, replay_row
+from bot.app.core import replay_row
+from bot.app.replay import ReplayOps
 from bot.exports import check_export
-from bot.records import AppError, GameInfo, ReplayMismatch, canonical, is_secret
-from bot.storage import ActionRow
+from bot.records import AppError, ReplayMismatch, canonical
 from engine import Game
 from engine.versions import export_edition, setup_as
 
 
-class ExportOps(Core):
+class ExportOps(ReplayOps):
     """Export calls of :class:`bot.app.App`."""
 
-    async def export(self, game_id: int, *, with_seed: bool | None = None) -> dict[str, Any]:
+    async def export(
+        self, game_id: int, *, with_seed: bool | None = None, viewer: str | None = None
+    ) -> dict[str, Any]:
         """The game as JSON-able data: game, options, seed, seats, action log, result.
-        Discord ids are left out; display names stay. While a secret simultaneous
-        decision is open, the decisions already sealed in it are left out of the log
-        (``redacted_open_decisions`` says how many, ``note`` says why): an export never
-        shows a plan before the reveal.
+        Discord ids are left out; display names stay. Each action is shown as the engine
+        says ``viewer`` (None: the public, any bystander) may see it now
+        (``shown_action``, through :mod:`bot.app.replay`): a sealed plan until the
+        reveal, an Age of Automaton drafted Specialist until it is played, is left as
+        ``{"type": ..., "hidden": true}`` (the row says ``"hidden": true``; ``redacted``
+        counts them, ``note`` says why). Once the game is over everything is shown.
 
-        The seed fixes every shuffle (the order of the Improvement pile), so by default
-        it is given only once the game has ended; ``with_seed=True`` (the operator's CLI,
-        the bot's own replays for pictures) always includes it."""
+        The seed fixes every shuffle (the order of the decks), so by default it is given
+        only once the game has ended; ``with_seed=True`` (the operator's CLI) always
+        includes it. An export replays (``replay_export``) up to its first hidden row."""
         async with self.storage.read() as q:
             info = await self._info_q(q, game_id)
             rows = await q.actions(game_id)
-        hidden = await self._sealed_open_decisions(info, rows)
-        shown = rows[: len(rows) - hidden]
+        steps = []
+        if rows and info.seed is not None and info.status != "lobby":
+            rec = await self.record(game_id, viewer)
+            steps = rec.steps
+        actions = []
+        for r, step in zip(rows, steps or [None] * len(rows), strict=False):
+            row: dict[str, Any] = {"seq": r.seq, "seat": r.seat, "action": r.action, "actor": r.actor}
+            if step is not None and step.hidden:
+                row["action"], row["hidden"] = step.action, True
+            actions.append(row)
+        hidden = sum(1 for a in actions if a.get("hidden"))
         data: dict[str, Any] = {
             "format": "boardroom-game",
-            "format_version": 2,
+            "format_version": 3,
             "id": info.id,
             "game": info.game,
             "rules": info.rules,  # the rules version and generator the game runs under
@@ -47,19 +59,16 @@ class ExportOps(Core):
                  "kind": s.ai_kind or "human", "ai_takeover": s.ai_takeover}
                 for s in info.seats
             ],
-            "actions": [
-                {"seq": r.seq, "seat": r.seat, "action": r.action, "actor": r.actor}
-                for r in shown
-            ],
+            "actions": actions,
             "version": info.version,
-            "redacted_open_decisions": hidden,
+            "redacted": hidden,
             "result": info.result,
         }
         notes = []
         if hidden:
             notes.append(
-                f"{hidden} sealed decision(s) of the secret decision still open are left out"
-                " until the reveal."
+                f"{hidden} action(s) carry something still secret (a sealed plan, a hidden hand)"
+                " and are shown by their kind only until it is public."
             )
         if data["seed"] is None and info.seed is not None:
             data["seed_withheld"] = True
@@ -68,55 +77,12 @@ class ExportOps(Core):
             data["note"] = " ".join(notes)
         return data
 
-    async def _sealed_open_decisions(self, info: GameInfo, rows: list[ActionRow]) -> int:
-        """How many trailing log rows are decisions of a secret simultaneous decision that
-        is still open (made, but not revealed yet).
-
-        The open decision is the longest tail of the log in which each action answered a
-        secret prompt (``is_secret``) at the stage (round, phase) the game is in now, by
-        a seat that is no longer pending, each seat once. Anything older was revealed."""
-        if info.seed is None or info.status == "lobby" or not rows:
-            return 0
-        game = self.engine(info.game)
-        state = await self._state(info)
-        if game.is_over(state):
-            return 0
-        pending = game.pending(state)
-        if not any(is_secret(p, pending) for p in pending.values()):
-            return 0
-        stage = _stage(game.view(state, None))
-        seen: set[str] = set()
-        first = len(rows)
-        while first > 0 and rows[first - 1].seat not in pending and rows[first - 1].seat not in seen:
-            seen.add(rows[first - 1].seat)
-            first -= 1
-        if first == len(rows):
-            return 0
-        before = await self._load(replace(info, version=rows[first].seq - 1))
-        secret: list[bool] = []
-        for r in rows[first:]:
-            now_pending = game.pending(before)
-            prompt = now_pending.get(r.seat)
-            secret.append(
-                prompt is not None
-                and is_secret(prompt, now_pending)
-                and _stage(game.view(before, None)) == stage
-            )
-            before = game.apply(before, r.seat, r.action)
-        hidden = 0
-        for flag in reversed(secret):
-            if not flag:
-                break
-            hidden += 1
-        return hidden
-
-
 
 def replay_export(
     data: Mapping[str, Any], *, games: Mapping[str, Game] | None = None, verify: bool = True
 ) -> dict[str, Any]:
-    """Replay an :meth:`App.export` dict from its seed and log; return the result
-    (``{"over": False, "version": n}`` for an unfinished game). With ``verify``, a
+    """Replay an :meth:`App.export` dict from its seed and log, up to its first hidden
+    row; return the result (``{"over": False, "version": n}`` for an unfinished game). With ``verify``, a
     recorded result that differs raises :class:`ReplayMismatch`."""
     check_export(data)
     name = str(data["game"])
@@ -136,6 +102,8 @@ def replay_export(
     )
     before = None
     for row in sorted(data["actions"], key=lambda r: r["seq"]):
+        if row.get("hidden") or (isinstance(row["action"], Mapping) and row["action"].get("hidden")):
+            break  # the rest of a running game's log waits for what is still secret
         try:
             state, before = replay_row(game, state, before, row["seat"], row["action"], int(row["seq"]))
         except RuntimeError as exc:

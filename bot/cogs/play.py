@@ -34,6 +34,7 @@ from bot import choices, pictures, text, views
 from bot.app.compose import Row, decision_key, post_row
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
+from bot.records import AppError
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
@@ -47,40 +48,33 @@ CLOSED_DMS = 50007
 
 
 def history_views(export: dict[str, Any], round_no: int, game: Any = None) -> list[tuple[dict[str, Any], list[str]]]:
-    """Replay an export: for each phase of round ``round_no``, the public view right after
-    it ended (or the current view for a phase still running) and its log lines. Pure."""
+    """Replay an export (up to its first hidden row): for each phase of round
+    ``round_no``, the public view right after it ended (or the current view for a phase
+    still running) and its log lines: the true log (:mod:`bot.app.replay`). Pure."""
+    from types import SimpleNamespace
+
+    from bot.app.replay import build_record, round_phases, state_after
     from engine import get_game
+    from engine.versions import export_edition, setup_as
 
     if export.get("seed") is None:
         return []
     game = game or get_game(export["game"])
     seats = [s["seat"] for s in sorted(export["seats"], key=lambda s: s["position"])]
-    from engine.versions import export_edition, setup_as
-
     rules, rng_kind = export_edition(export)  # the rules and generator the game started with
-    state = setup_as(game, seats, int(export["seed"]), dict(export["options"]), rules=rules, rng=rng_kind)
-    out: list[tuple[dict[str, Any], list[str]]] = []
-    lines: list[str] = list(game.events(state))
-    view = game.view(state, None)
-    stage = (view.get("round"), view.get("phase"))
+    start = setup_as(game, seats, int(export["seed"]), dict(export["options"]), rules=rules, rng=rng_kind)
+    rows = []
+    for r in sorted(export["actions"], key=lambda r: r["seq"]):
+        if r.get("hidden"):
+            break
+        rows.append(SimpleNamespace(seq=int(r["seq"]), seat=r["seat"], action=r["action"], actor=r.get("actor", "")))
     from bot.app.core import replay_row
 
-    before = None
-    for row in sorted(export["actions"], key=lambda r: r["seq"]):
-        state, before = replay_row(game, state, before, row["seat"], row["action"], int(row["seq"]))
-        lines.extend(game.events(state))
-        view = game.view(state, None)
-        new_stage = (view.get("round"), view.get("phase"))
-        if new_stage != stage:
-            if stage[0] == round_no:
-                out.append((view, lines))
-            lines = []
-            if isinstance(stage[0], int) and stage[0] > round_no:
-                return out
-            stage = new_stage
-    if stage[0] == round_no:
-        out.append((view, lines))
-    return out
+    now, before = start, None
+    for r in rows:
+        now, before = replay_row(game, now, before, r.seat, r.action, r.seq)
+    rec = build_record(game, start, rows, now, None)
+    return [(game.view(state_after(game, rec, i), None), lines) for i, lines in round_phases(game, rec, round_no)]
 
 
 SHOWN_KEPT = 4096  # turn messages whose decision is remembered (see Play._shown)
@@ -521,6 +515,10 @@ class Play(commands.Cog):
             payload["content"] = note
         await self.enqueue(info.id, [("dm", str(nudge.user_id), payload, False)])
 
+    async def on_replay(self, interaction: discord.Interaction[Any], gid: int, op: str, n: int) -> None:
+        """A ``/game replay`` button: the step it goes to, in place (:func:`replay_step`)."""
+        await replay_click(self, interaction, gid, op, n)
+
 
 # --------------------------------------------------------------------- commands
 
@@ -601,25 +599,39 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
     return embed, files
 
 
+async def round_log(play: Play, info: GameInfo, round_no: int) -> tuple[list[tuple[int, list[str]]], Any]:
+    """Round ``round_no`` of the game's true log as the public may see it now (each
+    phase: the step that ended it, its lines with the players' names) and the record
+    (:mod:`bot.app.replay`: what is secret is the engine's to say)."""
+    from bot.app.replay import round_phases
+
+    rec = await play.app.record(info.id)
+    game = play.app.engine(info.game)
+    phases = await asyncio.to_thread(round_phases, game, rec, round_no)
+    return [(i, text.with_player_names(lines, info)) for i, lines in phases], rec
+
+
 @app_commands.describe(round="Which round (1-5)")
 async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
     """The pictures and log of one round, answered privately (only the asker sees it)."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
-    views_ = await asyncio.to_thread(history_views, export, int(round))
-    if not views_:
+    if info.status == "lobby":
+        await interaction.followup.send("The game has not started yet.", ephemeral=True)
+        return
+    phases, rec = await round_log(play, info, int(round))
+    if not phases:
         await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
         return
     files: list[discord.File] = []
     lines: list[str] = []
-    for i, (v, log_lines) in enumerate(views_[:10]):
+    for i, (step, log_lines) in enumerate(phases[:10]):
+        v = await play.app.step_view(info.id, rec, step)
         pic = await play.bot.picture(f"round{round}-{i + 1}-{v.get('phase')}.png", "draw", info.game, v)
         if pic is not None:
             files.append(pic)
         lines.extend(log_lines)
-    lines = text.with_player_names(lines, info)
     head = f"**Round {round}** of game #{info.id}\n"
     fit = pictures.within_budget([file_size(f) for f in files], play.bot.upload_limit)
     if fit < len(files):  # one message's pictures together stay under the upload limit
@@ -655,9 +667,9 @@ def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int
 
 @app_commands.describe(round="Which round (default: the current one)")
 async def game_log(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50] | None = None) -> None:
-    """The game's log as text, one round at a time, answered privately. Only what was
-    public: the log lines the game posted (plans are never in them; a plan still open
-    is left out of the replay, as in the export)."""
+    """The game's log as text, one round at a time, answered privately: the game's
+    applied actions in order, as the public may see them (an undone move once, marked
+    as taken back; nothing repeats)."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -666,20 +678,132 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
         return
     if round is None:
         round = int((await play.app.view(info.id, None)).get("round") or 1)
-    export = await play.app.export(info.id, with_seed=True)  # replayed here, never posted; open plans left out
-    views_ = await asyncio.to_thread(history_views, export, int(round))
-    lines = text.with_player_names([line for _v, log_lines in views_ for line in log_lines if line], info)
-    if not views_:
+    phases, _rec = await round_log(play, info, int(round))
+    if not phases:
         await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
         return
+    lines = [line for _i, log_lines in phases for line in log_lines if line]
     head = f"**Log of round {round}** of game #{info.id}" + ("" if lines else "\n(nothing happened yet)")
     for content in log_messages(head, lines):
         await interaction.followup.send(content, ephemeral=True)
 
 
+REPLAY_PICTURES = 16  # replay pictures kept (PNG bytes, a few hundred KiB each); the oldest goes first
+_replay_pictures: OrderedDict[tuple[int, int, int, bool], bytes] = OrderedDict()
+
+
+async def replay_message(play: Play, info: GameInfo, pos: int | None) -> tuple[str, discord.File | None, discord.ui.View]:
+    """The stepper at position ``pos`` (0: the opening board; ``k``: after the game's
+    ``k``-th logged action; None: the newest): its text (the step's log lines, as the
+    public may see them now), the board after it (replayed from the log, drawn on
+    demand, a few kept) and its buttons."""
+    rec = await play.app.record(info.id)
+    total = len(rec.steps)
+    pos = total if pos is None else max(0, min(int(pos), total))
+    game = play.presenter(info)
+    if pos == 0:
+        what, rnd, phase = ["The game begins.", *rec.opening], None, None
+        step = None
+        view_round = None
+    else:
+        step = rec.steps[pos - 1]
+        what, rnd, phase = list(step.lines), step.round, step.phase
+        view_round = rnd
+    name = {s.seat: s.display_name for s in info.seats}
+    if step is not None and not step.undo:
+        who = name.get(step.seat, step.seat)
+        if step.hidden:
+            what.insert(0, f"{who} made a secret decision (shown once it is public).")
+        elif step.detail:
+            what.insert(0, f"{who}'s private decision: {step.detail}")
+        elif not what:
+            what.insert(0, f"{who}: {game.describe_action(step.action)}")
+    key = (info.id, pos, rec.version, rec.over)
+    data = _replay_pictures.get(key)
+    if data is None:
+        board = await play.app.step_view(info.id, rec, pos - 1)
+        pic = await play.bot.picture(f"replay-{pos}.png", "draw", info.game, board)
+        if pic is not None:
+            data = pic.fp.read()
+            _replay_pictures[key] = data
+            while len(_replay_pictures) > REPLAY_PICTURES:
+                _replay_pictures.popitem(last=False)
+    else:
+        _replay_pictures.move_to_end(key)
+    stage = f"Round {view_round}" if view_round is not None else "the opening board"
+    if phase is not None:
+        stage += f" · {game.phase_title(phase)}"
+    head = f"**Replay of game #{info.id}** · step {pos} of {total} · {stage}"
+    if not rec.over:
+        head += "\n(The game is running: only what is public now is shown.)"
+    lines = text.with_player_names(what, info)
+    content = text.clip(head + "\n" + text.log_block(lines, 1500), 2000)
+    rounds = [(r, i + 1) for r in rec.rounds() if (i := rec.first_step_of_round(r)) is not None]
+    ui = views.replay_view(info.id, pos, total, rounds, view_round if pos else None)
+    file = discord.File(io.BytesIO(data), filename=f"replay-{pos}.png") if data is not None else None
+    return content, file, ui
+
+
+async def replay_click(play: Play, interaction: discord.Interaction[Any], gid: int, op: str, n: int) -> None:
+    """A stepper button: edit its own message to the step it goes to."""
+    try:
+        info = await play.app.info(gid)
+    except AppError:
+        raise UserError("That game is gone.") from None
+    if interaction.guild_id is not None and info.guild_id not in (None, interaction.guild_id):
+        raise UserError("That game is not one of this server.")
+    if info.status == "lobby" or info.seed is None:
+        raise UserError("The game has not started yet.")
+    pos: int | None = n
+    if op == "last":
+        pos = None
+    elif op == "round":
+        rec = await play.app.record(gid)
+        first = rec.first_step_of_round(n)
+        if first is None:
+            raise UserError(f"Round {n} has not been played yet.")
+        pos = first + 1
+    await interaction.response.defer()  # (an edit of this message follows)
+    content, file, ui = await replay_message(play, info, pos)
+    await interaction.edit_original_response(content=content, attachments=[file] if file else [], view=ui)
+
+
+@app_commands.describe(game="The game's number (default: this channel's game, or its last one)")
+async def game_replay(interaction: discord.Interaction[Any], game: app_commands.Range[int, 1, None] | None = None) -> None:
+    """The game move by move, privately: ◀ ▶ step through the log, ⏮ ⏭ to either end,
+    "Round N" to a round's start; each step is one logged action with its log lines and
+    the board after it. A running game shows only what is public; a finished one, also
+    finished games of this channel, everything."""
+    if interaction.guild_id is None:
+        raise UserError("Use this in the channel of a game.")
+    play = _play(interaction)
+    info = None
+    if game is not None:
+        try:
+            info = await play.app.info(int(game))
+        except AppError:
+            info = None
+        if info is not None and info.guild_id != interaction.guild_id:
+            info = None
+        if info is None:
+            raise UserError(f"There is no game #{game} in this server.")
+    else:
+        info = await play.app.latest_game_at(int(interaction.channel_id or 0))
+        if info is None:
+            raise UserError("There is no game in this channel. Start one with `/game new`.")
+    if info.status == "lobby" or info.seed is None:
+        raise UserError("The game has not started yet.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    content, file, ui = await replay_message(play, info, None)
+    if file is not None:
+        await interaction.followup.send(content, file=file, view=ui, ephemeral=True)
+    else:
+        await interaction.followup.send(content, view=ui, ephemeral=True)
+
+
 async def game_export(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
-    data = await app_of(interaction).export(info.id)  # no open plans; the seed only once over
+    data = await app_of(interaction).export(info.id)  # as the public may see it; the seed once over
     payload = json.dumps(data, indent=1, sort_keys=True).encode()
     await interaction.response.send_message(
         f"Game #{info.id} as JSON (seed and action log; replay it with `boardroom replay`).",
@@ -724,9 +848,10 @@ async def setup(bot: BoardroomBot) -> None:
     group.add_command(make_command("history", "The pictures and log of one round", game_history))
     group.add_command(make_command("log", "The game's log as text, one round (privately)", game_log))
     group.add_command(make_command("export", "The game record as JSON", game_export))
+    group.add_command(make_command("replay", "The game move by move, privately", game_replay))
 
 
 async def teardown(bot: BoardroomBot) -> None:
     bot.tree.remove_command("plan")
-    for name in ("status", "history", "log", "export"):
+    for name in ("status", "history", "log", "export", "replay"):
         bot.game_group.remove_command(name)

@@ -12,7 +12,7 @@ from engine.age_of_automaton.versions import KNOWN, RULES
 from engine.age_of_automaton.view import make_view
 from engine.errors import IllegalAction
 from engine.jsonstate import clone
-from engine.standard import StateRecord
+from engine.standard import StateRecord, hidden_action
 
 
 class AgeOfAutomaton(StateRecord):
@@ -85,6 +85,23 @@ class AgeOfAutomaton(StateRecord):
 
     def label(self, state: State, seat: str, action: dict[str, Any]) -> str:
         return label(state, seat, action)
+
+    def shown_action(
+        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
+    ) -> dict[str, Any]:
+        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py). A
+        drafted Specialist (AA-SET-10) stays hidden from the others while its drafter
+        still holds it (picked, kept, or in hand): it becomes public when it is played or
+        discarded, or when the game is over. Every other action is public (the decks'
+        orders are in the seed, never in an action)."""
+        if viewer == seat or now["phase"] == "over" or action.get("type") != "draft":
+            return action
+        card = action.get("card")
+        draft = now["draft"]
+        held = card in now["players"][seat]["hand"] or (
+            draft is not None and (card in draft["kept"][seat] or draft["picks"][seat] == card)
+        )
+        return hidden_action(action) if held else action
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)

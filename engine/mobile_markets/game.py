@@ -37,7 +37,7 @@ from engine.mobile_markets.data import (
     customer_text,
 )
 from engine.mobile_markets.preview import preview_from_view
-from engine.standard import StateRecord
+from engine.standard import StateRecord, sealed_until_reveal
 
 
 class MobileMarkets(StateRecord):
@@ -123,6 +123,14 @@ class MobileMarkets(StateRecord):
         if prompt is None or prompt["type"] != "product":
             raise IllegalAction("you are not building a product now")
         return sales.preview(state, seat, action)
+
+    def shown_action(
+        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
+    ) -> dict[str, Any]:
+        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): a
+        sealed plan is hidden from the others until the reveal; every other action is
+        public (the decks' orders are in the seed, never in an action)."""
+        return sealed_until_reveal(self, before, seat, action, now, viewer)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)

@@ -24,7 +24,7 @@ from engine.smartphone_inc.common import State, costs_for, full_costs, has_effec
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_SIDES, tech_side
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
-from engine.standard import StateRecord
+from engine.standard import StateRecord, sealed_until_reveal
 
 
 class SmartphoneInc(StateRecord):
@@ -124,6 +124,14 @@ class SmartphoneInc(StateRecord):
                     return {"type": "plan", "plan": plans[0]}
             return {"type": "plan", "plan": rng.choice(pads.arrangements())}
         return rng.choice(enumerate_actions(state, seat, prompt))
+
+    def shown_action(
+        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
+    ) -> dict[str, Any]:
+        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): a
+        sealed plan is hidden from the others until the reveal; every other action is
+        public (the Improvement pile's order is in the seed, never in an action)."""
+        return sealed_until_reveal(self, before, seat, action, now, viewer)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
