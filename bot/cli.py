@@ -134,10 +134,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bot.table.config import TableConfig, TableConfigError
+
     try:
         from_file = load_env_file(".env")
         config = Config.from_env()
-    except ConfigError as exc:
+        table = TableConfig.from_env()
+    except (ConfigError, TableConfigError) as exc:
         return _fail(str(exc), 2)
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -151,6 +154,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     guilds = None if config.shards is not None else asyncio.run(approximate_guild_count(config.token))
     shards = shards_for(config.shards, guilds)
     kw: dict[str, Any] = {} if shards is None else {"shards": shards}
+    if table is not None:
+        kw["table"] = table  # the live table, served by this process on the same App
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, **kw)
     log.info(
         "starting boardroom with database %s (%s)", config.db_path,

@@ -141,6 +141,7 @@ class TableServer:
         w = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
         r = w.router
         r.add_get("/", self.index)
+        r.add_get("/favicon.ico", lambda request: web.Response(status=204))
         r.add_get("/static/{name:[A-Za-z0-9_./-]+}", self.static)
         r.add_get("/games/{game:[a-z0-9-]+}.js", self.game_script)
         r.add_get("/api/config", self.api_config)

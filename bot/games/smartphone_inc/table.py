@@ -24,6 +24,7 @@ def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) 
         "symbols": {k: words.SYMBOL_NAMES[k] for k in words.SYMBOL_SHORT},
         "short": dict(words.SYMBOL_SHORT),
         "pads": {p: [pads.pad_cells(p, s) for s in (0, 1)] for p in ("A", "B")},
+        "regions": {rid: words.region_name(rid) for rid in view.get("regions") or {}},
     }
     if prompt and prompt.get("type") == "plan":
         owned = [str(i) for i in prompt.get("improvements") or []]

@@ -1,0 +1,74 @@
+"""The live table (Discord Activity, issue 24): its HTTP server on the bot's own App,
+the "Open the table" button and the ``/table`` command that launch the Activity.
+
+The server (:class:`bot.table.server.TableServer`) starts with the bot when the table is
+configured (``BOARDROOM_TABLE_PORT`` with ``DISCORD_CLIENT_ID`` and
+``DISCORD_CLIENT_SECRET``, or ``create_bot(table=TableConfig(...))`` in tests) and stops
+with it. It reaches Discord's OAuth2 only through discord.py's own API base
+(``discord.http.Route.BASE``), so the fake Discord serves the sign-in in tests. Without a
+table nothing here adds a button or a command.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot import views
+from bot.cogs import make_command
+from bot.errors import UserError
+
+if TYPE_CHECKING:
+    from bot.discord_bot import BoardroomBot
+
+log = logging.getLogger("boardroom.table")
+
+
+async def launch(interaction: discord.Interaction[Any]) -> None:
+    """Answer with LAUNCH_ACTIVITY: Discord opens the table in this channel."""
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as exc:
+        log.warning("could not launch the table: %s", exc.status)
+        raise UserError("The table could not be opened here (the Activity may not be enabled for this app).") from None
+
+
+async def table_command(interaction: discord.Interaction[Any]) -> None:
+    await launch(interaction)
+
+
+class Table(commands.Cog):
+    def __init__(self, bot: BoardroomBot, config: Any) -> None:
+        self.bot = bot
+        self.config = config
+        self.server: Any = None
+
+    async def cog_load(self) -> None:
+        from bot.table.server import TableServer
+
+        self.server = TableServer(self.bot.app, self.config, api_base=lambda: str(discord.http.Route.BASE))
+        await self.server.start()
+        views.TABLE["on"] = True
+
+    async def cog_unload(self) -> None:
+        views.TABLE["on"] = False
+        if self.server is not None:
+            await self.server.stop()
+
+    async def open_table(self, interaction: discord.Interaction[Any], gid: int) -> None:
+        await launch(interaction)
+
+
+async def setup(bot: BoardroomBot) -> None:
+    config = getattr(bot, "table_config", None)
+    if config is None:
+        return
+    await bot.add_cog(Table(bot, config))
+    bot.tree.add_command(make_command("table", "Open the live table of the game here (drag and drop)", table_command))
+
+
+async def teardown(bot: BoardroomBot) -> None:
+    bot.tree.remove_command("table")
