@@ -49,7 +49,14 @@ class Table(commands.Cog):
     async def cog_load(self) -> None:
         from bot.table.server import TableServer
 
-        self.server = TableServer(self.bot.app, self.config, api_base=lambda: str(discord.http.Route.BASE))
+        async def after_move(out: Any) -> None:
+            play = self.bot.get_cog("Play")
+            if play is not None:
+                await play.publish(out)  # type: ignore[attr-defined]
+
+        self.server = TableServer(
+            self.bot.app, self.config, api_base=lambda: str(discord.http.Route.BASE), after_move=after_move
+        )
         await self.server.start()
         views.TABLE["on"] = True
 

@@ -122,8 +122,12 @@ class TableServer:
         api_base: Callable[[], str] = lambda: "https://discord.com/api/v10",
         *,
         clock: Callable[[], float] = time.monotonic,
+        after_move: Callable[[Any], Awaitable[None]] | None = None,
     ) -> None:
         self.app = app
+        # what a move from the table tells Discord is in the outbox already (the app wrote
+        # it); ``after_move(outcome)`` wakes the deliverer, as a click in Discord does
+        self.after_move = after_move
         self.config = config
         self.exchange = Exchange(
             config.client_id, config.client_secret, api_base,
@@ -141,7 +145,7 @@ class TableServer:
         w = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
         r = w.router
         r.add_get("/", self.index)
-        r.add_get("/favicon.ico", lambda request: web.Response(status=204))
+        r.add_get("/favicon.ico", self.no_icon)
         r.add_get("/static/{name:[A-Za-z0-9_./-]+}", self.static)
         r.add_get("/games/{game:[a-z0-9-]+}.js", self.game_script)
         r.add_get("/api/config", self.api_config)
@@ -182,6 +186,9 @@ class TableServer:
         resp = web.FileResponse(STATIC / "index.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
+
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -321,6 +328,11 @@ class TableServer:
                     return _refuse(400, "Which version of the table did you see?")
                 out = await self.app.act(info.id, user.id, mine.seat, dict(action), version)
             status, message = out.status, out.message
+            if self.after_move is not None:
+                try:
+                    await self.after_move(out)
+                except Exception:
+                    log.exception("could not wake the deliverer after a move from the table")
         except AppError as exc:
             status, message = "refused", str(exc)
         if status == "already":

@@ -1,0 +1,114 @@
+"""Helpers for the live table's tests in a real browser: Debian's headless Chromium,
+driven by Playwright for Python (launched with ``executable_path``; Playwright's own
+browser download is not used). A test needing the browser is skipped only when no
+Chromium is installed (``.ci/run`` installs it)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+
+
+def chromium_path() -> str | None:
+    explicit = os.environ.get("BOARDROOM_CHROMIUM")
+    if explicit:
+        return explicit
+    return next((p for p in (shutil.which(n) for n in CHROMIUM_NAMES) if p), None)
+
+
+needs_chromium = pytest.mark.skipif(chromium_path() is None, reason="no Chromium installed (apt-get install chromium)")
+
+
+@contextlib.asynccontextmanager
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            await b.close()
+
+
+class Page:
+    """One player's tab: the Playwright page and every JSON answer of the table's API it got."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.answers: list[tuple[str, Any]] = []
+        self.errors: list[str] = []
+        page.on("response", self._on_response)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    async def _on_response(self, resp: Any) -> None:
+        if "/api/" not in resp.url:
+            return
+        try:
+            self.answers.append((resp.url, await resp.json()))
+        except Exception:
+            pass
+
+    def texts(self) -> str:
+        return "\n".join(json.dumps(a) for _u, a in self.answers)
+
+    async def open(self, url: str) -> None:
+        await self.page.goto(url)
+        await self.page.wait_for_selector("body[data-ready]", timeout=15_000)
+        ready = await self.page.evaluate("document.body.dataset.ready")
+        assert ready != "error", await self.page.inner_text("#note")
+
+    async def version(self) -> int:
+        return int(await self.page.evaluate("document.body.dataset.version"))
+
+    async def wait_version_past(self, version: int, timeout: float = 5_000) -> None:
+        await self.page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=timeout)
+
+    async def drag(self, source: str, dx_cells: float, dy_cells: float, grab: tuple[float, float] = (0.5, 0.5)) -> None:
+        """Drag the SVG item ``source`` by whole grid cells (its top-left cell grabbed)."""
+        page = self.page
+        svg = await page.locator("#planner").bounding_box()
+        view_w = float(await page.evaluate("document.querySelector('#planner').viewBox.baseVal.width"))
+        cell = 54 * svg["width"] / view_w
+        box = await page.locator(source).first.bounding_box()
+        x0, y0 = box["x"] + cell * grab[0], box["y"] + cell * grab[1]
+        await page.mouse.move(x0, y0)
+        await page.mouse.down()
+        await page.mouse.move(x0 + dx_cells * cell / 2, y0 + dy_cells * cell / 2, steps=4)
+        await page.mouse.move(x0 + dx_cells * cell, y0 + dy_cells * cell, steps=4)
+        await page.mouse.up()
+
+    async def drag_to_cell(self, source: str, gx: int, gy: int) -> None:
+        """Drag ``source`` so that its top-left cell lies on grid cell (gx, gy) (the
+        engine's grid: the bottom Pad at x 0..2, y 0..1)."""
+        page = self.page
+        svg = await page.locator("#planner").bounding_box()
+        view_w = float(await page.evaluate("document.querySelector('#planner').viewBox.baseVal.width"))
+        cell = 54 * svg["width"] / view_w
+        box = await page.locator(source).first.bounding_box()
+        x0, y0 = box["x"] + cell * 0.5, box["y"] + cell * 0.5
+        tx, ty = svg["x"] + (gx + 2 + 0.5) * cell, svg["y"] + (gy + 2 + 0.5) * cell
+        await page.mouse.move(x0, y0)
+        await page.mouse.down()
+        await page.mouse.move((x0 + tx) / 2, (y0 + ty) / 2, steps=4)
+        await page.mouse.move(tx, ty, steps=4)
+        await page.mouse.up()
+
+
+def table_answers(page: Page) -> list[dict[str, Any]]:
+    """Every table payload the page received (from /api/table, and inside act answers)."""
+    out = []
+    for _url, a in page.answers:
+        if isinstance(a, dict) and "view" in a and "seats" in a:
+            out.append(a)
+        elif isinstance(a, dict) and isinstance(a.get("table"), dict):
+            out.append(a["table"])
+    return out
