@@ -1,2 +1,0 @@
-// The one module bundled from npm: the Embedded App SDK and its mock, for bot/table/static/table.js.
-export { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
