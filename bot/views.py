@@ -199,14 +199,19 @@ async def _no_table(interaction: discord.Interaction[Any]) -> None:
     raise errors.UserError("The table is not running; play from the prompts here.")
 
 
+def with_table(view: discord.ui.View, gid: int) -> discord.ui.View:
+    """``view`` with "Open the table" added while the table is served (a prompt's last row)."""
+    if TABLE["on"]:
+        view.add_item(TableButton(gid))
+    return view
+
+
 def open_view(gid: int) -> discord.ui.View:
     """The button that opens a player's decision; it has one name, :data:`OPEN_LABEL`;
     beside it "Open the table" while the table is served."""
     view = discord.ui.View(timeout=None)
     view.add_item(OpenButton(gid))
-    if TABLE["on"]:
-        view.add_item(TableButton(gid))
-    return view
+    return with_table(view, gid)
 
 
 # ------------------------------------------------------------------------ planner
@@ -300,7 +305,7 @@ def planner_view(
     for op, label in extra[:2]:
         view.add_item(PlannerButton(gid, seat, ver, op, label=label))
     view.add_item(PlannerButton(gid, seat, ver, "seal", disabled=not can_seal, label=seal_label))
-    return view
+    return with_table(view, gid)
 
 
 def seal_confirm_view(gid: int, seat: str, ver: int, seal_label: str = "Yes, seal 🔒") -> discord.ui.View:
@@ -404,7 +409,7 @@ def action_view(
     view.add_item(ActionButton(gid, seat, ver, path, "back", disabled=path in ("", "-")))
     if done:
         view.add_item(ActionButton(gid, seat, ver, path, "confirm"))
-    return view
+    return with_table(view, gid)
 
 
 # ------------------------------------------------------------------------ admin

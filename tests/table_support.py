@@ -72,35 +72,37 @@ class Page:
     async def wait_version_past(self, version: int, timeout: float = 5_000) -> None:
         await self.page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=timeout)
 
-    async def drag(self, source: str, dx_cells: float, dy_cells: float, grab: tuple[float, float] = (0.5, 0.5)) -> None:
-        """Drag the SVG item ``source`` by whole grid cells (its top-left cell grabbed)."""
-        page = self.page
-        svg = await page.locator("#planner").bounding_box()
-        view_w = float(await page.evaluate("document.querySelector('#planner').viewBox.baseVal.width"))
-        cell = 54 * svg["width"] / view_w
-        box = await page.locator(source).first.bounding_box()
-        x0, y0 = box["x"] + cell * grab[0], box["y"] + cell * grab[1]
-        await page.mouse.move(x0, y0)
-        await page.mouse.down()
-        await page.mouse.move(x0 + dx_cells * cell / 2, y0 + dy_cells * cell / 2, steps=4)
-        await page.mouse.move(x0 + dx_cells * cell, y0 + dy_cells * cell, steps=4)
-        await page.mouse.up()
+    async def _geometry(self, source: str) -> tuple[float, float, float, float, float]:
+        """(svg x, svg y, one cell in pixels, item x, item y), read in one go (the planner
+        is redrawn whenever a preview comes back)."""
+        g = await self.page.evaluate(
+            """(sel) => {
+                const svg = document.querySelector('#planner');
+                const item = svg.querySelector(sel.replace('#planner ', ''));
+                const r = svg.getBoundingClientRect(), b = item.getBoundingClientRect();
+                return [r.x, r.y, 54 * r.width / svg.viewBox.baseVal.width, b.x, b.y];
+            }""",
+            source,
+        )
+        return float(g[0]), float(g[1]), float(g[2]), float(g[3]), float(g[4])
 
     async def drag_to_cell(self, source: str, gx: int, gy: int) -> None:
         """Drag ``source`` so that its top-left cell lies on grid cell (gx, gy) (the
-        engine's grid: the bottom Pad at x 0..2, y 0..1)."""
+        engine's grid: the bottom Pad at x 0..2, y 0..1): one gesture."""
         page = self.page
-        svg = await page.locator("#planner").bounding_box()
-        view_w = float(await page.evaluate("document.querySelector('#planner').viewBox.baseVal.width"))
-        cell = 54 * svg["width"] / view_w
-        box = await page.locator(source).first.bounding_box()
-        x0, y0 = box["x"] + cell * 0.5, box["y"] + cell * 0.5
-        tx, ty = svg["x"] + (gx + 2 + 0.5) * cell, svg["y"] + (gy + 2 + 0.5) * cell
+        sx, sy, cell, bx, by = await self._geometry(source)
+        x0, y0 = bx + cell * 0.5, by + cell * 0.5
+        tx, ty = sx + (gx + 2 + 0.5) * cell, sy + (gy + 2 + 0.5) * cell
         await page.mouse.move(x0, y0)
         await page.mouse.down()
         await page.mouse.move((x0 + tx) / 2, (y0 + ty) / 2, steps=4)
         await page.mouse.move(tx, ty, steps=4)
         await page.mouse.up()
+        await self.settled()
+
+    async def settled(self) -> None:
+        """Until the page has no request out but the long-poll (a preview, a move)."""
+        await self.page.wait_for_function("() => (document.body.dataset.busy || '0') === '0'")
 
 
 def table_answers(page: Page) -> list[dict[str, Any]]:

@@ -47,6 +47,7 @@ function dragCards(root, h) {
     const id = c.dataset.feature;
     const x0 = ev.clientX, y0 = ev.clientY;
     let moved = false;
+    h.hold(true);
     c.setPointerCapture(ev.pointerId);
     const move = (e) => {
       if (Math.abs(e.clientX - x0) + Math.abs(e.clientY - y0) > 6) moved = true;
@@ -55,6 +56,7 @@ function dragCards(root, h) {
     const up = (e) => {
       c.removeEventListener("pointermove", move);
       c.removeEventListener("pointerup", up);
+      h.hold(false);
       c.style.transform = "";
       if (!moved) { h.showDetail(c.dataset.detail); return; }
       c.hidden = true;

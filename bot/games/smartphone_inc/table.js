@@ -137,6 +137,7 @@ function dragging(svg, t, h) {
     const box = g.getBBox();
     const grab = { dx: start.x - box.x, dy: start.y - box.y };
     let moved = false;
+    h.hold(true);
     svg.setPointerCapture(ev.pointerId);
     const move = (e) => {
       const p = toSvg(svg, e);
@@ -147,6 +148,7 @@ function dragging(svg, t, h) {
       svg.removeEventListener("pointermove", move);
       svg.removeEventListener("pointerup", up);
       svg.removeEventListener("pointercancel", up);
+      h.hold(false);
       const p = toSvg(svg, e);
       const kind = g.dataset.kind;
       if (!moved) { tapped(kind, g.dataset.imp); return; }

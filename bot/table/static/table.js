@@ -16,7 +16,15 @@ window.boardroom = state; // for the tests and the curious: what the page holds 
 
 function url(path) { return new URL(path, location.href.split("#")[0]).toString(); }
 
+let inFlight = 0; // requests but the long-poll, shown as body[data-busy] (the tests wait for 0)
+
 async function call(method, path, body) {
+  const counted = !path.startsWith("api/wait");
+  if (counted) document.body.dataset.busy = String(++inFlight);
+  try { return await send(method, path, body); } finally { if (counted) document.body.dataset.busy = String(--inFlight); }
+}
+
+async function send(method, path, body) {
   const headers = { "Accept": "application/json" };
   if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -135,12 +143,16 @@ export function confirmBar(label, onYes, onNo, yes = "Confirm") {
 }
 helpers.confirmBar = confirmBar;
 helpers.redraw = () => draw();
+// while a finger or the mouse drags something, nothing is redrawn under it (a preview or
+// another player's move coming back); the drawing waits for the drop
+helpers.hold = (on) => { state.hold = on; if (!on && state.missed) { state.missed = false; draw(); } };
 helpers.genericDecision = (root) => genericDecision(root, state.table);
 helpers.genericBoard = (root) => genericBoard(root, state.table);
 
 function draw() {
   const t = state.table;
   if (!t) return;
+  if (state.hold) { state.missed = true; return; }
   $("title").textContent = t.title;
   const v = t.view || {};
   const bits = [];
@@ -161,6 +173,7 @@ function draw() {
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
   document.body.dataset.version = String(t.version);
+  document.body.dataset.drawn = String(performance.now());
 }
 
 async function show(table) {
@@ -225,6 +238,7 @@ async function boot() {
     await refresh();
     note(state.table.you ? "" : "You are watching this game.");
     document.body.dataset.ready = String(Math.round(performance.now() - started));
+    document.body.dataset.painted = String(Math.round(performance.now())); // since navigation start
     live();
   } catch (err) {
     note(err.message || String(err), "bad");
