@@ -66,6 +66,13 @@ class Page:
         ready = await self.page.evaluate("document.body.dataset.ready")
         assert ready != "error", await self.page.inner_text("#note")
 
+    async def assert_plain_words(self) -> None:
+        """What the page shows holds no internal id, slug or card code (tests/test_words.py)."""
+        from tests.test_words import internal_ids
+
+        found = internal_ids([await self.page.inner_text("body")])
+        assert not found, "internal ids on the table:\n" + "\n".join(found)
+
     async def version(self) -> int:
         return int(await self.page.evaluate("document.body.dataset.version"))
 

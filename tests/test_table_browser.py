@@ -49,6 +49,7 @@ async def plan_by_hand(p: Page) -> dict[str, Any]:
     await page.wait_for_function("() => document.querySelector('#preview') && /Price|cover/.test(document.querySelector('#preview').textContent)")
     await p.drag_to_cell('#planner g[data-kind="imp"]', 0, 0)
     await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
+    await p.assert_plain_words()
     await page.click("#seal")
     sent: dict[str, Any] = {}
 
@@ -130,5 +131,10 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
                 assert last["view"]["players"][other]["plan"] is not None
             assert (await bot.app.view(1, None))["players"][seat_a]["plan"]["top"] == ann_plan["action"]["plan"]["top"]
             assert (await bot.app.view(1, None))["players"][seat_b]["plan"]["top"] == bob_plan["action"]["plan"]["top"]
+            await pa.assert_plain_words()
+            await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)
         assert "All 2 plans sealed" in everything_posted(fake)
+        # the planner's DM has the button too (a prompt), beside the status message's
+        planner = [m for m in fake.dm_messages(ann) if any(c.get("label") == "Open the table" for c in iter_components(m))]
+        assert planner

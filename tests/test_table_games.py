@@ -76,6 +76,7 @@ async def test_a_mobile_markets_product_is_built_by_dragging_a_feature_card(fake
                 f"() => document.querySelector('#preview').textContent.includes('Net profit per sale {expected['net']} (manufacturing cost {expected['cost']})')"
             )
             assert await page.evaluate("document.documentElement.scrollWidth") <= 400
+            await p.assert_plain_words()
             await page.click("#build")
             await page.click("#confirm")
             await p.wait_version_past(version)
@@ -108,6 +109,7 @@ async def test_an_age_of_automaton_turn_is_taken_by_tapping_an_automaton_then_a_
             label = await button.inner_text()
             await button.click()
             assert label in await page.inner_text(".confirm")
+            await p.assert_plain_words()
             await page.click("#confirm")
             await p.wait_version_past(version)
             assert not p.errors, p.errors

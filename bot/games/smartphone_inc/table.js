@@ -260,11 +260,6 @@ export function decision(root, t, h) {
   } else {
     root.append(h.el("div", { class: "row" }, h.el("button", { type: "button", class: "primary", id: "seal", disabled: !ok, onclick: () => { confirming = true; h.redraw(); } }, "Seal plan 🔒")));
   }
-  const details = h.el("details", {}, h.el("summary", { text: `Or pick one of the ${t.actions.length} listed plans` }));
-  const list = h.el("div", { class: "actions" });
-  for (const a of t.actions.slice(0, 60)) list.append(h.el("button", { type: "button", "data-n": a.n, onclick: () => h.act(a.action) }, `${a.n}. ${a.label}`));
-  details.append(list);
-  root.append(details);
   return true;
 }
 
