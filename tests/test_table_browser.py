@@ -131,6 +131,20 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
                 assert last["view"]["players"][other]["plan"] is not None
             assert (await bot.app.view(1, None))["players"][seat_a]["plan"]["top"] == ann_plan["action"]["plan"]["top"]
             assert (await bot.app.view(1, None))["players"][seat_b]["plan"]["top"] == bob_plan["action"]["plan"]["top"]
+            # the game goes on at the table: ann takes an Improvement (Phase 4), then Undo
+            # takes it back as in Discord (nothing hidden was revealed, no chance used)
+            assert (await bot.app.view(1, None))["pending"] == [seat_a]  # seed 7: ann picks first
+            before = await bot.app.view(1, seat_a)
+            v0 = await pa.version()
+            await pa.page.click('#decision [data-n="1"]')
+            await pa.page.click("#confirm")
+            await pa.wait_version_past(v0)
+            assert (await bot.app.view(1, seat_a))["players"][seat_a]["improvements"] != before["players"][seat_a]["improvements"]
+            await pa.page.click("#undo")
+            await pa.wait_version_past(v0 + 1)
+            after = await bot.app.view(1, seat_a)
+            assert after["players"][seat_a]["improvements"] == before["players"][seat_a]["improvements"]
+            assert after["pending"] == [seat_a]
             await pa.assert_plain_words()
             await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)

@@ -77,9 +77,10 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
 
 
 async def _may_undo(app: App, info: GameInfo, seat: str) -> bool:
-    """Whether the last logged move is this seat's own (the app decides the rest when
-    Undo is pressed, as in Discord)."""
-    if info.status != "active" or info.version < 1:
+    """Whether the game takes moves back at all and the last logged move is this seat's
+    own (the app decides the rest when Undo is pressed, as in Discord: same phase, nothing
+    hidden revealed, no chance used)."""
+    if info.status != "active" or info.version < 1 or not hasattr(app.engine(info.game), "undoable"):
         return False
     async with app.storage.read() as q:
         rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
