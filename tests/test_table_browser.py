@@ -145,6 +145,12 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             after = await bot.app.view(1, seat_a)
             assert after["players"][seat_a]["improvements"] == before["players"][seat_a]["improvements"]
             assert after["pending"] == [seat_a]
+            # the replay: the public board one step back, from the slider's buttons
+            last = await pb.version()
+            await pb.page.click("#replay-open")
+            await pb.page.wait_for_selector("#replay-step")
+            await pb.page.click("#replay-back")
+            await pb.page.wait_for_function(f"() => document.querySelector('#replay h2').textContent.includes('after {last - 1} of {last}')")
             await pa.assert_plain_words()
             await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)

@@ -241,3 +241,23 @@ async def test_no_token_reaches_a_log_line(world: dict[str, Any], caplog: pytest
     for s in secrets_:
         assert s not in logged
     assert fake.client_secret not in repr(world["server"].exchange) and fake.client_secret not in repr(world["server"].config)
+
+
+async def test_the_replay_shows_the_public_board_at_each_step_and_keeps_a_sealed_plan_hidden(world: dict[str, Any]) -> None:
+    ann = await table_of(world["ann"])
+    plan = ann["actions"][5]["action"]
+    await world["ann"].call("POST", "/api/act", {"game": world["game"], "action": plan, "version": ann["version"]})
+    status, step1, _ = await world["carl"].call("GET", f"/api/replay?game={world['game']}&step=1")
+    assert status == 200 and step1["step"] == 1 and step1["last"] == 1
+    assert step1["view"]["players"]["ann"]["sealed"] is True and step1["view"]["players"]["ann"]["plan"] is None
+    assert json.dumps(plan["plan"]["top"]) not in json.dumps(step1)
+    status, step0, _ = await world["carl"].call("GET", f"/api/replay?game={world['game']}&step=0")
+    assert step0["step"] == 0 and step0["view"]["players"]["ann"]["sealed"] is False
+    bob = await table_of(world["bob"])
+    await world["bob"].call("POST", "/api/act", {"game": world["game"], "action": bob["actions"][0]["action"], "version": bob["version"]})
+    # after the reveal the replay shows both plans at the step of the reveal
+    status, step2, _ = await world["carl"].call("GET", f"/api/replay?game={world['game']}&step=2")
+    assert step2["view"]["players"]["ann"]["plan"]["top"] == plan["plan"]["top"]
+    status, far, _ = await world["carl"].call("GET", f"/api/replay?game={world['game']}&step=999")
+    assert far["step"] == far["last"]
+    assert (await world["anon"].call("GET", f"/api/replay?game={world['game']}&step=0"))[0] == 401

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.app.core import Core, _stage, replay_row
 from bot.exports import check_export
-from bot.records import AppError, GameInfo, ReplayMismatch, canonical, is_secret
+from bot.records import AppError, Conflict, GameInfo, ReplayMismatch, canonical, is_secret
 from bot.storage import ActionRow
 from engine import Game
 from engine.versions import export_edition, setup_as
@@ -16,6 +16,19 @@ from engine.versions import export_edition, setup_as
 
 class ExportOps(Core):
     """Export calls of :class:`bot.app.App`."""
+
+    async def public_view_at(self, game_id: int, version: int) -> tuple[dict[str, Any], list[str]]:
+        """(the public view, its log lines) right after action ``version`` (0: the opening
+        board), clamped to the game's versions: each step of the live table's replay. What
+        it holds is the engine's public view, as for the live board (a sealed plan stays
+        hidden until its reveal; after the end, everything the game revealed)."""
+        info = await self.info(game_id)
+        if info.status == "lobby":
+            raise Conflict("The game has not started yet.")
+        version = max(0, min(int(version), info.version))
+        state = await self._load(replace(info, version=version))
+        game = self.engine(info.game)
+        return game.view(state, None), [str(e) for e in game.events(state)]
 
     async def export(self, game_id: int, *, with_seed: bool | None = None) -> dict[str, Any]:
         """The game as JSON-able data: game, options, seed, seats, action log, result.

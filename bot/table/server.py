@@ -14,6 +14,8 @@ in the game asked for)::
     POST /api/act     {"game", "action", "version"}  -> {"status", "message", "table"}
     POST /api/undo    {"game"}                       -> the same
     POST /api/preview {"game", "action"}             -> the game's preview of a draft
+    GET  /api/replay?game=&step=   -> {"step", "last", "view", "events"}: the public board
+                                      after that many actions (the replay's slider)
 
 Limits: bodies of at most 16 KiB; per user a token bucket (``RATE`` requests a second,
 ``BURST`` at once) and at most ``WAITERS`` open long-polls; every answer carries a
@@ -155,6 +157,7 @@ class TableServer:
         r.add_post("/api/act", self.api_act)
         r.add_post("/api/undo", self.api_undo)
         r.add_post("/api/preview", self.api_preview)
+        r.add_get("/api/replay", self.api_replay)
         return w
 
     # -- life ------------------------------------------------------------------------
@@ -347,6 +350,23 @@ class TableServer:
 
     async def api_undo(self, request: web.Request) -> web.Response:
         return await self._move(request, undo=True)
+
+    async def api_replay(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        info = await self._game(user, request.query.get("game"), None)
+        if isinstance(info, web.Response):
+            return info
+        try:
+            step = int(request.query.get("step", info.version))
+        except ValueError:
+            return _refuse(400, "Which step?")
+        try:
+            view, events = await self.app.public_view_at(info.id, step)
+        except AppError as exc:
+            return _refuse(409, str(exc))
+        return _json({"step": int(view.get("version", step)), "last": info.version, "view": view, "events": events[-6:]})
 
     async def api_preview(self, request: web.Request) -> web.Response:
         user = self._user(request)

@@ -172,9 +172,35 @@ function draw() {
     if (m && m.mine) m.mine($("mine"), t, helpers);
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
+  $("replay-open").hidden = t.status === "lobby";
   document.body.dataset.version = String(t.version);
   document.body.dataset.drawn = String(performance.now());
 }
+
+// -- replay: a slider over the game's actions, the public board at each step ----------
+
+async function replayAt(step) {
+  const t = state.table;
+  const out = await call("GET", `api/replay?game=${t.game_id}&step=${step}`);
+  const box = $("replay");
+  box.replaceChildren();
+  box.append(el("h2", { text: `Replay: after ${out.step} of ${out.last} moves` }));
+  const slider = el("input", { type: "range", id: "replay-step", min: 0, max: out.last, value: out.step, "aria-label": "Step" });
+  slider.addEventListener("change", () => replayAt(slider.value));
+  box.append(slider, el("div", { class: "row" },
+    el("button", { type: "button", id: "replay-back", onclick: () => replayAt(Math.max(0, out.step - 1)) }, "◀ Back"),
+    el("button", { type: "button", id: "replay-next", onclick: () => replayAt(Math.min(out.last, out.step + 1)) }, "Next ▶"),
+    el("button", { type: "button", id: "replay-close", onclick: () => { box.hidden = true; } }, "Close")));
+  box.append(el("div", { class: "events", text: out.events.join("\n") }));
+  const board = el("div", { id: "replay-board" });
+  const past = { ...t, view: out.view, you: null, actions: [], prompt: null };
+  const m = state.module;
+  try { if (m && m.board) m.board(board, past, helpers); else genericBoard(board, past); } catch (err) { console.error(err); genericBoard(board, past); }
+  box.append(board);
+  box.hidden = false;
+  box.scrollIntoView({ block: "start" });
+}
+$("replay-open").addEventListener("click", () => replayAt(state.table.version));
 
 async function show(table) {
   const changed = !state.table || state.table.version !== table.version || state.table.you !== table.you;
