@@ -1226,6 +1226,9 @@ class FakeDiscord:
         if errors and self.enforce_limits:
             self.limit_errors.append(rec)
             return _json_response({"code": 50035, "message": "Invalid Form Body", "errors": errors}, status=400)
+        entry_points = [c for c in self.commands if c.get("type") == 4]  # an Activity's Entry Point
+        if not guild and entry_points and not any((c.get("type") or 1) == 4 for c in rec.json or []):
+            return _error(400, 50240, "You cannot remove this app's Entry Point command in a bulk update operation.")
         out = []
         for cmd in rec.json or []:
             c = dict(cmd)

@@ -158,3 +158,15 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
         # the planner's DM has the button too (a prompt), beside the status message's
         planner = [m for m in fake.dm_messages(ann) if any(c.get("label") == "Open the table" for c in iter_components(m))]
         assert planner
+
+
+async def test_the_activitys_entry_point_command_survives_the_bots_command_sync(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Enabling Activities gives the app a "Launch" Entry Point command (type 4); Discord
+    refuses a bulk overwrite that leaves it out, so the bot's sync keeps it."""
+    fake.commands = [{"id": fake.new_id(), "type": 4, "name": "launch", "description": "", "handler": 2,
+                      "integration_types": [0, 1], "contexts": [0, 1, 2], "application_id": fake.application_id}]
+    async with running(fake, str(tmp_path / "entry.db"), renderer=None, table=table_config(fake)):
+        synced = [r for r in fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
+        assert synced and synced[-1].status == 200, synced
+        assert any(c.get("type") == 4 and c["name"] == "launch" and c["handler"] == 2 for c in fake.commands)
+        assert any(c["name"] == "table" for c in fake.commands)  # /table launches it too

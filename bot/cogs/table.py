@@ -26,6 +26,38 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardroom.table")
 
+# The Activity's Entry Point command ("Launch", ApplicationCommandType 4): Discord creates
+# it when Activities are enabled, and refuses a bulk overwrite of the global commands
+# that leaves it out (50240). discord.py's tree.sync knows no such command, so the sync
+# carries the existing one over unchanged.
+ENTRY_POINT = 4
+ENTRY_KEYS = (
+    "name", "description", "type", "handler", "integration_types", "contexts",
+    "name_localizations", "description_localizations", "nsfw", "default_member_permissions",
+)
+
+
+def keep_entry_point(http: Any) -> None:
+    """Make ``http.bulk_upsert_global_commands`` (what ``tree.sync()`` calls) keep the
+    application's Entry Point command."""
+    original = http.bulk_upsert_global_commands
+    if getattr(original, "keeps_entry_point", False):
+        return
+
+    async def upsert(application_id: Any, payload: list[dict[str, Any]]) -> Any:
+        if not any(c.get("type") == ENTRY_POINT for c in payload):
+            try:
+                existing = await http.get_global_commands(application_id)
+            except discord.HTTPException as exc:
+                log.warning("could not read the Entry Point command: %s", exc.status)
+                existing = []
+            kept = [{k: c[k] for k in ENTRY_KEYS if k in c} for c in existing if c.get("type") == ENTRY_POINT]
+            payload = [*payload, *kept]
+        return await original(application_id, payload)
+
+    upsert.keeps_entry_point = True  # type: ignore[attr-defined]
+    http.bulk_upsert_global_commands = upsert
+
 
 async def launch(interaction: discord.Interaction[Any]) -> None:
     """Answer with LAUNCH_ACTIVITY: Discord opens the table in this channel."""
@@ -59,6 +91,7 @@ class Table(commands.Cog):
         )
         await self.server.start()
         views.TABLE["on"] = True
+        keep_entry_point(self.bot.http)
 
     async def cog_unload(self) -> None:
         views.TABLE["on"] = False
