@@ -145,6 +145,11 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             after = await bot.app.view(1, seat_a)
             assert after["players"][seat_a]["improvements"] == before["players"][seat_a]["improvements"]
             assert after["pending"] == [seat_a]
+            # tapping a thing shows its details: a Technology's both sides
+            await pa.page.click("#board .chip >> text=GPS")
+            detail = await pa.page.inner_text("#detail-text")
+            assert "Face up: Phase 3" in detail and "Face down: Produce 5 Goods" in detail, detail
+            await pa.page.click("#detail-close")
             # the replay: the public board one step back, from the slider's buttons
             last = await pb.version()
             await pb.page.click("#replay-open")

@@ -281,9 +281,11 @@ export function board(root, t, h) {
   root.append(tbl);
   root.append(h.el("h3", { text: "Technologies (tap for details)" }));
   const chips = h.el("div", { class: "chips" });
-  for (const tech of Object.values(v.techs || {})) {
+  for (const [tid, tech] of Object.entries(v.techs || {})) {
     const owner = tech.patent ? ` · Patent: ${h.nameOf(tech.patent)}` : "";
-    chips.append(h.el("span", { class: "chip tap", "data-detail": `${tech.name} (costs ${tech.cost}; Patent ${tech.patent_vp} VP${owner})\n${tech.text}` }, tech.name));
+    const sides = (t.facts.tech_sides || {})[tid] || [];
+    const both = sides.length === 2 ? `\nFace up: ${sides[0]}\nFace down: ${sides[1]}` : "";
+    chips.append(h.el("span", { class: "chip tap", "data-detail": `${tech.name} (costs ${tech.cost}; Patent ${tech.patent_vp} VP${owner})\nIn play: ${tech.text}${both}` }, tech.name));
   }
   root.append(chips);
   root.append(h.el("h3", { text: "Regions (tap for details)" }));

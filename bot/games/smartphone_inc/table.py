@@ -25,6 +25,12 @@ def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) 
         "short": dict(words.SYMBOL_SHORT),
         "pads": {p: [pads.pad_cells(p, s) for s in (0, 1)] for p in ("A", "B")},
         "regions": {rid: words.region_name(rid) for rid in view.get("regions") or {}},
+        # a Technology's two printed sides (face up, face down), for its details on a tap
+        "tech_sides": {
+            tid: [str(side.get("text", "")) for side in words.TECHS[tid]["sides"][:2]]
+            for tid in view.get("techs") or {}
+            if tid in words.TECHS
+        },
     }
     if prompt and prompt.get("type") == "plan":
         owned = [str(i) for i in prompt.get("improvements") or []]
