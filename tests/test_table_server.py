@@ -261,3 +261,20 @@ async def test_the_replay_shows_the_public_board_at_each_step_and_keeps_a_sealed
     status, far, _ = await world["carl"].call("GET", f"/api/replay?game={world['game']}&step=999")
     assert far["step"] == far["last"]
     assert (await world["anon"].call("GET", f"/api/replay?game={world['game']}&step=0"))[0] == 401
+
+
+async def test_a_sealed_plan_is_unsealed_from_the_table_until_the_last_plan_is_in(world: dict[str, Any]) -> None:
+    ann = await table_of(world["ann"])
+    await world["ann"].call("POST", "/api/act", {"game": world["game"], "action": ann["actions"][0]["action"], "version": ann["version"]})
+    sealed = await table_of(world["ann"])
+    assert sealed["view"]["players"]["ann"]["sealed"] is True and sealed["actions"] == []
+    status, out, _ = await world["ann"].call("POST", "/api/act", {"game": world["game"], "action": {"type": "unseal"}, "version": sealed["version"]})
+    assert out["status"] == "applied" and out["table"]["view"]["players"]["ann"]["sealed"] is False
+    assert out["table"]["actions"]  # planning again
+    again = out["table"]
+    await world["ann"].call("POST", "/api/act", {"game": world["game"], "action": again["actions"][1]["action"], "version": again["version"]})
+    bob = await table_of(world["bob"])
+    await world["bob"].call("POST", "/api/act", {"game": world["game"], "action": bob["actions"][0]["action"], "version": bob["version"]})
+    late = await table_of(world["ann"])
+    status, out, _ = await world["ann"].call("POST", "/api/act", {"game": world["game"], "action": {"type": "unseal"}, "version": late["version"]})
+    assert out["status"] != "applied" and out["message"], out  # the last plan is in: revealed

@@ -58,7 +58,7 @@ function cell(h, facts, x, y, sym, opts = {}) {
   g.append(h.el("rect", { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 6, fill, stroke: opts.stroke || "#444", "stroke-width": opts.width || 1.5, "stroke-dasharray": sym ? null : "4 3" }));
   const label = sym ? (facts.short[sym] || sym) : "open";
   const [a, b] = label.startsWith("▲") || label.startsWith("▼") ? [label[0], label.slice(1)] : [label, ""];
-  g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + (b ? -2 : 4), "text-anchor": "middle", "font-size": b ? 15 : a.length > 7 ? 10 : 12, "font-weight": 600, fill: "#1d2330", text: a }));
+  g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + (b ? -2 : 4), "text-anchor": "middle", "font-size": b ? 15 : a.length > 6 ? 10 : 12, "font-weight": 600, fill: "#1d2330", text: a }));
   if (b) g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + 14, "text-anchor": "middle", "font-size": 11, fill: "#1d2330", text: b }));
   return g;
 }
