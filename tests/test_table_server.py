@@ -278,3 +278,39 @@ async def test_a_sealed_plan_is_unsealed_from_the_table_until_the_last_plan_is_i
     late = await table_of(world["ann"])
     status, out, _ = await world["ann"].call("POST", "/api/act", {"game": world["game"], "action": {"type": "unseal"}, "version": late["version"]})
     assert out["status"] != "applied" and out["message"], out  # the last plan is in: revealed
+
+
+@pytest.mark.parametrize("game", ["smartphone-inc", "mobile-markets", "age-of-automaton"])
+async def test_boardroom_table_serves_a_local_game_with_its_link_on_a_line_of_its_own(game: str, tmp_path: Path) -> None:
+    from bot.table.local import serve_local
+
+    lines: list[str] = []
+    stop = asyncio.Event()
+    seen: dict[str, Any] = {}
+
+    def ready(srv: TableServer, info: Any, url: str) -> None:
+        seen.update(server=srv, info=info, url=url)
+
+    task = asyncio.create_task(
+        serve_local(game, 0, players=2, seed=5, db=tmp_path / "local.db", echo=lines.append, ready=ready, stop=stop)
+    )
+    try:
+        for _ in range(200):
+            if seen:
+                break
+            await asyncio.sleep(0.05)
+        url = seen["url"]
+        assert url in lines and url.startswith("http://127.0.0.1:") and " " not in url
+        code = url.split("#code=")[1].split("&")[0]
+        async with aiohttp.ClientSession() as http:
+            c = Client(http, url.split("/#")[0])
+            assert (await c.call("GET", "/"))[0] == 200
+            await c.sign_in(code)
+            status, t, _ = await c.call("GET", f"/api/table?game={seen['info'].id}")
+            assert status == 200 and t["you"] and t["actions"], t  # the human seat decides first
+            assert [s["ai"] for s in t["seats"]] == [False, True]
+            status, _d, _ = await Client(http, url.split("/#")[0]).call("POST", "/api/token", {"code": "guess"})
+            assert status == 401
+    finally:
+        stop.set()
+        await task
