@@ -2,7 +2,8 @@
 Discord: two players open the table (one signed in by the SDK's mock with a code the
 fake's OAuth issued, one through the fake's launch flow: "Open the table" answered
 with LAUNCH_ACTIVITY), both plan a Smartphone Inc. round by dragging their Pads and
-Improvements, one at 400 × 800 and one at 1280 × 800, and seal. The reveal shows on
+Improvements, one at 400 × 800 and one at 1280 × 800, and seal; round 2 the other way
+round. The reveal shows on
 both tables and in the Discord thread, and no answer the table gave one player held
 the other's plan before the reveal."""
 
@@ -12,6 +13,7 @@ import json
 from typing import Any
 
 from bot.table.config import TableConfig
+from engine import ai
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 from tests.table_support import Page, browser, needs_chromium, table_answers
@@ -156,6 +158,26 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             await pb.page.wait_for_selector("#replay-step")
             await pb.page.click("#replay-back")
             await pb.page.wait_for_function(f"() => document.querySelector('#replay h2').textContent.includes('after {last - 1} of {last}')")
+            # round 2: the rest of round 1 is played as from Discord, then each plans again
+            # by dragging at the other width (ann at 1280, bob at 400)
+            for _ in range(300):
+                pending = (await bot.app.view(1, None))["pending"]
+                if sorted(pending) == sorted([seat_a, seat_b]) and (await bot.app.view(1, None))["round"] == 2:
+                    break
+                seat = pending[0]
+                user = ann if seat == seat_a else bob
+                state = await bot.app.state(1)
+                await bot.app.act(1, int(user["id"]), seat, ai.choose("smartphone-inc", state, seat, "greedy"), int(state["version"]))
+            await pa.page.set_viewport_size({"width": 1280, "height": 800})
+            await pb.page.set_viewport_size({"width": 400, "height": 800})
+            await pb.page.click("#replay-close")
+            for p in (pa, pb):
+                await p.page.wait_for_function("() => document.querySelector('#stage').innerText.startsWith('Round 2/5 · Planning')", timeout=5_000)
+            await plan_by_hand(pa)
+            await plan_by_hand(pb)
+            for p in (pa, pb):
+                await p.page.wait_for_function("() => !document.querySelector('#stage').innerText.includes('Planning')", timeout=5_000)
+            assert "All 2 plans sealed" in everything_posted(fake)
             await pa.assert_plain_words()
             await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)
