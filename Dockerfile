@@ -40,7 +40,13 @@ RUN pip install --no-deps --no-build-isolation . \
 # The migrations are not part of the installed package: point the bot at them.
 ENV BOARDROOM_DB=/data/boardroom.db \
     BOARDROOM_MIGRATIONS=/app/migrations \
-    BOARDROOM_LOG_LEVEL=INFO
+    BOARDROOM_LOG_LEVEL=INFO \
+    BOARDROOM_TABLE_HOST=0.0.0.0
+
+# The live table (Discord Activity), served when BOARDROOM_TABLE_PORT is set (with
+# DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET); its page, script and the bundled Embedded
+# App SDK are package data of bot/table (built from the npm lock, committed).
+EXPOSE 8765
 
 USER boardroom
 WORKDIR /data

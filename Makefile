@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test demo run lint bench lock clean docs-pictures
+.PHONY: test demo run lint bench lock clean docs-pictures table table-bundle
 
 # The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
 # editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
@@ -26,6 +26,16 @@ demo: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/boardroom run
+
+# A local game at the live table (you + AI seats) on 127.0.0.1; open the printed link.
+PORT ?= 8765
+table: $(STAMP)
+	$(BIN)/boardroom table --game $(GAME) --port $(PORT)
+
+# Rebuild the table's bundled Embedded App SDK (bot/table/static/vendor/discord-sdk.js, committed)
+# from the npm lock file (web/package-lock.json): only after changing web/package.json.
+table-bundle:
+	cd web && npm ci --no-audit --no-fund && npm run build
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)

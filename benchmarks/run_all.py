@@ -102,6 +102,10 @@ GOALS: dict[str, Goal] = {
     "peak_rss_mib": at_most(300, "300 MiB"),
     "peak_rss_start_mib": at_most(300, "300 MiB"),
     "act_p99_growth_pct": at_most(20, "20 %"),  # App.act p99 with N games vs 10 games
+    # the live table (issue 24, benchmarks/bench_table.py)
+    "table_first_paint_ms": at_most(1000, "1 s"),
+    "table_round_trip_ms": at_most(150, "150 ms"),
+    "table_plan_gestures": at_most(6, "6"),
 }
 
 

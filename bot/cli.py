@@ -134,10 +134,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bot.table.config import TableConfig, TableConfigError
+
     try:
         from_file = load_env_file(".env")
         config = Config.from_env()
-    except ConfigError as exc:
+        table = TableConfig.from_env()
+    except (ConfigError, TableConfigError) as exc:
         return _fail(str(exc), 2)
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -151,6 +154,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     guilds = None if config.shards is not None else asyncio.run(approximate_guild_count(config.token))
     shards = shards_for(config.shards, guilds)
     kw: dict[str, Any] = {} if shards is None else {"shards": shards}
+    if table is not None:
+        kw["table"] = table  # the live table, served by this process on the same App
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, **kw)
     log.info(
         "starting boardroom with database %s (%s)", config.db_path,
@@ -192,6 +197,30 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_table(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from bot.records import AppError
+    from bot.table.local import serve_local
+
+    if not 1 <= args.players <= 5:
+        return _fail("--players must be between 1 and 5", 2)
+    if not 0 <= args.port <= 65535:
+        return _fail("--port must be a port number", 2)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    with tempfile.TemporaryDirectory(prefix="boardroom-table-") as tmp:
+        db = args.db or str(Path(tmp) / "table.db")
+        try:
+            asyncio.run(serve_local(args.game, args.port, players=args.players, seed=args.seed, db=db))
+        except KeyboardInterrupt:
+            return 0
+        except AppError as exc:
+            return _fail(f"table failed: {exc}")
+        except OSError as exc:
+            return _fail(f"cannot serve the table on port {args.port}: {exc.strerror or exc}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardroom", description="Asynchronous board games on Discord")
     parser.add_argument("--version", action=VersionAction)
@@ -223,6 +252,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pace", type=float, default=0.0, help="seconds to wait between actions")
     p.add_argument("--ai", choices=["bot", "random"], default="bot", help="bot = greedy rule bot")
     p.set_defaults(fn=cmd_demo)
+
+    p = sub.add_parser("table", help="play a local game at the table in a browser (you + AI seats)")
+    p.add_argument("--game", default="smartphone-inc")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--players", type=int, default=2, help="seats in all, yours included")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--db", default=None, help="keep the game in this database (default: a temporary one)")
+    p.set_defaults(fn=cmd_table)
     return parser
 
 

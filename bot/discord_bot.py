@@ -19,7 +19,8 @@ Test overrides (keyword arguments of :func:`create_bot`): ``clock``,
 ``seed_source``, ``ai_choose``, ``games`` (engines by name), ``presenters`` (game
 presenters by name, beside the registry of :mod:`bot.games`), ``renderer`` (a
 module with ``draw``/``draw_plan``, or ``None`` for no pictures),
-``sync_commands``, ``sync_guild_id``, ``guild_ready_timeout``, ``scheduler``
+``sync_commands``, ``sync_guild_id``, ``guild_ready_timeout``, ``scheduler``, ``table``
+(a :class:`bot.table.config.TableConfig`: serve the live table),
 (an APScheduler instance), ``delivery`` (keyword arguments of
 :class:`bot.delivery.Deliverer`: back-off, pacing, sweep period), ``intents``.
 """
@@ -46,7 +47,7 @@ log = logging.getLogger("boardroom.bot")
 
 LEASE_SECONDS = 60.0  # a crashed process's database is free again after this long
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help", "bot.cogs.table")
 
 _UNSET: Any = object()
 
@@ -80,6 +81,7 @@ class BoardroomBot(commands.Bot):
         scheduler: Any = None,
         delivery: dict[str, Any] | None = None,
         intents: discord.Intents | None = None,
+        table: Any = None,
         **discord_kwargs: Any,
     ) -> None:
         intents = intents or discord.Intents.default()
@@ -88,6 +90,7 @@ class BoardroomBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **discord_kwargs)
         self.db_path = db_path
         self.clock = clock
+        self.table_config = table  # bot.table.config.TableConfig: serve the live table (bot.cogs.table)
         self._app_kwargs: dict[str, Any] = {"clock": clock}
         if seed_source is not None:
             self._app_kwargs["seed_source"] = seed_source

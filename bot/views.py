@@ -15,6 +15,7 @@ custom_id layout (all under 100 characters)::
     br:lobby:<gid>:<op>                  lobby buttons (join, leave, ai, start)
     br:ai:<gid>                          the Add-AI kind select
     br:open:<gid>                        "Open my turn" (the caller's decision, privately)
+    br:table:<gid>                       "Open the table" (launches the Activity; only with a table)
     br:ps:<gid>:<seat>:<ver>             planner select (the draft is in the database)
     br:pb:<gid>:<seat>:<ver>:<op>        planner buttons (back, reset, seal, sealok, cancel, unseal)
     br:as:<gid>:<seat>:<ver>:<path>      turn-action select, path = picks so far
@@ -177,11 +178,50 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:o
         await _safely(interaction, _play(interaction).open_decision(interaction, self.gid))
 
 
+TABLE_LABEL = "Open the table"
+TABLE: dict[str, bool] = {"on": False}  # set by the Table cog while the table is served
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:table:(?P<gid>\d+)"):
+    """Launches the live table (the Activity) in the channel of the message."""
+
+    def __init__(self, gid: int) -> None:
+        super().__init__(
+            discord.ui.Button(label=TABLE_LABEL, emoji="🎲", style=discord.ButtonStyle.secondary, custom_id=f"br:table:{gid}")
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TableButton:
+        return cls(int(match["gid"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Table")  # type: ignore[attr-defined]
+        if cog is None:
+            await _safely(interaction, _no_table(interaction))
+            return
+        await _safely(interaction, cog.open_table(interaction, self.gid))
+
+
+async def _no_table(interaction: discord.Interaction[Any]) -> None:
+    raise errors.UserError("The table is not running; play from the prompts here.")
+
+
+def with_table(view: discord.ui.View, gid: int) -> discord.ui.View:
+    """``view`` with "Open the table" added while the table is served (a prompt's last row)."""
+    if TABLE["on"]:
+        view.add_item(TableButton(gid))
+    return view
+
+
 def open_view(gid: int) -> discord.ui.View:
-    """The button that opens a player's decision; it has one name, :data:`OPEN_LABEL`."""
+    """The button that opens a player's decision; it has one name, :data:`OPEN_LABEL`;
+    beside it "Open the table" while the table is served."""
     view = discord.ui.View(timeout=None)
     view.add_item(OpenButton(gid))
-    return view
+    return with_table(view, gid)
 
 
 # ------------------------------------------------------------------------ planner
@@ -275,7 +315,7 @@ def planner_view(
     for op, label in extra[:2]:
         view.add_item(PlannerButton(gid, seat, ver, op, label=label))
     view.add_item(PlannerButton(gid, seat, ver, "seal", disabled=not can_seal, label=seal_label))
-    return view
+    return with_table(view, gid)
 
 
 def seal_confirm_view(gid: int, seat: str, ver: int, seal_label: str = "Yes, seal 🔒") -> discord.ui.View:
@@ -382,7 +422,7 @@ def action_view(
     view.add_item(ActionButton(gid, seat, ver, path, "back", disabled=path in ("", "-")))
     if done:
         view.add_item(ActionButton(gid, seat, ver, path, "confirm"))
-    return view
+    return with_table(view, gid)
 
 
 # ------------------------------------------------------------------------ admin
@@ -465,6 +505,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     AddAiSelect,
     OpenButton,
+    TableButton,
     PlannerSelect,
     PlannerButton,
     ActionSelect,

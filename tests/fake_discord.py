@@ -313,13 +313,13 @@ def check_message(
 
 
 def check_callback(payload: Any, files: list[tuple[str, bytes]]) -> tuple[int, dict[str, Any]] | None:
-    """An interaction callback (InteractionCallbackTypes 1, 4-9)."""
+    """An interaction callback (InteractionCallbackTypes 1, 4-9, 12)."""
     payload = payload if isinstance(payload, dict) else {}
     kind = payload.get("type")
     data = payload.get("data") or {}
     if kind == 4:
         return check_message(data, files, create=True, interaction=True)
-    if kind in (5, 6):
+    if kind in (5, 6, 12):  # 12: LAUNCH_ACTIVITY (no data)
         return None
     if kind == 7:
         return check_message(data, files, create=False, interaction=True)
@@ -407,6 +407,7 @@ class Recorded:
     response: Any = None
     at: float = field(default_factory=time.monotonic)
     fault: FaultRule | None = None  # the injected fault that answered it, if any
+    auth: str | None = None  # the Authorization header (the table's OAuth calls)
 
     def __repr__(self) -> str:  # short, for assertion messages
         files = f" files={[n for n, _ in self.files]}" if self.files else ""
@@ -613,6 +614,12 @@ class FakeDiscord:
         self.owner = self._make_user("owner")
         self.guild_id = self.new_id()
         self.approximate_guild_count = 1  # what application info says (sharding above 2,000)
+        # the Activity (the live table): its OAuth2 client secret, codes and access tokens
+        # given out (-> user id), and each LAUNCH_ACTIVITY answered (user, channel, code)
+        self.client_secret = "fake-client-secret"
+        self.oauth_codes: dict[str, str] = {}
+        self.oauth_tokens: dict[str, str] = {}
+        self.launches: list[dict[str, str]] = []
         self.users: dict[str, dict[str, Any]] = {self.owner["id"]: self.owner}
         self.member_perms: dict[str, int] = {self.owner["id"]: ADMINISTRATOR | MANAGE_GUILD}
         self.dms_closed: set[str] = set()
@@ -1064,6 +1071,8 @@ class FakeDiscord:
         files: list[tuple[str, bytes]] = []
         if request.content_type == "application/json":
             body = await request.json()
+        elif request.content_type == "application/x-www-form-urlencoded":
+            body = dict(await request.post())
         elif request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:
@@ -1071,7 +1080,7 @@ class FakeDiscord:
                     body = json.loads(await part.text())
                 else:
                     files.append((part.filename or part.name or "file", await part.read()))
-        rec = Recorded(request.method, path, dict(request.query), body, files)
+        rec = Recorded(request.method, path, dict(request.query), body, files, auth=request.headers.get("Authorization"))
         self.requests.append(rec)
         rule = next((f for f in self.faults if f.matches(rec)), None)
         if rule is not None:
@@ -1119,6 +1128,7 @@ class FakeDiscord:
                 ("GET", "/gateway", "r_gateway"),
                 ("GET", "/gateway/bot", "r_gateway"),
                 ("GET", "/users/@me", "r_me"),
+                ("POST", "/oauth2/token", "r_oauth_token"),
                 ("GET", "/oauth2/applications/@me", "r_appinfo"),
                 ("GET", "/applications/@me", "r_appinfo"),
                 ("PUT", f"/applications/{s % 'app'}/commands", "r_sync"),
@@ -1154,7 +1164,35 @@ class FakeDiscord:
         )
 
     async def r_me(self, rec: Recorded) -> web.Response:
+        if rec.auth and rec.auth.startswith("Bearer "):  # an Activity's user (OAuth2 access token)
+            uid = self.oauth_tokens.get(rec.auth[7:])
+            if uid is None:
+                return _error(401, 0, "401: Unauthorized")
+            return _json_response(self.users[uid])
         return _json_response(self.bot_user)
+
+    # -- the Activity's OAuth2 (the Embedded App SDK's authorize, then the code exchange)
+
+    def oauth_code(self, user: dict[str, Any] | str) -> str:
+        """What the Discord client's ``authorize`` gives an Activity for ``user``: a code,
+        good once, that the app's server exchanges at /oauth2/token."""
+        code = f"code-{self.new_id()}"
+        self.oauth_codes[code] = self._user_of(user)["id"]
+        return code
+
+    async def r_oauth_token(self, rec: Recorded) -> web.Response:
+        form = rec.json if isinstance(rec.json, dict) else {}
+        uid = self.oauth_codes.pop(str(form.get("code")), None)
+        if (
+            form.get("grant_type") != "authorization_code"
+            or form.get("client_id") != self.application_id
+            or form.get("client_secret") != self.client_secret
+            or uid is None
+        ):
+            return _error(400, 0, "invalid_grant")
+        access = f"access-{self.new_id()}"
+        self.oauth_tokens[access] = uid
+        return _json_response({"access_token": access, "token_type": "Bearer", "expires_in": 604800, "scope": "identify"})
 
     async def r_appinfo(self, rec: Recorded) -> web.Response:
         return _json_response(
@@ -1188,6 +1226,9 @@ class FakeDiscord:
         if errors and self.enforce_limits:
             self.limit_errors.append(rec)
             return _json_response({"code": 50035, "message": "Invalid Form Body", "errors": errors}, status=400)
+        entry_points = [c for c in self.commands if c.get("type") == 4]  # an Activity's Entry Point
+        if not guild and entry_points and not any((c.get("type") or 1) == 4 for c in rec.json or []):
+            return _error(400, 50240, "You cannot remove this app's Entry Point command in a bulk update operation.")
         out = []
         for cmd in rec.json or []:
             c = dict(cmd)
@@ -1442,6 +1483,11 @@ class FakeDiscord:
             self.messages.setdefault(ix.channel_id, []).append(msg)
             ix.original = msg
             resource["message"] = self.public(msg)
+        elif kind == 12:  # LAUNCH_ACTIVITY: the client opens the Activity and authorizes it
+            self.launches.append(
+                {"user_id": ix.user["id"], "channel_id": ix.channel_id, "code": self.oauth_code(ix.user["id"])}
+            )
+            resource["activity_instance"] = {"id": f"i-{self.new_id()}"}
         elif kind in (6, 7):  # acknowledge / update the message the component is on
             src = ix.payload.get("message")
             msg = self._find(src["channel_id"], src["id"]) if src else None

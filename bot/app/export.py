@@ -8,13 +8,31 @@ from typing import Any
 from bot.app.core import replay_row
 from bot.app.replay import ReplayOps
 from bot.exports import check_export
-from bot.records import AppError, ReplayMismatch, canonical
+from bot.records import AppError, Conflict, ReplayMismatch, canonical
 from engine import Game
 from engine.versions import export_edition, setup_as
 
 
 class ExportOps(ReplayOps):
     """Export calls of :class:`bot.app.App`."""
+
+    async def public_view_at(self, game_id: int, step: int) -> tuple[dict[str, Any], list[str], int]:
+        """(the public board, the log lines so far, the number of steps) after ``step``
+        steps of the game's public record (0: the opening board), clamped: each step of
+        the live table's replay. It reads the same record as ``/game replay``
+        (:meth:`record`, the engine's ``shown_action``): a secret decision stays hidden
+        until it is public; once the game is over each one is spelled out."""
+        info = await self.info(game_id)
+        if info.status == "lobby":
+            raise Conflict("The game has not started yet.")
+        rec = await self.record(game_id)
+        step = max(0, min(int(step), len(rec.steps)))
+        lines = list(rec.opening)
+        for s in rec.steps[:step]:
+            lines.extend(s.lines)
+            if s.detail:
+                lines.append(s.detail)
+        return await self.step_view(game_id, rec, step - 1), lines, len(rec.steps)
 
     async def export(
         self, game_id: int, *, with_seed: bool | None = None, viewer: str | None = None

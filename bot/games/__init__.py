@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from pathlib import Path
+from typing import Any
 
 from bot.games.base import BOT, RANDOM, Automaton, Option, Presenter, SecretBuilder
 
 __all__ = [
     "BOT", "RANDOM", "Automaton", "Option", "Presenter", "SecretBuilder",
-    "find", "names", "presenter", "title",
+    "find", "names", "presenter", "table_parts", "title",
 ]
 
 # One line per game: the engine's name -> the module whose ``PRESENTER`` presents it.
@@ -63,3 +65,18 @@ def presenter(name: str) -> Presenter:
 
 def title(name: str) -> str:
     return presenter(name).title
+
+
+def table_parts(name: str) -> tuple[Any, Path | None]:
+    """A game's parts of the live table (:mod:`bot.table`), beside its presenter: the
+    module ``bot/games/<game>/table.py`` (what the table computes for it: a draft's
+    preview, the printed components its drawing needs), or None, and the browser module
+    ``bot/games/<game>/table.js`` that draws it, or None (the table's generic drawing)."""
+    module = _PRESENTERS.get(name)
+    if module is None or not _built(module):
+        return None, None
+    hooks = importlib.import_module(f"{module}.table") if _built(f"{module}.table") else None
+    spec = importlib.util.find_spec(module)
+    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+    script = folder / "table.js" if folder is not None else None
+    return hooks, script if script is not None and script.is_file() else None

@@ -1,0 +1,84 @@
+"""Smartphone Inc. at the live table (:mod:`bot.table`): what the browser's planner
+(``table.js`` beside this file) needs, and the live preview of a plan laid by hand.
+
+The preview is the Discord planner's own (:mod:`bot.games.smartphone_inc.planner`):
+the engine validates the plan and computes what it gives for this seat (price, Goods,
+Improve, Research, Logistics), with the unsellable-Goods warning. The printed Pads and
+the seat's own Improvements are component data, the same for every seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.games.smartphone_inc import planner, words
+from engine.smartphone_inc import pads
+from engine.smartphone_inc.data import MINI_UPGRADES
+
+
+def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
+    """The Pads' printed sides, the symbols' names, and the Improvements this seat
+    places now (from its plan prompt), each with its two halves."""
+    out: dict[str, Any] = {
+        "symbols": {k: words.SYMBOL_NAMES[k] for k in words.SYMBOL_SHORT},
+        "short": dict(words.SYMBOL_SHORT),
+        "pads": {p: [pads.pad_cells(p, s) for s in (0, 1)] for p in ("A", "B")},
+        "regions": {rid: words.region_name(rid) for rid in view.get("regions") or {}},
+        # a Technology's two printed sides (face up, face down), for its details on a tap
+        "tech_sides": {
+            tid: [str(side.get("text", "")) for side in words.TECHS[tid]["sides"][:2]]
+            for tid in view.get("techs") or {}
+            if tid in words.TECHS
+        },
+    }
+    if prompt and prompt.get("type") == "plan":
+        owned = [str(i) for i in prompt.get("improvements") or []]
+        out["improvements"] = [
+            {
+                "id": i,
+                "cells": list(pads.improvement_cells(i)),
+                "label": words.improvement_label(i),
+                "mini": i in MINI_UPGRADES,
+            }
+            for i in owned
+        ]
+        out["has_4g"] = bool(prompt.get("has_4g"))
+    return out
+
+
+def preview(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, action: Any) -> dict[str, Any] | None:
+    """What the plan in ``action`` ({"type": "plan", "plan": …}) gives, or why it cannot
+    be sealed yet: {"ok", "problem", "price", "goods", "improve", "research",
+    "logistics", "covered", "warning", "text"}."""
+    if not prompt or prompt.get("type") != "plan" or not isinstance(action, Mapping):
+        return None
+    plan = action.get("plan")
+    if not isinstance(plan, Mapping):
+        return None
+    ctx = planner.PlanContext.from_prompt(dict(prompt), dict(view), seat)
+    try:
+        draft = planner.Draft.from_plan(dict(plan))
+    except (KeyError, TypeError, ValueError):
+        return {"ok": False, "problem": "Lay both Pads first."}
+    ev = planner.evaluate(draft, ctx)
+    if ev is None:
+        why = planner.problem(draft, ctx) or "That plan breaks a Planning rule."
+        return {"ok": False, "problem": why[:1].upper() + why[1:]}
+    y = ev["yields"]
+    can = planner.sellable(ctx, int(y["price"]))
+    warning = ""
+    if can is not None and y["goods"] > can:
+        warning = f"About {y['goods'] - can} of {y['goods']} Goods unsold: you can sell about {can} at price {y['price']}."
+    return {
+        "ok": True,
+        "problem": "",
+        "price": y["price"],
+        "goods": y["goods"],
+        "improve": bool(y["improve"]),
+        "research": y["research"],
+        "logistics": y["logistics"],
+        "covered": ev.get("covered"),
+        "warning": warning,
+        "text": planner.short_yields(y, ctx),
+    }

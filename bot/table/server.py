@@ -1,0 +1,391 @@
+"""The table's HTTP server (aiohttp), on the bot's own :class:`bot.app.App`.
+
+Routes (every ``/api/`` call but ``config`` and ``token`` needs ``Authorization: Bearer
+<session>``; the session names one Discord user, and every call checks that user's seat
+in the game asked for)::
+
+    GET  /                         the page (static/index.html)
+    GET  /static/<file>            its script, style and the bundled Embedded App SDK
+    GET  /games/<game>.js          a game's drawing module (bot/games/<game>/table.js)
+    GET  /api/config               {"client_id"} for the SDK
+    POST /api/token   {"code"}     -> {"session", "access_token", "user"} (OAuth2 code exchange)
+    GET  /api/table?channel=&game= -> the caller's table (bot.table.payload)
+    GET  /api/wait?game=&after=    -> {"version"} once the game is past ``after`` (long-poll)
+    POST /api/act     {"game", "action", "version"}  -> {"status", "message", "table"}
+    POST /api/undo    {"game"}                       -> the same
+    POST /api/preview {"game", "action"}             -> the game's preview of a draft
+    GET  /api/replay?game=&step=   -> {"step", "last", "view", "events"}: the public board
+                                      after that many actions (the replay's slider)
+
+Limits: bodies of at most 16 KiB; per user a token bucket (``RATE`` requests a second,
+``BURST`` at once) and at most ``WAITERS`` open long-polls; every answer carries a
+Content-Security-Policy that lets only Discord's clients frame the page, and the API's
+answers are never cached. Tokens are never logged (the access log shows the method,
+path and status; no token travels in a URL).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from bot.app import App
+from bot.games import table_parts
+from bot.limits import MAX_ACTION_CHARS, json_size, too_deep
+from bot.records import AppError, GameInfo
+from bot.table.auth import AuthError, Exchange, Sessions, User, bearer
+from bot.table.config import TableConfig
+from bot.table.live import Live
+from bot.table.payload import preview, table_payload
+
+log = logging.getLogger("boardroom.table")
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+RATE = 8.0  # requests a second per user, sustained
+BURST = 40.0
+WAITERS = 4  # open long-polls per user (a few tabs)
+FRAME_ANCESTORS = (
+    "'self' https://discord.com https://*.discord.com https://discordapp.com "
+    "https://*.discordapp.com https://*.discordsays.com"
+)
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    f"frame-ancestors {FRAME_ANCESTORS}"
+)
+USER_KEY = web.AppKey("user", User)
+
+
+class RateLimit:
+    """A token bucket per user."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: dict[int, tuple[float, float]] = {}
+
+    def allow(self, user_id: int) -> bool:
+        now = self.clock()
+        level, at = self._buckets.get(user_id, (self.burst, now))
+        level = min(self.burst, level + (now - at) * self.rate)
+        if level < 1.0:
+            self._buckets[user_id] = (level, now)
+            return False
+        self._buckets[user_id] = (level - 1.0, now)
+        if len(self._buckets) > 50_000:  # forget the fullest buckets (idle users)
+            self._buckets = {u: b for u, b in self._buckets.items() if b[0] < self.burst}
+        return True
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.Response(
+        text=json.dumps(data, separators=(",", ":")), status=status, content_type="application/json"
+    )
+
+
+def _refuse(status: int, message: str) -> web.Response:
+    return _json({"error": message}, status)
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    try:
+        resp = await handler(request)
+    except web.HTTPRequestEntityTooLarge:
+        resp = _refuse(413, "That request is too large.")
+    except web.HTTPException as exc:
+        if exc.status >= 400:
+            resp = _refuse(exc.status, exc.reason or "Not found.")
+        else:
+            raise
+    resp.headers["Content-Security-Policy"] = CSP
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    resp.headers["Cross-Origin-Resource-Policy"] = "same-origin"
+    if request.path.startswith("/api/"):
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+class TableServer:
+    """The table over HTTP for ``app``. ``api_base()``: the Discord API base the OAuth
+    exchange goes through (the bot's own, so the fake Discord serves it in tests)."""
+
+    def __init__(
+        self,
+        app: App,
+        config: TableConfig,
+        api_base: Callable[[], str] = lambda: "https://discord.com/api/v10",
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        after_move: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> None:
+        self.app = app
+        # what a move from the table tells Discord is in the outbox already (the app wrote
+        # it); ``after_move(outcome)`` wakes the deliverer, as a click in Discord does
+        self.after_move = after_move
+        self.config = config
+        self.exchange = Exchange(
+            config.client_id, config.client_secret, api_base,
+            local_code=config.local_code, local_user=config.local_user,
+        )
+        self.sessions = Sessions(clock)
+        self.limits = RateLimit(clock=clock)
+        self.live = Live()
+        self._waiting: dict[int, int] = {}
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        self.web = self._build()
+
+    def _build(self) -> web.Application:
+        w = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        r = w.router
+        r.add_get("/", self.index)
+        r.add_get("/favicon.ico", self.no_icon)
+        r.add_get("/static/{name:[A-Za-z0-9_./-]+}", self.static)
+        r.add_get("/games/{game:[a-z0-9-]+}.js", self.game_script)
+        r.add_get("/api/config", self.api_config)
+        r.add_post("/api/token", self.api_token)
+        r.add_get("/api/table", self.api_table)
+        r.add_get("/api/wait", self.api_wait)
+        r.add_post("/api/act", self.api_act)
+        r.add_post("/api/undo", self.api_undo)
+        r.add_post("/api/preview", self.api_preview)
+        r.add_get("/api/replay", self.api_replay)
+        return w
+
+    # -- life ------------------------------------------------------------------------
+
+    async def start(self) -> int:
+        """Listen on the configured host and port; the port actually bound."""
+        if self.live.changed not in self.app.listeners:
+            self.app.listeners.append(self.live.changed)
+        self._runner = web.AppRunner(self.web, access_log_format='%a "%r" %s %b %Tfs')
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config.host, self.config.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        sockets = getattr(server, "sockets", None) or []
+        self.port = int(sockets[0].getsockname()[1]) if sockets else self.config.port
+        log.info("the table listens on %s:%s", self.config.host, self.port)
+        return self.port
+
+    async def stop(self) -> None:
+        if self.live.changed in self.app.listeners:
+            self.app.listeners.remove(self.live.changed)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- static ----------------------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        resp = web.FileResponse(STATIC / "index.html")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    async def no_icon(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        path = (STATIC / name).resolve()
+        if ".." in name or not path.is_file() or STATIC.resolve() not in path.parents:
+            raise web.HTTPNotFound(reason="Not found.")
+        resp = web.FileResponse(path)
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    async def game_script(self, request: web.Request) -> web.StreamResponse:
+        _hooks, script = table_parts(request.match_info["game"])
+        if script is None:
+            raise web.HTTPNotFound(reason="Not found.")
+        resp = web.FileResponse(script, headers={"Content-Type": "text/javascript"})
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    # -- sign-in ---------------------------------------------------------------------
+
+    async def api_config(self, request: web.Request) -> web.Response:
+        return _json({"client_id": self.config.client_id, "local": bool(self.config.local_code)})
+
+    async def api_token(self, request: web.Request) -> web.Response:
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
+        try:
+            user, access = await self.exchange.user_of(body.get("code"))
+        except AuthError as exc:
+            return _refuse(401, str(exc))
+        session = self.sessions.open(user)
+        return _json({"session": session, "access_token": access, "user": {"id": str(user.id), "name": user.name}})
+
+    def _user(self, request: web.Request) -> User | web.Response:
+        user = self.sessions.user(bearer(request.headers.get("Authorization")))
+        if user is None:
+            return _refuse(401, "Please open the table again to sign in.")
+        if not self.limits.allow(user.id):
+            return _refuse(429, "Too many requests; wait a moment.")
+        return user
+
+    async def _body(self, request: web.Request) -> dict[str, Any] | web.Response:
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            return _refuse(413, "That request is too large.")
+        raw = await request.read()
+        try:
+            body = json.loads(raw or b"{}")
+        except (ValueError, RecursionError):
+            return _refuse(400, "That request is not JSON.")
+        if not isinstance(body, dict) or too_deep(body):
+            return _refuse(400, "That request is not what the table sends.")
+        return body
+
+    # -- the game ----------------------------------------------------------------------
+
+    async def _game(self, user: User, game: Any, channel: Any) -> GameInfo | web.Response:
+        """The game asked for: by id, else the live game of the channel (or thread) the
+        Activity runs in, else the caller's only live game (an Activity opened in a DM)."""
+        try:
+            if game not in (None, ""):
+                return await self.app.info(int(game))
+            if channel not in (None, ""):
+                found = await self.app.game_in_channel(int(channel))
+                if found is not None:
+                    return found
+            mine = [g for g in await self.app.games_of_user(user.id) if g.status in ("active", "paused", "lobby")]
+            if len(mine) == 1:
+                return mine[0]
+        except (TypeError, ValueError):
+            return _refuse(400, "That is not a game number.")
+        except AppError as exc:
+            return _refuse(404, str(exc))
+        if channel not in (None, "") or not mine:
+            return _refuse(404, "There is no game here. Start one with /game new, then open the table again.")
+        return _refuse(404, "You sit in several games: open the table from the game's own channel.")
+
+    async def _table(self, info: GameInfo, user: User) -> dict[str, Any]:
+        return await table_payload(self.app, info, user.id)
+
+    async def api_table(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        info = await self._game(user, request.query.get("game"), request.query.get("channel"))
+        if isinstance(info, web.Response):
+            return info
+        return _json(await self._table(info, user))
+
+    async def api_wait(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        try:
+            game_id, after = int(request.query["game"]), int(request.query["after"])
+        except (KeyError, ValueError):
+            return _refuse(400, "Which game, after which version?")
+        if self._waiting.get(user.id, 0) >= WAITERS:
+            return _refuse(429, "Too many open tables; close one.")
+        self._waiting[user.id] = self._waiting.get(user.id, 0) + 1
+        try:
+            async def version() -> int:
+                return int((await self.app.info(game_id)).version)
+
+            try:
+                now = await self.live.wait(game_id, after, version)
+            except AppError as exc:
+                return _refuse(404, str(exc))
+        finally:
+            self._waiting[user.id] -= 1
+            if not self._waiting[user.id]:
+                del self._waiting[user.id]
+        return _json({"version": now})
+
+    async def _move(self, request: web.Request, undo: bool) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
+        info = await self._game(user, body.get("game"), None)
+        if isinstance(info, web.Response):
+            return info
+        mine = info.seat_of(user.id)
+        if mine is None or mine.ai_kind is not None:
+            return _refuse(403, "You have no seat in this game; you can watch.")
+        try:
+            if undo:
+                out = await self.app.undo(info.id, user.id, mine.seat)
+            else:
+                action = body.get("action")
+                if not isinstance(action, Mapping) or (json_size(action) or MAX_ACTION_CHARS + 1) > MAX_ACTION_CHARS:
+                    return _refuse(400, "That is not a move of this game.")
+                version = body.get("version")
+                if isinstance(version, bool) or not isinstance(version, int):
+                    return _refuse(400, "Which version of the table did you see?")
+                out = await self.app.act(info.id, user.id, mine.seat, dict(action), version)
+            status, message = out.status, out.message
+            if self.after_move is not None:
+                try:
+                    await self.after_move(out)
+                except Exception:
+                    log.exception("could not wake the deliverer after a move from the table")
+        except AppError as exc:
+            status, message = "refused", str(exc)
+        if status == "already":
+            message = message or "Already done."
+        elif status == "stale":
+            message = message or "The game moved on; here is the table as it is now."
+        fresh = await self.app.info(info.id)
+        return _json({"status": status, "message": message, "table": await self._table(fresh, user)})
+
+    async def api_act(self, request: web.Request) -> web.Response:
+        return await self._move(request, undo=False)
+
+    async def api_undo(self, request: web.Request) -> web.Response:
+        return await self._move(request, undo=True)
+
+    async def api_replay(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        info = await self._game(user, request.query.get("game"), None)
+        if isinstance(info, web.Response):
+            return info
+        try:
+            step = int(request.query.get("step", 1 << 30))
+        except ValueError:
+            return _refuse(400, "Which step?")
+        try:
+            view, events, last = await self.app.public_view_at(info.id, step)
+        except AppError as exc:
+            return _refuse(409, str(exc))
+        step = max(0, min(step, last))
+        return _json({"step": step, "last": last, "view": view, "events": events[-6:]})
+
+    async def api_preview(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        body = await self._body(request)
+        if isinstance(body, web.Response):
+            return body
+        info = await self._game(user, body.get("game"), None)
+        if isinstance(info, web.Response):
+            return info
+        mine = info.seat_of(user.id)
+        if mine is None or mine.ai_kind is not None or info.status != "active":
+            return _refuse(403, "You have no decision in this game.")
+        view = await self.app.view(info.id, mine.seat)
+        prompt = view.get("prompt")
+        try:
+            result = preview(self.app, info.game, prompt, view, mine.seat, body.get("action"))
+        except (ValueError, KeyError, TypeError):
+            result = None
+        return _json({"preview": result})

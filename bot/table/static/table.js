@@ -1,0 +1,275 @@
+// boardroom's table: the page inside Discord's Activity iframe (or any browser for a
+// local game). It signs in through the Embedded App SDK (outside Discord its mock
+// stands in), shows the caller's own view of the game, and sends moves through the
+// server, which plays them with the bot's own App. A game's drawing module
+// (bot/games/<game>/table.js, served at games/<game>.js) draws its board and its
+// by-hand decisions; without one, the generic drawing below lists the seats and the
+// legal actions (numbered and labelled as in the Discord prompts).
+import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-sdk.js";
+
+const query = new URLSearchParams(location.search);
+const fragment = new URLSearchParams(location.hash.slice(1));
+const $ = (id) => document.getElementById(id);
+
+const state = { session: null, table: null, channel: null, game: fragment.get("game"), module: null, moduleFor: null, busy: false, chosen: null };
+window.boardroom = state; // for the tests and the curious: what the page holds (its own seat's view only)
+
+function url(path) { return new URL(path, location.href.split("#")[0]).toString(); }
+
+let inFlight = 0; // requests but the long-poll, shown as body[data-busy] (the tests wait for 0)
+
+async function call(method, path, body) {
+  const counted = !path.startsWith("api/wait");
+  if (counted) document.body.dataset.busy = String(++inFlight);
+  try { return await send(method, path, body); } finally { if (counted) document.body.dataset.busy = String(--inFlight); }
+}
+
+async function send(method, path, body) {
+  const headers = { "Accept": "application/json" };
+  if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const resp = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await resp.json(); } catch { data = null; }
+  if (!resp.ok) { const err = new Error((data && data.error) || `The table answered ${resp.status}.`); err.status = resp.status; throw err; }
+  return data;
+}
+
+export function note(text, kind = "") {
+  const n = $("note");
+  n.textContent = text || "";
+  n.className = kind;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const svgTags = new Set(["svg", "g", "rect", "text", "line", "circle", "path", "polygon", "title", "tspan"]);
+  const node = svgTags.has(tag) ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else if (k === "color") node.style.color = v; // CSSOM: a style attribute would break the CSP
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+export function showDetail(text) {
+  $("detail-text").textContent = text;
+  $("detail").hidden = false;
+}
+$("detail-close").addEventListener("click", () => { $("detail").hidden = true; });
+document.addEventListener("click", (ev) => {
+  const t = ev.target.closest && ev.target.closest("[data-detail]");
+  if (t) showDetail(t.getAttribute("data-detail"));
+});
+
+// -- moves ------------------------------------------------------------------------------
+
+async function act(action) {
+  if (state.busy) return null;
+  state.busy = true;
+  try {
+    const t = state.table;
+    const out = await call("POST", "api/act", { game: t.game_id, action, version: t.version });
+    const ok = out.status === "applied";
+    note(ok ? "Done." : out.message || out.status, ok ? "good" : "bad");
+    state.chosen = null;
+    await show(out.table);
+    return out;
+  } catch (err) { note(err.message, "bad"); return null; } finally { state.busy = false; }
+}
+
+async function undo() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const out = await call("POST", "api/undo", { game: state.table.game_id });
+    note(out.status === "applied" ? "Taken back." : out.message, out.status === "applied" ? "good" : "bad");
+    await show(out.table);
+  } catch (err) { note(err.message, "bad"); } finally { state.busy = false; }
+}
+
+async function preview(action) {
+  const out = await call("POST", "api/preview", { game: state.table.game_id, action });
+  return out.preview;
+}
+
+const helpers = { el, note, act, undo, preview, showDetail, get table() { return state.table; } };
+
+// -- drawing ----------------------------------------------------------------------------
+
+function nameOf(t, seat) { const s = t.seats.find((x) => x.seat === seat); return s ? s.name : seat; }
+helpers.nameOf = (seat) => nameOf(state.table, seat);
+
+function genericBoard(root, t) {
+  const v = t.view || {};
+  const players = v.players || {};
+  const keys = ["vp", "money", "points", "price", "credits", "reputation", "goods"];
+  const shown = keys.filter((k) => Object.values(players).some((p) => p && typeof p[k] === "number"));
+  const head = el("tr", {}, el("th", { text: "Player" }), shown.map((k) => el("th", { text: k === "vp" ? "VP" : k[0].toUpperCase() + k.slice(1) })));
+  const rows = (v.seats || Object.keys(players)).map((seat) => el("tr", { class: seat === t.you ? "you" : "" },
+    el("td", { text: nameOf(t, seat) + (seat === t.you ? " (you)" : "") }),
+    shown.map((k) => el("td", { text: players[seat] && players[seat][k] !== undefined ? String(players[seat][k]) : "" }))));
+  root.append(el("h2", { text: "Players" }), el("table", { class: "players" }, head, rows));
+}
+
+function genericDecision(root, t) {
+  if (!t.you) { root.append(el("p", { class: "muted", text: "You are watching: you have no seat in this game." })); return; }
+  if (!t.actions.length) {
+    root.append(el("p", { class: "muted", text: t.status === "active" ? "Nothing to decide right now; the table updates by itself." : `The game is ${t.status}.` }));
+    return;
+  }
+  root.append(el("h2", { text: "Your decision" }));
+  if (t.prompt_text) root.append(el("p", { text: t.prompt_text }));
+  const list = el("div", { class: "actions", role: "list" });
+  for (const a of t.actions) {
+    list.append(el("button", {
+      type: "button", role: "listitem", class: state.chosen === a.n ? "chosen" : "", "data-n": a.n,
+      onclick: () => { state.chosen = a.n; draw(); },
+    }, `${a.n}. ${a.label}`));
+  }
+  root.append(list);
+  const chosen = t.actions.find((a) => a.n === state.chosen);
+  if (chosen) root.append(confirmBar(`${chosen.n}. ${chosen.label}`, () => act(chosen.action), () => { state.chosen = null; draw(); }));
+}
+
+export function confirmBar(label, onYes, onNo, yes = "Confirm") {
+  return el("div", { class: "confirm row" },
+    el("span", { text: label }),
+    el("button", { type: "button", class: "primary", id: "confirm", onclick: onYes }, yes),
+    onNo ? el("button", { type: "button", onclick: onNo }, "Cancel") : null);
+}
+helpers.confirmBar = confirmBar;
+helpers.redraw = () => draw();
+// while a finger or the mouse drags something, nothing is redrawn under it (a preview or
+// another player's move coming back); the drawing waits for the drop
+helpers.hold = (on) => { state.hold = on; if (!on && state.missed) { state.missed = false; draw(); } };
+helpers.genericDecision = (root) => genericDecision(root, state.table);
+helpers.genericBoard = (root) => genericBoard(root, state.table);
+
+function draw() {
+  const t = state.table;
+  if (!t) return;
+  if (state.hold) { state.missed = true; return; }
+  $("title").textContent = t.title;
+  const v = t.view || {};
+  const bits = [];
+  if (v.round) bits.push(`Round ${v.round}${v.rounds ? "/" + v.rounds : ""}`);
+  if (v.phase_title) bits.push(v.phase_title);
+  bits.push(t.you ? `You: ${nameOf(t, t.you)}` : "Watching");
+  $("stage").textContent = bits.join(" · ");
+  for (const id of ["board", "decision", "mine"]) $(id).replaceChildren();
+  const m = state.module;
+  if (t.status === "lobby") { $("decision").append(el("p", { text: "The game has not started yet." })); return; }
+  try {
+    if (!(m && m.decision && m.decision($("decision"), t, helpers))) genericDecision($("decision"), t);
+  } catch (err) { console.error(err); $("decision").replaceChildren(); genericDecision($("decision"), t); }
+  if (t.undo) $("decision").append(el("div", { class: "row" }, el("button", { type: "button", id: "undo", onclick: undo }, "↩ Undo my last move")));
+  try {
+    if (m && m.board) m.board($("board"), t, helpers); else genericBoard($("board"), t);
+    if (m && m.mine) m.mine($("mine"), t, helpers);
+  } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
+  if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
+  $("replay-open").hidden = t.status === "lobby";
+  document.body.dataset.version = String(t.version);
+  document.body.dataset.drawn = String(performance.now());
+}
+
+// -- replay: a slider over the game's actions, the public board at each step ----------
+
+async function replayAt(step) {
+  const t = state.table;
+  const out = await call("GET", `api/replay?game=${t.game_id}&step=${step}`);
+  const box = $("replay");
+  box.replaceChildren();
+  box.append(el("h2", { text: `Replay: after ${out.step} of ${out.last} moves` }));
+  const slider = el("input", { type: "range", id: "replay-step", min: 0, max: out.last, value: out.step, "aria-label": "Step" });
+  slider.addEventListener("change", () => replayAt(slider.value));
+  box.append(slider, el("div", { class: "row" },
+    el("button", { type: "button", id: "replay-back", onclick: () => replayAt(Math.max(0, out.step - 1)) }, "◀ Back"),
+    el("button", { type: "button", id: "replay-next", onclick: () => replayAt(Math.min(out.last, out.step + 1)) }, "Next ▶"),
+    el("button", { type: "button", id: "replay-close", onclick: () => { box.hidden = true; } }, "Close")));
+  box.append(el("div", { class: "events", text: out.events.join("\n") }));
+  const board = el("div", { id: "replay-board" });
+  const past = { ...t, view: out.view, you: null, actions: [], prompt: null };
+  const m = state.module;
+  try { if (m && m.board) m.board(board, past, helpers); else genericBoard(board, past); } catch (err) { console.error(err); genericBoard(board, past); }
+  box.append(board);
+  box.hidden = false;
+  box.scrollIntoView({ block: "start" });
+}
+$("replay-open").addEventListener("click", () => replayAt(state.table.version));
+
+async function show(table) {
+  const changed = !state.table || state.table.version !== table.version || state.table.you !== table.you;
+  if (changed) state.chosen = null;
+  state.table = table;
+  if (table.script && state.moduleFor !== table.script) {
+    try { state.module = await import(url(table.script)); } catch (err) { console.error(err); state.module = null; }
+    state.moduleFor = table.script;
+  }
+  if (state.module && state.module.update) state.module.update(table, helpers, changed);
+  draw();
+}
+
+async function refresh() {
+  const params = new URLSearchParams();
+  if (state.game) params.set("game", state.game);
+  else if (state.channel) params.set("channel", state.channel);
+  const table = await call("GET", `api/table?${params}`);
+  state.game = String(table.game_id);
+  await show(table);
+}
+
+async function live() {
+  for (;;) {
+    try {
+      const t = state.table;
+      const out = await call("GET", `api/wait?game=${t.game_id}&after=${t.version}`);
+      if (out.version !== state.table.version && !state.busy) await refresh();
+    } catch (err) {
+      if (err.status === 401) { note(err.message, "bad"); return; }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+async function signIn() {
+  const cfg = await call("GET", "api/config");
+  let sdk;
+  if (query.has("frame_id")) {
+    sdk = new DiscordSDK(cfg.client_id);
+  } else {
+    // Outside Discord (a local game, the tests): the SDK's mock stands in for the client;
+    // the code it "authorizes" with came in the link's fragment (never sent to a server log).
+    sdk = new DiscordSDKMock(cfg.client_id || "0", null, fragment.get("channel"), null);
+    const code = fragment.get("code") || "";
+    sdk._updateCommandMocks({ authorize: async () => ({ code }) });
+  }
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({ client_id: cfg.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"] });
+  const tok = await call("POST", "api/token", { code });
+  state.session = tok.session;
+  if (query.has("frame_id")) await sdk.commands.authenticate({ access_token: tok.access_token });
+  state.channel = sdk.channelId;
+  state.user = tok.user;
+}
+
+async function boot() {
+  const started = performance.now();
+  try {
+    await signIn();
+    await refresh();
+    note(state.table.you ? "" : "You are watching this game.");
+    document.body.dataset.ready = String(Math.round(performance.now() - started));
+    document.body.dataset.painted = String(Math.round(performance.now())); // since navigation start
+    live();
+  } catch (err) {
+    note(err.message || String(err), "bad");
+    document.body.dataset.ready = "error";
+  }
+}
+
+boot();

@@ -1,0 +1,123 @@
+"""Helpers for the live table's tests in a real browser: Debian's headless Chromium,
+driven by Playwright for Python (launched with ``executable_path``; Playwright's own
+browser download is not used). A test needing the browser is skipped only when no
+Chromium is installed (``.ci/run`` installs it)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+
+
+def chromium_path() -> str | None:
+    explicit = os.environ.get("BOARDROOM_CHROMIUM")
+    if explicit:
+        return explicit
+    return next((p for p in (shutil.which(n) for n in CHROMIUM_NAMES) if p), None)
+
+
+needs_chromium = pytest.mark.skipif(chromium_path() is None, reason="no Chromium installed (apt-get install chromium)")
+
+
+@contextlib.asynccontextmanager
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            await b.close()
+
+
+class Page:
+    """One player's tab: the Playwright page and every JSON answer of the table's API it got."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.answers: list[tuple[str, Any]] = []
+        self.errors: list[str] = []
+        page.on("response", self._on_response)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    async def _on_response(self, resp: Any) -> None:
+        if "/api/" not in resp.url:
+            return
+        try:
+            self.answers.append((resp.url, await resp.json()))
+        except Exception:
+            pass
+
+    def texts(self) -> str:
+        return "\n".join(json.dumps(a) for _u, a in self.answers)
+
+    async def open(self, url: str) -> None:
+        await self.page.goto(url)
+        await self.page.wait_for_selector("body[data-ready]", timeout=15_000)
+        ready = await self.page.evaluate("document.body.dataset.ready")
+        assert ready != "error", await self.page.inner_text("#note")
+
+    async def assert_plain_words(self) -> None:
+        """What the page shows holds no internal id, slug or card code (tests/test_words.py)."""
+        from tests.test_words import internal_ids
+
+        found = internal_ids([await self.page.inner_text("body")])
+        assert not found, "internal ids on the table:\n" + "\n".join(found)
+
+    async def version(self) -> int:
+        return int(await self.page.evaluate("document.body.dataset.version"))
+
+    async def wait_version_past(self, version: int, timeout: float = 5_000) -> None:
+        await self.page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=timeout)
+
+    async def _geometry(self, source: str) -> tuple[float, float, float, float, float]:
+        """(svg x, svg y, one cell in pixels, item x, item y), read in one go (the planner
+        is redrawn whenever a preview comes back)."""
+        g = await self.page.evaluate(
+            """(sel) => {
+                const svg = document.querySelector('#planner');
+                const item = svg.querySelector(sel.replace('#planner ', ''));
+                const r = svg.getBoundingClientRect(), b = item.getBoundingClientRect();
+                return [r.x, r.y, 54 * r.width / svg.viewBox.baseVal.width, b.x, b.y];
+            }""",
+            source,
+        )
+        return float(g[0]), float(g[1]), float(g[2]), float(g[3]), float(g[4])
+
+    async def drag_to_cell(self, source: str, gx: int, gy: int) -> None:
+        """Drag ``source`` so that its top-left cell lies on grid cell (gx, gy) (the
+        engine's grid: the bottom Pad at x 0..2, y 0..1): one gesture."""
+        page = self.page
+        sx, sy, cell, bx, by = await self._geometry(source)
+        x0, y0 = bx + cell * 0.5, by + cell * 0.5
+        tx, ty = sx + (gx + 2 + 0.5) * cell, sy + (gy + 2 + 0.5) * cell
+        await page.mouse.move(x0, y0)
+        await page.mouse.down()
+        await page.mouse.move((x0 + tx) / 2, (y0 + ty) / 2, steps=4)
+        await page.mouse.move(tx, ty, steps=4)
+        await page.mouse.up()
+        await self.settled()
+
+    async def settled(self) -> None:
+        """Until the page has no request out but the long-poll (a preview, a move)."""
+        await self.page.wait_for_function("() => (document.body.dataset.busy || '0') === '0'")
+
+
+def table_answers(page: Page) -> list[dict[str, Any]]:
+    """Every table payload the page received (from /api/table, and inside act answers)."""
+    out = []
+    for _url, a in page.answers:
+        if isinstance(a, dict) and "view" in a and "seats" in a:
+            out.append(a)
+        elif isinstance(a, dict) and isinstance(a.get("table"), dict):
+            out.append(a["table"])
+    return out
