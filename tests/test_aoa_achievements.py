@@ -47,7 +47,7 @@ def claims(s: dict, seat: str) -> list[dict]:
 
 def test_a_met_achievement_is_offered_not_claimed_AA_ACH_01():
     s = game_met("Emily")
-    assert s["rules"] == 3  # offered since rules version 2; asked before the Audit since 3
+    assert s["rules"] == 4  # offered since rules version 2; asked before the Audit since 3
     assert s["achievements"][FIRST_MACHINE] == [] and s["players"]["Emily"]["achievements"] == []
     assert s["offers"]["Emily"] == [FIRST_MACHINE] and s["firsts"][FIRST_MACHINE] == ["Emily"]
     assert claims(s, "Emily") == [{"type": "achievement", "card": FIRST_MACHINE}]
@@ -205,5 +205,5 @@ def test_a_game_of_rules_version_1_keeps_the_automatic_claim_AA_ACH_01():
     assert not any(a["type"] == "achievement" for a in GAME.legal_actions(old, "Emily"))
     with pytest.raises(IllegalAction):
         GAME.apply(old, "Emily", {"type": "achievement", "card": FIRST_MACHINE})
-    with pytest.raises(IllegalAction, match="rules versions 1, 2, 3"):
-        GAME.setup(NAMES[:2], 1, {}, rules=4)
+    with pytest.raises(IllegalAction, match="rules versions 1, 2, 3, 4"):
+        GAME.setup(NAMES[:2], 1, {}, rules=5)

@@ -131,9 +131,18 @@ def _answer_discard(state: State, seat: str, a: dict[str, Any], action: dict[str
     say(state, f"{seat} discards {fmt_res(drop)} (the limit is 10 resource tokens).")
 
 
+def upgrade_levels(state: State, seat: str, a: dict[str, Any]) -> list[int]:
+    """The levels an upgrade question offers: rules 4, those holding a worker below IV
+    now (a Reliability benefit is asked at once, and the special action that lost the
+    reliability may move a worker before the answer); rules 1-3, as asked."""
+    if int(state.get("rules", 1)) >= 4:
+        return technology.can_upgrade(state["players"][seat])
+    return list(a["levels"])
+
+
 def _answer_upgrade(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
     level = action.get("level")
-    if not isinstance(level, int) or isinstance(level, bool) or level not in a["levels"]:
+    if not isinstance(level, int) or isinstance(level, bool) or level not in upgrade_levels(state, seat, a):
         raise IllegalAction("choose the level of a worker on your Technology track below Level IV")
     state["asks"].pop(0)
     technology.upgrade(state, seat, level, a["steps"])
@@ -176,7 +185,7 @@ def ask_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, An
         p = state["players"][seat]
         return [{"type": "discard", "drop": c} for c in compositions(a["n"], list(COLOURS), p["res"])]
     if kind == "upgrade":
-        return [{"type": "upgrade", "level": lvl} for lvl in a["levels"]]
+        return [{"type": "upgrade", "level": lvl} for lvl in upgrade_levels(state, seat, a)]
     return []
 
 

@@ -147,21 +147,19 @@ def turn_actions(state: State, seat: str) -> list[dict[str, Any]]:
     if overtime_pending(state, seat, mains):  # Overtime is played right before its main action
         return [m for m in mains if column_used(p, m["action"])]
     out = list(mains)
-    credits = p["credits"]
-    if overtime_useful(state, seat) and credits >= special.cost(p, "overtime"):
+    if overtime_useful(state, seat) and special.affordable(state, p, "overtime"):
         out.append({"type": "special", "name": "overtime"})
-    if p["unbuilt"] > 0 and credits >= special.cost(p, "overbuilt"):
+    if p["unbuilt"] > 0 and special.affordable(state, p, "overbuilt"):
         out.append({"type": "special", "name": "overbuilt"})
-    if credits >= special.cost(p, "overclock"):
+    if special.affordable(state, p, "overclock"):
         out += [{"type": "special", "name": "overclock", "level": lvl} for lvl in technology.can_upgrade(p)]
     for card in p["hand"]:
         if all(p["res"][c] >= n for c, n in SPECIALISTS[card]["requirement"].items()):
             out.append({"type": "play_specialist", "card": card})
     out += [{"type": "use_specialist", "card": c} for c in p["played"] if c not in p["rotated"]]
-    free_cost = special.cost(p, "overbuilt", free=True)
     for card in p["hand"]:
         out.append({"type": "discard_specialist", "card": card, "special": None})
-        if credits >= free_cost:
+        if special.affordable(state, p, "overbuilt", free=True):
             if overtime_useful(state, seat):
                 out.append({"type": "discard_specialist", "card": card, "special": "overtime"})
             if p["unbuilt"] > 0:
