@@ -124,12 +124,21 @@ def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool
     return bool(action_choices(trial, seat, kind))
 
 
+def quick(state: State) -> bool:
+    """Rules 4 (versions.py): a main action may end the turn by itself once resolved
+    (``"end": true``), and the Level dice are not asked about when Overdrive cannot be
+    played (the only continuation is to move)."""
+    return int(state.get("rules", 1)) >= 4
+
+
 def main_options(state: State, seat: str) -> list[dict[str, Any]]:
     out = []
     for kind in MAIN_ACTIONS:
         if main_blocked(state, seat, kind) is None:
             choices = action_choices(state, seat, kind)
             out += [{"type": "main", "action": kind, **c} for c in choices]
+            if quick(state):  # the same, then the turn ends by itself ("end": true)
+                out += [{"type": "main", "action": kind, **c, "end": True} for c in choices]
             cards = free.column_equipment(state, seat, COLUMN_OF[kind])
             subsets = [[c] for c in cards] + ([cards] if len(cards) == 2 else [])
             out += [
@@ -218,8 +227,13 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
         isinstance(before, list) and playable_after(state, seat, kind, before)
     ):
         raise IllegalAction(f"{ACTION_NAMES[kind]} cannot be played now")
+    end = action.get("end")
+    if end is not None and (not quick(state) or not isinstance(end, bool)):
+        raise IllegalAction("'end' (true: end the turn once this main action is resolved) is not part of this game's rules version")
     p = state["players"][seat]
     turn = state["turn"]
+    if end:
+        turn["end_after"] = True
     p["markers"].append(kind)
     turn["columns"].append(COLUMN_OF[kind])
     turn["main"] = True
@@ -236,7 +250,7 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
             free.use_equipment(state, seat, card)
         state["queue"].append([seat, {"step": "resolve_main", "action": kind}])
         return
-    params = {k: v for k, v in action.items() if k not in ("type", "action")}
+    params = {k: v for k, v in action.items() if k not in ("type", "action", "end")}
     resolve_action(state, seat, kind, params, extra=False)
 
 
@@ -348,6 +362,11 @@ def run(state: State, on_phase: Any = None) -> None:
         if phase == "start":
             start_round(state)
         elif phase == "action":
+            turn = state["turn"]
+            if turn and turn.get("end_after") and turn["main"] and not overtime_pending(state, turn["seat"]):
+                say(state, f"{turn['seat']} ends the turn.")
+                next_turn(state)
+                continue
             return
         elif phase == "action_over":
             ended()

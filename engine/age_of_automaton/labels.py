@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.age_of_automaton import achievements, effects, special
-from engine.age_of_automaton.actions import discounted, prospect
+from engine.age_of_automaton import achievements, effects, gains, special
+from engine.age_of_automaton.actions import prospect
 from engine.age_of_automaton.common import State, fmt_res
 from engine.age_of_automaton.data import (
     ACHIEVEMENTS,
@@ -181,27 +181,13 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         return f"{ACTION_NAMES[action['action']]}, using {names} first"
     if t in ("main", "extra", "resolve"):
         kind = action.get("action") or state["asks"][0]["action"]
-        name = ACTION_NAMES[kind]
-        w = f" with a Level {ROMAN[action['worker']]} automaton" if "worker" in action else ""
-        if kind == "prospect":
-            return f"{name} on the {TRACKS[action['track']]['name']}{w}"
-        if kind == "equipment":
-            card = EQUIPMENT[action["card"]]
-            return f"{name}{w}: {card['name']} for {fmt_res(discounted(p, card['cost']))}"
-        if kind == "rnd":
-            card = RND[action["card"]]
-            return f"{name}{w}: {card['name']} ({card['part']})"
-        if kind == "sale":
-            card = SALES[action["card"]]
-            return f"{name}{w}: {card['name']} for {fmt_res(card['cost'])}, {card['vp']} VP"
-        if kind == "sponsorship":
-            return f"{name}: {effects.describe(SPONSORSHIP[action['tile']]['gain'])}"
-        return name
+        return gains.headline(state, seat, kind, action)
     if t == "special":
         n = action["name"]
         c = special.cost(p, n)
-        extra = f" (Level {ROMAN[action['level']]})" if "level" in action else ""
-        return f"{SPECIAL_NAMES[n]}{extra}: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability"
+        extra = f" Level {ROMAN[action['level']]} → {ROMAN[action['level'] + 1]}" if "level" in action else ""
+        what = {"overtime": ": a 2nd action in a used column", "overbuilt": ": build a Level I automaton"}.get(n, "")
+        return f"{SPECIAL_NAMES[n]}{extra}{what}: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability"
     if t in ("play_specialist", "upgrade", "column", "draft", "end", "pass"):
         return str(describe(action))
     if t == "use_specialist":

@@ -4,11 +4,12 @@ in DMs (the generic select, one Specialist per option), ``/rules`` topics."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.choices import ActionPath, Step, Words
 from bot.games.age_of_automaton import rules as topics
-from bot.games.age_of_automaton import words
+from bot.games.age_of_automaton import turns, words
 from bot.games.base import Automaton, Option, Presenter
 
 OPTIONS = (
@@ -37,6 +38,7 @@ class ViewWords:
     def __init__(self, presenter: AgeOfAutomaton, view: Mapping[str, Any]) -> None:
         self.presenter = presenter
         self.labels = {_key(c["action"]): str(c["label"]) for c in view.get("choices") or [] if "action" in c}
+        self.details = {_key(c["action"]): str(c["detail"]) for c in view.get("choices") or [] if c.get("detail")}
         draft = view.get("draft") or {}
         self.cards = {c.get("id"): c for c in draft.get("hand") or []}
 
@@ -44,6 +46,10 @@ class ViewWords:
         if action.get("type") == "draft" and action.get("card") in self.cards:
             return "Keep " + words.specialist_line(self.cards[action["card"]])
         return self.labels.get(_key(action)) or self.presenter.describe_action(action)
+
+    def describe_detail(self, action: dict[str, Any]) -> str:
+        """The rest of an option's numbers (its select description), "" if none."""
+        return self.details.get(_key(action), "")
 
     def describe_key(self, key: str) -> str:
         return self.presenter.describe_key(key)
@@ -77,6 +83,12 @@ class AgeOfAutomaton(Presenter):
 
     def action_words(self, view: Mapping[str, Any]) -> ViewWords:
         return ViewWords(self, view)
+
+    def action_step(
+        self, prompt: Mapping[str, Any] | None, actions: Sequence[dict[str, Any]], path: ActionPath, words: Words
+    ) -> Step:
+        """The turn grouped by board column with its numbers (turns.py)."""
+        return turns.step(prompt, actions, path, words)
 
     def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
         """The private picture (hand, draft choices, own board; 800 px wide) goes with the

@@ -44,7 +44,22 @@ def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> Non
     state["dice"] = {"kind": "level", "seat": seat, "faces": dice, "rolled": list(dice), "level": level}
     say(state, f"{seat} rolls the Level dice: {', '.join(ROMAN[d] for d in dice)} "
         f"→ {passes(dice, level)} pass{'es' if passes(dice, level) != 1 else ''}.")
+    if _only_move(state, seat):  # rules 4: no question with one answer
+        _move_and_bonus(state, seat, track, level)
+        return
     effects.ask(state, seat, "dice", track=track, level=level)
+
+
+def _only_move(state: State, seat: str) -> bool:
+    from engine.age_of_automaton import special
+
+    return int(state.get("rules", 1)) >= 4 and not special.can_overdrive(state, seat)
+
+
+def _move_and_bonus(state: State, seat: str, track: str, level: int) -> None:
+    move(state, seat, track, level, passes(state["dice"]["faces"], level))
+    colours = TRACKS[track]["bonus"]
+    effects.queue(state, seat, [{"pick": level, "of": colours}], why="Prospect bonus", front=True)
 
 
 def move(state: State, seat: str, track: str, level: int, n: int) -> int:
@@ -91,12 +106,10 @@ def answer_dice(state: State, seat: str, a: dict[str, Any], action: dict[str, An
         from engine.age_of_automaton import special
 
         special.overdrive(state, seat)
-        return
-    state["asks"].pop(0)
-    dice = state["dice"]["faces"]
-    move(state, seat, a["track"], a["level"], passes(dice, a["level"]))
-    colours = TRACKS[a["track"]]["bonus"]
-    effects.queue(state, seat, [{"pick": a["level"], "of": colours}], why="Prospect bonus", front=True)
+        if not _only_move(state, seat) or state["asks"][0] is not a:
+            return  # asked again (or a Reliability benefit to choose comes first)
+    state["asks"].remove(a)
+    _move_and_bonus(state, seat, a["track"], a["level"])
 
 
 effects.ASKS["dice"] = answer_dice
