@@ -22,6 +22,7 @@ from engine.age_of_automaton.data import (
     TRACKS,
 )
 
+LABEL = 100  # a select option's label (Discord cuts longer ones)
 SHORT_TRACK = {"asteroid": "green asteroid", "ringed": "teal ringed planet", "red": "red planet", "moon": "white moon"}
 
 
@@ -66,7 +67,8 @@ def headline(state: State, seat: str, kind: str, action: dict[str, Any]) -> str:
         lvl = ROMAN[action["worker"]]
         needs = [_need(spaces[k].get("req", {})) for k in range(h + 1, min(h + 4, len(spaces)))]
         first = next((f"space {h + 1 + i} needs {n}" for i, n in enumerate(needs) if n), "no space needs anything")
-        return f"Prospect on the {SHORT_TRACK.get(track, track)}{w}: 3 dice, each ≤ {lvl} passes; {first}"
+        head = f"Prospect on the {SHORT_TRACK.get(track, track)}{w}: 3 dice, each ≤ {lvl} passes"
+        return f"{head}; {first}" if len(head) + len(first) + 2 <= LABEL else head
     if kind == "funding":
         n = reputation.engineers(p)
         return f"Funding: +{funding.amount(p)} credits (3 + {_n(n, 'engineer')})"
@@ -95,7 +97,7 @@ def headline(state: State, seat: str, kind: str, action: dict[str, Any]) -> str:
         return f"R&D{w}: {card['name']} ({card['part']}) · upgrade {card['upgrade']} · {_bonus_rnd(state, action['worker'])}"
     if kind == "sale":
         card = SALES[action["card"]]
-        return (f"Sale{w}: {card['name']} for {fmt_res(card['cost'])} · {card['vp']} VP at the end, "
+        return (f"Sale{w}: {card['name']} for {fmt_res(card['cost'])} · {card['vp']} VP, "
                 f"+1 reputation, +{_n(action['worker'], 'credit')}")
     return name
 
@@ -109,7 +111,8 @@ def detail(state: State, seat: str, kind: str, action: dict[str, Any]) -> str:
         h = p["prospect"][track]
         top = len(t["spaces"]) - 1
         bonus = f"+{action['worker']} {'/'.join(t['bonus'])}"
-        return f"you are on space {h} of {top} ({t['spaces'][h]['vp']} VP) · bonus {bonus}"
+        needs = [f"{k}: {_need(t['spaces'][k]['req'])}" for k in range(h + 1, top + 1) if t["spaces"][k].get("req")][:2]
+        return f"on space {h} of {top} · bonus {bonus}" + (" · needs " + ", ".join(needs) if needs else "")
     if kind == "equipment":
         card = EQUIPMENT[action["card"]]
         return (f"ability {effects.describe(card['ability'])} · discount {fmt_res(card['discount'])}"
@@ -119,5 +122,5 @@ def detail(state: State, seat: str, kind: str, action: dict[str, Any]) -> str:
         return f"relationship: {_logos(card['logos'])}" if card["logos"] else ""
     if kind == "sale":
         card = SALES[action["card"]]
-        return f"relationship: {_logos(card['logos'])}"
+        return f"{card['vp']} VP at the end · relationship: {_logos(card['logos'])}"
     return ""

@@ -104,7 +104,7 @@ def claim_label(state: State, seat: str, card: str) -> str:
     """"Claim Achievement First Machine (1 VP; first to meet it: +1 credit or any 1
     resource)"."""
     info = ACHIEVEMENTS[card]
-    bonus = "; first to meet it: +1 credit or any 1 resource" if achievements.first(state, seat, card) else ""
+    bonus = "; first: +1 credit or resource" if achievements.first(state, seat, card) else ""
     return f"Claim Achievement {info['name']} ({effects.describe(info['gain'])}{bonus})"
 
 

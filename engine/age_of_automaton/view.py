@@ -120,6 +120,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "pending": sorted(pend),
         "secret": any(pr.get("secret") for pr in pend.values()),
         "result": clone(state["result"]),
+        "last_round": clone(state.get("round_vp") or {}),
         "options": dict(state["options"]),
         "you": seat,
     }

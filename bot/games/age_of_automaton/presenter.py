@@ -111,9 +111,18 @@ class AgeOfAutomaton(Presenter):
             )
         return out
 
+    def score_sources(self, round_no: int, view_after: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The VP each player scored in ``round_no`` by source, as the engine kept them
+        (``last_round``, rules 4): "Equipment bonus +4, Reliability +1"."""
+        last = view_after.get("last_round") or {}
+        if last.get("round") != round_no:
+            return {}
+        return {str(s): {str(k): int(v) for k, v in by.items()} for s, by in (last.get("vp") or {}).items()}
+
     def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
         p = (view.get("players") or {}).get(seat) or {}
-        bits = [f"{p.get('vp', 0)} VP", f"{p.get('credits', 0)} credits", f"{p.get('held', 0)}/10 resources"]
+        credits = int(p.get("credits", 0))
+        bits = [f"{p.get('vp', 0)} VP", f"{credits} credit{'' if credits == 1 else 's'}", f"{p.get('held', 0)}/10 resources"]
         if view.get("phase") == "draft":
             bits.append("choosing…" if seat in (view.get("draft_waiting") or []) else "🔒 chosen")
         elif p.get("passed"):

@@ -72,6 +72,9 @@ class Menu:
         by_kind: dict[str, list[int]] = {}
         for i in mains:
             by_kind.setdefault(str(actions[i]["action"]), []).append(i)
+        # a list longer than one select becomes several entries ("1/2", "2/2")
+        extra = [("group", g, ix[k : k + LIMIT]) for _, g, ix in extra for k in range(0, len(ix), LIMIT)]
+        room = LIMIT - len(self.entries) - len(extra) - len(lasts)
         folded: set[str] = set()
         while sum(1 if k in folded else len(v) for k, v in by_kind.items()) > room:
             big = max((k for k in by_kind if k not in folded), key=lambda k: len(by_kind[k]), default=None)
@@ -84,7 +87,8 @@ class Menu:
             if kind in folded:
                 if kind not in seen:
                     seen.add(kind)
-                    self.entries.append(("group", kind, by_kind[kind]))
+                    ix = by_kind[kind]
+                    self.entries += [("group", kind, ix[k : k + LIMIT]) for k in range(0, len(ix), LIMIT)]
             else:
                 self.entries.append(("action", i))
         self.entries += [("action", i) for i in lasts] + extra
