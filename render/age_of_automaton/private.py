@@ -82,6 +82,61 @@ def dice(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     return y + 8
 
 
+COLUMNS = (("Prospect", "prospect", "Funding"), ("Equipment", "equipment", "Assembling"),
+           ("R&D", "rnd", "Sponsorship"), ("Sale", "sale", "Purchasing"))
+MARKER = {"Prospect": "prospect", "Funding": "funding", "Equipment": "equipment", "Assembling": "assembling",
+          "R&D": "rnd", "Sponsorship": "sponsorship", "Sale": "sale", "Purchasing": "purchasing"}
+
+
+def _line(c: Canvas, y: float, text: str, size: int = LO, bold: bool = False, fill: str = INK) -> float:
+    for ln in c.wrap(text, size, bold, WIDTH - 2 * M - 8):
+        c.text(M + 8, y, ln, size, bold, fill)
+        y += size + 6
+    return y
+
+
+def board(c: Canvas, view: Mapping[str, Any], y: float) -> float:
+    """What the turn's options name (issue 22): the free worker spaces by board column,
+    the three card rows (which card each automaton level reaches, its cost), the
+    Sponsorship row and the Market."""
+    prompt = view.get("prompt") or {}
+    if prompt.get("type") != "turn" or prompt.get("main_done"):
+        return y
+    me = view["players"][view["you"]]
+    used = set(me.get("markers") or [])
+    c.text(M, y, "The board: your main actions by column", FS + 2, True, "#2f3b4c")
+    y += FS + 12
+    spaces = view.get("spaces") or {}
+    for n, (work, key, other) in enumerate(COLUMNS, 1):
+        sp = spaces.get(key) or []
+        free = sum(1 for x in sp[:-1] if x is None)
+        iv = "IV space free" if sp and sp[-1] is None else "IV space taken"
+        done = [a for a in (work, other) if MARKER[a] in used]
+        tail = f" · played: {', '.join(done)}" if done else ""
+        y = _line(c, y, f"{n}. {work} ({free} space{'s' if free != 1 else ''} + {iv}) | {other}{tail}", LO,
+                  bool(not done), INK if not done else MUTED)
+    y += 6
+    rows = view.get("rows") or {}
+    reach = "level I takes card 1, II cards 1-2, III 1-3, IV any"
+    c.text(M, y, f"Card rows ({reach})", FS, True, "#2f3b4c")
+    y += FS + 10
+    for title, key in (("Equipment", "equipment"), ("R&D", "rnd"), ("Sale", "sale")):
+        bits = []
+        for i, card in enumerate(rows.get(key) or [], 1):
+            if key == "equipment":
+                bits.append(f"[{i}] {card['name']} {amounts(card.get('cost'))}")
+            elif key == "rnd":
+                bits.append(f"[{i}] {card['name']} ({card.get('part', '')}) +{card.get('upgrade', 1)}")
+            else:
+                bits.append(f"[{i}] {card['name']} {amounts(card.get('cost'))}, {card.get('vp', 0)} VP")
+        y = _line(c, y, f"{title}: " + " · ".join(bits), LO)
+    tiles = " · ".join(effect_text(t.get("gain") or []) for t in view.get("sponsorship") or [])
+    y = _line(c, y, f"Sponsorship: {tiles or 'none left'}", LO)
+    market = view.get("market") or []
+    y = _line(c, y, "Market: " + (", ".join(market) if market else "empty"), LO)
+    return y + 10
+
+
 def draw(view: Mapping[str, Any]) -> Image.Image:
     seat = view["you"]
     p = view["players"][seat]
@@ -89,6 +144,7 @@ def draw(view: Mapping[str, Any]) -> Image.Image:
     c.title_bar(0, 48, c.fit(f"{seat} — Round {view['round']} · {view.get('phase_title', '')}", 26, True, WIDTH - 24), 26)
     y = 60.0
     y = dice(c, view, y)
+    y = board(c, view, y)
     draft = view.get("draft")
     if draft:
         y = cards(c, y, f"Draft pass {view.get('draft_pass', '?')} of 3: keep one", draft.get("hand") or [], None, True)
