@@ -127,7 +127,12 @@ def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool
 def quick(state: State) -> bool:
     """Rules 4 (versions.py): a main action may end the turn by itself once resolved
     (``"end": true``), and the Level dice are not asked about when Overdrive cannot be
-    played (the only continuation is to move)."""
+    played (the only continuation is to move).
+
+    ``end`` is an *option* of every main action, not a separate action: ``legal_actions``
+    lists each main action once, without it, and any listed main action may be sent with
+    ``"end": true`` added (``play_main`` checks it; the turn prompt says so with
+    ``"can_end": true``, so a client offers "Confirm and end the turn" only then)."""
     return int(state.get("rules", 1)) >= 4
 
 
@@ -137,8 +142,6 @@ def main_options(state: State, seat: str) -> list[dict[str, Any]]:
         if main_blocked(state, seat, kind) is None:
             choices = action_choices(state, seat, kind)
             out += [{"type": "main", "action": kind, **c} for c in choices]
-            if quick(state):  # the same, then the turn ends by itself ("end": true)
-                out += [{"type": "main", "action": kind, **c, "end": True} for c in choices]
             cards = free.column_equipment(state, seat, COLUMN_OF[kind])
             subsets = [[c] for c in cards] + ([cards] if len(cards) == 2 else [])
             out += [
@@ -227,9 +230,11 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
         isinstance(before, list) and playable_after(state, seat, kind, before)
     ):
         raise IllegalAction(f"{ACTION_NAMES[kind]} cannot be played now")
-    end = action.get("end")
-    if end is not None and (not quick(state) or not isinstance(end, bool)):
-        raise IllegalAction("'end' (true: end the turn once this main action is resolved) is not part of this game's rules version")
+    end = action.get("end")  # rules 4: an option of every main action (see quick)
+    if end is not None and not quick(state):
+        raise IllegalAction("'end' (end the turn once this main action is resolved) is not part of this game's rules version")
+    if end is not None and not isinstance(end, bool):
+        raise IllegalAction("'end' is true (end the turn once this main action is resolved) or false")
     p = state["players"][seat]
     turn = state["turn"]
     if end:
@@ -518,6 +523,7 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         "main_done": turn["main"],
         "overtime": turn["overtime"],
         "markers_left": p["markers_total"] - len(p["markers"]),
+        **({"can_end": True} if quick(state) else {}),  # main actions accept "end": true
         "text": (
             "Play one main action (with special and free actions before or after)."
             if not turn["main"]

@@ -45,6 +45,9 @@ class ViewWords:
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") == "draft" and action.get("card") in self.cards:
             return "Keep " + words.specialist_line(self.cards[action["card"]])
+        if action.get("end") and action.get("type") == "main":  # "Confirm and end the turn"
+            plain = {k: v for k, v in action.items() if k != "end"}
+            return self.describe_action(plain) + ", then end the turn"
         return self.labels.get(_key(action)) or self.presenter.describe_action(action)
 
     def describe_detail(self, action: dict[str, Any]) -> str:

@@ -8,8 +8,10 @@ way the board groups them, each with its numbers, in as few clicks as the decisi
   opens their own list. When the main actions alone would not fit Discord's 25 options,
   the kind with the most options becomes one entry that opens its list.
 - A main action is confirmed ("Confirm"), or confirmed with the end of the turn ("Confirm
-  and end the turn": the engine ends the turn once the action and its questions are
-  done, rules version 4), so a typical turn is open, pick, confirm (and end).
+  and end the turn": the same action with ``"end": true``, which the engine ends the turn
+  with once the action and its questions are done; rules version 4, whose turn prompt
+  says ``"can_end": true``; the engine lists each main action once), so a typical turn
+  is open, pick, confirm (and end).
 - "End the turn" and the answers to the questions inside a turn (the Prospect bonus, the
   dice, an upgrade, a column, a Donation) apply at once; ◀ Back stays until then.
 
@@ -45,18 +47,17 @@ def _key(action: Mapping[str, Any]) -> tuple[Any, ...]:
 class Menu:
     """The entries of a turn's first select: ("action", index) or ("group", name, indices)."""
 
-    def __init__(self, actions: Sequence[dict[str, Any]], words: Words) -> None:
+    def __init__(self, actions: Sequence[dict[str, Any]], words: Words, can_end: bool = False) -> None:
         self.actions, self.words = actions, words
-        plain = {self._plain(a): i for i, a in enumerate(actions) if a.get("end")}
-        self.ending = plain  # main action (without "end") -> index of its "end": true twin
-        mains = [i for i, a in enumerate(actions) if a.get("type") == "main" and not a.get("before") and not a.get("end")]
+        self.can_end = can_end  # main actions accept "end": true (the turn prompt's "can_end")
+        mains = [i for i, a in enumerate(actions) if a.get("type") == "main" and not a.get("before")]
         mains.sort(key=lambda i: _key(actions[i]))
         groups: dict[str, list[int]] = {"before": [], "special": [], "free": []}
         firsts: list[int] = []
         lasts: list[int] = []
         for i, a in enumerate(actions):
             t = a.get("type")
-            if t == "main" and a.get("before") and not a.get("end"):
+            if t == "main" and a.get("before"):
                 groups["before"].append(i)
             elif t == "special":
                 groups["special"].append(i)
@@ -93,14 +94,13 @@ class Menu:
                 self.entries.append(("action", i))
         self.entries += [("action", i) for i in lasts] + extra
 
-    @staticmethod
-    def _plain(action: Mapping[str, Any]) -> str:
-        return text.compact_json({k: v for k, v in action.items() if k != "end"})
-
     def twin(self, i: int) -> dict[str, Any] | None:
-        """The "end": true twin of main action ``i`` (None if it has none)."""
-        j = self.ending.get(self._plain(self.actions[i]))
-        return self.actions[j] if j is not None else None
+        """Main action ``i`` that also ends the turn (``"end": true``), where the engine
+        takes that option (rules 4 says so in the turn prompt); else None."""
+        action = self.actions[i]
+        if not self.can_end or action.get("type") != "main":
+            return None
+        return {**action, "end": True}
 
     def choice(self, n: int, entry: tuple[str, Any]) -> Choice:
         if entry[0] == "action":
@@ -128,8 +128,8 @@ def _pick(p: str, allowed: Sequence[int]) -> int:
     return int(p[1:])
 
 
-def turn_step(actions: Sequence[dict[str, Any]], path: ActionPath, words: Words) -> Step:
-    menu = Menu(actions, words)
+def turn_step(actions: Sequence[dict[str, Any]], path: ActionPath, words: Words, can_end: bool = False) -> Step:
+    menu = Menu(actions, words, can_end)
     picks = list(path.picks)
     if not picks:
         if len(menu.entries) == 1 and menu.entries[0][0] == "action":
@@ -158,7 +158,7 @@ def _chosen(menu: Menu, i: int, at_once: bool) -> Step:
 def step(prompt: Mapping[str, Any] | None, actions: Sequence[dict[str, Any]], path: ActionPath, words: Words) -> Step:
     kind = (prompt or {}).get("type")
     if kind == "turn":
-        return turn_step(actions, path, words)
+        return turn_step(actions, path, words, can_end=bool((prompt or {}).get("can_end")))
     got = action_step(actions, path, words)
     if kind in AT_ONCE_ASKS and got.action is not None and path.picks:
         return replace(got, at_once=True)
