@@ -6,6 +6,7 @@ seat's hand, clicks per turn within the bounds stated below)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -33,7 +34,8 @@ GAME = "age-of-automaton"
 #     inside the action (the Prospect bonus, an Equipment's extra action and column, an
 #     upgrade), applied at once; the dice are asked only when Overdrive can be played;
 #   Donation (before: 3-4, mean 3.3): Open my turn + the amount, at once (a second pick
-#     of the mix when too many mixes for one list).
+#     when the mix is of three or more kinds and too many mixes for one list; the same
+#     for a pick of 4 resources or credits, an R&D bonus).
 DRAFT_CLICKS = 2
 MAX_PER_STEP = 4  # at most 3 choices and Confirm per step of a turn
 MAX_STEPS_PER_TURN = 8
@@ -44,6 +46,11 @@ GROUP = ("Special actions", "Free actions", "A main action using Equipment first
 FREE = ("Contract ", "Discard ", "Overtime", "Overbuilt", "Overclock", "Play ", "Use ", *GROUP)
 FINISH = "Confirm and end the turn"
 extras = 0  # special or free actions (or their lists) the newcomer picked, over the game
+trail: list[str] = []  # what the newcomer pressed in the last turn (AOA_TRACE=1 prints it)
+# the main actions the newcomer confirmed: every 10th with plain Confirm, not "Confirm and
+# end the turn" (9 in 10 exactly; a seeded draw gave seed 3's newcomer 13 plain Confirms in
+# 34 turns, a rate of 38%, so the mean measured the luck of the draw, not the turn)
+confirms = itertools.count()
 
 
 def _choose(options: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
@@ -68,19 +75,23 @@ async def fake() -> Any:
 
 async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, limit: int = 16) -> tuple[int, int]:
     """Answer an opened turn as a player who mostly plays: (clicks, steps applied). A
-    chosen main action is confirmed with the end of the turn 9 times in 10 (else
+    chosen main action is confirmed with the end of the turn 9 times in 10 (every 10th:
     Confirm, and the turn goes on); a pick that applies at once is a step too."""
     global extras
     clicks, steps = 0, 0
+    trail.clear()
     for _ in range(limit * 4):
-        if ps.can(msg, FINISH) and rnd.random() < 0.9:
+        if ps.can(msg, FINISH) and next(confirms) % 10 != 9:
+            trail.append("[" + FINISH + "]")
             ix = await fake.click(user, msg, FINISH)
         elif ps.can(msg, "Confirm"):
+            trail.append("[Confirm]")
             ix = await fake.click(user, msg, "Confirm")
         else:
             opts = ps.options(msg)
             assert opts, message_text(msg)
             pick = _choose(opts, rnd)
+            trail.append(pick["label"])
             extras += pick["label"].startswith(FREE)
             ix = await fake.click(user, msg, ps.select(msg)["custom_id"], values=[pick["value"]])
             clicks += 1
@@ -121,7 +132,7 @@ async def _start_and_draft(
 
 
 async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
-    rnd = random.Random(3)
+    rnd = random.Random(int(os.environ.get("AOA_SEED", "3")))  # (other newcomers: AOA_SEED=n)
     users = [fake.add_member(n) for n in ("ann", "bob")]
     spy = SpyRenderer()
     log: list[tuple[str, int, int]] = []
@@ -159,7 +170,7 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
             clicks, steps = await _turn(fake, u, opened, rnd)
             log.append((kind if extras == before else kind + " +free", clicks + 1, steps))
             if os.environ.get("AOA_TRACE"):
-                print(kind, clicks + 1, steps, [line for line in (await bot.app.state(1))["log"]][:3])
+                print(kind, clicks + 1, steps, " | ".join(trail))
         else:
             raise AssertionError("the game never ended")
         await fake.idle()
@@ -198,8 +209,10 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
     summary = {k: (min(v), max(v), round(sum(v) / len(v), 2), len(v)) for k, v in sorted(kinds.items())}
     with capsys.disabled():
         print("\nAOA CLICKS (min, max, mean, turns): " + str(summary))
-    # a typical turn (no special or free action added) takes at most 4 on average
+    # an Action turn takes at most 4 on average (issue 22's "done when"): the typical
+    # turns (no special or free action added) and all of them
     assert sum(kinds["action"]) / len(kinds["action"]) <= MEAN_ACTION_TURN, summary
+    assert sum(kinds["action (all)"]) / len(kinds["action (all)"]) <= MEAN_ACTION_TURN, summary
 
 
 async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_moved_on(fake: FakeDiscord, tmp_path: Any) -> None:

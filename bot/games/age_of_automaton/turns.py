@@ -155,10 +155,71 @@ def _chosen(menu: Menu, i: int, at_once: bool) -> Step:
     return Step("", action=action, at_once=at_once)
 
 
+AMOUNTS = {"pick": "take", "discard": "drop", "donate": "give"}  # a question answered by a mix of amounts
+KINDS = {1: "one kind", 2: "two kinds", 3: "three kinds", 4: "four kinds"}
+
+
+def _kinds(action: Mapping[str, Any]) -> int:
+    """How many kinds (colours, credits) a mix of amounts holds; 0 for another action."""
+    field = AMOUNTS.get(str(action.get("type")))
+    mix = action.get(field) if field else None
+    return sum(1 for v in mix.values() if v) if isinstance(mix, Mapping) else 0
+
+
+def _total(action: Mapping[str, Any]) -> int:
+    field = AMOUNTS.get(str(action.get("type")))
+    mix = action.get(field) if field else None
+    return sum(int(v) for v in mix.values()) if isinstance(mix, Mapping) else 0
+
+
+def mix_step(actions: Sequence[dict[str, Any]], path: ActionPath, words: Words) -> Step:
+    """A mix of amounts with more options than one select (an R&D bonus of 4 resources or
+    credits: 35 mixes; a Donation of up to 4: 70): the simplest mixes (one kind, then two
+    kinds, the largest first) are options of the first list, as many as fit; the rest
+    are one entry per number of kinds ("Mixes of three kinds (12) ▸"), each opening its
+    list. Other actions (a claim, "Donate nothing") come first."""
+    order = sorted(range(len(actions)), key=lambda i: (_kinds(actions[i]) or 9 if _total(actions[i]) else 0,
+                                                      -_total(actions[i])))
+    by: dict[int, list[int]] = {}
+    for i in order:
+        by.setdefault(_kinds(actions[i]), []).append(i)
+    direct: list[int] = []
+    groups: list[tuple[str, list[int]]] = []
+    for n in sorted(by, key=lambda n: (n != 0, n)):
+        ix = by[n]
+        later = sum(-(-len(by[m]) // LIMIT) for m in by if m > n)  # entries the bigger mixes need
+        if len(ix) == 1 or not groups and len(direct) + len(ix) + later <= LIMIT:
+            direct += ix  # (a mix alone of its kind is an option itself)
+        else:
+            name = f"Mixes of {KINDS.get(n, str(n) + ' kinds')}"
+            chunks = [ix[k : k + LIMIT] for k in range(0, len(ix), LIMIT)]
+            groups += [(name + (f", {c + 1}/{len(chunks)}" if len(chunks) > 1 else ""), chunk) for c, chunk in enumerate(chunks)]
+    picks = list(path.picks)
+    if not picks:
+        opts = [option(i, actions[i], words) for i in direct]
+        opts += [
+            Choice(str(g), text.clip(f"{name} ({len(ix)} options) ▸", 100),
+                   text.clip("e.g. " + words.describe_action(actions[ix[0]]), 100))
+            for g, (name, ix) in enumerate(groups)
+        ]
+        return Step("Choose:", opts[:LIMIT])
+    p = picks.pop(0)
+    if p.startswith("="):
+        return Step("", action=actions[_pick(p, direct)], at_once=True)
+    if not p.isdigit() or int(p) >= len(groups):
+        raise IllegalAction(STALE)
+    name, ix = groups[int(p)]
+    if not picks:
+        return _list(ix, actions, words, f"Choose: {name}:")
+    return Step("", action=actions[_pick(picks.pop(0), ix)], at_once=True)
+
+
 def step(prompt: Mapping[str, Any] | None, actions: Sequence[dict[str, Any]], path: ActionPath, words: Words) -> Step:
     kind = (prompt or {}).get("type")
     if kind == "turn":
         return turn_step(actions, path, words, can_end=bool((prompt or {}).get("can_end")))
+    if len(actions) > LIMIT and any(_kinds(a) for a in actions):
+        return mix_step(actions, path, words)
     got = action_step(actions, path, words)
     if kind in AT_ONCE_ASKS and got.action is not None and path.picks:
         return replace(got, at_once=True)
