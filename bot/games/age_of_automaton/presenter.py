@@ -44,7 +44,7 @@ class ViewWords:
 
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") == "draft" and action.get("card") in self.cards:
-            return "Keep " + words.specialist_line(self.cards[action["card"]])
+            return "Keep " + words.specialist_parts(self.cards[action["card"]])[0]
         if action.get("end") and action.get("type") == "main":  # "Confirm and end the turn"
             plain = {k: v for k, v in action.items() if k != "end"}
             return self.describe_action(plain) + ", then end the turn"
@@ -52,6 +52,8 @@ class ViewWords:
 
     def describe_detail(self, action: dict[str, Any]) -> str:
         """The rest of an option's numbers (its select description), "" if none."""
+        if action.get("type") == "draft" and action.get("card") in self.cards:  # what playing needs, discarding gives
+            return words.specialist_parts(self.cards[action["card"]])[1]
         return self.details.get(_key(action), "")
 
     def describe_key(self, key: str) -> str:

@@ -30,6 +30,7 @@ from engine.age_of_automaton.data import COLUMN_OF, MAIN_ACTIONS
 
 STALE = "that choice is out of date; open your prompt again"
 LIMIT = 25
+LIMIT_TEXT = 100  # Discord's most characters of an option's label or description
 FREE = ("play_specialist", "use_specialist", "discard_specialist", "contract", "equipment")
 GROUPS = {
     "special": "Special actions",
@@ -108,7 +109,15 @@ class Menu:
         _, name, ix = entry
         first = self.words.describe_action(self.actions[ix[0]])
         title = GROUPS.get(name) or first.split(" with ")[0].split(":")[0]
-        return Choice(str(n), text.clip(f"{title} ({len(ix)} options) ▸", 100), text.clip("e.g. " + first, 100))
+        return Choice(str(n), text.clip(f"{title} ({len(ix)} options) ▸", 100), example(first))
+
+
+def example(first: str) -> str:
+    """A list's description: its first option ("e.g. …"), whole or not at all."""
+    for words in ("e.g. " + first, first):
+        if len(words) <= LIMIT_TEXT:
+            return words
+    return ""
 
 
 def option(i: int, action: dict[str, Any], words: Words) -> Choice:
@@ -198,8 +207,7 @@ def mix_step(actions: Sequence[dict[str, Any]], path: ActionPath, words: Words) 
     if not picks:
         opts = [option(i, actions[i], words) for i in direct]
         opts += [
-            Choice(str(g), text.clip(f"{name} ({len(ix)} options) ▸", 100),
-                   text.clip("e.g. " + words.describe_action(actions[ix[0]]), 100))
+            Choice(str(g), text.clip(f"{name} ({len(ix)} options) ▸", 100), example(words.describe_action(actions[ix[0]])))
             for g, (name, ix) in enumerate(groups)
         ]
         return Step("Choose:", opts[:LIMIT])
