@@ -90,7 +90,7 @@ def _pick(state: State, seat: str, n: int, of: list[str], why: str) -> None:
 # --- answers --------------------------------------------------------------------------
 
 
-def _counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, int]:
+def counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, int]:
     raw = action.get(key)
     if not isinstance(raw, dict):
         raise IllegalAction(f"say what to {'take' if key == 'take' else 'drop'}: a mapping of colour to number")
@@ -108,7 +108,7 @@ def _counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, i
 
 
 def _answer_pick(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
-    take = _counts(action, "take", a["of"])
+    take = counts(action, "take", a["of"])
     if sum(take.values()) != a["n"]:
         raise IllegalAction(f"take exactly {a['n']}")
     credits = take.pop("credits", 0)
@@ -119,7 +119,7 @@ def _answer_pick(state: State, seat: str, a: dict[str, Any], action: dict[str, A
 
 
 def _answer_discard(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
-    drop = _counts(action, "drop", list(COLOURS))
+    drop = counts(action, "drop", list(COLOURS))
     p = state["players"][seat]
     if sum(drop.values()) != a["n"]:
         raise IllegalAction(f"discard exactly {a['n']} resource tokens (the limit is 10)")

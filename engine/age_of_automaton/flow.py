@@ -563,8 +563,9 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
         a = state["asks"][0]
         if a["kind"] == "achievement":
             return claims
-        if a["kind"] == "dice":
-            opts = [{"type": "dice", "overdrive": False}]
+        if a["kind"] == "dice":  # (rules 4: moving carries the Prospect bonus where it is a choice)
+            bonus = prospect.bonus_choices(state, a)
+            opts = [{"type": "dice", "overdrive": False, **({"take": t} if bonus else {})} for t in bonus or [None]]
             if special.can_overdrive(state, seat):
                 opts.append({"type": "dice", "overdrive": True})
             return opts

@@ -145,7 +145,8 @@ def describe(action: Mapping[str, Any]) -> str | None:
     if t == "equipment":
         return f"Use {card_name(action.get('card'))}"
     if t == "dice":
-        return "Overdrive" if action.get("overdrive") else "Move with these dice"
+        bonus = f", bonus {amounts(action['take'])}" if isinstance(action.get("take"), dict) else ""
+        return "Overdrive" if action.get("overdrive") else "Move with these dice" + bonus
     if t == "pick":
         return "Take " + amounts(action.get("take") or {})
     if t == "discard":
@@ -208,7 +209,11 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         a = state["asks"][0]
         if action.get("overdrive"):
             return f"Overdrive: {overdrive_deal(state, a)}"
-        return f"Move with these dice: {_passes(prospect.passes(state['dice']['faces'], a['level']))}"
+        move = f"Move with these dice: {_passes(prospect.passes(state['dice']['faces'], a['level']))}"
+        if isinstance(action.get("take"), dict):
+            take = dict(action["take"])
+            return f"{move}, bonus {fmt_res(take, take.pop('credits', 0))}"
+        return move
     if t == "dice":
         return str(describe(action))
     if t == "pick":

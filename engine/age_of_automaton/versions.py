@@ -38,9 +38,13 @@ History:
    credits are paid (so Overclock at reliability 1 with 0 credits is allowed: the space
    0 gives the 2 credits it pays); a question a benefit raises comes before the open
    one. Also from rules 4: a main action may end the turn by itself once resolved
-   (``"end": true``, "Confirm and end the turn"), the Level dice are not asked about when
-   Overdrive cannot be played, and the VP scored in the round are kept by source for
-   the round's results (new key ``round_vp``: {"round", "vp": seat → source → VP}).
+   (``"end": true``, "Confirm and end the turn": an accepted option of every main action,
+   not listed twice in ``legal_actions``; the turn prompt says ``"can_end": true``), the
+   Level dice are not asked about when Overdrive cannot be played, the Prospect bonus is
+   chosen with "Move with these dice" where it is a choice (``{"type": "dice",
+   "overdrive": false, "take": {...}}``, listed once per bonus; the plain move, then the
+   pick, stays accepted), and the VP scored in the round are kept by source for the
+   round's results (new key ``round_vp``: {"round", "vp": seat → source → VP}).
 
 ``SCHEMA`` (``setup.SCHEMA``) did not move: a rules-1 state has the same shape as
 before, the new keys belong to rules-2 games only.

@@ -56,10 +56,22 @@ def _only_move(state: State, seat: str) -> bool:
     return int(state.get("rules", 1)) >= 4 and not special.can_overdrive(state, seat)
 
 
-def _move_and_bonus(state: State, seat: str, track: str, level: int) -> None:
+def _move_and_bonus(state: State, seat: str, track: str, level: int, take: dict[str, int] | None = None) -> None:
     move(state, seat, track, level, passes(state["dice"]["faces"], level))
     colours = TRACKS[track]["bonus"]
-    effects.queue(state, seat, [{"pick": level, "of": colours}], why="Prospect bonus", front=True)
+    # (``take``: the bonus chosen with the move, gained where the pick would be asked)
+    atom = {"pick": level, "of": colours} if take is None else {"res": take}
+    effects.queue(state, seat, [atom], why="Prospect bonus", front=True)
+
+
+def bonus_choices(state: State, a: dict[str, Any]) -> list[dict[str, int]]:
+    """Rules 4: the Prospect bonus (as many resources as the automaton's level, of the
+    track's colours) is chosen with "Move with these dice" when it is a choice, one
+    answer instead of two (the bonus does not depend on the dice); [] otherwise."""
+    colours = list(TRACKS[a["track"]]["bonus"])
+    if int(state.get("rules", 1)) < 4 or len(colours) < 2:
+        return []
+    return effects.compositions(a["level"], colours)
 
 
 def move(state: State, seat: str, track: str, level: int, n: int) -> int:
@@ -102,6 +114,17 @@ def overdrive_cost(p: dict[str, Any]) -> int:
 
 
 def answer_dice(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
+    take = action.get("take")
+    if take is not None:  # rules 4: move, and the Prospect bonus chosen at once
+        choices = bonus_choices(state, a)
+        if not choices or action.get("overdrive"):
+            raise IllegalAction("'take' (the Prospect bonus) goes with moving, where the bonus is a choice")
+        take = effects.counts(action, "take", list(TRACKS[a["track"]]["bonus"]))
+        if take not in choices:
+            raise IllegalAction(f"take exactly {a['level']} of {', '.join(TRACKS[a['track']]['bonus'])}")
+        state["asks"].remove(a)
+        _move_and_bonus(state, seat, a["track"], a["level"], take)
+        return
     if action.get("overdrive"):
         from engine.age_of_automaton import special
 
