@@ -72,3 +72,21 @@ def test_rules_3_games_have_no_end_option() -> None:
     assert not [a for a in GAME.legal_actions(state, seat) if "end" in a]
     with pytest.raises(IllegalAction, match="rules version"):
         GAME.apply(state, seat, {**FUNDING, "end": True})
+
+
+def test_the_presenter_offers_confirm_and_end_only_where_the_engine_takes_it() -> None:
+    from bot.choices import ActionPath
+    from bot.games.age_of_automaton.presenter import AgeOfAutomaton
+
+    presenter = AgeOfAutomaton()
+    for rules, offered in ((None, True), (3, False)):
+        state = drafted(2, seed=4, rules=rules)
+        seat = active(state)
+        view = GAME.view(state, seat)
+        acts = GAME.legal_actions(state, seat)
+        i = acts.index(FUNDING)
+        step = presenter.action_step(view["prompt"], acts, ActionPath().then(f"={i}"), presenter.action_words(view))
+        assert step.action == FUNDING
+        assert step.finish == ({**FUNDING, "end": True} if offered else None)
+        if offered:  # pressing it works
+            assert active(GAME.apply(state, seat, step.finish)) != seat
