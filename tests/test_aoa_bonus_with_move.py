@@ -68,3 +68,44 @@ def test_rules_3_games_move_then_pick() -> None:
     assert not [a for a in GAME.legal_actions(state, seat) if "take" in a]
     with pytest.raises(IllegalAction):
         GAME.apply(state, seat, {"type": "dice", "overdrive": False, "take": {"red": 1}})
+
+
+def _over_the_limit(rules: int | None) -> tuple[dict[str, Any], str]:
+    """The pick of a Prospect bonus (1 of red, blue) with 10 resource tokens held."""
+    state, seat = _dice(rules)
+    state["players"][seat]["res"] = {"red": 4, "blue": 3, "yellow": 3}
+    state = GAME.apply(state, seat, {"type": "dice", "overdrive": False})
+    assert state["asks"][0]["kind"] == "pick"
+    return state, seat
+
+
+def test_a_pick_over_the_limit_carries_the_discard_AA_SET_12() -> None:
+    # "If a player gains resources exceeding the limit of ten tokens, discard any tokens
+    # ... IMMEDIATELY (including the newly gained)": one answer per outcome
+    state, seat = _over_the_limit(None)
+    acts = GAME.legal_actions(state, seat)
+    assert all(a["type"] == "pick" and sum(a["drop"].values()) == 1 for a in acts)
+    ends = [tuple(sorted({c: state["players"][seat]["res"][c] + a["take"].get(c, 0) - a["drop"].get(c, 0)
+                          for c in ("red", "blue", "yellow")}.items())) for a in acts]
+    assert len(ends) == len(set(ends)) == 5  # take red or blue, drop any: 4 swaps and "nothing"
+    one = GAME.apply(state, seat, {"type": "pick", "take": {"red": 1}, "drop": {"yellow": 1}})
+    two = GAME.apply(state, seat, {"type": "pick", "take": {"red": 1}})
+    assert two["asks"][0]["kind"] == "discard"
+    two = GAME.apply(two, seat, {"type": "discard", "drop": {"yellow": 1}})
+    for key in ("players", "asks", "queue", "turn", "phase"):
+        assert one[key] == two[key], key
+    assert one["players"][seat]["res"] == {"red": 5, "blue": 3, "yellow": 2}
+    with pytest.raises(IllegalAction):  # a discard of the wrong size
+        GAME.apply(state, seat, {"type": "pick", "take": {"red": 1}, "drop": {"yellow": 2}})
+
+
+def test_a_pick_under_the_limit_has_no_discard_and_rules_3_keeps_two_questions() -> None:
+    state, seat = _dice(None)
+    state = GAME.apply(state, seat, {"type": "dice", "overdrive": False})
+    assert not [a for a in GAME.legal_actions(state, seat) if "drop" in a]
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, seat, {"type": "pick", "take": {"red": 1}, "drop": {"red": 1}})
+    state, seat = _over_the_limit(3)
+    assert not [a for a in GAME.legal_actions(state, seat) if "drop" in a]
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, seat, {"type": "pick", "take": {"red": 1}, "drop": {"red": 1}})

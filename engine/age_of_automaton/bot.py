@@ -149,10 +149,13 @@ def choose(state: State, seat: str) -> dict[str, Any]:
                 for c, n in o["take"].items()
             )
 
-        if a["kind"] == "pick":
-            return _best(options, take_value)
+        def drop_cost(o: dict[str, Any]) -> float:
+            return sum(n * want[c] for c, n in (o.get("drop") or {}).items())
+
+        if a["kind"] == "pick":  # (rules 4: with the discard to the limit, where it comes to that)
+            return _best(options, lambda o: take_value(o) - drop_cost(o))
         if a["kind"] == "discard":
-            return _best(options, lambda o: -sum(n * want[c] for c, n in o["drop"].items()))
+            return _best(options, lambda o: -drop_cost(o))
         if a["kind"] == "upgrade":
             return _best(options, lambda o: o["level"])
         if a["kind"] == "dice":

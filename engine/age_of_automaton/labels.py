@@ -148,7 +148,8 @@ def describe(action: Mapping[str, Any]) -> str | None:
         bonus = f", bonus {amounts(action['take'])}" if isinstance(action.get("take"), dict) else ""
         return "Overdrive" if action.get("overdrive") else "Move with these dice" + bonus
     if t == "pick":
-        return "Take " + amounts(action.get("take") or {})
+        drop = f", discard {amounts(action['drop'])}" if isinstance(action.get("drop"), dict) else ""
+        return "Take " + amounts(action.get("take") or {}) + drop
     if t == "discard":
         return "Discard " + amounts(action.get("drop") or {})
     if t == "donate":
@@ -218,7 +219,8 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         return str(describe(action))
     if t == "pick":
         take = dict(action["take"])
-        return "Take " + fmt_res(take, take.pop("credits", 0))
+        drop = f", discard {fmt_res(action['drop'])}" if isinstance(action.get("drop"), dict) else ""
+        return "Take " + fmt_res(take, take.pop("credits", 0)) + drop
     if t == "discard":
         return "Discard " + fmt_res(action["drop"])
     if t == "donate":
