@@ -77,6 +77,8 @@ class Step:
     title: str
     choices: list[Choice] = field(default_factory=list)
     action: dict[str, Any] | None = None
+    at_once: bool = False  # the pick that led here applies at once (no Confirm; Undo is the way back)
+    finish: dict[str, Any] | None = None  # the same choice that also ends the turn ("Confirm and end")
 
 
 def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:

@@ -376,6 +376,7 @@ ACTION_BUTTONS = {
     "back": ("◀ Back", discord.ButtonStyle.secondary),
     "confirm": ("Confirm ✅", discord.ButtonStyle.success),
     "undo": ("↩ Undo", discord.ButtonStyle.secondary),
+    "finish": ("Confirm and end the turn ⏭", discord.ButtonStyle.primary),
 }
 
 
@@ -410,10 +411,10 @@ class ActionButton(
 
 def action_view(
     gid: int, seat: str, ver: int, path: str, choices: Sequence[Choice], placeholder: str, *, done: bool,
-    undo: bool = False,
+    undo: bool = False, finish: bool = False,
 ) -> discord.ui.View:
     """A turn's select (or the chosen action), back, confirm; ``undo``: the "↩ Undo"
-    button that takes back the move just made."""
+    button that takes back the move just made; ``finish``: "Confirm and end the turn"."""
     view = discord.ui.View(timeout=None)
     if undo:
         view.add_item(ActionButton(gid, seat, ver, "-", "undo"))
@@ -422,6 +423,8 @@ def action_view(
     view.add_item(ActionButton(gid, seat, ver, path, "back", disabled=path in ("", "-")))
     if done:
         view.add_item(ActionButton(gid, seat, ver, path, "confirm"))
+    if done and finish:
+        view.add_item(ActionButton(gid, seat, ver, path, "finish"))
     return with_table(view, gid)
 
 

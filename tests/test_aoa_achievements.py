@@ -47,7 +47,7 @@ def claims(s: dict, seat: str) -> list[dict]:
 
 def test_a_met_achievement_is_offered_not_claimed_AA_ACH_01():
     s = game_met("Emily")
-    assert s["rules"] == 3  # offered since rules version 2; asked before the Audit since 3
+    assert s["rules"] == 4  # offered since rules version 2; asked before the Audit since 3
     assert s["achievements"][FIRST_MACHINE] == [] and s["players"]["Emily"]["achievements"] == []
     assert s["offers"]["Emily"] == [FIRST_MACHINE] and s["firsts"][FIRST_MACHINE] == ["Emily"]
     assert claims(s, "Emily") == [{"type": "achievement", "card": FIRST_MACHINE}]
@@ -56,7 +56,7 @@ def test_a_met_achievement_is_offered_not_claimed_AA_ACH_01():
     assert "You meet the Achievement First Machine: claim it." in prompt["text"]
     assert prompt["achievements"] == [FIRST_MACHINE]
     label = GAME.label(s, "Emily", claims(s, "Emily")[0])
-    assert label == "Claim Achievement First Machine (1 VP; first to meet it: +1 credit or any 1 resource)"
+    assert label == "Claim Achievement First Machine (1 VP; first: +1 credit or resource)"
     view = GAME.view(s, "Emily")
     assert {"action": claims(s, "Emily")[0], "label": label} in view["choices"]
     assert GAME.view(s, None)["players"]["Emily"]["achievements_offered"] == [FIRST_MACHINE]
@@ -92,7 +92,7 @@ def test_first_is_who_fulfils_first_not_who_claims_first_AA_ACH_01():
     _give_equipment(s, "Ann")
     achievements.check(s)
     assert s["offers"]["Ann"] == [FIRST_MACHINE] and s["firsts"][FIRST_MACHINE] == ["Emily", "Tyler"]
-    assert "first to meet it" in GAME.label(s, "Emily", {"type": "achievement", "card": FIRST_MACHINE})
+    assert "first: +1 credit or resource" in GAME.label(s, "Emily", {"type": "achievement", "card": FIRST_MACHINE})
     assert achievements.first(s, "Tyler", FIRST_MACHINE) and not achievements.first(s, "Ann", FIRST_MACHINE)
     assert GAME.label(s, "Ann", {"type": "achievement", "card": FIRST_MACHINE}) == "Claim Achievement First Machine (1 VP)"
     # Ann claims (in her turn) before Tyler: no bonus for her, Tyler keeps his
@@ -155,7 +155,7 @@ def test_claim_during_donation_and_the_donation_limit_is_shown_AA_ACH_01_AA_DON_
     assert "claim it" in prompt["text"]
     view = GAME.view(s, donor)
     assert [c["label"] for c in view["choices"]] == [
-        "Claim Achievement First Machine (1 VP; first to meet it: +1 credit or any 1 resource)"
+        "Claim Achievement First Machine (1 VP; first: +1 credit or resource)"
     ]
     s = GAME.apply(s, donor, {"type": "achievement", "card": FIRST_MACHINE})
     s = answer_all(s, donor)
@@ -205,5 +205,5 @@ def test_a_game_of_rules_version_1_keeps_the_automatic_claim_AA_ACH_01():
     assert not any(a["type"] == "achievement" for a in GAME.legal_actions(old, "Emily"))
     with pytest.raises(IllegalAction):
         GAME.apply(old, "Emily", {"type": "achievement", "card": FIRST_MACHINE})
-    with pytest.raises(IllegalAction, match="rules versions 1, 2, 3"):
-        GAME.setup(NAMES[:2], 1, {}, rules=4)
+    with pytest.raises(IllegalAction, match="rules versions 1, 2, 3, 4"):
+        GAME.setup(NAMES[:2], 1, {}, rules=5)

@@ -14,6 +14,8 @@ import pytest
 from bot import choices
 from bot.demo import run_demo
 from bot.games import find, names
+from engine.age_of_automaton.data import TRACKS
+from engine.age_of_automaton.effects import compositions
 from engine.age_of_automaton.effects import describe as describe_effect
 from engine.age_of_automaton.game import GAME
 
@@ -106,10 +108,13 @@ def test_the_dice_prompt_shows_the_overdrive_offer() -> None:
     after = sum(1 for d in s["dice"]["faces"] if max(1, d - 1) <= a["level"])
     now = sum(1 for d in s["dice"]["faces"] if d <= a["level"])
     labels = {GAME.label(s, seat, o) for o in GAME.legal_actions(s, seat)}
-    assert labels == {
-        f"Overdrive: pay 1 credit + 1 Reliability to lower all dice by 1 → {after} pass{'es' if after != 1 else ''}",
-        f"Move with these dice: {now} pass{'es' if now != 1 else ''}",
-    }
+    overdrive = f"Overdrive: pay 1 credit + 1 Reliability to lower all dice by 1 → {after} pass{'es' if after != 1 else ''}"
+    assert overdrive in labels
+    # rules 4: moving carries the Prospect bonus (as many as the level, of the track's colours)
+    moves = labels - {overdrive}
+    move = f"Move with these dice: {now} pass{'es' if now != 1 else ''}, bonus "
+    assert moves and all(m.startswith(move) for m in moves), moves
+    assert len(moves) == len(compositions(a["level"], list(TRACKS[a["track"]]["bonus"])))
 
 
 def test_donation_shows_its_limit() -> None:

@@ -47,18 +47,21 @@ def _choose(options: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]
 
 
 async def decide(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, limit: int = 60) -> int:
-    """Answer a decision message (select, then Confirm) until nothing is left to choose;
-    returns the number of actions confirmed."""
+    """Answer a decision message (select, then Confirm; a pick that applies at once, such
+    as "End the turn" or a question inside an action, needs no Confirm) until nothing is
+    left to choose; returns the number of actions applied."""
     done = 0
     for _ in range(limit):
         for _ in range(10):
             if any(c.get("label", "").startswith("Confirm") for c in iter_components(msg)):
+                ix = await fake.click(user, msg, "Confirm")
                 break
             options = _options(msg)
             assert options, message_text(msg)
             ix = await fake.click(user, msg, _select(msg)["custom_id"], values=[_choose(options, rnd)["value"]])
             msg = ix.original
-        ix = await fake.click(user, msg, "Confirm")
+            if "Done:" in message_text(msg):
+                break
         msg = ix.original
         text_ = message_text(msg)
         assert "Done:" in text_, text_
@@ -245,10 +248,8 @@ async def test_overdrive_offer_and_donation_limit_through_discord(fake: FakeDisc
             claim = next(lab for lab in labels if lab.startswith("Claim Achievement "))
         assert claim.startswith("Claim Achievement ") and "VP" in claim, labels
         ix = await fake.click(users[seat], msg, _select(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
-        while not any(c.get("label", "").startswith("Confirm") for c in iter_components(ix.original)):
-            ix = await fake.click(users[seat], ix.original, _select(ix.original)["custom_id"], values=[_options(ix.original)[0]["value"]])
-        ix = await fake.click(users[seat], ix.original, "Confirm")
-        assert "Done:" in message_text(ix.original)
+        # a claim in the turn's list applies at once (issue 22: no Confirm for a free action)
+        assert "Done:" in message_text(ix.original), message_text(ix.original)
         after = await bot.app.state(1)
         assert len(after["players"][seat]["achievements"]) == len(state["players"][seat]["achievements"]) + 1
 

@@ -25,7 +25,7 @@ def test_registered_and_protocol():
     s = new_game(3, 9)
     text = GAME.dump(s)
     assert GAME.load(text) == s and GAME.dump(GAME.load(text)) == text
-    assert json.loads(text)["rules"] == GAME.rules_version == 3
+    assert json.loads(text)["rules"] == GAME.rules_version == 4
     bad = json.loads(text)
     bad["schema"] = 99
     with pytest.raises(ValueError):

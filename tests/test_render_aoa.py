@@ -171,3 +171,31 @@ def test_reference_tolerance_catches_a_changed_credit() -> None:
 
 def test_the_readme_picture_exists() -> None:
     assert (REF.parent.parent / "docs" / "aoa-board-r3.png").exists()
+
+
+def test_the_turn_picture_shows_each_card_on_its_own_line_readable_on_a_phone(monkeypatch: Any) -> None:
+    """Issue 22: the turn's compact picture (800 px wide, no text under 20 px) shows each
+    card of the three card rows on its own line with the level that reaches it (were
+    run-on lines of four cards), and each Sponsorship tile on its own line."""
+    from render.age_of_automaton import private
+    from render.age_of_automaton.kit import Canvas
+    from tests.aoa_support import active, drafted
+
+    state = drafted(2, seed=4)
+    view = GAME.view(state, active(state))
+    drawn: list[tuple[str, int]] = []
+    real = Canvas.text
+
+    def spy(self: Any, x: float, y: float, s: str, size: int | None = None, *a: Any, **k: Any) -> float:
+        drawn.append((s, size or 0))
+        return real(self, x, y, s, size, *a, **k)
+
+    monkeypatch.setattr(Canvas, "text", spy)
+    img = private.draw(view)
+    assert img.width <= 800
+    assert drawn and min(size for _, size in drawn) >= 20
+    texts = [s for s, _ in drawn]
+    for key in ("equipment", "rnd", "sale"):
+        for card in view["rows"][key]:
+            assert card["name"] in texts, card["name"]  # the name alone: a line of its own
+    assert len(view["sponsorship"]) >= 2

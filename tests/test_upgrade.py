@@ -32,7 +32,7 @@ import pytest
 from bot import cli
 from bot.app import App, replay_export
 from bot.storage import Storage
-from engine import get_game
+from engine import IllegalAction, get_game
 from engine.ai import choose
 from engine.jsonstate import dumps
 from engine.versions import edition, export_edition, setup_as
@@ -48,6 +48,7 @@ SEALED = [(fx, g) for fx, g in GAMES if g["name"].endswith("planning-sealed")]
 DRAFTS = [(fx, g) for fx, g in GAMES if g["phase"] == "draft"]
 OTHER_GAMES = UPGRADE / "mm1-aoa1"  # Mobile Markets and Age of Automaton rules 1, made by c41c9f7
 AOA2 = UPGRADE / "aoa2"  # Age of Automaton rules 2: Achievements offered, not yet claimed
+AOA3 = UPGRADE / "aoa3"  # Age of Automaton rules 3 (claims before the Audit), before rules 4
 
 
 class Clock:
@@ -115,6 +116,57 @@ def test_there_is_a_fixture_of_age_of_automaton_rules_2_with_offers_in_flight() 
     assert all(len(list((AOA2 / sub).glob("*.json"))) for sub in ("exports", "states", "ends"))
     size = sum(f.stat().st_size for f in AOA2.rglob("*") if f.is_file())
     assert size <= 200 * 1024
+
+
+def test_there_is_a_fixture_of_age_of_automaton_rules_3_before_rules_4() -> None:
+    """Made by the last code of Age of Automaton rules version 3 (b13fe43), before rules 4
+    (issue 22: Reliability benefits gained IMMEDIATELY, a main action may end the turn,
+    the dice asked only when Overdrive can be played): the draft, a Prospect's Overdrive
+    question open, a claim before the Audit, a paused game, a finished game."""
+    assert AOA3 in FIXTURES
+    manifest = json.loads((AOA3 / "manifest.json").read_text())
+    assert manifest["made_by_commit"].startswith("b13fe43")
+    games = manifest["games"]
+    assert {(g["game"], g["rules"], g["rng"]) for g in games} == {("age-of-automaton", 3, "blake2b")}
+    assert {g["phase"] for g in games} >= {"draft", "action", "audit", "over"}
+    assert {g["status"] for g in games} == {"active", "paused", "finished"}
+    states = {g["name"]: json.loads((AOA3 / "states" / f"{g['name']}.json").read_text()) for g in games}
+    assert states["aoa3-dice"]["asks"][0]["kind"] == "dice"
+    assert states["aoa3-audit-claim"]["asks"][0] == {"before": "audit", "kind": "achievement", "seat": "bob"}
+    assert all(len(list((AOA3 / sub).glob("*.json"))) for sub in ("exports", "states", "ends"))
+    size = sum(f.stat().st_size for f in AOA3.rglob("*") if f.is_file())
+    assert size <= 280 * 1024
+
+
+async def test_age_of_automaton_rules_3_games_keep_their_rules_after_rules_4(tmp_path: Path) -> None:
+    """Under the rules-4 code the rules-3 games in flight keep rules 3: no "end" option on
+    a main action (refused if sent, the turn prompt does not offer it), and the Overdrive
+    question stays open as the old code left it."""
+    storage = await open_copy(AOA3, tmp_path)
+    try:
+        app = App(storage, clock=Clock())
+        for entry in json.loads((AOA3 / "manifest.json").read_text())["games"]:
+            info = await app.info(entry["id"])
+            state = await app.state(entry["id"])
+            assert info.rules == 3 and state["rules"] == 3, entry["name"]
+            if entry["name"] == "aoa3-dice":
+                seat = state["asks"][0]["seat"]
+                assert {"type": "dice", "overdrive": False} in await app.legal_actions(entry["id"], seat)
+            if entry["name"] == "aoa3-round-4":  # on to the next turn with main actions
+                game = get_game(info.game)
+                for _ in range(50):
+                    (seat,) = game.pending(state)
+                    acts = game.legal_actions(state, seat)
+                    main = next((a for a in acts if a["type"] == "main"), None)
+                    if main is not None:
+                        break
+                    state = game.apply(state, seat, acts[0])
+                assert main is not None and state["rules"] == 3
+                assert "can_end" not in game.view(state, seat)["prompt"] and "end" not in main
+                with pytest.raises(IllegalAction, match="rules version"):
+                    game.apply(state, seat, {**main, "end": True})
+    finally:
+        await storage.close()
 
 
 async def open_copy(fixture: Path, tmp_path: Path) -> Storage:

@@ -35,6 +35,7 @@ from bot.app.compose import Row, decision_key, post_row
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
 from bot.records import AppError
+from engine import IllegalAction
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
@@ -372,7 +373,7 @@ class Play(commands.Cog):
             words: Any = game.action_words(seat_view)
         else:  # each option with the numbers it changes (the engine's own previews)
             words = OptionWords(game, await self.app.previews(gid, seat), seat)
-        step = choices.action_step(actions, path, words)
+        step = game.action_step(prompt, actions, path, words)
         self._remember_shown(gid, seat, info.version, prompt, actions)
         lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
@@ -384,7 +385,7 @@ class Play(commands.Cog):
         embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
         ui = views.action_view(
             gid, seat, info.version, path.encode(), step.choices, step.title or "Choose",
-            done=step.action is not None, undo=undo,
+            done=step.action is not None, undo=undo, finish=step.finish is not None,
         )
         files: list[discord.File] = []
         if draw:  # the decision's picture, readable on a phone (see Presenter.prompt_picture)
@@ -427,19 +428,21 @@ class Play(commands.Cog):
                 return
         if op == "select":
             path = path.then(value)
+            op = await self._at_once(info, seat, path)  # "confirm": the presenter applies this pick at once
         elif op == "back":
             path = path.back()
-        elif op == "confirm":
+        if op in ("confirm", "finish"):
             actions = await self.app.legal_actions(gid, seat)
             game = self.presenter(info)
             words = game.action_words(await self.app.view(gid, seat)) if game.view_labels else game
-            step = choices.action_step(actions, path, words)
-            if step.action is None:
+            step = game.action_step(await self.app.prompt(gid, seat), actions, path, words)
+            chosen = step.finish if op == "finish" else step.action
+            if chosen is None:
                 raise UserError("Finish choosing first.")
             await interaction.response.defer()
-            out = await self.app.act(gid, interaction.user.id, seat, step.action, ver)
+            out = await self.app.act(gid, interaction.user.id, seat, chosen, ver)
             if out.status == "applied":
-                done = text.sentence(f"Done: {words.describe_action(step.action)}")
+                done = text.sentence(f"Done: {words.describe_action(chosen)}")
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
                     embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, undo=True)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
@@ -456,6 +459,18 @@ class Play(commands.Cog):
             return
         embed, _files, ui = await self.action_message(gid, seat, path, picture=False)  # same decision: picture kept
         await interaction.response.edit_message(embed=embed, view=ui)
+
+    async def _at_once(self, info: GameInfo, seat: str, path: choices.ActionPath) -> str:
+        """"confirm" when the presenter applies the pick that led to ``path`` at once
+        (``Step.at_once``), else "select"."""
+        game = self.presenter(info)
+        actions = await self.app.legal_actions(info.id, seat)
+        words = game.action_words(await self.app.view(info.id, seat)) if game.view_labels else game
+        try:
+            step = game.action_step(await self.app.prompt(info.id, seat), actions, path, words)
+        except IllegalAction:
+            return "select"
+        return "confirm" if step.action is not None and step.at_once else "select"
 
     def _remember_shown(self, gid: int, seat: str, ver: int, prompt: Any, actions: list[dict[str, Any]]) -> None:
         key = (gid, seat, ver)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from bot import text
+from bot import choices, text
 from bot.choices import Choice, Words
 from bot.limits import text_too_deep, too_deep
 
@@ -283,6 +283,15 @@ class Presenter:
         seat's view when :attr:`view_labels` (e.g. the engine's labels with costs and
         gains in ``view["choices"]``); by default the presenter's own words."""
         return self
+
+    def action_step(
+        self, prompt: Mapping[str, Any] | None, actions: Sequence[dict[str, Any]], path: choices.ActionPath, words: Words
+    ) -> choices.Step:
+        """The next select of a turn decision, or the chosen action: by default the generic
+        narrowing (:func:`bot.choices.action_step`); a game may group its options its own
+        way, apply a pick at once (``Step.at_once``) or offer "Confirm and end the turn"
+        (``Step.finish``)."""
+        return choices.action_step(actions, path, words)
 
     def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
         """Which picture of the seat's view goes with the generic prompt for ``prompt``:

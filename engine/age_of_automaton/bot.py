@@ -140,19 +140,22 @@ def choose(state: State, seat: str) -> dict[str, Any]:
         return options[0]
     if state["asks"]:
         a = state["asks"][0]
-        if a["kind"] == "pick":
-            want = _wanted(state, seat)
-            late = state["round"] >= 5
-            return _best(
-                options,
-                lambda o: sum(
-                    n * (0.4 if late else 1.0) if c == "credits" else n * (want[c] + 0.01 * (3 - p["res"][c]))
-                    for c, n in o["take"].items()
-                ),
+        want = _wanted(state, seat)
+        late = state["round"] >= 5
+
+        def take_value(o: dict[str, Any]) -> float:
+            return sum(
+                n * (0.4 if late else 1.0) if c == "credits" else n * (want[c] + 0.01 * (3 - p["res"][c]))
+                for c, n in o["take"].items()
             )
+
+        def drop_cost(o: dict[str, Any]) -> float:
+            return sum(n * want[c] for c, n in (o.get("drop") or {}).items())
+
+        if a["kind"] == "pick":  # (rules 4: with the discard to the limit, where it comes to that)
+            return _best(options, lambda o: take_value(o) - drop_cost(o))
         if a["kind"] == "discard":
-            want = _wanted(state, seat)
-            return _best(options, lambda o: -sum(n * want[c] for c, n in o["drop"].items()))
+            return _best(options, lambda o: -drop_cost(o))
         if a["kind"] == "upgrade":
             return _best(options, lambda o: o["level"])
         if a["kind"] == "dice":
@@ -162,6 +165,9 @@ def choose(state: State, seat: str) -> dict[str, Any]:
                 after = prospect.passes([max(1, d - 1) for d in dice], a["level"])
                 if after > now and reliability.value(p) > 2 and p["credits"] >= 3:
                     return {"type": "dice", "overdrive": True}
+            moves = [o for o in options if not o.get("overdrive") and "take" in o]
+            if moves:  # rules 4: the Prospect bonus chosen with the move, as the pick would be
+                return _best(moves, take_value)
             return {"type": "dice", "overdrive": False}
         if a["kind"] == "resolve":
             return _best(options, lambda o: main_value(state, seat, o))

@@ -23,7 +23,7 @@ _action = {
 FIELDS: Fields = {
     "draft": {"card": text},
     "donate": {"give": _resources},
-    "main": _action,
+    "main": {**_action, "end": flag},
     "extra": _action,
     "resolve": _action,
     "special": {"name": text, "level": number},
@@ -36,11 +36,11 @@ FIELDS: Fields = {
     "end": {},
     "pass": {},
     # answers to a question of an effect
-    "pick": {"take": _resources},
+    "pick": {"take": _resources, "drop": _resources},
     "discard": {"drop": _resources},
     "upgrade": {"level": number},
     "column": {"column": number},
-    "dice": {"overdrive": flag},
+    "dice": {"overdrive": flag, "take": _resources},
 }
 
 

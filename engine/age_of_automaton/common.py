@@ -79,6 +79,30 @@ def score(state: State, seat: str, n: int, why: str) -> None:
     if n:
         player(state, seat)["vp"] += n
         say(state, f"{seat} scores {n} VP ({why}).")
+        book = state.get("round_vp")
+        if book is not None:  # rules 4: the round's VP by source, for the round's results
+            if book["round"] != state["round"]:
+                book["round"], book["vp"] = state["round"], {}
+            mine = book["vp"].setdefault(seat, {})
+            src = source_of(why)
+            mine[src] = mine.get(src, 0) + n
+
+
+def source_of(why: str) -> str:
+    """The source a VP gain is listed under in a round's results ("Equipment bonus",
+    "Reliability", "Reputation tokens", "Achievements", "Specialists", "Equipment")."""
+    from engine.age_of_automaton.data import ACHIEVEMENTS, EQUIPMENT, SPECIALISTS
+
+    if why.startswith("Reliability"):
+        return "Reliability"
+    if "VP token" in why:
+        return "Reputation tokens"
+    if why.endswith(" bonus"):
+        return why
+    for group, name in ((ACHIEVEMENTS, "Achievements"), (SPECIALISTS, "Specialists"), (EQUIPMENT, "Equipment")):
+        if any(why.startswith(str(c["name"])) for c in group.values()):
+            return name
+    return "abilities"
 
 
 def has_res(p: dict[str, Any], res: dict[str, int]) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.age_of_automaton import relationships, reputation, technology
-from engine.age_of_automaton.common import State, fmt_res, gain_credits, gain_res, say, score
+from engine.age_of_automaton.common import LIMIT, State, fmt_res, gain_credits, gain_res, say, score
 from engine.age_of_automaton.data import COLOURS, RELATIONSHIPS, ROMAN
 from engine.errors import IllegalAction
 
@@ -90,7 +90,7 @@ def _pick(state: State, seat: str, n: int, of: list[str], why: str) -> None:
 # --- answers --------------------------------------------------------------------------
 
 
-def _counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, int]:
+def counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, int]:
     raw = action.get(key)
     if not isinstance(raw, dict):
         raise IllegalAction(f"say what to {'take' if key == 'take' else 'drop'}: a mapping of colour to number")
@@ -108,18 +108,52 @@ def _counts(action: dict[str, Any], key: str, allowed: list[str]) -> dict[str, i
 
 
 def _answer_pick(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
-    take = _counts(action, "take", a["of"])
+    take = counts(action, "take", a["of"])
     if sum(take.values()) != a["n"]:
         raise IllegalAction(f"take exactly {a['n']}")
+    drop = action.get("drop")
+    if drop is not None and int(state.get("rules", 1)) < 4:
+        raise IllegalAction("'drop' with a pick is not part of this game's rules version")
     credits = take.pop("credits", 0)
     state["asks"].pop(0)
     gain_credits(state, seat, credits, a.get("why", ""))
     if take:
         gain_res(state, seat, take, a.get("why", ""))
+    if drop is not None:  # rules 4: the discard to the limit, answered with the pick
+        limit = state["asks"][0] if state["asks"] else None
+        if limit is None or limit["seat"] != seat or limit["kind"] != "discard":
+            raise IllegalAction("'drop' goes with a pick that takes you over the limit of 10 resource tokens")
+        _answer_discard(state, seat, limit, {"type": "discard", "drop": drop})
+
+
+def pick_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, Any]]:
+    """The answers to a pick. Rules 4: a pick that takes the player over the limit of 10
+    resource tokens carries the discard too (``"drop"``), one answer instead of two, one
+    per outcome (taking 1 red and discarding 1 red is taking nothing: listed once), when
+    they fit one list (25); else the pick, then the discard asked."""
+    takes = [{"type": "pick", "take": c} for c in compositions(a["n"], a["of"])]
+    if int(state.get("rules", 1)) < 4:
+        return takes
+    p = state["players"][seat]
+    held = sum(p["res"].values())
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for t in takes:
+        res = {c: p["res"][c] + t["take"].get(c, 0) for c in COLOURS}
+        over = sum(res.values()) - LIMIT
+        if over <= 0 or held > LIMIT:
+            out.append(t)
+            continue
+        for d in compositions(over, list(COLOURS), res):
+            end = (t["take"].get("credits", 0), *(res[c] - d.get(c, 0) for c in COLOURS))
+            if end not in seen:
+                seen.add(end)
+                out.append({**t, "drop": d})
+    return out if len(out) <= 25 else takes
 
 
 def _answer_discard(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
-    drop = _counts(action, "drop", list(COLOURS))
+    drop = counts(action, "drop", list(COLOURS))
     p = state["players"][seat]
     if sum(drop.values()) != a["n"]:
         raise IllegalAction(f"discard exactly {a['n']} resource tokens (the limit is 10)")
@@ -131,9 +165,18 @@ def _answer_discard(state: State, seat: str, a: dict[str, Any], action: dict[str
     say(state, f"{seat} discards {fmt_res(drop)} (the limit is 10 resource tokens).")
 
 
+def upgrade_levels(state: State, seat: str, a: dict[str, Any]) -> list[int]:
+    """The levels an upgrade question offers: rules 4, those holding a worker below IV
+    now (a Reliability benefit is asked at once, and the special action that lost the
+    reliability may move a worker before the answer); rules 1-3, as asked."""
+    if int(state.get("rules", 1)) >= 4:
+        return technology.can_upgrade(state["players"][seat])
+    return list(a["levels"])
+
+
 def _answer_upgrade(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
     level = action.get("level")
-    if not isinstance(level, int) or isinstance(level, bool) or level not in a["levels"]:
+    if not isinstance(level, int) or isinstance(level, bool) or level not in upgrade_levels(state, seat, a):
         raise IllegalAction("choose the level of a worker on your Technology track below Level IV")
     state["asks"].pop(0)
     technology.upgrade(state, seat, level, a["steps"])
@@ -171,12 +214,12 @@ def compositions(n: int, kinds: list[str], caps: dict[str, int] | None = None) -
 def ask_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, Any]]:
     kind = a["kind"]
     if kind == "pick":
-        return [{"type": "pick", "take": c} for c in compositions(a["n"], a["of"])]
+        return pick_options(state, seat, a)
     if kind == "discard":
         p = state["players"][seat]
         return [{"type": "discard", "drop": c} for c in compositions(a["n"], list(COLOURS), p["res"])]
     if kind == "upgrade":
-        return [{"type": "upgrade", "level": lvl} for lvl in a["levels"]]
+        return [{"type": "upgrade", "level": lvl} for lvl in upgrade_levels(state, seat, a)]
     return []
 
 

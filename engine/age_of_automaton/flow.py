@@ -124,6 +124,18 @@ def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool
     return bool(action_choices(trial, seat, kind))
 
 
+def quick(state: State) -> bool:
+    """Rules 4 (versions.py): a main action may end the turn by itself once resolved
+    (``"end": true``), and the Level dice are not asked about when Overdrive cannot be
+    played (the only continuation is to move).
+
+    ``end`` is an *option* of every main action, not a separate action: ``legal_actions``
+    lists each main action once, without it, and any listed main action may be sent with
+    ``"end": true`` added (``play_main`` checks it; the turn prompt says so with
+    ``"can_end": true``, so a client offers "Confirm and end the turn" only then)."""
+    return int(state.get("rules", 1)) >= 4
+
+
 def main_options(state: State, seat: str) -> list[dict[str, Any]]:
     out = []
     for kind in MAIN_ACTIONS:
@@ -147,21 +159,19 @@ def turn_actions(state: State, seat: str) -> list[dict[str, Any]]:
     if overtime_pending(state, seat, mains):  # Overtime is played right before its main action
         return [m for m in mains if column_used(p, m["action"])]
     out = list(mains)
-    credits = p["credits"]
-    if overtime_useful(state, seat) and credits >= special.cost(p, "overtime"):
+    if overtime_useful(state, seat) and special.affordable(state, p, "overtime"):
         out.append({"type": "special", "name": "overtime"})
-    if p["unbuilt"] > 0 and credits >= special.cost(p, "overbuilt"):
+    if p["unbuilt"] > 0 and special.affordable(state, p, "overbuilt"):
         out.append({"type": "special", "name": "overbuilt"})
-    if credits >= special.cost(p, "overclock"):
+    if special.affordable(state, p, "overclock"):
         out += [{"type": "special", "name": "overclock", "level": lvl} for lvl in technology.can_upgrade(p)]
     for card in p["hand"]:
         if all(p["res"][c] >= n for c, n in SPECIALISTS[card]["requirement"].items()):
             out.append({"type": "play_specialist", "card": card})
     out += [{"type": "use_specialist", "card": c} for c in p["played"] if c not in p["rotated"]]
-    free_cost = special.cost(p, "overbuilt", free=True)
     for card in p["hand"]:
         out.append({"type": "discard_specialist", "card": card, "special": None})
-        if credits >= free_cost:
+        if special.affordable(state, p, "overbuilt", free=True):
             if overtime_useful(state, seat):
                 out.append({"type": "discard_specialist", "card": card, "special": "overtime"})
             if p["unbuilt"] > 0:
@@ -220,8 +230,15 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
         isinstance(before, list) and playable_after(state, seat, kind, before)
     ):
         raise IllegalAction(f"{ACTION_NAMES[kind]} cannot be played now")
+    end = action.get("end")  # rules 4: an option of every main action (see quick)
+    if end is not None and not quick(state):
+        raise IllegalAction("'end' (end the turn once this main action is resolved) is not part of this game's rules version")
+    if end is not None and not isinstance(end, bool):
+        raise IllegalAction("'end' is true (end the turn once this main action is resolved) or false")
     p = state["players"][seat]
     turn = state["turn"]
+    if end:
+        turn["end_after"] = True
     p["markers"].append(kind)
     turn["columns"].append(COLUMN_OF[kind])
     turn["main"] = True
@@ -238,7 +255,7 @@ def play_main(state: State, seat: str, action: dict[str, Any]) -> None:
             free.use_equipment(state, seat, card)
         state["queue"].append([seat, {"step": "resolve_main", "action": kind}])
         return
-    params = {k: v for k, v in action.items() if k not in ("type", "action")}
+    params = {k: v for k, v in action.items() if k not in ("type", "action", "end")}
     resolve_action(state, seat, kind, params, extra=False)
 
 
@@ -350,6 +367,11 @@ def run(state: State, on_phase: Any = None) -> None:
         if phase == "start":
             start_round(state)
         elif phase == "action":
+            turn = state["turn"]
+            if turn and turn.get("end_after") and turn["main"] and not overtime_pending(state, turn["seat"]):
+                say(state, f"{turn['seat']} ends the turn.")
+                next_turn(state)
+                continue
             return
         elif phase == "action_over":
             ended()
@@ -501,6 +523,7 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         "main_done": turn["main"],
         "overtime": turn["overtime"],
         "markers_left": p["markers_total"] - len(p["markers"]),
+        **({"can_end": True} if quick(state) else {}),  # main actions accept "end": true
         "text": (
             "Play one main action (with special and free actions before or after)."
             if not turn["main"]
@@ -540,8 +563,9 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
         a = state["asks"][0]
         if a["kind"] == "achievement":
             return claims
-        if a["kind"] == "dice":
-            opts = [{"type": "dice", "overdrive": False}]
+        if a["kind"] == "dice":  # (rules 4: moving carries the Prospect bonus where it is a choice)
+            bonus = prospect.bonus_choices(state, a)
+            opts = [{"type": "dice", "overdrive": False, **({"take": t} if bonus else {})} for t in bonus or [None]]
             if special.can_overdrive(state, seat):
                 opts.append({"type": "dice", "overdrive": True})
             return opts

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.age_of_automaton import achievements, effects, special
-from engine.age_of_automaton.actions import discounted, prospect
+from engine.age_of_automaton import achievements, effects, gains, special
+from engine.age_of_automaton.actions import prospect
 from engine.age_of_automaton.common import State, fmt_res
 from engine.age_of_automaton.data import (
     ACHIEVEMENTS,
@@ -104,7 +104,7 @@ def claim_label(state: State, seat: str, card: str) -> str:
     """"Claim Achievement First Machine (1 VP; first to meet it: +1 credit or any 1
     resource)"."""
     info = ACHIEVEMENTS[card]
-    bonus = "; first to meet it: +1 credit or any 1 resource" if achievements.first(state, seat, card) else ""
+    bonus = "; first: +1 credit or resource" if achievements.first(state, seat, card) else ""
     return f"Claim Achievement {info['name']} ({effects.describe(info['gain'])}{bonus})"
 
 
@@ -145,9 +145,11 @@ def describe(action: Mapping[str, Any]) -> str | None:
     if t == "equipment":
         return f"Use {card_name(action.get('card'))}"
     if t == "dice":
-        return "Overdrive" if action.get("overdrive") else "Move with these dice"
+        bonus = f", bonus {amounts(action['take'])}" if isinstance(action.get("take"), dict) else ""
+        return "Overdrive" if action.get("overdrive") else "Move with these dice" + bonus
     if t == "pick":
-        return "Take " + amounts(action.get("take") or {})
+        drop = f", discard {amounts(action['drop'])}" if isinstance(action.get("drop"), dict) else ""
+        return "Take " + amounts(action.get("take") or {}) + drop
     if t == "discard":
         return "Discard " + amounts(action.get("drop") or {})
     if t == "donate":
@@ -181,27 +183,13 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         return f"{ACTION_NAMES[action['action']]}, using {names} first"
     if t in ("main", "extra", "resolve"):
         kind = action.get("action") or state["asks"][0]["action"]
-        name = ACTION_NAMES[kind]
-        w = f" with a Level {ROMAN[action['worker']]} automaton" if "worker" in action else ""
-        if kind == "prospect":
-            return f"{name} on the {TRACKS[action['track']]['name']}{w}"
-        if kind == "equipment":
-            card = EQUIPMENT[action["card"]]
-            return f"{name}{w}: {card['name']} for {fmt_res(discounted(p, card['cost']))}"
-        if kind == "rnd":
-            card = RND[action["card"]]
-            return f"{name}{w}: {card['name']} ({card['part']})"
-        if kind == "sale":
-            card = SALES[action["card"]]
-            return f"{name}{w}: {card['name']} for {fmt_res(card['cost'])}, {card['vp']} VP"
-        if kind == "sponsorship":
-            return f"{name}: {effects.describe(SPONSORSHIP[action['tile']]['gain'])}"
-        return name
+        return gains.headline(state, seat, kind, action)
     if t == "special":
         n = action["name"]
         c = special.cost(p, n)
-        extra = f" (Level {ROMAN[action['level']]})" if "level" in action else ""
-        return f"{SPECIAL_NAMES[n]}{extra}: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability"
+        extra = f" Level {ROMAN[action['level']]} → {ROMAN[action['level'] + 1]}" if "level" in action else ""
+        what = {"overtime": ": a 2nd action in a used column", "overbuilt": ": build a Level I automaton"}.get(n, "")
+        return f"{SPECIAL_NAMES[n]}{extra}{what}: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability"
     if t in ("play_specialist", "upgrade", "column", "draft", "end", "pass"):
         return str(describe(action))
     if t == "use_specialist":
@@ -222,12 +210,17 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         a = state["asks"][0]
         if action.get("overdrive"):
             return f"Overdrive: {overdrive_deal(state, a)}"
-        return f"Move with these dice: {_passes(prospect.passes(state['dice']['faces'], a['level']))}"
+        move = f"Move with these dice: {_passes(prospect.passes(state['dice']['faces'], a['level']))}"
+        if isinstance(action.get("take"), dict):
+            take = dict(action["take"])
+            return f"{move}, bonus {fmt_res(take, take.pop('credits', 0))}"
+        return move
     if t == "dice":
         return str(describe(action))
     if t == "pick":
         take = dict(action["take"])
-        return "Take " + fmt_res(take, take.pop("credits", 0))
+        drop = f", discard {fmt_res(action['drop'])}" if isinstance(action.get("drop"), dict) else ""
+        return "Take " + fmt_res(take, take.pop("credits", 0)) + drop
     if t == "discard":
         return "Discard " + fmt_res(action["drop"])
     if t == "donate":

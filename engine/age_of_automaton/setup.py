@@ -179,6 +179,8 @@ def setup(
     if rules >= 2:  # Achievements are offered, then claimed by the player (versions.py)
         state["offers"] = {s: [] for s in players}
         state["firsts"] = {}
+    if rules >= 4:  # the VP each player scored this round, by source (versions.py)
+        state["round_vp"] = {"round": 1, "vp": {}}
     if IV_SPACE != SPACES - 1:
         raise ValueError("the Level IV space is the rightmost")
     return state

@@ -17,13 +17,40 @@ def cost(p: dict[str, Any], name: str, free: bool = False) -> int:
     return (0 if free else SPECIAL_COST[name]) + reliability.surcharge(p)
 
 
+def available(state: State, p: dict[str, Any]) -> int:
+    """Credits a player can spend on a special action now: those held plus (rules 4) the
+    credits the reliability space it reaches gives at once."""
+    return p["credits"] + (reliability.next_credits(p) if reliability.immediate(state) else 0)
+
+
+def affordable(state: State, p: dict[str, Any], name: str, free: bool = False) -> bool:
+    return available(state, p) >= cost(p, name, free)
+
+
+def gain_now(state: State, seat: str, atoms: list[dict[str, Any]], why: str) -> None:
+    """Rules 4: gain ``atoms`` at once; a question they raise (a resource to choose, an
+    automaton to upgrade) comes before any question already open."""
+    asks = state["asks"]
+    before = len(asks)
+    ahead = asks[:before]
+    for atom in atoms:
+        effects.execute(state, seat, dict(atom, why=why))
+    new = [a for a in asks if not any(a is b for b in ahead)]
+    asks[:] = new + ahead
+
+
 def _pay(state: State, seat: str, name: str, free: bool) -> None:
     p = state["players"][seat]
     total = cost(p, name, free)
-    if p["credits"] < total:
+    if not affordable(state, p, name, free):
         raise IllegalAction(f"{SPECIAL_NAMES[name]} costs {total} credits and you have {p['credits']}")
     extra = reliability.surcharge(p)
     gains = reliability.lose(state, seat)
+    if gains and reliability.immediate(state):
+        # "the player gains those benefits IMMEDIATELY" (AA-REL-01): before paying, so the
+        # credits of the space reached can pay this action (rules 4, versions.py)
+        gain_now(state, seat, gains, "Reliability track")
+        gains = []
     if extra:
         pay_credits(state, seat, extra, "losing reliability below 0")
     pay_credits(state, seat, total - extra, SPECIAL_NAMES[name])
@@ -71,7 +98,10 @@ def overdrive_cost(state: State, seat: str) -> tuple[int, int]:
 def can_overdrive(state: State, seat: str) -> bool:
     dice = state["dice"]
     p = state["players"][seat]
-    return bool(dice) and any(d > 1 for d in dice["faces"]) and p["credits"] >= overdrive_cost(state, seat)[0]
+    if not dice or not any(d > 1 for d in dice["faces"]):
+        return False
+    c, r = overdrive_cost(state, seat)
+    return (available(state, p) if r else p["credits"]) >= c
 
 
 def overdrive(state: State, seat: str) -> None:

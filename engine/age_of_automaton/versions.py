@@ -29,9 +29,26 @@ History:
    before the final scoring (claiming only ever gains, so there is no "no"; the AI
    claims). The question carries ``"before": "audit"``; the state has no new key.
 
+4. Reliability benefits arrive IMMEDIATELY (issue 22; rulebook, Reliability Track: "If
+   the token is moved on a space containing benefits, the player gains those benefits
+   IMMEDIATELY"). Rules 1-3 queued them behind the open question: credits won by an
+   Overdrive during a Prospect came only after the Prospect was resolved, so the marker
+   stopped at a space it could now pay and a second lowering was refused. From rules 4
+   the benefits are gained the moment the marker moves, before the special action's
+   credits are paid (so Overclock at reliability 1 with 0 credits is allowed: the space
+   0 gives the 2 credits it pays); a question a benefit raises comes before the open
+   one. Also from rules 4: a main action may end the turn by itself once resolved
+   (``"end": true``, "Confirm and end the turn": an accepted option of every main action,
+   not listed twice in ``legal_actions``; the turn prompt says ``"can_end": true``), the
+   Level dice are not asked about when Overdrive cannot be played, the Prospect bonus is
+   chosen with "Move with these dice" where it is a choice (``{"type": "dice",
+   "overdrive": false, "take": {...}}``, listed once per bonus; the plain move, then the
+   pick, stays accepted), and the VP scored in the round are kept by source for the
+   round's results (new key ``round_vp``: {"round", "vp": seat → source → VP}).
+
 ``SCHEMA`` (``setup.SCHEMA``) did not move: a rules-1 state has the same shape as
 before, the new keys belong to rules-2 games only.
 """
 
-RULES = 3
-KNOWN = (1, 2, 3)
+RULES = 4
+KNOWN = (1, 2, 3, 4)

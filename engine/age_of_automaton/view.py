@@ -120,6 +120,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         "pending": sorted(pend),
         "secret": any(pr.get("secret") for pr in pend.values()),
         "result": clone(state["result"]),
+        "last_round": clone(state.get("round_vp") or {}),
         "options": dict(state["options"]),
         "you": seat,
     }
@@ -137,5 +138,16 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
         view["prompt"] = prompt
         if prompt is not None:  # (a Donation's many amounts are chosen by parts, unlabelled)
             acts = flow.claim_options(state, seat) if prompt["type"] == "donate" else flow.options(state, seat)
-            view["choices"] = [{"action": a, "label": label(state, seat, a)} for a in acts]
+            view["choices"] = [{"action": a, "label": label(state, seat, a), **_detail(state, seat, a)} for a in acts]
     return view
+
+
+def _detail(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, str]:
+    """``{"detail": …}``: the rest of a main action's numbers (a select's description)."""
+    from engine.age_of_automaton.gains import detail
+
+    if action.get("type") in ("main", "extra", "resolve") and not action.get("skip") and not action.get("before"):
+        kind = action.get("action") or state["asks"][0]["action"]
+        text = detail(state, seat, kind, action)
+        return {"detail": text} if text else {}
+    return {}

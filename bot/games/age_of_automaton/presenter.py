@@ -4,11 +4,12 @@ in DMs (the generic select, one Specialist per option), ``/rules`` topics."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.choices import ActionPath, Step, Words
 from bot.games.age_of_automaton import rules as topics
-from bot.games.age_of_automaton import words
+from bot.games.age_of_automaton import turns, words
 from bot.games.base import Automaton, Option, Presenter
 
 OPTIONS = (
@@ -37,13 +38,23 @@ class ViewWords:
     def __init__(self, presenter: AgeOfAutomaton, view: Mapping[str, Any]) -> None:
         self.presenter = presenter
         self.labels = {_key(c["action"]): str(c["label"]) for c in view.get("choices") or [] if "action" in c}
+        self.details = {_key(c["action"]): str(c["detail"]) for c in view.get("choices") or [] if c.get("detail")}
         draft = view.get("draft") or {}
         self.cards = {c.get("id"): c for c in draft.get("hand") or []}
 
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") == "draft" and action.get("card") in self.cards:
-            return "Keep " + words.specialist_line(self.cards[action["card"]])
+            return "Keep " + words.specialist_parts(self.cards[action["card"]])[0]
+        if action.get("end") and action.get("type") == "main":  # "Confirm and end the turn"
+            plain = {k: v for k, v in action.items() if k != "end"}
+            return self.describe_action(plain) + ", then end the turn"
         return self.labels.get(_key(action)) or self.presenter.describe_action(action)
+
+    def describe_detail(self, action: dict[str, Any]) -> str:
+        """The rest of an option's numbers (its select description), "" if none."""
+        if action.get("type") == "draft" and action.get("card") in self.cards:  # what playing needs, discarding gives
+            return words.specialist_parts(self.cards[action["card"]])[1]
+        return self.details.get(_key(action), "")
 
     def describe_key(self, key: str) -> str:
         return self.presenter.describe_key(key)
@@ -78,6 +89,12 @@ class AgeOfAutomaton(Presenter):
     def action_words(self, view: Mapping[str, Any]) -> ViewWords:
         return ViewWords(self, view)
 
+    def action_step(
+        self, prompt: Mapping[str, Any] | None, actions: Sequence[dict[str, Any]], path: ActionPath, words: Words
+    ) -> Step:
+        """The turn grouped by board column with its numbers (turns.py)."""
+        return turns.step(prompt, actions, path, words)
+
     def prompt_picture(self, prompt: Mapping[str, Any] | None) -> str | None:
         """The private picture (hand, draft choices, own board; 800 px wide) goes with the
         draft and with the start of a turn, not with every step of it."""
@@ -99,9 +116,18 @@ class AgeOfAutomaton(Presenter):
             )
         return out
 
+    def score_sources(self, round_no: int, view_after: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+        """The VP each player scored in ``round_no`` by source, as the engine kept them
+        (``last_round``, rules 4): "Equipment bonus +4, Reliability +1"."""
+        last = view_after.get("last_round") or {}
+        if last.get("round") != round_no:
+            return {}
+        return {str(s): {str(k): int(v) for k, v in by.items()} for s, by in (last.get("vp") or {}).items()}
+
     def status_bits(self, view: Mapping[str, Any], seat: str) -> list[str]:
         p = (view.get("players") or {}).get(seat) or {}
-        bits = [f"{p.get('vp', 0)} VP", f"{p.get('credits', 0)} credits", f"{p.get('held', 0)}/10 resources"]
+        credits = int(p.get("credits", 0))
+        bits = [f"{p.get('vp', 0)} VP", f"{credits} credit{'' if credits == 1 else 's'}", f"{p.get('held', 0)}/10 resources"]
         if view.get("phase") == "draft":
             bits.append("choosing…" if seat in (view.get("draft_waiting") or []) else "🔒 chosen")
         elif p.get("passed"):

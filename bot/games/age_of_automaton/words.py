@@ -124,11 +124,17 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     return TYPES.get(str(prompt.get("type")), "Decide")
 
 
-def specialist_line(card: Mapping[str, Any]) -> str:
-    """A Specialist in one line, most important first (a select label keeps 100
-    characters): name and VP, ability, what playing it needs, what discarding gives."""
+def specialist_parts(card: Mapping[str, Any]) -> tuple[str, str]:
+    """A Specialist as a select option, most important first: (name, VP and ability: the
+    label; what playing it needs and what discarding gives: the description). Each part
+    keeps within Discord's 100 characters (the longest: 63 and 61)."""
     need = amounts(card.get("requirement") or {})
-    return (
-        f"{card.get('name', 'Specialist')} ({card.get('vp', 0)} VP): {describe_effect(card.get('ability') or [])}"
-        f" · play with {'nothing' if need == 'nothing' else need} · discard for {amounts(card.get('discard') or {})}"
-    )
+    head = f"{card.get('name', 'Specialist')} ({card.get('vp', 0)} VP): {describe_effect(card.get('ability') or [])}"
+    rest = f"play with {'nothing' if need == 'nothing' else need} · discard for {amounts(card.get('discard') or {})}"
+    return head, rest
+
+
+def specialist_line(card: Mapping[str, Any]) -> str:
+    """A Specialist in one line: name and VP, ability, what playing it needs, what
+    discarding gives."""
+    return " · ".join(specialist_parts(card))

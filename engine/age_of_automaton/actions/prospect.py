@@ -44,7 +44,34 @@ def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> Non
     state["dice"] = {"kind": "level", "seat": seat, "faces": dice, "rolled": list(dice), "level": level}
     say(state, f"{seat} rolls the Level dice: {', '.join(ROMAN[d] for d in dice)} "
         f"→ {passes(dice, level)} pass{'es' if passes(dice, level) != 1 else ''}.")
+    if _only_move(state, seat):  # rules 4: no question with one answer
+        _move_and_bonus(state, seat, track, level)
+        return
     effects.ask(state, seat, "dice", track=track, level=level)
+
+
+def _only_move(state: State, seat: str) -> bool:
+    from engine.age_of_automaton import special
+
+    return int(state.get("rules", 1)) >= 4 and not special.can_overdrive(state, seat)
+
+
+def _move_and_bonus(state: State, seat: str, track: str, level: int, take: dict[str, int] | None = None) -> None:
+    move(state, seat, track, level, passes(state["dice"]["faces"], level))
+    colours = TRACKS[track]["bonus"]
+    # (``take``: the bonus chosen with the move, gained where the pick would be asked)
+    atom = {"pick": level, "of": colours} if take is None else {"res": take}
+    effects.queue(state, seat, [atom], why="Prospect bonus", front=True)
+
+
+def bonus_choices(state: State, a: dict[str, Any]) -> list[dict[str, int]]:
+    """Rules 4: the Prospect bonus (as many resources as the automaton's level, of the
+    track's colours) is chosen with "Move with these dice" when it is a choice, one
+    answer instead of two (the bonus does not depend on the dice); [] otherwise."""
+    colours = list(TRACKS[a["track"]]["bonus"])
+    if int(state.get("rules", 1)) < 4 or len(colours) < 2:
+        return []
+    return effects.compositions(a["level"], colours)
 
 
 def move(state: State, seat: str, track: str, level: int, n: int) -> int:
@@ -87,16 +114,25 @@ def overdrive_cost(p: dict[str, Any]) -> int:
 
 
 def answer_dice(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
+    take = action.get("take")
+    if take is not None:  # rules 4: move, and the Prospect bonus chosen at once
+        choices = bonus_choices(state, a)
+        if not choices or action.get("overdrive"):
+            raise IllegalAction("'take' (the Prospect bonus) goes with moving, where the bonus is a choice")
+        take = effects.counts(action, "take", list(TRACKS[a["track"]]["bonus"]))
+        if take not in choices:
+            raise IllegalAction(f"take exactly {a['level']} of {', '.join(TRACKS[a['track']]['bonus'])}")
+        state["asks"].remove(a)
+        _move_and_bonus(state, seat, a["track"], a["level"], take)
+        return
     if action.get("overdrive"):
         from engine.age_of_automaton import special
 
         special.overdrive(state, seat)
-        return
-    state["asks"].pop(0)
-    dice = state["dice"]["faces"]
-    move(state, seat, a["track"], a["level"], passes(dice, a["level"]))
-    colours = TRACKS[a["track"]]["bonus"]
-    effects.queue(state, seat, [{"pick": a["level"], "of": colours}], why="Prospect bonus", front=True)
+        if not _only_move(state, seat) or state["asks"][0] is not a:
+            return  # asked again (or a Reliability benefit to choose comes first)
+    state["asks"].remove(a)
+    _move_and_bonus(state, seat, a["track"], a["level"])
 
 
 effects.ASKS["dice"] = answer_dice

@@ -34,7 +34,11 @@ def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> Non
     i = spot(state, seat)
     if i is None:
         raise IllegalAction("no Next Turn Order space is free for you")
-    log_action(state, seat, f"Sponsorship and takes the tile giving {effects.describe(SPONSORSHIP[tile]['gain'])}")
+    gain = effects.describe(SPONSORSHIP[tile]["gain"])
+    if int(state.get("rules", 1)) >= 4:  # (rules 1-3 games keep their log's words)
+        log_action(state, seat, f"Sponsorship and takes a tile ({gain})")
+    else:
+        log_action(state, seat, f"Sponsorship and takes the tile giving {gain}")
     row.remove(tile)
     state["sponsorship"]["discard"].append(tile)
     state["next_order"][i] = seat
