@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,6 +46,15 @@ def end_of_step(
     if rest:
         say(state, f"{seat} loses {rest} {lost}.")
     return True
+
+
+_MARKERS = re.compile(r"\b(\d+) ((?:[A-Za-z]+ ){0,3})marker\(s\)")
+
+
+def plural_markers(line: str) -> str:
+    """"loses 1 Progress marker(s)" -> "loses 1 Progress marker" (2: "markers"). The log
+    keeps its old wording (old games replay to the same bytes); players read this."""
+    return _MARKERS.sub(lambda m: f"{m.group(1)} {m.group(2)}marker{'' if m.group(1) == '1' else 's'}", line)
 
 
 def goods_on(state: State, seat: str, rid: str) -> int:

@@ -14,7 +14,7 @@ from engine.mobile_markets.data import (
     FEATURES,
     PHASE_TITLES,
     TYPE_NAMES,
-    card_name,
+    card_title,
     customer_text,
 )
 
@@ -29,7 +29,7 @@ def card(cid: Any) -> str:
     """A card in words (a Feature by its icons, a Customer by price and needs)."""
     if not isinstance(cid, str) or cid not in CARDS and cid not in CUSTOMERS:
         return "?"
-    return customer_text(cid) if cid in CUSTOMERS else card_name(cid)
+    return customer_text(cid) if cid in CUSTOMERS else card_title(cid)
 
 
 def phase_title(phase: str | None) -> str:
@@ -71,12 +71,11 @@ def feature_short(fid: str) -> str:
 
 
 def _offers(prompt: Mapping[str, Any]) -> str:
+    """How many cards the select offers (the options carry the cards)."""
     offers = prompt.get("offers") or []
     if not offers:
         return "no card you can afford"
-    return "you can buy: " + "; ".join(
-        f"{card(o.get('card'))}: cost {o.get('cost')}{' (discounted)' if o.get('discount') else ''}" for o in offers
-    )
+    return f"{plural(len(offers), 'card')} you can afford in the list"
 
 
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
@@ -86,11 +85,12 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     if kind == "plan":
         return "plan your Pads in secret"
     if kind == "technology":
+        left = prompt.get("technology_left", 0)
+        what = f"at most {plural(left, 'Technology card')} and any Feature cards" if left else "Feature cards"
         return (
-            f"buy Technology and Feature cards: {plural(prompt.get('points', 0), 'Technology Point')} + "
-            f"{plural(prompt.get('progress', 0), 'Progress token')}, "
-            f"{plural(prompt.get('technology_left', 0), 'Technology card')} left to buy; "
-            "points left over become Progress tokens; " + _offers(prompt)
+            f"Technology: spend {plural(prompt.get('points', 0), 'Technology Point')} + "
+            f"{plural(prompt.get('progress', 0), 'Progress token')} on {what}, "
+            f"or finish (points left become Progress tokens); {_offers(prompt)}"
         )
     if kind == "marketing":
         if prompt.get("place"):
@@ -100,8 +100,8 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         if not prompt.get("offers"):  # (a campaign bought, or none affordable): only Customers are left
             return f"Marketing: {points} left, each takes a Private Customer from the deck you choose (cards left: {decks})"
         return (
-            f"Marketing: {points} left (at most 1 campaign; every point "
-            f"left takes a Private Customer from the deck you choose — cards left: {decks}); " + _offers(prompt)
+            f"Marketing: {points} left: buy at most 1 Marketing Campaign, and every point "
+            f"left takes a Private Customer from the deck you choose (cards left: {decks}); " + _offers(prompt)
         )
     if kind == "product":
         return f"build your product and sell: price {prompt.get('price')}, {plural(prompt.get('goods', 0), 'Goods')}"
@@ -150,17 +150,50 @@ def card_effect(cid: Any) -> str:
     return str(c.get("text") or "")
 
 
+# effects printed longer than a select's description (100 characters), said shorter
+SHORTER = (
+    ("if you sold 2 or more fewer Goods than you produced", "if you sold 2+ fewer Goods than you made"),
+    ("(from the top of any deck, or one of your Private Customers)", "(top of any deck, or a Private Customer)"),
+    ("(from the top of any deck, or your Private Customers)", "(top of any deck, or your Private Customers)"),
+)
+
+
+def effect_line(cid: Any) -> str:
+    """The card's effect in at most 100 characters (a select option's description)."""
+    words = card_effect(cid)
+    for long, short in SHORTER:
+        if len(words) <= 100:
+            break
+        words = words.replace(long, short)
+    return words
+
+
+def cost_words(cid: Any, offer: Mapping[str, Any]) -> str:
+    """"cost 1 (printed 2, −1 Discount token)": why two look-alike cards cost differently."""
+    cost = offer.get("cost")
+    printed = CARDS.get(cid, {}).get("cost") if isinstance(cid, str) else None
+    if not isinstance(printed, int) or not isinstance(cost, int) or printed == cost:
+        return f"cost {cost}"
+    why = []
+    if offer.get("discount"):
+        why.append("−1 Discount token")
+    rest = printed - cost - (1 if offer.get("discount") else 0)
+    if rest > 0:
+        why.append(f"−{rest} Component Deals")
+    return f"cost {cost} (printed {printed}, {', '.join(why) or 'discounted'})"
+
+
 def offer_label(action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]]) -> str:
-    """"buy T18 Loyalty Program · cost 2 — End: …": an option of the Technology or
-    Marketing select with the cost to pay (two Feature cards that look alike differ by
-    it) and the card's effect (nowhere else to read on a phone)."""
+    """"buy Loyalty Program · cost 1 (printed 2, −1 Discount token)": an option of the
+    Technology or Marketing select with the cost to pay and why it differs from the
+    printed one (two Feature cards that look alike differ by it). Its effect is the
+    option's description (:meth:`ViewWords.describe_detail`)."""
     cid = action.get("card")
     head = describe_action(action)
     offer = offers.get(cid) if isinstance(cid, str) else None
     if offer is not None and action.get("type") == "buy":
-        head += f" · cost {offer.get('cost')}{' (discounted)' if offer.get('discount') else ''}"
-    effect = card_effect(cid)
-    return text.clip(f"{head} — {effect}" if effect else head, 100)
+        head += " · " + cost_words(cid, offer)
+    return head
 
 
 class ViewWords:
@@ -175,6 +208,12 @@ class ViewWords:
         if action.get("type") in ("buy", "free_card"):
             return offer_label(action, self.offers)
         return describe_action(action)
+
+    def describe_detail(self, action: dict[str, Any]) -> str:
+        """A select option's description: the card's effect as printed."""
+        if action.get("type") in ("buy", "free_card"):
+            return effect_line(action.get("card"))
+        return ""
 
     def describe_key(self, key: str) -> str:
         return describe_key(key)

@@ -268,6 +268,10 @@ def describe_key(key: str) -> str:
     return " ".join(words) or "choice"
 
 
+def _markers(n: Any, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     """One line for what a seat must decide now."""
     if not prompt:
@@ -279,10 +283,10 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         return "choose an Improvement from the Block"
     if kind == "research":
         token = " (or 1 on your Marketing Token)" if prompt.get("token") else ""
-        return f"spend {prompt.get('markers', '?')} Research Progress marker(s), one Technology at a time{token}"
+        return f"spend {_markers(prompt.get('markers', 0), 'Research Progress marker')}, one Technology at a time{token}"
     if kind == "logistics":
         ceo = f" (or 1 to move your CEO, now in {region_name(str(prompt['ceo']))})" if prompt.get("ceo") else ""
-        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s), one region at a time{ceo}"
+        return f"place {_markers(prompt.get('markers', 0), 'Logistics Progress marker')}, one region at a time{ceo}"
     if kind == "sell":
         return f"sell {prompt.get('sell', '?')} Goods, region by region"
     if kind == "retailer_bonus":
