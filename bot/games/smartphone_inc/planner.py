@@ -369,7 +369,8 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for goal, title in GOALS:
             if goal in bests:
                 label, desc = decision_label(bests[goal][0], ctx)
-                items.append(Choice(f"goal:{goal}", title, text.clip("best: " + label + " · " + desc, 100)))
+                line = desc + " · best: " + label if desc.startswith("⚠️") else "best: " + label + " · " + desc
+                items.append(Choice(f"goal:{goal}", title, text.clip(line, 100)))
         for pad in ("A", "B"):
             other = "B" if pad == "A" else "A"
             for side in (0, 1):
@@ -404,11 +405,13 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
             cells = sorted(pads.top_pad_positions(a[3], a[4], a[5]), key=lambda p: (p[1], p[0]))
             where = f"{cell_name(*cells[0], origin)}–{cell_name(*cells[-1], origin)}"
             kind = "lengthwise" if a[3] % 2 == 0 else "across"
+            # what it yields first: two places with the same wording differed in words by nothing
+            # ("Top Pad lengthwise on A1–C2, turned 0°, covers 2" six times); the place after it
             items.append(
                 Choice(
                     f"{a[3]},{a[4]},{a[5]}",
-                    text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {ev['covered']}", 100),
-                    text.clip(short_yields(ev["yields"], ctx), 100),
+                    text.clip(f"{short_yields(ev['yields'], ctx)} · on {where}", 100),
+                    text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {_cells(ev['covered'])}", 100),
                 )
             )
         if not d.every:
@@ -443,7 +446,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     Choice(
                         f"{a[4]},{a[5]}",
                         f"Offset x {a[4]:+d}, y {a[5]:+d} ({_dir(a[4], a[5])})",
-                        f"covers {cov} cell(s)" if cov is not None else "",
+                        f"covers {_cells(cov)}" if cov is not None else "",
                     )
                 )
     elif d.step == "review":
@@ -810,8 +813,8 @@ def what_it_means(price: int, goods: int, ctx: PlanContext) -> str:
     can = sellable(ctx, price)
     if can is None:
         return ""
-    if goods > can:
-        return f"⚠️ about {goods - can} of {goods} Goods unsold: you can sell about {can} at price {price} in your regions"
+    if goods > can:  # the decisive fact first, in a select's 100 characters
+        return f"⚠️ {goods - can} of {goods} Goods unsold: you can sell about {can} at price {price}"
     return f"you can sell about {can} at price {price} in your regions"
 
 
@@ -825,6 +828,10 @@ def decision_label(summary: dict[str, Any], ctx: PlanContext) -> tuple[str, str]
     if summary["logistics"]:
         bits.append(f"Logistics {summary['logistics']}")
     return " · ".join(bits), what_it_means(summary["price"], summary["goods"], ctx) or summary["detail"]
+
+
+def _cells(n: int) -> str:
+    return f"{n} cell{'' if n == 1 else 's'}"
 
 
 def short_yields(y: dict[str, Any], ctx: PlanContext) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot import text
+from engine.smartphone_inc.common import plural_markers
 from engine.smartphone_inc.data import (
     IMPROVEMENTS,
     PHASE_TITLES,
@@ -62,7 +63,7 @@ def tech_side_name(tid: str, side: int) -> str:
 def improvement_label(imp: str) -> str:
     """An Improvement by what it shows, in the engine's words (its log lines name them
     the same way): "Improvement (Price Up + Logistics)", "Mini-upgrade (Research)"."""
-    return improvement_name(imp)
+    return plural_markers(improvement_name(imp))  # (an open half: "blank half")
 
 
 def colour_name(colour: str) -> str:
@@ -367,7 +368,7 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
         out = "; ".join(bits)
         moved_on = (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase"))
         if vp and moved_on and (after.get("round") != before.get("round") or after.get("phase") in ("vp", "over")):
-            out += f" → {vp:+d} VP once the round is scored"
+            out += f"; then the round is scored: you {vp:+d} VP"  # (not this option's VP: "Stop here → +7 VP" misled)
         elif vp and not moved_on:  # (VP of later automatic steps, e.g. Hardcore interest, are not this option's)
             out += f" ({vp:+d} VP)"
         return out
