@@ -414,6 +414,15 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {_cells(ev['covered'])}", 100),
                 )
             )
+        # two places on the same cells with the same yield (turned 0° and 180°) say their turn;
+        # one still worded like another yields the same as it: listed once ("every position": all)
+        said = [c.label for c in items]
+        items = [
+            replace(c, label=text.clip(f"{c.label}, turned {int(c.value.split(',')[0]) * 90}°", 100)) if said.count(c.label) > 1 else c
+            for c in items
+        ]
+        if not d.every:
+            items = [c for i, c in enumerate(items) if c.label not in {o.label for o in items[:i]}]
         if not d.every:
             items.append(Choice("@every", "Every position (also the ones with the same effect)"))
     elif d.step == "bottom":
