@@ -70,27 +70,18 @@ def feature_short(fid: str) -> str:
     return " + ".join(bits) + (f" {' '.join(extra)}" if extra else "")
 
 
-def _offers(prompt: Mapping[str, Any]) -> str:
-    """How many cards the select offers (the options carry the cards)."""
-    offers = prompt.get("offers") or []
-    if not offers:
-        return "no card you can afford"
-    return f"{plural(len(offers), 'card')} you can afford in the list"
-
-
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     if not prompt:
         return "nothing to decide"
     kind = prompt.get("type")
     if kind == "plan":
         return "plan your Pads in secret"
-    if kind == "technology":
+    if kind == "technology":  # what to decide; the select's options carry the cards
         left = prompt.get("technology_left", 0)
-        what = f"at most {plural(left, 'Technology card')} and any Feature cards" if left else "Feature cards"
+        what = f"at most {plural(left, 'Technology card')} and Feature cards" if left else "Feature cards only"
         return (
-            f"Technology: spend {plural(prompt.get('points', 0), 'Technology Point')} + "
-            f"{plural(prompt.get('progress', 0), 'Progress token')} on {what}, "
-            f"or finish (points left become Progress tokens); {_offers(prompt)}"
+            f"Technology: {plural(prompt.get('points', 0), 'Technology Point')} + {plural(prompt.get('progress', 0), 'Progress token')} "
+            f"to spend on {what} (points left become Progress tokens)"
         )
     if kind == "marketing":
         if prompt.get("place"):
@@ -101,7 +92,7 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
             return f"Marketing: {points} left, each takes a Private Customer from the deck you choose (cards left: {decks})"
         return (
             f"Marketing: {points} left: buy at most 1 Marketing Campaign, and every point "
-            f"left takes a Private Customer from the deck you choose (cards left: {decks}); " + _offers(prompt)
+            f"left takes a Private Customer from the deck you choose (cards left: {decks})"
         )
     if kind == "product":
         return f"build your product and sell: price {prompt.get('price')}, {plural(prompt.get('goods', 0), 'Goods')}"
@@ -183,7 +174,9 @@ def cost_words(cid: Any, offer: Mapping[str, Any]) -> str:
     return f"cost {cost} (printed {printed}, {', '.join(why) or 'discounted'})"
 
 
-def offer_label(action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]]) -> str:
+def offer_label(
+    action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]], twins: frozenset[str] = frozenset()
+) -> str:
     """"buy Loyalty Program · cost 1 (printed 2, −1 Discount token)": an option of the
     Technology or Marketing select with the cost to pay and why it differs from the
     printed one (two Feature cards that look alike differ by it). Its effect is the
@@ -192,7 +185,10 @@ def offer_label(action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any
     head = describe_action(action)
     offer = offers.get(cid) if isinstance(cid, str) else None
     if offer is not None and action.get("type") == "buy":
-        head += " · " + cost_words(cid, offer)
+        said = cost_words(cid, offer)
+        if card(cid) in twins and "(" not in said:  # two cards alike at different printed costs
+            said += " (as printed)"
+        head += " · " + said
     return head
 
 
@@ -203,10 +199,14 @@ class ViewWords:
     def __init__(self, view: Mapping[str, Any]) -> None:
         prompt = view.get("prompt") or {}
         self.offers = {str(o.get("card")): o for o in prompt.get("offers") or []}
+        costs: dict[str, set[Any]] = {}
+        for o in self.offers.values():
+            costs.setdefault(card(o.get("card")), set()).add(o.get("cost"))
+        self.twins = frozenset(name for name, c in costs.items() if len(c) > 1)  # alike, priced apart
 
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") in ("buy", "free_card"):
-            return offer_label(action, self.offers)
+            return offer_label(action, self.offers, self.twins)
         return describe_action(action)
 
     def describe_detail(self, action: dict[str, Any]) -> str:
