@@ -51,6 +51,39 @@ def caption(plan: dict[str, Any], highlight: bool) -> list[str]:
     return out
 
 
+def option_thumbs(cv: CompactCanvas, view: dict[str, Any], options: list[dict[str, Any]], x: float, y: float) -> float:
+    """Every option of the placing step drawn small, numbered as the list numbers it (the
+    large grid shows option 1 only): the player sees the place of the one they choose."""
+    me = view["players"][view["you"]]
+    drawn = []
+    for o in options:
+        try:
+            canon = engine_pads.validate_plan(dict(o["plan"]), me["improvements"], has_4g(view))
+            grid = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))["grid"]
+        except ValueError:
+            continue
+        drawn.append((o["n"], grid, [tuple(c) for c in o.get("highlight") or []]))
+    if not drawn:
+        return y
+    per_row = 4
+    tw = (INNER - 28 - (per_row - 1) * 10) / per_row
+    sizes = [padview.grid_size(g) for _n, g, _h in drawn]
+    cell = int(min(30, min((tw - 8) / gw for gw, _gh in sizes), min(100 / gh for _gw, gh in sizes)))
+    th = SMALL + 10 + max(gh for _gw, gh in sizes) * cell + 10
+    rows = (len(drawn) + per_row - 1) // per_row
+    h = 14 + BODY + 12 + rows * (th + 10) + 4
+    card(cv, x, y, INNER, h)
+    cv.text(x + 14, y + 12, "Each option of the list, by its number:", BODY, bold=True)
+    top = y + 14 + BODY + 12
+    for i, (n, grid, hl) in enumerate(drawn):
+        tx = x + 14 + (i % per_row) * (tw + 10)
+        ty = top + (i // per_row) * (th + 10)
+        cv.text(tx, ty, str(n), SMALL, bold=True, fill=HIGHLIGHT)
+        gw, _gh = padview.grid_size(grid)
+        padview.draw_grid(cv, grid, tx + (tw - gw * cell) / 2, ty + SMALL + 10, cell, highlight=hl)  # type: ignore[arg-type]
+    return y + h
+
+
 def yield_rows(view: dict[str, Any], seat: str, outcome: dict[str, Any]) -> list[tuple[str | None, str, str]]:
     yl = padview.yields(view, seat, outcome)
     d = yl["price_delta"]
@@ -72,6 +105,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     me = view["players"][seat]
     plan = dict(plan)
     highlight = [tuple(c) for c in plan.pop("highlight", None) or []]
+    options = list(plan.pop("options", None) or [])
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
     outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))
     cv = CompactCanvas(WIDTH, 2400)
@@ -85,6 +119,9 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     gw, gh = padview.grid_size(grid)
     cell = int(min(110, (INNER - 60) / gw, 340 / gh))
     lines = caption(canon, bool(highlight))
+    if options:
+        lines[-1] = "Orange frame: the piece being placed"
+        lines.insert(0, f"Shown large: option {options[0]['n']} of the list")
     box_h = 24 + 30 + gh * cell + 16 + len(lines) * (SMALL + 8) + 12
     card(cv, x, y, INNER, box_h)
     gx = x + (INNER - gw * cell) / 2 + 12
@@ -95,6 +132,8 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
         cv.text(x + 14, ty, cv.fit(line, SMALL, False, INNER - 28), SMALL, fill=fill)
         ty += SMALL + 8
     y += box_h + 14
+    if options:
+        y = option_thumbs(cv, view, options, x, y) + 14
     # what it gives this round
     rows = yield_rows(view, seat, outcome)
     value_w = INNER - 212

@@ -518,19 +518,42 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for summary, _ref in outcomes(ctx):
             by_price[summary["price"]] = by_price.get(summary["price"], 0) + 1
         for price in sorted(by_price):
-            items.append(Choice(str(price), f"Price {price}", f"{by_price[price]} distinct outcome(s)"))
+            items.append(Choice(str(price), f"Price {price}", f"{by_price[price]} distinct outcome{'' if by_price[price] == 1 else 's'}"))
     elif d.step == "goods":
         counts: dict[int, int] = {}
         for summary, _ref in outcomes(ctx):
             if summary["price"] == d.price:
                 counts[summary["goods"]] = counts.get(summary["goods"], 0) + 1
         for goods in sorted(counts, reverse=True):
-            items.append(Choice(str(goods), f"{goods} Goods", f"{counts[goods]} distinct outcome(s)"))
+            items.append(Choice(str(goods), f"{goods} Goods", f"{counts[goods]} distinct outcome{'' if counts[goods] == 1 else 's'}"))
     elif d.step == "outcome":
         for summary, ref in outcomes(ctx):
             if summary["price"] == d.price and summary["goods"] == d.goods:
                 items.append(Choice(str(ref), text.clip(summary["label"], 100), text.clip(summary["detail"], 100)))
+    if d.step in PLACING:  # numbered as the picture numbers their places (presenter.preview's candidates)
+        places = [c for c in items if not c.value.startswith("@")]
+        numbers = {c.value: k for k, c in enumerate(places, 1)}
+        items = [replace(c, label=text.clip(f"{numbers[c.value]}. {c.label}", 100)) if c.value in numbers else c for c in items]
     return _page(items, d.page)
+
+
+PLACING = ("place", "imp_pos")  # the steps that put a piece on the Pads: the picture shows each option
+
+
+def placing_options(d: Draft, ctx: PlanContext) -> list[tuple[int, Draft]]:
+    """The options of a placing step on the select's page, each (its number, the draft
+    with it put in): what the picture draws, numbered like the list."""
+    if d.step not in PLACING:
+        return []
+    out = []
+    for c in step_choices(d, ctx):
+        if c.value.startswith("@"):
+            continue
+        try:
+            out.append((int(c.label.split(".", 1)[0]), choose(d, ctx, c.value)))
+        except (IllegalAction, ValueError):
+            continue
+    return out
 
 
 def _plain(s: str) -> str:
