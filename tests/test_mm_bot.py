@@ -90,7 +90,7 @@ def test_technology_prompt_shows_points_progress_and_costs_after_discount(states
                 assert f"{prompt['points']} Technology Point" in words and f"{prompt['progress']} Progress token" in words
                 # what to decide, not every card (issue 22: a 480-character sentence shown 3 times):
                 # the select's options carry the cards, each with its cost after discount
-                assert len(words) <= 130 and "points left become Progress tokens" in words, words
+                assert len(words) <= 160 and "points left become Progress tokens" in words, words
                 from engine.mobile_markets.data import card_title
 
                 assert not any(card_title(o["card"]) in words for o in prompt["offers"]), words
