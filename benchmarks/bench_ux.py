@@ -1,6 +1,13 @@
 """How many interactions a player needs, measured through the fake Discord (issue 7).
 
-Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N] [--pause S --settle T]``.
+Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N] [--pause S --settle T] [--games si,mm,aoa]``.
+
+Interactions per decision of all three games (issue 22), each line first: Mobile Markets
+(two players, five rounds, ``tests/test_playtest_mm.py``'s newcomer: planning,
+Technology, Marketing, Sales) and Age of Automaton (two players, a whole game,
+``tests/test_playtest_aoa.py``'s newcomer: draft pass, Action-phase turn, Donation,
+claims) print, per kind, the mean, min, max and count of interactions, and ``one``: the
+mean of the decisions that took one card or step. Smartphone Inc. follows (last line).
 
 ``--pause S`` waits S seconds after each seal and each turn, and ``--settle T`` sets
 the status message's settle time (default: production's ``STATUS_SETTLE``, 30 s):

@@ -357,7 +357,7 @@ def research(
     needed = dict(prompt.get("needed", {}))
     y = title(
         cv, x, y, "Technologies you can research",
-        f"{markers} Progress marker(s) to place. Cost: the Progress you need (+1 while the Patent "
+        f"{markers} Progress marker{'' if markers == 1 else 's'} to place. Cost: the Progress you need (+1 while the Patent "
         "is open). ✓ and a green frame: you can finish it now.",
     )
     y = tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
@@ -623,7 +623,7 @@ def logistics(
     needed = dict(prompt.get("needed", {}))
     y = title(
         cv, x, y, "Regions you can reach",
-        f"{markers} Progress marker(s) to place. Boxes: your progress to an Office. {REGION_NOTE}",
+        f"{markers} Progress marker{'' if markers == 1 else 's'} to place. Boxes: your progress to an Office. {REGION_NOTE}",
     )
     if "ceo" in prompt:  # CEO Technologies (Update 1.1)
         y = cv.lines(

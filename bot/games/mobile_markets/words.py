@@ -11,7 +11,6 @@ from engine.mobile_markets.data import (
     ALL_FEATURES,
     CARDS,
     CUSTOMERS,
-    FEATURES,
     PHASE_TITLES,
     TYPE_NAMES,
     card_title,
@@ -58,16 +57,8 @@ def slot_name(slot: str) -> str:
 
 
 def feature_short(fid: str) -> str:
-    f = ALL_FEATURES.get(fid)
-    if f is None:
-        return "?"
-    bits = [FEATURES[i] for i in f["icons"]] or ["blank"]
-    extra = []
-    if f["stars"]:
-        extra.append("★" * f["stars"])
-    if f["cost_icons"]:
-        extra.append("$" * f["cost_icons"])
-    return " + ".join(bits) + (f" {' '.join(extra)}" if extra else "")
+    """A Feature card by its one name, as the pictures and every select say it."""
+    return card(fid) if fid in ALL_FEATURES else "?"
 
 
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
@@ -125,7 +116,7 @@ def describe_action(action: Mapping[str, Any]) -> str:
         return f"take {card(action.get('card'))} for free"
     if kind == "product":
         slots = action.get("slots") or {}
-        parts = [f"{feature_short(f)} in {slot_name(s)}" for s, f in slots.items()]
+        parts = [f"{card(f)} in {slot_name(s)}" for s, f in slots.items()]  # the card's one name
         out = "sell a product with " + ("; ".join(parts) if parts else "no Feature card")
         if action.get("tokens"):
             out += f", {plural(int(action['tokens']), 'Progress token')} turned into Goods"
