@@ -1,6 +1,13 @@
 """How many interactions a player needs, measured through the fake Discord (issue 7).
 
-Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N] [--pause S --settle T]``.
+Run: ``.venv/bin/python benchmarks/bench_ux.py [--rounds N] [--pause S --settle T] [--games si,mm,aoa]``.
+
+Interactions per decision of all three games (issue 22), each line first: Mobile Markets
+(two players, five rounds, ``tests/test_playtest_mm.py``'s newcomer: planning,
+Technology, Marketing, Sales) and Age of Automaton (two players, a whole game,
+``tests/test_playtest_aoa.py``'s newcomer: draft pass, Action-phase turn, Donation,
+claims) print, per kind, the mean, min, max and count of interactions, and ``one``: the
+mean of the decisions that took one card or step. Smartphone Inc. follows (last line).
 
 ``--pause S`` waits S seconds after each seal and each turn, and ``--settle T`` sets
 the status message's settle time (default: production's ``STATUS_SETTLE``, 30 s):
@@ -233,12 +240,88 @@ async def measure(rounds: int, pause: float = 0.0, status_settle: float = STATUS
     }
 
 
+def _per_kind(log: list[tuple[str, int, int]]) -> dict[str, Any]:
+    """Interactions per decision of each kind: mean, min, max, count, and the mean of the
+    decisions that took exactly one card or step (``one``)."""
+    out: dict[str, Any] = {}
+    for kind in sorted({k for k, _c, _a in log}):
+        clicks = [c for k, c, _a in log if k == kind]
+        one = [c for k, c, a in log if k == kind and a == 1]
+        out[kind] = {
+            "mean": round(sum(clicks) / len(clicks), 2), "min": min(clicks), "max": max(clicks), "n": len(clicks),
+            "one": round(sum(one) / len(one), 2) if one else None,
+        }
+    return out
+
+
+async def measure_mm(seed: int = 12) -> dict[str, Any]:
+    """Mobile Markets, two players, five rounds through the fake Discord, each turn
+    opened from its "Open my turn" button (tests/test_playtest_mm.py's newcomer)."""
+    from tests.test_playtest_mm import play_whole_game
+
+    async with FakeDiscord() as fake:
+        with tempfile.TemporaryDirectory() as tmp:
+            played = await play_whole_game(fake, Path(tmp), 2, False, seed)
+    return _per_kind(played["log"])
+
+
+async def measure_aoa(seed: int = 3) -> dict[str, Any]:
+    """Age of Automaton, two players, a whole game through the fake Discord
+    (tests/test_playtest_aoa.py's newcomer: the draft from its DMs, each turn opened from
+    its "Open my turn" button, Confirm after each step)."""
+    import random
+
+    from tests import playtest_support as ps
+    from tests.test_playtest_aoa import GAME, _start_and_draft, _turn
+
+    rnd = random.Random(seed)
+    log: list[tuple[str, int, int]] = []
+    async with FakeDiscord() as fake:
+        users = [fake.add_member(n) for n in ("ann", "bob")]
+        with tempfile.TemporaryDirectory() as tmp:
+            async with running(fake, str(Path(tmp) / "aoa.db"), renderer=None) as bot:
+                log.extend(("draft", clicks, steps) for clicks, steps in await _start_and_draft(fake, users, rnd, pictures=False))
+                used: set[str] = set()
+
+                def ready() -> Any:
+                    if any("Game over" in message_text(m) for m in fake.public_messages()):
+                        return "done"
+                    used.update(m["id"] for u in users for m in fake.dm_messages(u) if "You are the last one" in message_text(m))
+                    return ps.turn_prompt(fake, users, used, 0, 0)
+
+                for _ in range(400):
+                    found = await fake.wait_for(ready, 20, what="a turn or the end")
+                    if found == "done":
+                        break
+                    m, u = found
+                    used.add(m["id"])
+                    state = await bot.app.state(1)
+                    pending = bot.app.engine(GAME).pending(state)
+                    ix = await fake.click(u, m, "Open my turn")
+                    opened = ix.followups[-1] if ix.followups else ix.original
+                    if u["username"] not in pending:
+                        continue
+                    kind = state["phase"] + (f" ({state['asks'][0]['kind']})" if state.get("asks") else "")
+                    clicks, steps = await _turn(fake, u, opened, rnd)
+                    log.append((kind, clicks + 1, steps))
+                await fake.idle()
+    return _per_kind(log)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds to play (by hand with 2 Improvements needs a second one)")
     parser.add_argument("--pause", type=float, default=0.0, help="seconds to wait after each seal and turn")
     parser.add_argument("--settle", type=float, default=STATUS_SETTLE, help="the status message's settle time (s)")
+    parser.add_argument("--games", default="si,mm,aoa", help="which games: si, mm, aoa (comma-separated)")
     args = parser.parse_args(argv)
+    games = set(args.games.split(","))
+    if "mm" in games:  # interactions per decision (issue 22): Technology / Marketing / Sales / plan
+        print("mobile-markets interactions per decision:", json.dumps(asyncio.run(measure_mm())))
+    if "aoa" in games:  # an Action-phase turn, Donation, draft pass
+        print("age-of-automaton interactions per decision:", json.dumps(asyncio.run(measure_aoa())))
+    if "si" not in games:
+        return 0
     figures = asyncio.run(measure(max(1, args.rounds), args.pause, args.settle))
     print(json.dumps(figures))
     return 0

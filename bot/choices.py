@@ -160,7 +160,12 @@ def action_step(
             return Step("", action=actions[remaining[0]])
         if len(remaining) <= 25:
             if not picks:
-                return Step("Choose:", [Choice(f"={i}", text.clip(words.describe_action(actions[i]), 100)) for i in remaining])
+                detail = getattr(words, "describe_detail", None)  # a game's optional second line
+                return Step("Choose:", [
+                    Choice(f"={i}", text.clip(words.describe_action(actions[i]), 100),
+                           text.clip(detail(actions[i]), 100) if detail else "")
+                    for i in remaining
+                ])
             p = picks.pop(0)
             if not p.startswith("=") or int(p[1:]) not in remaining:
                 raise IllegalAction(STALE)

@@ -31,7 +31,7 @@ A secret decision (like Planning) comes to every player as a private message wit
 a planner: build it step by step with a live preview, then seal it. Nobody sees a decision before
 all are sealed; then they are revealed together in one picture.
 If your DMs are closed, use `/plan` in the game's channel: it opens the same planner privately.
-Other decisions come as a message with a **Open my turn** button; `/plan` opens whatever you
+Other decisions come as a message with an **Open my turn** button; `/plan` opens whatever you
 have to decide now.
 
 **Keeping track**

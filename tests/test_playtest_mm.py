@@ -56,10 +56,11 @@ def test_the_product_builder_opens_fresh_after_the_rounds_plan(states: list[dict
 def test_each_card_to_buy_shows_its_cost_and_effect_in_the_select(states: list[dict[str, Any]]) -> None:
     """Two Feature cards with the same icons and different costs both read "buy Feature
     (Flexible Display)", and a Technology or Marketing card showed its name only: the
-    option now says what it costs and what it does (MM-TECH, MM-MKT)."""
+    option now says what it costs, why that differs from the printed cost, and (its
+    description) what it does (MM-TECH, MM-MKT); the card by its title, never its number."""
     from engine.mobile_markets.data import CARDS
 
-    seen = {"technology": 0, "marketing": 0, "effect": 0}
+    seen = {"technology": 0, "marketing": 0, "effect": 0, "discount": 0}
     for s in states:
         for seat, prompt in G.pending(s).items():
             if prompt["type"] not in ("technology", "marketing"):
@@ -71,11 +72,18 @@ def test_each_card_to_buy_shows_its_cost_and_effect_in_the_select(states: list[d
                 label = said.describe_action(a)
                 assert len(label) <= 100 and not internal_ids([label]), label
                 if a["type"] == "buy":
-                    o = costs[a["card"]]
-                    assert f" · cost {o['cost']}{' (discounted)' if o['discount'] else ''}" in label, label
-                    text_ = CARDS[a["card"]].get("text")
+                    o, card = costs[a["card"]], CARDS[a["card"]]
+                    assert a["card"] not in label, label
+                    if o["cost"] == card["cost"]:  # (a look-alike at another printed cost: "as printed")
+                        assert label.endswith((f" · cost {o['cost']}", f" · cost {o['cost']} (as printed)")), label
+                    else:
+                        assert f" · cost {o['cost']} (printed {card['cost']}, " in label, label
+                        assert ("−1 Discount token" in label) == o["discount"], label
+                        seen["discount"] += 1
+                    text_ = card.get("text")
                     if a["card"][0] in "TM" and text_:
-                        assert " — " + text_[:40] in label, label
+                        detail = said.describe_detail(a)
+                        assert len(detail) <= 100 and detail[:12] == text_[:12], detail
                         seen["effect"] += 1
                     seen[prompt["type"]] += 1
     assert all(seen.values()), seen

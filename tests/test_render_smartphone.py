@@ -187,8 +187,32 @@ def test_plan_preview() -> None:
     view = G.view(state, "ann")
     for action in G.legal_actions(state, "ann")[::17]:
         im = render.draw_plan(GAME, view, action["plan"])
-        check_picture(im)
+        # a compact picture for a phone (issue 22): at most 800 px wide, no text under 20 px
+        assert isinstance(im, Image.Image) and im.width <= 800 and 600 <= im.height <= 2400, im.size
         assert len(render.png_bytes(im)) < 1024 * 1024
+
+
+def test_plan_preview_text_is_at_least_20_px() -> None:
+    from render.smartphone_inc import plan_compact
+    from render.smartphone_inc.compact import CompactCanvas
+
+    sizes: set[int] = set()
+    text = CompactCanvas.text
+
+    def spy(self: CompactCanvas, *a: Any, **kw: Any) -> float:
+        out = text(self, *a, **kw)
+        sizes.update(self.sizes)
+        return out
+
+    state = G.setup(["ann", "bob"], 36, {})
+    view = G.view(state, "ann")
+    CompactCanvas.text = spy  # type: ignore[method-assign]
+    try:
+        for action in G.legal_actions(state, "ann")[::29]:
+            plan_compact.draw(view, action["plan"])
+    finally:
+        CompactCanvas.text = text  # type: ignore[method-assign]
+    assert sizes and min(sizes) >= 20, sorted(sizes)
 
 
 def test_plan_preview_changes_with_the_plan() -> None:

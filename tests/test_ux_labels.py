@@ -80,6 +80,6 @@ def test_by_hand_two_selects_lay_the_pads_and_two_place_an_improvement():
     assert orient
     d = planner.choose(d, ctx, orient[0].value)
     spots = planner.step_choices(d, ctx)
-    assert spots and all(re.match(r"On [A-Z]\d and [A-Z]\d", c.label) for c in spots)
+    assert spots and all(re.match(r"\d+\. On [A-Z]\d and [A-Z]\d", c.label) for c in spots)  # numbered as in the picture
     d = planner.choose(d, ctx, spots[0].value)
     assert d.step == "review" and len(d.improvements) == 1 and planner.problem(d, ctx) is None

@@ -324,8 +324,9 @@ class Play(commands.Cog):
         if out.status == "applied":
             log.info("game %s: seat %s sealed a %s", info.id, seat, builder.noun)  # never the decision itself
             still_open = out.phase == "planning" and not out.phase_changed and not out.over
+            sealed_round = out.round - 1 if isinstance(out.round, int) and out.round_changed else out.round  # (the last seal ends it)
             embed = discord.Embed(
-                title=f"{builder.noun.capitalize()} sealed 🔒 — round {out.round if out.round is not None else '?'} (game #{info.id})",
+                title=f"{builder.noun.capitalize()} sealed 🔒 — round {sealed_round if sealed_round is not None else '?'} (game #{info.id})",
                 description=builder.describe(draft, ctx, sealed=True)
                 + ("\n\nChanged your mind? Take it back while the others still decide." if still_open else ""),
                 colour=discord.Colour.green(),

@@ -7,6 +7,7 @@ reconstructed and why. Modules read the constants below, never the files.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -92,6 +93,32 @@ def card_name(card_id: str) -> str:
     if card_id in STEVE_CARDS:
         return f"Steve Jr. card ({c['text']})"
     return f"{card_id} {c['name']}"
+
+
+def card_title(card_id: str) -> str:
+    """A card as players read it: its title alone ("Lean Manufacturing"), Features and
+    Customers by what they show. ``card_name`` (printed number and title) stays the log's
+    wording, so that old games replay to the same bytes; :func:`plain_line` reads it."""
+    c = CARDS[card_id]
+    if card_id in CUSTOMERS or card_id in ALL_FEATURES or card_id in STEVE_CARDS:
+        return card_name(card_id)
+    return str(c["name"])
+
+
+_NUMBERED = re.compile(r"\b((?:TS|T|M|E)\d{1,2}) ")
+
+
+def plain_line(line: str) -> str:
+    """A log line without the printed card numbers: "ann buys T19 Lean Manufacturing for
+    3." -> "ann buys Lean Manufacturing for 3."; "Event E15 Supply Chain Boost: …" ->
+    "Event Supply Chain Boost: …" (only a number followed by its own card's title)."""
+
+    def drop(m: re.Match[str]) -> str:
+        c = CARDS.get(m.group(1))
+        name = c.get("name") if c else None
+        return "" if name and line.startswith(str(name), m.end()) else m.group(0)
+
+    return _NUMBERED.sub(drop, line)
 
 
 def needs_text(needs: list[list[str]], stars: int) -> str:

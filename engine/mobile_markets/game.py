@@ -34,7 +34,9 @@ from engine.mobile_markets.data import (
     ROUNDS,
     TYPE_NAMES,
     card_name,
+    card_title,
     customer_text,
+    plain_line,
 )
 from engine.mobile_markets.preview import preview_from_view
 from engine.standard import StateRecord, sealed_until_reveal
@@ -135,6 +137,10 @@ class MobileMarkets(StateRecord):
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
 
+    def events(self, state: State) -> list[str]:
+        """The last action's log lines as players read them (cards by title, no number)."""
+        return [plain_line(line) for line in state["log"]]
+
     def load(self, text: str) -> State:
         state = json.loads(text)
         if (
@@ -232,7 +238,7 @@ def card_view(card: str) -> dict[str, Any]:
     if card in ALL_FEATURES:
         return feature_view(card)
     c = ALL_TECHS.get(card) or CAMPAIGNS[card]
-    out = {"id": card, "name": c["name"], "cost": c["cost"], "phase": c["phase"], "text": c["text"], "label": card_name(card)}
+    out = {"id": card, "name": c["name"], "cost": c["cost"], "phase": c["phase"], "text": c["text"], "label": card_title(card)}
     if card in ALL_TECHS:
         out["stars"] = c["stars"]
         if c.get("slot"):
@@ -286,7 +292,7 @@ def player_view(state: State, seat: str, viewer: str | None) -> dict[str, Any]:
 def slot_label(slot: str) -> str:
     if slot in ALL_TECHS:
         extra = {"free": ", ignores the card's cost icons", "double": ", double Stars"}.get(ALL_TECHS[slot].get("slot"), "")
-        return f"Slot on {card_name(slot)}{extra}"
+        return f"Slot on {card_title(slot)}{extra}"
     return f"Board slot {slot}" + (" (+1 cost)" if slot == product.THIRD else "")
 
 
@@ -343,7 +349,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
             prompt["deck_names"] = {k: TYPE_NAMES[k] for k in prompt["decks"]}
             prompt["private_customers"] = [customer_view(c) for c in prompt["private"]]
         if prompt is not None and prompt["type"] == "free_card":
-            prompt["labels"] = {c: card_name(c) for c in prompt["cards"]}
+            prompt["labels"] = {c: card_title(c) for c in prompt["cards"]}
         if prompt is not None and prompt["type"] == "product":
             prompt["slot_labels"] = {slot: slot_label(slot) for slot in prompt["slots"]}
         if prompt is not None and prompt["type"] == "product":
@@ -352,7 +358,7 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
             prompt["feature_cards"] = [feature_view(f) for f in prompt["features"]]
         if prompt is not None and prompt["type"] in ("technology", "marketing"):
             for o in prompt["offers"]:
-                o["label"] = f"{card_name(o['card'])} (cost {o['cost']}{', discounted' if o['discount'] else ''})"
+                o["label"] = f"{card_title(o['card'])} (cost {o['cost']}{', discounted' if o['discount'] else ''})"
     return view
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,6 +46,20 @@ def end_of_step(
     if rest:
         say(state, f"{seat} loses {rest} {lost}.")
     return True
+
+
+_MARKERS = re.compile(r"\b(\d+) ((?:[A-Za-z]+ ){0,3})marker\(s\)")
+
+
+OPEN_HALF = "blank half"  # an Improvement's half with no symbol (improvements.json: null): it covers a cell, gives nothing
+
+
+def plural_markers(line: str) -> str:
+    """A log line as players read it: "loses 1 Progress marker(s)" -> "loses 1 Progress
+    marker" (2: "markers"), "Improvement (Logistics + open)" -> "Improvement (Logistics +
+    blank half)". The log keeps its old wording (old games replay to the same bytes)."""
+    line = line.replace(" + open)", f" + {OPEN_HALF})").replace("(open + ", f"({OPEN_HALF} + ")
+    return _MARKERS.sub(lambda m: f"{m.group(1)} {m.group(2)}marker{'' if m.group(1) == '1' else 's'}", line)
 
 
 def goods_on(state: State, seat: str, rid: str) -> int:

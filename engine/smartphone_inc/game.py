@@ -20,7 +20,14 @@ from engine.smartphone_inc import (
     research,
     selling,
 )
-from engine.smartphone_inc.common import State, costs_for, full_costs, has_effect, is_steve
+from engine.smartphone_inc.common import (
+    State,
+    costs_for,
+    full_costs,
+    has_effect,
+    is_steve,
+    plural_markers,
+)
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_SIDES, tech_side
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
@@ -132,6 +139,10 @@ class SmartphoneInc(StateRecord):
         sealed plan is hidden from the others until the reveal; every other action is
         public (the Improvement pile's order is in the seed, never in an action)."""
         return sealed_until_reveal(self, before, seat, action, now, viewer)
+
+    def events(self, state: State) -> list[str]:
+        """The last action's log lines as players read them ("1 Progress marker", not "marker(s)")."""
+        return [plural_markers(line) for line in state["log"]]
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)

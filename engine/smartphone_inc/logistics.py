@@ -122,9 +122,9 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
         require(why is None, f"cannot expand into {label}: {why}")
         require(linked_to_office(state, seat, rid), f"{label} is not linked to a region where you have an Office")
         need = needed(state, seat, rid)
-        require(n <= need, f"{label} needs only {need} more Progress marker(s)")
+        require(n <= need, f"{label} needs only {need} more Progress marker{'' if need == 1 else 's'}")
         spent += n
-        require(spent <= total, f"you have only {total} Logistics Progress marker(s)")
+        require(spent <= total, f"you have only {total} Logistics Progress marker{'' if total == 1 else 's'}")
         p["logistics"][rid] = p["logistics"].get(rid, 0) + n
         if p["logistics"][rid] >= REGIONS[rid]["cost"]:
             found_office(state, seat, rid)

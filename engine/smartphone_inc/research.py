@@ -82,9 +82,9 @@ def validate_place(state: State, seat: str, place: Any, total: int) -> dict[str,
             continue
         require(tech not in state["players"][seat]["techs"], f"you already have {tech_name(state, tech)}")
         need = needed(state, seat, tech)
-        require(n <= need, f"{tech_name(state, tech)} needs only {need} more Progress marker(s)")
+        require(n <= need, f"{tech_name(state, tech)} needs only {need} more Progress marker{'' if need == 1 else 's'}")
         out[tech] = n
-    require(sum(out.values()) <= total, f"you have only {total} Progress marker(s)")
+    require(sum(out.values()) <= total, f"you have only {total} Progress marker{'' if total == 1 else 's'}")
     return out
 
 

@@ -75,13 +75,15 @@ def price_track(c: Canvas, view: dict[str, Any], y: float) -> float:
 
 def display_card(c: Canvas, x: float, y: float, w: float, h: float, card: dict[str, Any]) -> None:
     c.box(x, y, x + w, y + h, fill="#fbfaf6", outline=k.PANEL_EDGE, radius=6)
-    if "icons" in card:
-        name = k.feature_text(card)
+    if "icons" in card:  # the engine's one name of the card, as the select says it, in the Features row
+        name = k.feature_text(card).removeprefix("Feature (").removesuffix(")")
+        lines = c.wrap(name, SMALL, False, w - 16)[:4]
+        for i, line in enumerate(lines):
+            c.text(x + 8, y + 4 + i * 17, c.fit(line, SMALL, False, w - 16), SMALL)
     else:
-        name = card.get("name", "?")
-    lines = c.wrap(name, SMALL, True, w - 16)[:2]
-    for i, line in enumerate(lines):
-        c.text(x + 8, y + 6 + i * 18, c.fit(line, SMALL, True, w - 16), SMALL, bold=True)
+        lines = c.wrap(card.get("name", "?"), SMALL, True, w - 16)[:2]
+        for i, line in enumerate(lines):
+            c.text(x + 8, y + 6 + i * 18, c.fit(line, SMALL, True, w - 16), SMALL, bold=True)
     cost = card.get("cost_now", card.get("cost"))
     label = f"cost {cost}"
     c.text(x + 8, y + h - 6, label, SMALL, anchor="ld")
@@ -93,9 +95,13 @@ def display_card(c: Canvas, x: float, y: float, w: float, h: float, card: dict[s
         c.text(x + w - 8, y + h - 6, str(card["phase"]).capitalize(), SMALL, fill=k.MUTED, anchor="rd")
 
 
+TILE_H = {"technology": 68, "feature": 96, "marketing": 68}  # a Feature's name takes up to 4 lines
+
+
 def displays(c: Canvas, view: dict[str, Any], y: float) -> float:
     w = (WIDTH - 2 * M) * 0.66
-    c.box(M, y, M + w, y + 3 * 76 + 44, fill=k.PANEL, outline=k.PANEL_EDGE, radius=8)
+    height = sum(h + 8 for h in TILE_H.values()) + 44
+    c.box(M, y, M + w, y + height, fill=k.PANEL, outline=k.PANEL_EDGE, radius=8)
     c.text(M + 12, y + 8, "Displays", LARGE, bold=True)
     c.text(M + 120, y + 12, "orange -1: Discount token (cost shown after it)", SMALL, fill=k.MUTED)
     cy = y + 40
@@ -108,9 +114,9 @@ def displays(c: Canvas, view: dict[str, Any], y: float) -> float:
         x0 = M + 110
         cw = (w - 120) / n
         for i, card in enumerate(cards):
-            display_card(c, x0 + i * cw, cy, cw - 6, 68, card)
-        cy += 76
-    return y + 3 * 76 + 44
+            display_card(c, x0 + i * cw, cy, cw - 6, TILE_H[name], card)
+        cy += TILE_H[name] + 8
+    return y + height
 
 
 def events(c: Canvas, view: dict[str, Any], x: float, y: float, w: float, h: float) -> float:

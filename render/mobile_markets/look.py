@@ -42,6 +42,10 @@ def needs_text(needs: list[list[str]], stars: int) -> str:
 
 
 def feature_text(f: dict) -> str:
+    """A Feature card by the engine's one name of it ("Feature (Multi-Camera, 1 Star)"),
+    the words of the select; the short form only for a card the view names not."""
+    if f.get("text"):
+        return str(f["text"])
     s = "+".join(FEATURE_SHORT.get(i, i) for i in f.get("icons", [])) or "blank"
     if f.get("stars"):
         s += f" {f['stars']}★"

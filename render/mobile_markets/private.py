@@ -138,7 +138,7 @@ def _preview_block(c: Canvas, view: dict[str, Any], pv: dict[str, Any], y: float
 
 def _offer_rows(c: Canvas, offers: list[dict[str, Any]], labels: dict[str, str], y: float) -> float:
     for o in offers:
-        cost = f"cost {o['cost']}" + (" (-1 token)" if o.get("discount") else "")
+        cost = f"cost {o['cost']}" + (" (−1 Discount token)" if o.get("discount") else "")
         c.box(M, y, WIDTH - M, y + 36, fill="#ffffff", outline=k.PANEL_EDGE, radius=6)
         name = labels.get(o["card"], "?")
         cw = c.measure(cost, TEXT, True)
@@ -153,7 +153,8 @@ def _decision(c: Canvas, view: dict[str, Any], prompt: dict[str, Any], y: float)
     labels: dict[str, str] = {}
     for d in view.get("displays", {}).values():
         for card in d["cards"]:
-            labels[card["id"]] = k.feature_text(card) + " (Feature)" if "icons" in card else card.get("name", "?")
+            # the engine's one name of the card, as the select says it
+            labels[card["id"]] = (card.get("text") or k.feature_text(card)) if "icons" in card else card.get("name", "?")
     kind = prompt.get("type")
     if kind == "technology":
         c.text(M, y, "Technology: what you can buy", BIG, bold=True)

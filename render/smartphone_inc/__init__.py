@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image
 
-from render.smartphone_inc import board, compact, plan, private
+from render.smartphone_inc import board, compact, plan_compact, private
 
 __all__ = ["draw", "draw_compact", "draw_plan"]
 
@@ -19,7 +19,9 @@ def draw(view: dict[str, Any]) -> Image.Image:
 
 
 def draw_plan(view: dict[str, Any], plan_: dict[str, Any]) -> Image.Image:
-    return plan.draw(view, plan_)
+    """The planner's preview: a compact picture (640 px, text >= 22 px), readable on a phone
+    (the 1200 px preview, render.smartphone_inc.plan, stays for the docs)."""
+    return plan_compact.draw(view, plan_)
 
 
 def draw_compact(view: dict[str, Any], prompt: dict[str, Any] | None = None) -> Image.Image:

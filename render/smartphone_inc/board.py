@@ -234,9 +234,8 @@ def decisions(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
     """Every company's decision of this round side by side (after the reveal)."""
     seats = list(view["seats"])
     rnd = int(view.get("round", 1))
-    label = t.ROMAN[rnd - 1] if 0 < rnd <= len(t.ROMAN) else str(rnd)
-    top = cv.panel(x, y, w, DEC_H, f"Decisions of round {label}")
-    note = "light = bottom Pad, dark = top Pad, cream = Improvement"
+    top = cv.panel(x, y, w, DEC_H, f"Decisions of round {rnd}")  # "round 1", as the texts say
+    note = "grey = bottom Pad, blue = top Pad, cream = Improvement"
     if view.get("mini_upgrades") is not None:
         note += ", teal \"Mini\" = Mini-upgrade"
     cv.text(

@@ -169,12 +169,11 @@ def header(cv: CompactCanvas, view: dict[str, Any], seat: str) -> float:
     name = cv.fit(seat, LARGE, True, 240)
     cv.text(MARGIN + 54, 16, name, LARGE, bold=True, fill=t.HEADER_INK)
     rnd = int(view.get("round", 1))
-    roman = t.ROMAN[rnd - 1] if 0 < rnd <= len(t.ROMAN) else str(rnd)
     pn = view.get("phase_number")
     phase = f"{pn} {t.PHASE_SHORT[pn - 1]}" if isinstance(pn, int) and 0 < pn <= 8 else "over"
     if view.get("phase") == "start":  # the 2-3 player board's start decisions
         phase = "start"
-    cv.text(MARGIN, 66, f"Round {roman} · Phase {phase}", SMALL, fill="#c9d5e2")
+    cv.text(MARGIN, 66, f"Round {rnd} · Phase {phase}", SMALL, fill="#c9d5e2")  # "round 1", as the texts say
     stats = (("VP", me["vp"]), ("Price", me["price"]), ("Goods", me["goods"]))
     sw = 86
     for i, (label, value) in enumerate(stats):
@@ -358,7 +357,7 @@ def research(
     needed = dict(prompt.get("needed", {}))
     y = title(
         cv, x, y, "Technologies you can research",
-        f"{markers} Progress marker(s) to place. Cost: the Progress you need (+1 while the Patent "
+        f"{markers} Progress marker{'' if markers == 1 else 's'} to place. Cost: the Progress you need (+1 while the Patent "
         "is open). ✓ and a green frame: you can finish it now.",
     )
     y = tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
@@ -624,7 +623,7 @@ def logistics(
     needed = dict(prompt.get("needed", {}))
     y = title(
         cv, x, y, "Regions you can reach",
-        f"{markers} Progress marker(s) to place. Boxes: your progress to an Office. {REGION_NOTE}",
+        f"{markers} Progress marker{'' if markers == 1 else 's'} to place. Boxes: your progress to an Office. {REGION_NOTE}",
     )
     if "ceo" in prompt:  # CEO Technologies (Update 1.1)
         y = cv.lines(

@@ -119,7 +119,7 @@ def _directive(
     p = view["players"].get(holder, {})
     cv.token(x + 8, fy, 28, p.get("colour") or "grey")
     rnd = card.get("round")
-    when = f", round {t.ROMAN[rnd - 1]}" if isinstance(rnd, int) and 0 < rnd <= 5 else ""
+    when = f", round {rnd}" if isinstance(rnd, int) and 0 < rnd <= 5 else ""
     if flipped:
         status = "flipped, scored" if hardcore else "flipped"
     else:

@@ -230,9 +230,9 @@ SYMBOL_NAME = {
 
 def improvement_words(imp: str) -> str:
     """An Improvement (or Mini-upgrade) by its symbols ("Price Up + Logistics"; an open
-    half is "open")."""
+    half, with no symbol, is a "blank half": it covers a Pad cell and gives nothing)."""
     cells = IMPROVEMENTS.get(imp, [None, None])
-    return " + ".join(SYMBOL_NAME.get(c, "open") if c else "open" for c in cells)
+    return " + ".join(SYMBOL_NAME.get(c, "blank half") if c else "blank half" for c in cells)
 
 
 def face_down_goods(face_down: list[str]) -> list[str]:

@@ -25,12 +25,15 @@ def has_4g(view: dict[str, Any]) -> bool:
     return "improvements_off_edge" in padview.tech_effects(view, view["you"])
 
 
-def describe(plan: dict[str, Any]) -> str:
+def describe(plan: dict[str, Any], highlight: bool = False) -> str:
+    """The caption names the colours the grid is drawn in (grey bottom Pad, blue top Pad,
+    an orange frame round the piece just placed)."""
     b = plan["bottom"]
     top_pad = "B" if b["pad"] == "A" else "A"
     return (
-        f"Bottom: Pad {b['pad']} side {b['side'] + 1} (light)   ·   "
-        f"Top: Pad {top_pad} side {plan['top']['side'] + 1} (dark), turned {plan['top']['rot'] * 90}°"
+        f"Bottom: Pad {b['pad']} side {b['side'] + 1} (grey)   ·   "
+        f"Top: Pad {top_pad} side {plan['top']['side'] + 1} (blue), turned {plan['top']['rot'] * 90}°"
+        + ("   ·   orange frame: just placed" if highlight else "")
     )
 
 
@@ -61,7 +64,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     cv.text(
         t.WIDTH - x,
         38,
-        f"Round {t.ROMAN[rnd - 1] if 0 < rnd <= 5 else rnd} · not sealed until you confirm",
+        f"Round {rnd} · not sealed until you confirm",  # "round 1", as the texts say
         t.BODY,
         fill="#c9d5e2",
         anchor="rm",
@@ -83,7 +86,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     area_h = max(gh * cell + 36, 290)  # room for the column letters above the grid
     h = 40 + area_h + 20
     top = cv.panel(x, y, INNER, h, "Your decision")
-    cv.text(x + INNER - 12, y + 14, describe(canon), t.SMALL, fill=t.MUTED, anchor="ra")
+    cv.text(x + INNER - 12, y + 14, describe(canon, bool(highlight)), t.SMALL, fill=t.MUTED, anchor="ra")
     padview.draw_grid(
         cv,
         grid,

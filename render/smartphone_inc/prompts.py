@@ -29,9 +29,9 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
         if kind == "improvement":
             return "Your move: take one Improvement from the Block", True
         if kind == "research":
-            return f"Your move: place {p['markers']} Progress marker(s) on Technologies", True
+            return f"Your move: place {p['markers']} Progress marker{'' if p['markers'] == 1 else 's'} on Technologies", True
         if kind == "logistics":
-            return f"Your move: place {p['markers']} Progress marker(s) on regions", True
+            return f"Your move: place {p['markers']} Progress marker{'' if p['markers'] == 1 else 's'} on regions", True
         if kind == "wifi":
             return "Your move: Wi-Fi - add a second Office, or skip", True
         if kind == "nfc":
@@ -167,7 +167,7 @@ def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[s
         for rid, i in p.get("token", []):  # NFC Marketing (Update 1.1)
             items.append((f"Marketing Token: {_region(rid)}, Buyer {int(i) + 1} (1 marker)", "warn"))
         return (
-            f"{n} marker(s) to place; green = you can finish it now. Unused markers are lost.",
+            f"{n} marker{'' if n == 1 else 's'} to place; green = you can finish it now. Unused markers are lost.",
             items,
         )
     if kind == "logistics":
@@ -181,7 +181,7 @@ def _choices(view: dict[str, Any], p: dict[str, Any]) -> tuple[str, list[tuple[s
             )
         if "ceo" in p:  # CEO Technologies (Update 1.1)
             items.append((f"move your CEO from {_region(str(p['ceo']))} (1 marker)", "warn"))
-        return f"{n} marker(s) to place on linked regions; green = an Office opens now.", items
+        return f"{n} marker{'' if n == 1 else 's'} to place on linked regions; green = an Office opens now.", items
     if kind == "sell":
         items = [
             (f"{_region(r)}: up to {n}", "good")

@@ -20,6 +20,7 @@ from typing import Any
 from bot.choices import Choice, page
 from bot.games.mobile_markets import words
 from engine import IllegalAction
+from engine.mobile_markets.data import FEATURES
 from engine.mobile_markets.preview import preview_from_view
 
 # ------------------------------------------------------------------------------ plan
@@ -277,7 +278,7 @@ class ProductBuilder:
         free = len(used_s) < len(ctx.slots)
         for c, fid in enumerate(ctx.features):
             if c not in used_c and free:
-                items.append(Choice(f"c{c}", f"Place {words.feature_short(fid)}", words.card(fid)))
+                items.append(Choice(f"c{c}", f"Place {words.feature_short(fid)}", "then choose its slot"))
         for s, c in d.placed:
             items.append(Choice(f"r{s}", f"Take back {words.feature_short(ctx.features[c])}", f"from {words.slot_name(ctx.slots[s])}"))
         for n in range(ctx.tokens + 1):
@@ -341,7 +342,7 @@ class ProductBuilder:
             lines.append(f"{words.plural(d.tokens, 'Progress token')} turned into Goods.")
         pv = self._preview(action, ctx)
         if pv is not None:
-            icons = ", ".join(words.FEATURES.get(i, i) for i in pv["icons"]) or "no features"
+            icons = ", ".join(FEATURES.get(i, i) for i in pv["icons"]) or "no features"
             lines.append(
                 f"**Net profit per sale {pv['net']}** (manufacturing cost {pv['cost']}) · {icons} · "
                 f"{words.plural(pv['stars'], 'Star')} · {words.plural(pv['goods'], 'Goods')}"

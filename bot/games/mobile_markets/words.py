@@ -11,10 +11,9 @@ from engine.mobile_markets.data import (
     ALL_FEATURES,
     CARDS,
     CUSTOMERS,
-    FEATURES,
     PHASE_TITLES,
     TYPE_NAMES,
-    card_name,
+    card_title,
     customer_text,
 )
 
@@ -29,7 +28,7 @@ def card(cid: Any) -> str:
     """A card in words (a Feature by its icons, a Customer by price and needs)."""
     if not isinstance(cid, str) or cid not in CARDS and cid not in CUSTOMERS:
         return "?"
-    return customer_text(cid) if cid in CUSTOMERS else card_name(cid)
+    return customer_text(cid) if cid in CUSTOMERS else card_title(cid)
 
 
 def phase_title(phase: str | None) -> str:
@@ -58,25 +57,8 @@ def slot_name(slot: str) -> str:
 
 
 def feature_short(fid: str) -> str:
-    f = ALL_FEATURES.get(fid)
-    if f is None:
-        return "?"
-    bits = [FEATURES[i] for i in f["icons"]] or ["blank"]
-    extra = []
-    if f["stars"]:
-        extra.append("★" * f["stars"])
-    if f["cost_icons"]:
-        extra.append("$" * f["cost_icons"])
-    return " + ".join(bits) + (f" {' '.join(extra)}" if extra else "")
-
-
-def _offers(prompt: Mapping[str, Any]) -> str:
-    offers = prompt.get("offers") or []
-    if not offers:
-        return "no card you can afford"
-    return "you can buy: " + "; ".join(
-        f"{card(o.get('card'))}: cost {o.get('cost')}{' (discounted)' if o.get('discount') else ''}" for o in offers
-    )
+    """A Feature card by its one name, as the pictures and every select say it."""
+    return card(fid) if fid in ALL_FEATURES else "?"
 
 
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
@@ -85,12 +67,12 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     kind = prompt.get("type")
     if kind == "plan":
         return "plan your Pads in secret"
-    if kind == "technology":
+    if kind == "technology":  # what to decide; the select's options carry the cards
+        left = prompt.get("technology_left", 0)
+        what = f"at most {plural(left, 'Technology card')} and Feature cards" if left else "Feature cards only"
         return (
-            f"buy Technology and Feature cards: {plural(prompt.get('points', 0), 'Technology Point')} + "
-            f"{plural(prompt.get('progress', 0), 'Progress token')}, "
-            f"{plural(prompt.get('technology_left', 0), 'Technology card')} left to buy; "
-            "points left over become Progress tokens; " + _offers(prompt)
+            f"Technology: {plural(prompt.get('points', 0), 'Technology Point')} + {plural(prompt.get('progress', 0), 'Progress token')} "
+            f"to spend on {what} (points left become Progress tokens)"
         )
     if kind == "marketing":
         if prompt.get("place"):
@@ -100,8 +82,8 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         if not prompt.get("offers"):  # (a campaign bought, or none affordable): only Customers are left
             return f"Marketing: {points} left, each takes a Private Customer from the deck you choose (cards left: {decks})"
         return (
-            f"Marketing: {points} left (at most 1 campaign; every point "
-            f"left takes a Private Customer from the deck you choose — cards left: {decks}); " + _offers(prompt)
+            f"Marketing: {points} left: buy at most 1 Marketing Campaign, and every point "
+            f"left takes a Private Customer from the deck you choose (cards left: {decks})"
         )
     if kind == "product":
         return f"build your product and sell: price {prompt.get('price')}, {plural(prompt.get('goods', 0), 'Goods')}"
@@ -134,7 +116,7 @@ def describe_action(action: Mapping[str, Any]) -> str:
         return f"take {card(action.get('card'))} for free"
     if kind == "product":
         slots = action.get("slots") or {}
-        parts = [f"{feature_short(f)} in {slot_name(s)}" for s, f in slots.items()]
+        parts = [f"{card(f)} in {slot_name(s)}" for s, f in slots.items()]  # the card's one name
         out = "sell a product with " + ("; ".join(parts) if parts else "no Feature card")
         if action.get("tokens"):
             out += f", {plural(int(action['tokens']), 'Progress token')} turned into Goods"
@@ -150,17 +132,55 @@ def card_effect(cid: Any) -> str:
     return str(c.get("text") or "")
 
 
-def offer_label(action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]]) -> str:
-    """"buy T18 Loyalty Program · cost 2 — End: …": an option of the Technology or
-    Marketing select with the cost to pay (two Feature cards that look alike differ by
-    it) and the card's effect (nowhere else to read on a phone)."""
+# effects printed longer than a select's description (100 characters), said shorter
+SHORTER = (
+    ("if you sold 2 or more fewer Goods than you produced", "if you sold 2+ fewer Goods than you made"),
+    ("(from the top of any deck, or one of your Private Customers)", "(top of any deck, or a Private Customer)"),
+    ("(from the top of any deck, or your Private Customers)", "(top of any deck, or your Private Customers)"),
+)
+
+
+def effect_line(cid: Any) -> str:
+    """The card's effect in at most 100 characters (a select option's description)."""
+    words = card_effect(cid)
+    for long, short in SHORTER:
+        if len(words) <= 100:
+            break
+        words = words.replace(long, short)
+    return words
+
+
+def cost_words(cid: Any, offer: Mapping[str, Any]) -> str:
+    """"cost 1 (printed 2, −1 Discount token)": why two look-alike cards cost differently."""
+    cost = offer.get("cost")
+    printed = CARDS.get(cid, {}).get("cost") if isinstance(cid, str) else None
+    if not isinstance(printed, int) or not isinstance(cost, int) or printed == cost:
+        return f"cost {cost}"
+    why = []
+    if offer.get("discount"):
+        why.append("−1 Discount token")
+    rest = printed - cost - (1 if offer.get("discount") else 0)
+    if rest > 0:
+        why.append(f"−{rest} Component Deals")
+    return f"cost {cost} (printed {printed}, {', '.join(why) or 'discounted'})"
+
+
+def offer_label(
+    action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]], twins: frozenset[str] = frozenset()
+) -> str:
+    """"buy Loyalty Program · cost 1 (printed 2, −1 Discount token)": an option of the
+    Technology or Marketing select with the cost to pay and why it differs from the
+    printed one (two Feature cards that look alike differ by it). Its effect is the
+    option's description (:meth:`ViewWords.describe_detail`)."""
     cid = action.get("card")
     head = describe_action(action)
     offer = offers.get(cid) if isinstance(cid, str) else None
     if offer is not None and action.get("type") == "buy":
-        head += f" · cost {offer.get('cost')}{' (discounted)' if offer.get('discount') else ''}"
-    effect = card_effect(cid)
-    return text.clip(f"{head} — {effect}" if effect else head, 100)
+        said = cost_words(cid, offer)
+        if card(cid) in twins and "(" not in said:  # two cards alike at different printed costs
+            said += " (as printed)"
+        head += " · " + said
+    return head
 
 
 class ViewWords:
@@ -170,11 +190,21 @@ class ViewWords:
     def __init__(self, view: Mapping[str, Any]) -> None:
         prompt = view.get("prompt") or {}
         self.offers = {str(o.get("card")): o for o in prompt.get("offers") or []}
+        costs: dict[str, set[Any]] = {}
+        for o in self.offers.values():
+            costs.setdefault(card(o.get("card")), set()).add(o.get("cost"))
+        self.twins = frozenset(name for name, c in costs.items() if len(c) > 1)  # alike, priced apart
 
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") in ("buy", "free_card"):
-            return offer_label(action, self.offers)
+            return offer_label(action, self.offers, self.twins)
         return describe_action(action)
+
+    def describe_detail(self, action: dict[str, Any]) -> str:
+        """A select option's description: the card's effect as printed."""
+        if action.get("type") in ("buy", "free_card"):
+            return effect_line(action.get("card"))
+        return ""
 
     def describe_key(self, key: str) -> str:
         return describe_key(key)

@@ -369,7 +369,8 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for goal, title in GOALS:
             if goal in bests:
                 label, desc = decision_label(bests[goal][0], ctx)
-                items.append(Choice(f"goal:{goal}", title, text.clip("best: " + label + " · " + desc, 100)))
+                line = desc + " · best: " + label if desc.startswith("⚠️") else "best: " + label + " · " + desc
+                items.append(Choice(f"goal:{goal}", title, text.clip(line, 100)))
         for pad in ("A", "B"):
             other = "B" if pad == "A" else "A"
             for side in (0, 1):
@@ -404,13 +405,24 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
             cells = sorted(pads.top_pad_positions(a[3], a[4], a[5]), key=lambda p: (p[1], p[0]))
             where = f"{cell_name(*cells[0], origin)}–{cell_name(*cells[-1], origin)}"
             kind = "lengthwise" if a[3] % 2 == 0 else "across"
+            # what it yields first: two places with the same wording differed in words by nothing
+            # ("Top Pad lengthwise on A1–C2, turned 0°, covers 2" six times); the place after it
             items.append(
                 Choice(
                     f"{a[3]},{a[4]},{a[5]}",
-                    text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {ev['covered']}", 100),
-                    text.clip(short_yields(ev["yields"], ctx), 100),
+                    text.clip(f"{short_yields(ev['yields'], ctx)} · on {where}", 100),
+                    text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {_cells(ev['covered'])}", 100),
                 )
             )
+        # two places on the same cells with the same yield (turned 0° and 180°) say their turn;
+        # one still worded like another yields the same as it: listed once ("every position": all)
+        said = [c.label for c in items]
+        items = [
+            replace(c, label=text.clip(f"{c.label}, turned {int(c.value.split(',')[0]) * 90}°", 100)) if said.count(c.label) > 1 else c
+            for c in items
+        ]
+        if not d.every:
+            items = [c for i, c in enumerate(items) if c.label not in {o.label for o in items[:i]}]
         if not d.every:
             items.append(Choice("@every", "Every position (also the ones with the same effect)"))
     elif d.step == "bottom":
@@ -443,7 +455,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     Choice(
                         f"{a[4]},{a[5]}",
                         f"Offset x {a[4]:+d}, y {a[5]:+d} ({_dir(a[4], a[5])})",
-                        f"covers {cov} cell(s)" if cov is not None else "",
+                        f"covers {_cells(cov)}" if cov is not None else "",
                     )
                 )
     elif d.step == "review":
@@ -506,19 +518,42 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for summary, _ref in outcomes(ctx):
             by_price[summary["price"]] = by_price.get(summary["price"], 0) + 1
         for price in sorted(by_price):
-            items.append(Choice(str(price), f"Price {price}", f"{by_price[price]} distinct outcome(s)"))
+            items.append(Choice(str(price), f"Price {price}", f"{by_price[price]} distinct outcome{'' if by_price[price] == 1 else 's'}"))
     elif d.step == "goods":
         counts: dict[int, int] = {}
         for summary, _ref in outcomes(ctx):
             if summary["price"] == d.price:
                 counts[summary["goods"]] = counts.get(summary["goods"], 0) + 1
         for goods in sorted(counts, reverse=True):
-            items.append(Choice(str(goods), f"{goods} Goods", f"{counts[goods]} distinct outcome(s)"))
+            items.append(Choice(str(goods), f"{goods} Goods", f"{counts[goods]} distinct outcome{'' if counts[goods] == 1 else 's'}"))
     elif d.step == "outcome":
         for summary, ref in outcomes(ctx):
             if summary["price"] == d.price and summary["goods"] == d.goods:
                 items.append(Choice(str(ref), text.clip(summary["label"], 100), text.clip(summary["detail"], 100)))
+    if d.step in PLACING:  # numbered as the picture numbers their places (presenter.preview's candidates)
+        places = [c for c in items if not c.value.startswith("@")]
+        numbers = {c.value: k for k, c in enumerate(places, 1)}
+        items = [replace(c, label=text.clip(f"{numbers[c.value]}. {c.label}", 100)) if c.value in numbers else c for c in items]
     return _page(items, d.page)
+
+
+PLACING = ("place", "imp_pos")  # the steps that put a piece on the Pads: the picture shows each option
+
+
+def placing_options(d: Draft, ctx: PlanContext) -> list[tuple[int, Draft]]:
+    """The options of a placing step on the select's page, each (its number, the draft
+    with it put in): what the picture draws, numbered like the list."""
+    if d.step not in PLACING:
+        return []
+    out = []
+    for c in step_choices(d, ctx):
+        if c.value.startswith("@"):
+            continue
+        try:
+            out.append((int(c.label.split(".", 1)[0]), choose(d, ctx, c.value)))
+        except (IllegalAction, ValueError):
+            continue
+    return out
 
 
 def _plain(s: str) -> str:
@@ -810,8 +845,8 @@ def what_it_means(price: int, goods: int, ctx: PlanContext) -> str:
     can = sellable(ctx, price)
     if can is None:
         return ""
-    if goods > can:
-        return f"⚠️ about {goods - can} of {goods} Goods unsold: you can sell about {can} at price {price} in your regions"
+    if goods > can:  # the decisive fact first, in a select's 100 characters
+        return f"⚠️ {goods - can} of {goods} Goods unsold: you can sell about {can} at price {price}"
     return f"you can sell about {can} at price {price} in your regions"
 
 
@@ -825,6 +860,10 @@ def decision_label(summary: dict[str, Any], ctx: PlanContext) -> tuple[str, str]
     if summary["logistics"]:
         bits.append(f"Logistics {summary['logistics']}")
     return " · ".join(bits), what_it_means(summary["price"], summary["goods"], ctx) or summary["detail"]
+
+
+def _cells(n: int) -> str:
+    return f"{n} cell{'' if n == 1 else 's'}"
 
 
 def short_yields(y: dict[str, Any], ctx: PlanContext) -> str:

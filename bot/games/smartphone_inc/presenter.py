@@ -152,6 +152,7 @@ class PlanBuilder:
     def preview(self, draft: planner.Draft, ctx: planner.PlanContext) -> dict[str, Any] | None:
         """The plan to draw, with the cells of the piece placed last to highlight; while a
         piece is being placed, the first candidate of the list, highlighted."""
+        original = draft
         draft = planner.candidate(draft, ctx)
         action = self.action(draft, ctx)
         if action is None:
@@ -164,6 +165,20 @@ class PlanBuilder:
             top = plan["top"]
             cells = pads.top_pad_positions(top["rot"], top["x"], top["y"])
         plan["highlight"] = [list(c) for c in cells]
+        options = []  # while a piece is placed: every option of the list, numbered, drawn small
+        for number, trial in planner.placing_options(original, ctx):
+            shown = self.action(trial, ctx)
+            if shown is None:
+                continue
+            if trial.improvements and trial.improvements != original.improvements:
+                last = trial.improvements[-1]
+                spot = pads.improvement_positions(last.x, last.y, last.rot)
+            else:
+                t_ = shown["plan"]["top"]
+                spot = pads.top_pad_positions(t_["rot"], t_["x"], t_["y"])
+            options.append({"n": number, "plan": shown["plan"], "highlight": [list(c) for c in spot]})
+        if options:
+            plan["options"] = options
         return plan
 
 

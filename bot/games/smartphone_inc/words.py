@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot import text
+from engine.smartphone_inc.common import plural_markers
 from engine.smartphone_inc.data import (
     IMPROVEMENTS,
     PHASE_TITLES,
@@ -62,7 +63,7 @@ def tech_side_name(tid: str, side: int) -> str:
 def improvement_label(imp: str) -> str:
     """An Improvement by what it shows, in the engine's words (its log lines name them
     the same way): "Improvement (Price Up + Logistics)", "Mini-upgrade (Research)"."""
-    return improvement_name(imp)
+    return plural_markers(improvement_name(imp))  # (an open half: "blank half")
 
 
 def colour_name(colour: str) -> str:
@@ -268,6 +269,10 @@ def describe_key(key: str) -> str:
     return " ".join(words) or "choice"
 
 
+def _markers(n: Any, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     """One line for what a seat must decide now."""
     if not prompt:
@@ -279,10 +284,10 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         return "choose an Improvement from the Block"
     if kind == "research":
         token = " (or 1 on your Marketing Token)" if prompt.get("token") else ""
-        return f"spend {prompt.get('markers', '?')} Research Progress marker(s), one Technology at a time{token}"
+        return f"spend {_markers(prompt.get('markers', 0), 'Research Progress marker')}, one Technology at a time{token}"
     if kind == "logistics":
         ceo = f" (or 1 to move your CEO, now in {region_name(str(prompt['ceo']))})" if prompt.get("ceo") else ""
-        return f"place {prompt.get('markers', '?')} Logistics Progress marker(s), one region at a time{ceo}"
+        return f"place {_markers(prompt.get('markers', 0), 'Logistics Progress marker')}, one region at a time{ceo}"
     if kind == "sell":
         return f"sell {prompt.get('sell', '?')} Goods, region by region"
     if kind == "retailer_bonus":
@@ -363,7 +368,7 @@ def describe_option(action: Mapping[str, Any], before: Mapping[str, Any], after:
         out = "; ".join(bits)
         moved_on = (after.get("round"), after.get("phase")) != (before.get("round"), before.get("phase"))
         if vp and moved_on and (after.get("round") != before.get("round") or after.get("phase") in ("vp", "over")):
-            out += f" → {vp:+d} VP once the round is scored"
+            out += f"; then the round is scored: you {vp:+d} VP"  # (not this option's VP: "Stop here → +7 VP" misled)
         elif vp and not moved_on:  # (VP of later automatic steps, e.g. Hardcore interest, are not this option's)
             out += f" ({vp:+d} VP)"
         return out
