@@ -55,7 +55,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_planner.py": ["--runs", "1"],
     "bench_render.py": ["--runs", "5"],
     "bench_app.py": ["--quick"],
-    "bench_scale.py": ["--games", "1000", "--acts", "100"],  # --full: 1,000 games, 400 moves
+    "bench_scale.py": ["--games", "1000", "--acts", "500"],  # --full: 1,000 games, 2,000 moves
     "bench_round_end.py": ["--runs", "3"],
     "bench_load.py": ["--quick"],
     "bench_ux.py": ["--rounds", "3"],

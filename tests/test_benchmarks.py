@@ -35,6 +35,7 @@ _spec.loader.exec_module(run_all)
         ["bench_upgrade.py", "--quick", "--runs", "3"],
         ["bench_scale.py", "--games", "12", "--acts", "5", "--baseline", "10"],
         ["bench_aoa.py", "--games", "2", "--bot-games", "1"],
+        ["bench_load.py", "--games", "4", "--seconds", "1"],
     ],
 )
 def test_benchmark_runs(args, tmp_path):
