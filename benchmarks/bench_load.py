@@ -22,7 +22,11 @@ goes through ``App.act`` (engine, one transaction with its outbox rows) and then
 deliverer (``bot.delivery.Deliverer``, paced 5 writes per 5 s per channel) takes the
 rows to a Discord that takes every post at once; a phase change draws the board
 picture in the painter (worker processes on 2 cores). The longest stall is the
-longest time a 5 ms sleep of a watcher task overslept (``loop_stall_max_ms``).
+longest time a 5 ms sleep of a watcher task overslept (``loop_stall_max_ms``; on a
+machine shared with other work this includes the time the process was not scheduled:
+``load_avg_1min`` says how busy it was), ``..._gc_pause_max_ms`` the longest garbage
+collection. The garbage collector is set as ``boardroom run`` sets it
+(``bot.runtime.tune_gc``).
 
 Prints one JSON line. Nothing is asserted.
 """
@@ -69,6 +73,23 @@ class NullSender:
 
     async def tell_blocked(self, game_id: int, code: int) -> None:
         return None
+
+
+class GcPauses:
+    """The longest garbage-collector pause (a full collection of a big heap stalls the loop)."""
+
+    def __init__(self) -> None:
+        import gc
+
+        self.worst = 0.0
+        self._t = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t = time.perf_counter()
+        else:
+            self.worst = max(self.worst, time.perf_counter() - self._t)
 
 
 class Stalls:
@@ -223,6 +244,13 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
     from bot.delivery import Deliverer
     from bot.storage import Storage
 
+    try:
+        from bot.runtime import tune_gc
+    except ImportError:  # an older bot (a before-and-after run): its garbage collector as it was
+        pass
+    else:
+        tune_gc()  # as ``boardroom run`` does before it starts
+
     out: dict[str, Any] = {"games": games, "seconds": seconds}
     with tempfile.TemporaryDirectory() as d:
         storage = await Storage.open(Path(d) / "load.db")
@@ -230,6 +258,7 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
         painter = pictures.Painter()
         deliverer = Deliverer(storage, NullSender())
         stalls = Stalls()
+        gcs = GcPauses()
         try:
             app = App(storage)
             load = Load(app, deliverer, painter, 1)
@@ -255,7 +284,9 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
                 "saturated_p50_ms": round(pct(load.act, 50) * 1000, 2),
                 "saturated_p99_ms": round(pct(load.act, 99) * 1000, 2),
                 "saturated_loop_stall_max_ms": round(stalls.worst * 1000, 1),
+                "saturated_gc_pause_max_ms": round(gcs.worst * 1000, 1),
             })
+            gcs.worst = 0.0
 
             # offered
             load.act.clear()
@@ -274,6 +305,7 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
                 "offered_act_picture_p50_ms": round(pct(load.act_picture, 50) * 1000, 2),
                 "offered_act_picture_p99_ms": round(pct(load.act_picture, 99) * 1000, 2),
                 "offered_loop_stall_max_ms": round(stalls.worst * 1000, 1),
+                "offered_gc_pause_max_ms": round(gcs.worst * 1000, 1),
                 "errors": load.errors,
                 "games_ended": sum(t.over for t in load.tables),
             })

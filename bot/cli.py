@@ -156,6 +156,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         "starting boardroom with database %s (%s)", config.db_path,
         "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
     )
+    from bot.runtime import tune_gc
+
+    tune_gc()  # shorter, rarer garbage-collector pauses of the event loop (bot/runtime.py)
     try:
         client.run(config.token, log_handler=None)
     except LeaseHeld as exc:
