@@ -9,7 +9,7 @@ set up, then played in two ways, each for ``--seconds``:
   returned (all games at once): ``saturated_actions_per_second``, the CPU time of this
   process per action (``cpu_ms_per_action``; the random player's choosing is not
   counted: it is the players', not the bot's), the CPU of the picture workers per
-  action beside it (``picture_cpu_ms_per_action``), latency p50/p99 and the longest
+  action beside it (``picture_workers_cpu_per_action_ms``), latency p50/p99 and the longest
   event-loop stall;
 * **offered**: moves arrive at ``--rate`` per second (a Poisson process) in games
   picked at random among those not moving already: ``offered_act_p50_ms`` /
@@ -280,7 +280,7 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
                 "saturated_actions": n,
                 "saturated_actions_per_second": round(n / wall, 1),
                 "cpu_ms_per_action": round(cpu / n * 1000, 2),
-                "picture_cpu_ms_per_action": round((worker_cpu_s(painter) - w0) / n * 1000, 2),
+                "picture_workers_cpu_per_action_ms": round((worker_cpu_s(painter) - w0) / n * 1000, 2),
                 "saturated_p50_ms": round(pct(load.act, 50) * 1000, 2),
                 "saturated_p99_ms": round(pct(load.act, 99) * 1000, 2),
                 "saturated_loop_stall_max_ms": round(stalls.worst * 1000, 1),
