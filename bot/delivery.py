@@ -241,6 +241,7 @@ class Deliverer:
         wake = self._wake.setdefault(game_id, asyncio.Event())
         inflight: dict[str, asyncio.Task[None]] = {}
         busy: set[int] = set()  # ids of the rows being sent (still "pending" in the database)
+        parsed: dict[int, tuple[str, dict[str, Any]]] = {}  # payloads decoded already (pending_outbox)
         try:
             while not self._closed:
                 wake.clear()
@@ -251,7 +252,7 @@ class Deliverer:
                 busy = {i for t in inflight.values() for i in getattr(t, "row_ids", ())}
                 async with self._slots:
                     async with self.storage.read() as q:
-                        rows = [r for r in await q.pending_outbox(game_id) if r.kind != "hold"]  # held: see below
+                        rows = [r for r in await q.pending_outbox(game_id, parsed) if r.kind != "hold"]  # held: below
                     rows = [r for r in rows if r.id not in busy]
                     if not rows and not inflight:
                         return

@@ -813,11 +813,27 @@ class Tx:
         row = await self._one("SELECT coalesce(max(batch), 0) + 1 FROM outbox")
         return int(row[0])
 
-    async def pending_outbox(self, game_id: int) -> list[OutboxRow]:
+    async def pending_outbox(
+        self, game_id: int, parsed: dict[int, tuple[str, dict[str, Any]]] | None = None
+    ) -> list[OutboxRow]:
+        """The game's pending rows in order. ``parsed`` (the caller's, kept between calls):
+        a row's payload read before with the same text is not decoded again (the
+        deliverer reads a paced game's pending rows after every send); it keeps only
+        the rows still pending."""
         rows = await self._all(
             f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' ORDER BY id", (game_id,)
         )
-        return [_outbox(r) for r in rows]
+        if parsed is None:
+            return [_outbox(r) for r in rows]
+        out, seen = [], {}
+        for r in rows:
+            known = parsed.get(r[0])
+            payload = known[1] if known is not None and known[0] == r[5] else json.loads(r[5])
+            seen[r[0]] = (r[5], payload)
+            out.append(OutboxRow(r[0], r[1], r[2], r[3], r[4], payload, r[6], bool(r[7]), *r[8:]))
+        parsed.clear()
+        parsed.update(seen)
+        return out
 
     async def outbox_rows(self, game_id: int) -> list[OutboxRow]:
         rows = await self._all(f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
