@@ -12,6 +12,7 @@ import argparse
 import json
 import statistics
 import time
+from typing import Any
 
 from engine.simulate import module_mix, play_game, simulate
 from engine.smartphone_inc import decisions
@@ -22,6 +23,7 @@ from engine.smartphone_inc.game import GAME
 def actions_per_second(games: int) -> dict[str, float]:
     apply_time = 0.0
     applies = 0
+    slowest = float("inf")
     summary = simulate("smartphone-inc", 4, games, 1, {}, "random")
     # apply() alone, on recorded games (without the random player's choosing)
     for seed in range(min(games, 20)):
@@ -30,39 +32,51 @@ def actions_per_second(games: int) -> dict[str, float]:
         t0 = time.perf_counter()
         for seat, action in log:
             state = GAME.apply(state, seat, action)
-        apply_time += time.perf_counter() - t0
+        spent = time.perf_counter() - t0
+        apply_time += spent
         applies += len(log)
+        slowest = min(slowest, len(log) / spent)
     return {
         "games": games,
         "failures": summary["failures"],
         "actions_per_second_with_random_player": summary["actions_per_second"],
         "apply_per_second": round(applies / apply_time, 1),
+        # the game whose actions were slowest to apply (the total hides a slow one)
+        "slowest_game_apply_per_second": round(slowest, 1),
     }
 
 
 def plan_enumeration() -> dict[str, float]:
+    """Milliseconds of ``distinct_outcomes`` with 0, 3 and 6 Improvements, without and
+    with 4G (the goal's case: 6 Improvements and 4G ≤ 50 ms). ``distinct_outcomes``
+    builds each outcome and its plan when it is read, so ``..._ms`` times the call *and*
+    reading every outcome with its plan (the whole work); ``..._call_ms`` the call
+    alone, ``..._refs_ms`` the call without plans (as the planner and the greedy player
+    make it), ``distinct_effects_...`` one outcome per distinct effect."""
     out = {}
-    for n in (0, 3, 6):
-        owned = [STARTING["green"], *DECK[:n]][:n] if n else []
+
+    def timed(fn: Any) -> float:
         times = []
         for _ in range(7):
             t0 = time.perf_counter()
-            outcomes = decisions.distinct_outcomes(owned, False)
+            fn()
             times.append(time.perf_counter() - t0)
-        out[f"distinct_outcomes_{n}_improvements_ms"] = round(statistics.median(times) * 1000, 2)
-        out[f"distinct_outcomes_{n}_improvements_count"] = len(outcomes)
-        refs = []
-        for _ in range(7):  # as the planner and the greedy player call it: plans built on demand
-            t0 = time.perf_counter()
-            decisions.distinct_outcomes(owned, False, with_plans=False)
-            refs.append(time.perf_counter() - t0)
-        out[f"distinct_outcomes_{n}_improvements_refs_ms"] = round(statistics.median(refs) * 1000, 2)
-        effects = []
-        for _ in range(7):  # one outcome per distinct effect: what the planner and the greedy player read
-            t0 = time.perf_counter()
-            decisions.distinct_effects(owned, False)
-            effects.append(time.perf_counter() - t0)
-        out[f"distinct_effects_{n}_improvements_ms"] = round(statistics.median(effects) * 1000, 2)
+        return round(statistics.median(times) * 1000, 2)
+
+    for n in (0, 3, 6):
+        owned = [STARTING["green"], *DECK[:n]][:n] if n else []
+        for g4 in (False, True):
+            tag = f"{n}_improvements" + ("_4g" if g4 else "")
+            outcomes = decisions.distinct_outcomes(owned, g4)
+            out[f"distinct_outcomes_{tag}_count"] = len(outcomes)
+            out[f"distinct_outcomes_{tag}_ms"] = timed(
+                lambda o=owned, g=g4: [x["plan"] for x in decisions.distinct_outcomes(o, g)]
+            )
+            out[f"distinct_outcomes_{tag}_call_ms"] = timed(lambda o=owned, g=g4: decisions.distinct_outcomes(o, g))
+            out[f"distinct_outcomes_{tag}_refs_ms"] = timed(
+                lambda o=owned, g=g4: list(decisions.distinct_outcomes(o, g, with_plans=False))
+            )
+            out[f"distinct_effects_{tag}_ms"] = timed(lambda o=owned, g=g4: decisions.distinct_effects(o, g))
     return out
 
 

@@ -42,14 +42,18 @@ def apply_alone(games: int) -> dict[str, float]:
     spent = 0.0
     applies = 0
     biggest = 0
+    slowest = float("inf")
     for seed in range(games):
         _, log, _ = play_game("mobile-markets", SEATS, seed, {}, "random")
         state = GAME.setup(SEATS, seed, {})
         t0 = time.process_time()
         for seat, action in log:
             state = GAME.apply(state, seat, action)
-        spent += time.process_time() - t0
+        took = time.process_time() - t0
+        spent += took
         applies += len(log)
+        if took > 0:
+            slowest = min(slowest, len(log) / took)
     for seed in range(min(games, 10)):  # the largest dumped state along whole games
         for opts in ({}, {"automata": ["d"], "difficulty": "hard"}):
             seats = SEATS if not opts else ["a", "d"]
@@ -61,6 +65,7 @@ def apply_alone(games: int) -> dict[str, float]:
             play_game("mobile-markets", seats, seed, opts, "random", on_state=track)
     return {
         "apply_per_second": round(applies / spent, 1),
+        "slowest_game_apply_per_second": round(slowest, 1),  # the total hides a slow game
         "largest_state_bytes": biggest,
         "largest_state_kib": round(biggest / 1024, 2),
     }

@@ -30,8 +30,11 @@ request's time on stderr, when ``App.act`` returned and the CPU time this proces
 (worker processes not counted); ``BENCH_PROFILE=path``: cProfile stats of each, event loop only): the round's post with its
 pictures, the status edit and 5 planner DMs each with its picture (drawn with the
 planner's first screen). Before each measured action the deliverer is idle and the
-channels' pace windows (5 writes per 5 s) are empty, as when players take their time.
-``--pictures-only`` skips it; ``--e2e-only`` skips the pictures-alone figures.
+channels' pace windows (5 writes per 5 s) are empty, as when players take their time;
+the median, p99 and max. Then as many round ends that land while the posts of the
+moves before them are still pacing out (``round_end_while_pacing_*``: the players move
+as fast as the bot answers, nothing waits). Each game's end counts as a round end;
+more games are played as needed. ``--pictures-only`` skips it; ``--e2e-only`` skips the pictures-alone figures.
 """
 
 from __future__ import annotations
@@ -126,65 +129,102 @@ def run(runs: int = 5) -> dict[str, Any]:
 
 
 async def round_end_e2e(runs: int) -> dict[str, Any]:
-    """(see the module docstring) the time from the round-ending ``App.act`` to its last message."""
+    """(see the module docstring) the time from the round-ending ``App.act`` to its last
+    message: ``runs`` round ends after a pause (the pace windows empty), then ``runs``
+    that land while the posts of the moves before are still pacing out (the players
+    move as fast as the bot answers). A game has 4 round ends and its end (counted
+    too); more games are played as needed."""
     import tempfile
 
     from engine.ai import choose as ai_choose
     from tests.discord_support import running
     from tests.fake_discord import FakeDiscord
 
-    times: list[float] = []
+    series: dict[str, list[float]] = {"calm": [], "busy": []}
     counts: list[int] = []
     async with FakeDiscord() as fake:
         users = {name: fake.add_member(name) for name in SEATS}
         with tempfile.TemporaryDirectory() as tmp:
             async with running(fake, str(Path(tmp) / "round-end.db")) as bot:
                 app, play = bot.app, bot.get_cog("Play")
-                ix = await fake.slash(users["a"], "game new", {"game": NAME})
-                for name in SEATS[1:]:
-                    await fake.click(users[name], ix.original, "Join")
-                await fake.click(users["a"], ix.original, "Start")
-                await fake.wait_for(lambda: all(fake.dm_messages(u) for u in users.values()), 30, what="planners")
-                gid = 1
-                while len(times) < runs:
-                    state = await app.state(gid)
-                    seat = sorted(GAME.pending(state))[0]
-                    action = ai_choose(NAME, state, seat, "random")
-                    ending = GAME.apply(state, seat, action)["round"] != state["round"]
-                    if ending:  # as after a pause: nothing in flight, the pace windows empty
-                        await bot.delivery.idle()
-                        await asyncio.sleep(bot.delivery.per + 0.2)
-                        first = len(fake.requests)
-                        prof = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
-                        if prof is not None:
-                            prof.enable()
-                        start = time.monotonic()
-                        cpu0 = time.process_time()
-                    info = await app.info(gid)
-                    out = await app.act(gid, int(users[seat]["id"]), seat, action, info.version)
-                    acted = time.monotonic()
-                    await play.publish(out)
-                    if ending:
-                        while any(not t.done() for t in bot.delivery._tasks.values()):
-                            await asyncio.sleep(0.002)
-                        if prof is not None:
-                            prof.disable()
-                            prof.dump_stats(f"{os.environ['BENCH_PROFILE']}.{len(times)}")
-                        sent = [r for r in fake.requests[first:] if r.method in ("POST", "PATCH") and "/messages" in r.path]
-                        times.append((max(r.at for r in sent) - start) * 1000)
-                        if os.environ.get("BENCH_TRACE"):
-                            print(f"{(acted - start) * 1000:8.1f} App.act returned", file=sys.stderr)
-                            print(f"{(time.process_time() - cpu0) * 1000:8.1f} ms CPU in this process", file=sys.stderr)
-                            for r in fake.requests[first:]:
-                                print(f"{(r.at - start) * 1000:8.1f} {r.method} {r.path}", file=sys.stderr)
-                        counts.append(len(sent))
-                    else:
-                        await bot.delivery.idle()
+
+                async def new_game() -> int:
+                    before = len(await app.games_with_status("active", "finished"))
+                    ix = await fake.slash(users["a"], "game new", {"game": NAME})
+                    for name in SEATS[1:]:
+                        await fake.click(users[name], ix.original, "Join")
+                    await fake.click(users["a"], ix.original, "Start")
+                    await fake.wait_for(
+                        lambda: all(fake.dm_messages(u) for u in users.values()), 30, what="planners"
+                    )
+                    games = await app.games_with_status("active")
+                    assert len(games) == 1 and before + 1 == len(await app.games_with_status("active", "finished"))
+                    await bot.delivery.idle()
+                    return games[0].id
+
+                gid = await new_game()
+                for kind in ("calm", "busy"):
+                    times = series[kind]
+                    while len(times) < runs:
+                        state = await app.state(gid)
+                        pending = GAME.pending(state)
+                        if not pending:  # the game ended: the next one
+                            gid = await new_game()
+                            continue
+                        seat = sorted(pending)[0]
+                        action = ai_choose(NAME, state, seat, "random")
+                        after = GAME.apply(state, seat, action)
+                        ending = after["round"] != state["round"] or GAME.is_over(after)
+                        if ending:
+                            if kind == "calm":  # as after a pause: nothing in flight, the pace windows empty
+                                await bot.delivery.idle()
+                                await asyncio.sleep(bot.delivery.per + 0.2)
+                            first = len(fake.requests)
+                            prof = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
+                            if prof is not None:
+                                prof.enable()
+                            start = time.monotonic()
+                            cpu0 = time.process_time()
+                        info = await app.info(gid)
+                        out = await app.act(gid, int(users[seat]["id"]), seat, action, info.version)
+                        acted = time.monotonic()
+                        await play.publish(out)
+                        if ending:
+                            while any(not t.done() for t in bot.delivery._tasks.values()):
+                                await asyncio.sleep(0.002)
+                            if prof is not None:
+                                prof.disable()
+                                prof.dump_stats(f"{os.environ['BENCH_PROFILE']}.{kind}.{len(times)}")
+                            sent = [r for r in fake.requests[first:]
+                                    if r.method in ("POST", "PATCH") and "/messages" in r.path]
+                            times.append((max(r.at for r in sent) - start) * 1000)
+                            if os.environ.get("BENCH_TRACE"):
+                                print(f"{kind}: {(acted - start) * 1000:8.1f} App.act returned", file=sys.stderr)
+                                print(f"{(time.process_time() - cpu0) * 1000:8.1f} ms CPU in this process",
+                                      file=sys.stderr)
+                                for r in fake.requests[first:]:
+                                    print(f"{(r.at - start) * 1000:8.1f} {r.method} {r.path}", file=sys.stderr)
+                            if kind == "calm":
+                                counts.append(len(sent))
+                        elif kind == "calm":
+                            await bot.delivery.idle()
+    calm, busy = series["calm"], series["busy"]
     return {
-        "round_end_pictures_ms": round(statistics.median(times), 1),
-        "round_end_ms_each": [round(t, 1) for t in times],
+        "round_end_pictures_ms": round(statistics.median(calm), 1),
+        "round_end_p99_ms": round(pct(calm, 99), 1),
+        "round_end_max_ms": round(max(calm), 1),
+        "round_end_ms_each": [round(t, 1) for t in calm],
+        "round_end_while_pacing_ms": round(statistics.median(busy), 1),
+        "round_end_while_pacing_p99_ms": round(pct(busy, 99), 1),
+        "round_end_while_pacing_max_ms": round(max(busy), 1),
+        "round_end_while_pacing_ms_each": [round(t, 1) for t in busy],
         "round_end_messages": max(counts),
     }
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
 
 
 def main() -> None:

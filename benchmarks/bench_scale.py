@@ -1,8 +1,7 @@
 """Many active games on one machine: start-up, per-action cost, memory (issue 9).
 
     .venv/bin/python benchmarks/bench_scale.py --games 10000 [--ai-seats [--owed 0.1]]
-        [--acts 200] [--baseline 10] [--db scale.db] [--profile act.prof]
-        (--acts defaults to 400)
+        [--acts 2000] [--baseline 10] [--db scale.db] [--profile act.prof]
 
 1. Builds a database of N active Smartphone Inc. games: a few real 3-player games
    are played through the app layer to different points (Planning with a plan
@@ -14,7 +13,8 @@
    must answer (as when the bot died between the two), so start-up must play it.
 2. In a fresh process, starts the real bot (``create_bot``, as ``boardroom run``
    does) against the fake Discord on loopback and measures: time to ready
-   (gateway READY, reminder timer armed), time to done (the start-up catch-up,
+   (gateway READY, reminder timer armed; ``ready_s`` from the process's start, its
+   imports included; ``ready_in_process_s`` from ``create_bot``), time to done (the start-up catch-up,
    ``advance_all``, finished; ``ai_moves_at_start`` moves played: ``ai_moves_s`` is
    the wall time during which at least one of them was being chosen, applied or
    committed (a few games advance side by side), ``ai_choose_cpu_s`` the CPU time of
@@ -29,7 +29,11 @@
 3. The same moves on a ``--baseline`` database (default 10 games; 0: skip), opened in
    the same process as the bot opens its own (background checkpoints, the reminder
    timer), one move each in turn so that both see the same load of the machine:
-   ``act_p99_growth_pct`` is how much slower p99 is with N games (goal ≤ 20 %).
+   ``act_p99_growth_pct`` is how much slower p99 is with N games (goal ≤ 20 %). Beside
+   it the A/A run: the same moves on an identical copy of the baseline database
+   (``aa_p99_spread_pct``): a growth within that spread is noise. A pick whose game
+   has no player to move is counted (``acts_skipped_games``) and another game picked:
+   every one of ``--acts`` is timed.
 
 ``--db`` keeps the database (and reuses it when it exists, skipping the build);
 ``--profile`` writes cProfile stats of the timed ``App.act`` calls.
@@ -279,20 +283,27 @@ class Mover:
             self.by_base.setdefault(src, []).append(gid)
         self.bases = sorted(self.by_base)
         self.times: list[float] = []
+        self.skipped = 0  # picks whose game had no player to move (another is picked)
 
     async def move(self, prof: cProfile.Profile | None = None) -> None:
+        """One timed move: a game without a player to move is counted and another is
+        picked, so that every call times a move."""
         from engine.ai import choose
 
         app = self.app
-        # the base position first, then one of its copies: two movers with the same seed
-        # over databases built alike time the same moves, whatever their number of games
-        src = self.bases[self.rng.randrange(len(self.bases))]
-        copies = self.by_base[src]
-        gid = copies[self.rng.randrange(len(copies))]
-        await reset_game(app, gid, src)
-        holdups = await app.holdups(gid)
-        if not holdups:
-            return
+        for _ in range(100):
+            # the base position first, then one of its copies: two movers with the same seed
+            # over databases built alike time the same moves, whatever their number of games
+            src = self.bases[self.rng.randrange(len(self.bases))]
+            copies = self.by_base[src]
+            gid = copies[self.rng.randrange(len(copies))]
+            await reset_game(app, gid, src)
+            holdups = await app.holdups(gid)
+            if holdups:
+                break
+            self.skipped += 1
+        else:
+            raise RuntimeError("no copied game has a player to move")
         h = holdups[0]
         state = await app.state(gid)  # the player opened the prompt: the state is warm
         action = choose(GAME, state, h.seat, "random")
@@ -315,7 +326,8 @@ async def copies_of(storage: Any) -> list[tuple[int, int]]:
 
 
 async def measure(
-    db: Path, acts: int, profile: str | None = None, baseline: Path | None = None
+    db: Path, acts: int, profile: str | None = None, baseline: Path | None = None,
+    spawned_at: float | None = None,
 ) -> dict[str, Any]:
     from bot.app import App
     from bot.discord_bot import create_bot
@@ -375,9 +387,11 @@ async def measure(
             startup_prof.enable()
         task = asyncio.create_task(bot.start(token))
         base_storage = base_sched = None
+        extra_storages: list[Any] = []
         try:
             await asyncio.wait_for(bot.ready_event.wait(), 600)
             marks["ready"] = time.perf_counter()
+            marks["ready_wall"] = time.time()
             while "done" not in marks:
                 await asyncio.sleep(0.01)
             if startup_prof is not None:
@@ -404,6 +418,13 @@ async def measure(
                 async with base_storage.read() as q:
                     async with q.conn.execute("SELECT count(*) FROM games WHERE status = 'active'") as cur:
                         (out["baseline_games"],) = await cur.fetchone()
+                # the A/A run: an identical copy of the baseline, the same moves: how much
+                # two p99s of the same work differ here (the noise of the growth figure)
+                aa = baseline.with_name(baseline.stem + "-aa.db")
+                aa_storage = await Storage.open(aa)
+                aa_storage.start_checkpoints()
+                extra_storages.append(aa_storage)
+                movers.append(Mover(App(aa_storage), await copies_of(aa_storage), 1))
             # App.act alone, as the baseline app (which has no deliverer) has it: the bot's
             # deliverer would send each move's posts and draw their pictures beside the
             # next timed move (the copies' channels are not in the fake Discord either)
@@ -419,13 +440,17 @@ async def measure(
                 base_sched.shutdown()
             if base_storage is not None:
                 await base_storage.close()
+            for extra in extra_storages:
+                await extra.close()
             await bot.close()
             task.cancel()
     rss = peak_rss_mib()
     times = movers[0].times
     out.update({
         "games": active,
-        "ready_s": round(marks["ready"] - t0, 3),
+        # from the process's start (imports included) when the parent said when it started it
+        "ready_s": round(marks["ready_wall"] - spawned_at, 3) if spawned_at else round(marks["ready"] - t0, 3),
+        "ready_in_process_s": round(marks["ready"] - t0, 3),
         "done_s": round(marks["done"] - t0, 3),
         "ai_moves_at_start": ai["moves"],
         "ai_moves_s": round(ai["s"], 3),
@@ -435,6 +460,7 @@ async def measure(
         "act_p50_ms": round(pct(times, 50) * 1000, 2) if times else None,
         "act_p99_ms": round(pct(times, 99) * 1000, 2) if times else None,
         "acts": len(times),
+        "acts_skipped_games": movers[0].skipped,
         "peak_rss_start_mib": round(rss_start, 1),
         "peak_rss_mib": round(rss, 1),
     })
@@ -443,6 +469,9 @@ async def measure(
         out["baseline_act_p50_ms"] = round(pct(base, 50) * 1000, 2)
         out["baseline_act_p99_ms"] = round(pct(base, 99) * 1000, 2)
         out["act_p99_growth_pct"] = round((pct(times, 99) / pct(base, 99) - 1) * 100, 1)
+        if len(movers) > 2 and movers[2].times:
+            out["aa_act_p99_ms"] = round(pct(movers[2].times, 99) * 1000, 2)
+            out["aa_p99_spread_pct"] = round((pct(movers[2].times, 99) / pct(base, 99) - 1) * 100, 1)
     return out
 
 
@@ -461,8 +490,12 @@ def run(
     if profile:
         cmd += ["--profile", profile]
     if baseline is not None:
+        import shutil
+
         asyncio.run(build(baseline[0], baseline[1], ai_seats))
+        shutil.copyfile(baseline[0], baseline[0].with_name(baseline[0].stem + "-aa.db"))  # the A/A twin
         cmd += ["--baseline-db", str(baseline[0])]
+    cmd += ["--spawned-at", repr(time.time())]
     child = subprocess.run(
         cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
@@ -480,16 +513,18 @@ def main() -> None:
     parser.add_argument("--ai-seats", action="store_true")
     parser.add_argument("--owed", type=float, default=None, metavar="F",
                         help="with --ai-seats: the share of games owing the AI a move at start-up (default 0.1)")
-    parser.add_argument("--acts", type=int, default=400)
+    parser.add_argument("--acts", type=int, default=2000,
+                        help="timed moves (enough for a stable p99: compare aa_p99_spread_pct)")
     parser.add_argument("--baseline", type=int, default=10, metavar="G",
                         help="also measure App.act on G games (0: no) and report the p99 growth")
     parser.add_argument("--db", type=Path, help="keep the database here (reused if it exists)")
     parser.add_argument("--profile", help="write cProfile stats of the timed App.act calls here")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child process
     parser.add_argument("--baseline-db", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--spawned-at", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        result = asyncio.run(measure(Path(args.measure), args.acts, args.profile, args.baseline_db))
+        result = asyncio.run(measure(Path(args.measure), args.acts, args.profile, args.baseline_db, args.spawned_at))
         print(json.dumps(result))
         return
     with tempfile.TemporaryDirectory() as d:

@@ -8,7 +8,7 @@
     boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
     boardroom run                        run the Discord bot (DISCORD_TOKEN, BOARDROOM_DB, ...;
                                          a ./.env file is read first if there is one)
-    boardroom demo --game smartphone-inc|mobile-markets --players N --seed S [--db PATH] [--out DIR] [--pace S]
+    boardroom demo --game smartphone-inc|mobile-markets|age-of-automaton --players N --seed S [--db PATH] [--out DIR] [--pace S]
     boardroom --version                  boardroom's version and its libraries' (and Python's)
 
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.
@@ -161,6 +161,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         "starting boardroom with database %s (%s)", config.db_path,
         "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
     )
+    from bot.runtime import tune_gc
+
+    tune_gc()  # shorter, rarer garbage-collector pauses of the event loop (bot/runtime.py)
     try:
         client.run(config.token, log_handler=None)
     except LeaseHeld as exc:
@@ -248,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--db", default="demo.db")
-    p.add_argument("--out", default=None, help="directory for the public picture of each phase")
+    p.add_argument("--out", default=None, help="folder for the public picture of each phase (in a folder per game)")
     p.add_argument("--pace", type=float, default=0.0, help="seconds to wait between actions")
     p.add_argument("--ai", choices=["bot", "random"], default="bot", help="bot = greedy rule bot")
     p.set_defaults(fn=cmd_demo)

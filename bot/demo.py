@@ -6,9 +6,13 @@ after a crash or a kill and it resumes where the log ends; because the AI choice
 depend only on the game state, it ends with the same result as an uninterrupted
 run. A demo game that already finished just prints its result again.
 
-Output: a progress line per phase on stdout, and last the final result as ONE
-JSON line. With ``--out DIR`` and the ``render`` package available, the public
-picture of each phase is written there (``0012-r1-p1-planning.png``: version, round, phase).
+Output: a progress line per phase on stdout, in the players' words ("Round 1,
+phase 2: Set Prices"), and last the final result as ONE JSON line. With ``--out DIR``
+and the ``render`` package available, the public picture (the channel's board) of
+each phase is written into the game's own folder: ``DIR/<game>/start.png``, then
+``r1-2-set-prices.png`` (round 1, phase 2: the phase's number in the rulebook, or
+for a game without phase numbers the picture's place in its round) and last
+``game-over.png``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -23,6 +28,7 @@ from typing import Any
 
 import render
 from bot.app import AiChoose, App
+from bot.games import find as find_presenter
 from bot.records import GameInfo
 from bot.storage import Storage, dumps
 from engine import Game
@@ -38,11 +44,61 @@ def demo_channel(game: str, players: int, seed: int, ai: str) -> int:
     return -1 - int.from_bytes(digest[:6], "big")  # negative: never a Discord id
 
 
-def write_picture(draw: Callable[[str, dict[str, Any]], Any], game: str, view: dict[str, Any], out: Path) -> Path:
+def phase_words(game: str, phase: str | None) -> str:
+    """A phase as the players read it ("Set Prices", "Action phase (ended)")."""
+    if phase == "over":
+        return "Game over"
+    presenter = find_presenter(game)
+    if presenter is not None:
+        return presenter.phase_title(phase)
+    return str(phase or "?").replace("_", " ").capitalize()
+
+
+def _slug(words: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-") or "phase"
+
+
+class PhaseNames:
+    """The progress line and the file name of each phase picture of one demo game.
+
+    A view's ``phase_number`` (Smartphone Inc., Mobile Markets) numbers its picture in
+    its round; a game without one (Age of Automaton) gets the picture's place in the
+    round (the start picture counts). The first picture is ``start``, the last ``game-over``; a name already
+    taken gets ``-2``, ``-3``."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.count: dict[Any, int] = {}
+        self.taken: set[str] = set()
+
+    def line(self, view: Mapping[str, Any]) -> str:
+        words = phase_words(self.game, view.get("phase"))
+        if view.get("phase") == "over":
+            return words
+        number = view.get("phase_number")
+        where = f"Round {view.get('round')}"
+        return f"{where}, phase {number}: {words}" if number else f"{where}: {words}"
+
+    def name(self, view: Mapping[str, Any], *, start: bool = False) -> str:
+        phase, rnd = view.get("phase"), view.get("round")
+        self.count[rnd] = self.count.get(rnd, 0) + 1  # the start is its round's first picture
+        if start:
+            stem = "start"
+        elif phase == "over":
+            stem = "game-over"
+        else:
+            number = view.get("phase_number") or self.count[rnd]
+            stem = f"r{rnd}-{number}-{_slug(phase_words(self.game, phase))}"
+        name, n = stem, 1
+        while name in self.taken:
+            n += 1
+            name = f"{stem}-{n}"
+        self.taken.add(name)
+        return f"{name}.png"
+
+
+def write_picture(draw: Callable[[str, dict[str, Any]], Any], game: str, view: dict[str, Any], path: Path) -> Path:
     image = draw(game, view)
-    number = view.get("phase_number") or 9  # sorts the phases of one action in order
-    name = f"{int(view.get('version', 0)):04d}-r{view.get('round')}-p{number}-{view.get('phase')}.png"
-    path = out / name.replace("/", "_").replace(" ", "_")
     if isinstance(image, bytes | bytearray):
         path.write_bytes(image)
     else:
@@ -74,18 +130,22 @@ async def run_demo(
 ) -> dict[str, Any]:
     """Play (or resume) the demo game; echo progress and last the result JSON line."""
     draw = render.draw if renderer is True else (renderer or None)
-    out_dir = Path(out) if out else None
+    out_dir = Path(out) / game if out else None  # each game its own folder
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
+    names = PhaseNames(game)
     storage = await Storage.open(db)
     try:
         app = App(storage, games=games, ai_choose=ai_choose, clock=time.time)
         channel = demo_channel(game, players, seed, ai)
 
-        def picture(view: dict[str, Any]) -> None:
+        def picture(view: dict[str, Any], *, start: bool = False) -> None:
+            if not start:
+                echo(names.line(view))
+            name = names.name(view, start=start)
             if draw is not None and out_dir is not None:
                 try:
-                    write_picture(draw, game, view, out_dir)
+                    write_picture(draw, game, view, out_dir / name)
                 except Exception:
                     log.exception("drawing the picture of version %s failed", view.get("version"))
 
@@ -99,8 +159,8 @@ async def run_demo(
                 info = await app.add_ai(info.id, DEMO_HOST, ai)
             started = await app.start(info.id, DEMO_HOST, seed=seed, run_ai=False)
             echo(f"started {game} #{info.id}: {players} AI seats, seed {seed}")
-            for view in started.phase_views:
-                picture(view)
+            for i, view in enumerate(started.phase_views):
+                picture(view, start=i == 0)
         elif info.status == "active":
             echo(f"resuming {game} #{info.id} at version {info.version}")
         else:
@@ -110,7 +170,6 @@ async def run_demo(
             if step is None:
                 break
             if step.phase_changed:
-                echo(f"version {step.version}: round {step.round}, {step.phase}")
                 for view in step.phase_views:
                     picture(view)
             if pace > 0:

@@ -23,7 +23,10 @@ the round end waited for the GIL behind them). ``BOARDROOM_PICTURES=thread`` kee
 all in 2 threads of the bot's process (the default on a single core); ``process``
 forces the processes. Where worker processes cannot start, the painter works in
 threads. The workers are started when first needed (the bot warms them up after its
-start-up catch-up) and stopped at exit (or by :meth:`Painter.close`).
+start-up catch-up) and stopped at exit (or by :meth:`Painter.close`). A bot that dies
+without stopping them (SIGKILL, the OOM killer) takes them with it: each worker watches
+the bot's process and ends within a moment of it (:func:`watch_bot`), and the
+forkserver and resource tracker end once their workers have.
 
 :func:`warm_up` (run by the bot in the painter once the start-up catch-up is done)
 draws one throwaway picture per game, so that the first picture a player waits for
@@ -176,7 +179,64 @@ def load_packages() -> None:
         log.warning("could not load the pictures packages ahead of time", exc_info=True)
 
 
-def _warm_worker() -> None:
+PARENT_POLL_S = 0.5  # how often a worker without a pidfd looks for its bot
+
+
+def _bot_gone(pid: int) -> bool:
+    """True once process ``pid`` has ended (a zombie counts as ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # someone else's process now holds the number
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
+    except OSError:
+        return False  # no /proc (not Linux): the signal test above is all there is
+
+
+def _watch_bot(pid: int) -> None:
+    """Block until process ``pid`` (the bot) ends, then end this worker at once.
+
+    A worker's parent is the forkserver, not the bot, and a killed bot (SIGKILL, the
+    OOM killer) runs no clean-up: without this, the forkserver and its workers lived
+    on for ever, holding the dead bot's stdout. On Linux a pidfd becomes readable
+    when the process ends, so the worker wakes at once; elsewhere it looks every
+    :data:`PARENT_POLL_S` seconds. When the workers are gone the forkserver (whose
+    clients they were) and multiprocessing's resource tracker end by themselves."""
+    try:
+        fd = os.pidfd_open(pid)  # type: ignore[attr-defined]  # Linux 5.3+, Python 3.9+
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        import select
+
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not poller.poll():
+            pass
+        os._exit(0)
+    import time
+
+    while not _bot_gone(pid):
+        time.sleep(PARENT_POLL_S)
+    os._exit(0)
+
+
+def watch_bot(pid: int) -> None:
+    """Start the daemon thread of :func:`_watch_bot` in this (worker) process."""
+    import threading
+
+    threading.Thread(target=_watch_bot, args=(pid,), name="bot-watch", daemon=True).start()
+
+
+def _warm_worker(bot_pid: int | None = None) -> None:
+    if bot_pid is not None:
+        watch_bot(bot_pid)  # first: a bot killed while this worker warms up ends it too
     warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
 
@@ -246,7 +306,8 @@ class Painter:
         if self._processes is None:
             # forkserver: never fork the bot's own process (threads, sockets, event loop)
             self._processes = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("forkserver"), initializer=_warm_worker
+                self.workers, mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_warm_worker, initargs=(os.getpid(),),  # each worker ends with the bot
             )
         return self._processes
 

@@ -387,25 +387,115 @@ def _seat(row: Iterable[Any]) -> SeatRow:
     return SeatRow(*r)
 
 
+def _run_batch(db: sqlite3.Connection, batch: list[tuple[str, Any, bool]]) -> None:
+    """Run queued statements in order, in aiosqlite's thread (one trip); the first
+    error stops the batch and is raised (the transaction is then rolled back)."""
+    for sql, args, many in batch:
+        if many:
+            db.executemany(sql, args)
+        else:
+            db.execute(sql, args)
+
+
+def _run_and_fetch(
+    db: sqlite3.Connection, batch: list[tuple[str, Any, bool]], queries: list[tuple[str, tuple[Any, ...]]]
+) -> list[list[Any]]:
+    """The queued statements, then each query's rows: one trip to the database thread."""
+    _run_batch(db, batch)
+    out = []
+    for sql, args in queries:
+        cur = db.execute(sql, args)
+        try:
+            out.append(cur.fetchall())
+        finally:
+            cur.close()
+    return out
+
+
+# what a delivered outbox row keeps of its payload: nothing (its kind, target, batch,
+# message id and times stay)
+_SPENT = "'{}'"
+
+_SETTINGS_SQL = (
+    "SELECT remind_after_hours, repeat_hours, takeover, takeover_after_hours FROM game_settings WHERE game_id = ?"
+)
+
+
+def _settings(row: Any) -> Settings:
+    if row is None:
+        return Settings()
+    return Settings(float(row[0]), float(row[1]), bool(row[2]), float(row[3]))
+
+
 class Tx:
-    """SQL on the shared connection; obtained from Storage.read()/transaction()."""
+    """SQL on the shared connection; obtained from Storage.read()/transaction().
+
+    Inside a write transaction the statements whose answer nobody reads (INSERT,
+    UPDATE, DELETE without a row count or id) are queued, not sent one by one: they go
+    to the database thread together, in order, at the next read of the transaction or
+    with its COMMIT (issue 25: each trip to the thread cost more than the statement).
+    A read sees every write queued before it (the queue runs first), so the order of
+    statements is the code's; an error in a queued write surfaces at that read or at
+    COMMIT, inside the transaction, which is then rolled back as before."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
+        self._queued: list[tuple[str, Any, bool]] | None = None  # None: outside a transaction
+
+    async def _flush(self) -> None:
+        """Send the queued statements to the database thread (one trip), if any."""
+        if self._queued:
+            batch, self._queued = self._queued, []
+            await self.conn._execute(_run_batch, self.conn._conn, batch)
+
+    async def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+        """A statement whose answer is not read: queued in a transaction, else run now."""
+        if self._queued is not None:
+            self._queued.append((sql, args, False))
+        else:
+            await self.conn.execute(sql, args)
+
+    async def _write_many(self, sql: str, rows: list[Any]) -> None:
+        if self._queued is not None:
+            self._queued.append((sql, rows, True))
+        else:
+            await self.conn.executemany(sql, rows)
+
+    async def _cursor(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        """A statement whose cursor is read (``lastrowid``, ``rowcount``): the queue first."""
+        await self._flush()
+        return await self.conn.execute(sql, args)
+
+    async def _fetch(self, *queries: tuple[str, tuple[Any, ...]]) -> list[list[Any]]:
+        """Each query's rows, the queued writes run first: all in one trip to the
+        database thread (execute, fetch and close there). A query whose arguments
+        SQLite cannot hold (an id out of range) names no row."""
+        batch = self._queued or []
+        if self._queued:
+            self._queued = []
+        sent = [(i, q) for i, q in enumerate(queries) if not out_of_range(q[1])]
+        if not sent and not batch:
+            return [[] for _ in queries]
+        rows = await self.conn._execute(_run_and_fetch, self.conn._conn, batch, [q for _, q in sent])
+        out: list[list[Any]] = [[] for _ in queries]
+        for (i, _), r in zip(sent, rows, strict=True):
+            out[i] = r
+        return out
 
     async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
         """The first row of a query that names at most one (a key, an aggregate), or None.
-        One trip to the database thread (``execute_fetchall``: execute, fetch and close
-        there), not three (issue 9: a round end made ~600 of them)."""
+        One trip to the database thread, with the writes queued before it (issue 9: a
+        round end made ~600 of them; issue 25: the trips were the cost of an action)."""
         if out_of_range(args):  # an id SQLite cannot hold names no row
             return None
-        rows = await self.conn.execute_fetchall(sql, args)
+        [rows] = await self._fetch((sql, args))
         return next(iter(rows), None)
 
     async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         if out_of_range(args):
             return []
-        return list(await self.conn.execute_fetchall(sql, args))
+        [rows] = await self._fetch((sql, args))
+        return list(rows)
 
     # games
     async def insert_game(
@@ -419,7 +509,7 @@ class Tx:
         host_id: int,
         at: float,
     ) -> int:
-        cur = await self.conn.execute(
+        cur = await self._cursor(
             "INSERT INTO games (game, options, guild_id, channel_id, thread_id, host_id,"
             " status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
             (game, dumps(options), guild_id, channel_id, thread_id, host_id, at, at),
@@ -471,7 +561,7 @@ class Tx:
 
     async def clear_ai_owed(self, game_id: int, version: int) -> None:
         """Nothing is owed at ``version`` (a later commit wrote its own flag)."""
-        await self.conn.execute(
+        await self._write(
             "UPDATE games SET ai_owed = 0 WHERE id = ? AND version = ?", (game_id, version)
         )
 
@@ -494,9 +584,19 @@ class Tx:
             fields["seed"] = str(int(fields["seed"]))  # decimal TEXT: more than 64 bits
         values = [dumps(v) if k in ("options", "result") and v is not None else v for k, v in fields.items()]
         sets = ", ".join(f"{k} = ?" for k in fields)
-        await self.conn.execute(
+        await self._write(
             f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, at, game_id)
         )
+
+    async def game_with_seats(self, game_id: int) -> tuple[GameRow | None, list[SeatRow], Settings]:
+        """A game's row, its seats and its settings: one trip (what every action reads first)."""
+        g, seats, sets = await self._fetch(
+            (f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,)),
+            ("SELECT game_id, seat, position, user_id, ai_kind, display_name, ai_takeover"
+             " FROM seats WHERE game_id = ? ORDER BY position", (game_id,)),
+            (_SETTINGS_SQL, (game_id,)),
+        )
+        return _game(g[0] if g else None), [_seat(r) for r in seats], _settings(sets[0] if sets else None)
 
     # seats
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -519,28 +619,28 @@ class Tx:
         self, game_id: int, seat: str, position: int, user_id: int | None,
         ai_kind: str | None, display_name: str,
     ) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO seats (game_id, seat, position, user_id, ai_kind, display_name)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, seat, position, user_id, ai_kind, display_name),
         )
 
     async def delete_seat(self, game_id: int, seat: str) -> None:
-        await self.conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self._write("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
         # close the gap in positions (two steps: UNIQUE(game_id, position))
         rows = await self._all(
             "SELECT seat FROM seats WHERE game_id = ? ORDER BY position", (game_id,)
         )
-        await self.conn.execute(
+        await self._write(
             "UPDATE seats SET position = -position - 1 WHERE game_id = ?", (game_id,)
         )
         for pos, (name,) in enumerate(rows):
-            await self.conn.execute(
+            await self._write(
                 "UPDATE seats SET position = ? WHERE game_id = ? AND seat = ?", (pos, game_id, name)
             )
 
     async def set_takeover(self, game_id: int, seat: str, on: bool) -> None:
-        await self.conn.execute(
+        await self._write(
             "UPDATE seats SET ai_takeover = ? WHERE game_id = ? AND seat = ?",
             (int(on), game_id, seat),
         )
@@ -549,7 +649,7 @@ class Tx:
     async def append_action(
         self, game_id: int, seq: int, seat: str, action: Any, actor: str, at: float
     ) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO actions (game_id, seq, seat, action, actor, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, seq, seat, dumps(action), actor, at),
@@ -565,7 +665,7 @@ class Tx:
 
     # snapshots
     async def put_snapshot(self, game_id: int, version: int, state: str, at: float) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT OR REPLACE INTO snapshots (game_id, version, state, created_at, checksum)"
             " VALUES (?, ?, ?, ?, ?)",
             (game_id, version, state, at, snapshot_checksum(game_id, version, state)),
@@ -593,7 +693,7 @@ class Tx:
         return None
 
     async def prune_snapshots(self, game_id: int, keep: int) -> None:
-        await self.conn.execute(
+        await self._write(
             "DELETE FROM snapshots WHERE game_id = ? AND version NOT IN"
             " (SELECT version FROM snapshots WHERE game_id = ? ORDER BY version DESC LIMIT ?)",
             (game_id, game_id, keep),
@@ -607,11 +707,18 @@ class Tx:
         )
         return DraftRow(str(row[0]), str(row[1]), row[2], row[3]) if row else None
 
+    async def drafts(self, game_id: int) -> dict[str, DraftRow]:
+        """Every seat's draft row of the game: one query."""
+        rows = await self._all(
+            "SELECT seat, decision, draft, channel_id, message_id FROM drafts WHERE game_id = ?", (game_id,)
+        )
+        return {str(r[0]): DraftRow(str(r[1]), str(r[2]), r[3], r[4]) for r in rows}
+
     async def put_draft(
         self, game_id: int, seat: str, decision: str, draft: str,
         channel_id: int | None, message_id: int | None, at: float,
     ) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO drafts (game_id, seat, decision, draft, channel_id, message_id, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
             " decision = excluded.decision, draft = excluded.draft,"
@@ -627,7 +734,7 @@ class Tx:
         """Record the planner message showing the seat's draft of ``decision``, in one
         statement: the draft itself is kept (``fresh`` only where there is none of this
         decision), so a click saved meanwhile is never written over."""
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO drafts (game_id, seat, decision, draft, channel_id, message_id, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
             " draft = CASE WHEN drafts.decision = excluded.decision THEN drafts.draft ELSE excluded.draft END,"
@@ -637,13 +744,13 @@ class Tx:
         )
 
     async def delete_draft(self, game_id: int, seat: str) -> None:
-        await self.conn.execute("DELETE FROM drafts WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self._write("DELETE FROM drafts WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     # messages
     async def put_message(
         self, game_id: int, kind: str, channel_id: int, message_id: int, at: float
     ) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET"
             " channel_id = excluded.channel_id, message_id = excluded.message_id,"
@@ -676,7 +783,7 @@ class Tx:
         at: float,
         not_before: float = 0.0,
     ) -> int:
-        cur = await self.conn.execute(
+        cur = await self._cursor(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
             (game_id, batch, kind, target, dumps(payload), int(ordered), not_before, at),
@@ -684,7 +791,7 @@ class Tx:
         row_id = int(cur.lastrowid or 0)
         await cur.close()
         # the nonce Discord dedups a repeated send by (at most 25 characters)
-        await self.conn.execute("UPDATE outbox SET nonce = ? WHERE id = ?", (f"br{row_id}", row_id))
+        await self._write("UPDATE outbox SET nonce = ? WHERE id = ?", (f"br{row_id}", row_id))
         return row_id
 
     async def put_outbox_rows(
@@ -703,26 +810,63 @@ class Tx:
         earliest (:mod:`bot.delivery`)."""
         if not rows:
             return
-        await self.conn.executemany(
+        await self._write_many(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
             [(game_id, batch, kind, target, dumps(payload), int(ordered),
               max(not_before, at + settle) if payload.get("settle") else not_before, at)
              for kind, target, payload, ordered in rows],
         )
-        await self.conn.execute(
+        await self._write(
             "UPDATE outbox SET nonce = 'br' || id WHERE batch = ? AND nonce = ''", (batch,)
+        )
+
+    async def compose_reads(
+        self, game_id: int
+    ) -> tuple[MessageRef | None, list[ReminderRow], set[str], int]:
+        """What composing an action's posts reads, in one trip: the game's status message,
+        its reminder rows (by due time), the seats that asked for a DM every turn and the
+        next outbox batch number."""
+        msg, rem, every, batch = await self._fetch(
+            ("SELECT game_id, kind, channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?",
+             (game_id, "status")),
+            ("SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders WHERE game_id = ? ORDER BY due_at",
+             (game_id,)),
+            ("SELECT seat FROM seat_prefs WHERE game_id = ? AND dm_every_turn = 1", (game_id,)),
+            ("SELECT coalesce(max(batch), 0) + 1 FROM outbox", ()),
+        )
+        return (
+            MessageRef(*msg[0]) if msg else None,
+            [ReminderRow(*r) for r in rem],
+            {str(r[0]) for r in every},
+            int(batch[0][0]),
         )
 
     async def next_outbox_batch(self) -> int:
         row = await self._one("SELECT coalesce(max(batch), 0) + 1 FROM outbox")
         return int(row[0])
 
-    async def pending_outbox(self, game_id: int) -> list[OutboxRow]:
+    async def pending_outbox(
+        self, game_id: int, parsed: dict[int, tuple[str, dict[str, Any]]] | None = None
+    ) -> list[OutboxRow]:
+        """The game's pending rows in order. ``parsed`` (the caller's, kept between calls):
+        a row's payload read before with the same text is not decoded again (the
+        deliverer reads a paced game's pending rows after every send); it keeps only
+        the rows still pending."""
         rows = await self._all(
             f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' ORDER BY id", (game_id,)
         )
-        return [_outbox(r) for r in rows]
+        if parsed is None:
+            return [_outbox(r) for r in rows]
+        out, seen = [], {}
+        for r in rows:
+            known = parsed.get(r[0])
+            payload = known[1] if known is not None and known[0] == r[5] else json.loads(r[5])
+            seen[r[0]] = (r[5], payload)
+            out.append(OutboxRow(r[0], r[1], r[2], r[3], r[4], payload, r[6], bool(r[7]), *r[8:]))
+        parsed.clear()
+        parsed.update(seen)
+        return out
 
     async def outbox_rows(self, game_id: int) -> list[OutboxRow]:
         rows = await self._all(f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
@@ -736,8 +880,9 @@ class Tx:
 
     async def cover_syncs(self, game_id: int, version: int) -> None:
         """The posts of everything up to ``version`` are queued: its 'sync' markers are done."""
-        await self.conn.execute(
-            "UPDATE outbox SET state = 'delivered' WHERE game_id = ? AND kind = 'sync' AND state = 'pending'"
+        await self._write(
+            f"UPDATE outbox SET state = 'delivered', payload = {_SPENT}"
+            " WHERE game_id = ? AND kind = 'sync' AND state = 'pending'"
             " AND json_extract(payload, '$.version') <= ?",
             (game_id, version),
         )
@@ -752,8 +897,9 @@ class Tx:
         return [line for (p,) in rows for line in json.loads(p).get("lines", [])]
 
     async def release_held(self, game_id: int, before_id: int) -> None:
-        await self.conn.execute(
-            "UPDATE outbox SET state = 'delivered' WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?",
+        await self._write(
+            f"UPDATE outbox SET state = 'delivered', payload = {_SPENT}"
+            " WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?",
             (game_id, before_id),
         )
 
@@ -772,15 +918,19 @@ class Tx:
         attempts: int | None = None,
         next_try_at: float | None = None,
     ) -> None:
-        await self.conn.execute(
+        """A row's new state. A delivered row keeps its ids and times but not its payload
+        (nothing reads it again; issue 25: the delivered rows of a finished game were
+        nine tenths of its bytes)."""
+        await self._write(
             "UPDATE outbox SET state = ?, message_id = coalesce(?, message_id),"
-            " attempts = coalesce(?, attempts), next_try_at = coalesce(?, next_try_at) WHERE id = ?",
-            (state, message_id, attempts, next_try_at, row_id),
+            " attempts = coalesce(?, attempts), next_try_at = coalesce(?, next_try_at),"
+            f" payload = CASE WHEN ? = 'delivered' THEN {_SPENT} ELSE payload END WHERE id = ?",
+            (state, message_id, attempts, next_try_at, state, row_id),
         )
 
     async def prune_outbox(self, before: float) -> None:
         """Forget delivered rows older than ``before`` (pending ones are kept)."""
-        await self.conn.execute(
+        await self._write(
             "DELETE FROM outbox WHERE state IN ('delivered', 'failed') AND created_at < ?", (before,)
         )
 
@@ -788,7 +938,7 @@ class Tx:
         """Delete a batch's rows that nothing has touched yet (pending, never tried): an
         outcome's rows are rewritten at each commit of its chain. Returns how many of
         the batch's rows were touched already (delivered, or tried) and so were kept."""
-        await self.conn.execute(
+        await self._write(
             "DELETE FROM outbox WHERE game_id = ? AND batch = ? AND state = 'pending' AND attempts = 0",
             (game_id, batch),
         )
@@ -807,7 +957,7 @@ class Tx:
     async def release_held_batches(self) -> int:
         """At start-up (no chain of AI moves runs yet): the rows a dead process held back
         for the end of its chain are due now."""
-        cur = await self.conn.execute(
+        cur = await self._cursor(
             "UPDATE outbox SET next_try_at = 0 WHERE state = 'pending' AND attempts = 0 AND next_try_at > 0"
         )
         return int(cur.rowcount or 0)
@@ -818,7 +968,7 @@ class Tx:
         return (int(row[0]), {str(k): int(v) for k, v in json.loads(row[1]).items()}) if row else None
 
     async def put_round_start(self, game_id: int, round_no: int, scores: dict[str, int]) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO round_starts (game_id, round, scores) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id) DO UPDATE SET round = excluded.round, scores = excluded.scores",
             (game_id, round_no, dumps(scores)),
@@ -826,7 +976,7 @@ class Tx:
 
     async def tell_once(self, game_id: int, seat: str, what: str) -> bool:
         """True the first time ``what`` is told to ``seat`` (then recorded), else False."""
-        cur = await self.conn.execute(
+        cur = await self._cursor(
             "INSERT OR IGNORE INTO told (game_id, seat, what) VALUES (?, ?, ?)", (game_id, seat, what)
         )
         return bool(cur.rowcount)
@@ -837,31 +987,31 @@ class Tx:
         return {str(r[0]) for r in rows}
 
     async def put_dm_every_turn(self, game_id: int, seat: str, on: bool) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO seat_prefs (game_id, seat, dm_every_turn) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id, seat) DO UPDATE SET dm_every_turn = excluded.dm_every_turn",
             (game_id, seat, int(bool(on))),
         )
 
     async def retry_outbox_now(self, game_id: int) -> None:
-        await self.conn.execute("UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND state = 'pending'", (game_id,))
+        await self._write("UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND state = 'pending'", (game_id,))
 
     async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
         row = await self._one("SELECT code, since, told_at FROM delivery_blocks WHERE game_id = ?", (game_id,))
         return (int(row[0]), float(row[1]), row[2]) if row else None
 
     async def put_delivery_block(self, game_id: int, code: int, at: float) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO delivery_blocks (game_id, code, since) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id) DO UPDATE SET code = excluded.code",
             (game_id, code, at),
         )
 
     async def told_delivery_block(self, game_id: int, at: float) -> None:
-        await self.conn.execute("UPDATE delivery_blocks SET told_at = ? WHERE game_id = ?", (at, game_id))
+        await self._write("UPDATE delivery_blocks SET told_at = ? WHERE game_id = ?", (at, game_id))
 
     async def clear_delivery_block(self, game_id: int) -> None:
-        await self.conn.execute("DELETE FROM delivery_blocks WHERE game_id = ?", (game_id,))
+        await self._write("DELETE FROM delivery_blocks WHERE game_id = ?", (game_id,))
 
     # waiting seats and reminders
     async def waiting_of(self, game_id: int) -> list[WaitingRow]:
@@ -874,22 +1024,22 @@ class Tx:
 
     async def put_waiting(self, game_id: int, seat: str, since_version: int, since_at: float) -> None:
         # REPLACE deletes the old row, so its reminders go too (ON DELETE CASCADE)
-        await self.conn.execute("DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat))
-        await self.conn.execute(
+        await self._write("DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self._write(
             "INSERT INTO waiting (game_id, seat, since_version, since_at) VALUES (?, ?, ?, ?)",
             (game_id, seat, since_version, since_at),
         )
 
     async def delete_waiting(self, game_id: int, seat: str | None = None) -> None:
         if seat is None:
-            await self.conn.execute("DELETE FROM waiting WHERE game_id = ?", (game_id,))
+            await self._write("DELETE FROM waiting WHERE game_id = ?", (game_id,))
         else:
-            await self.conn.execute(
+            await self._write(
                 "DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
 
     async def put_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO reminders (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
             (game_id, seat, kind, due_at),
@@ -897,9 +1047,9 @@ class Tx:
 
     async def delete_reminders(self, game_id: int, kind: str | None = None) -> None:
         if kind is None:
-            await self.conn.execute("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+            await self._write("DELETE FROM reminders WHERE game_id = ?", (game_id,))
         else:
-            await self.conn.execute(
+            await self._write(
                 "DELETE FROM reminders WHERE game_id = ? AND kind = ?", (game_id, kind)
             )
 
@@ -978,7 +1128,7 @@ class Tx:
         return [ReminderRow(*r) for r in rows]
 
     async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
-        await self.conn.execute(
+        await self._write(
             "UPDATE reminders SET due_at = ? WHERE game_id = ? AND seat = ? AND kind = ?",
             (due_at, game_id, seat, kind),
         )
@@ -986,7 +1136,7 @@ class Tx:
     async def mark_reminder_sent(
         self, game_id: int, seat: str, kind: str, sent_at: float, next_due: float
     ) -> bool:
-        cur = await self.conn.execute(
+        cur = await self._cursor(
             "UPDATE reminders SET sent_at = ?, count = count + 1, due_at = ?"
             " WHERE game_id = ? AND seat = ? AND kind = ?",
             (sent_at, next_due, game_id, seat, kind),
@@ -1000,7 +1150,7 @@ class Tx:
         row = await self._one("SELECT owner, heartbeat_at FROM lease WHERE id = 1")
         if row is not None and row[0] != owner and now - float(row[1]) < ttl:
             return str(row[0])
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO lease (id, owner, heartbeat_at) VALUES (1, ?, ?) ON CONFLICT (id)"
             " DO UPDATE SET owner = excluded.owner, heartbeat_at = excluded.heartbeat_at",
             (owner, now),
@@ -1008,21 +1158,14 @@ class Tx:
         return None
 
     async def release_lease(self, owner: str) -> None:
-        await self.conn.execute("DELETE FROM lease WHERE id = 1 AND owner = ?", (owner,))
+        await self._write("DELETE FROM lease WHERE id = 1 AND owner = ?", (owner,))
 
     # settings
     async def settings(self, game_id: int) -> Settings:
-        row = await self._one(
-            "SELECT remind_after_hours, repeat_hours, takeover, takeover_after_hours"
-            " FROM game_settings WHERE game_id = ?",
-            (game_id,),
-        )
-        if row is None:
-            return Settings()
-        return Settings(float(row[0]), float(row[1]), bool(row[2]), float(row[3]))
+        return _settings(await self._one(_SETTINGS_SQL, (game_id,)))
 
     async def put_settings(self, game_id: int, s: Settings) -> None:
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO game_settings (game_id, remind_after_hours, repeat_hours, takeover,"
             " takeover_after_hours) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
             " remind_after_hours = excluded.remind_after_hours,"
@@ -1034,16 +1177,22 @@ class Tx:
     async def quiet_hours(self, user_id: int | None) -> QuietHours | None:
         if user_id is None:
             return None
-        row = await self._one(
-            "SELECT quiet_start, quiet_end, tz FROM user_settings WHERE user_id = ?", (user_id,)
+        return (await self.quiet_hours_of([user_id])).get(user_id)
+
+    async def quiet_hours_of(self, user_ids: Iterable[int | None]) -> dict[int, QuietHours]:
+        """The quiet hours of each of these users that has them: one query."""
+        ids = sorted({u for u in user_ids if u is not None and not out_of_range((u,))})
+        if not ids:
+            return {}
+        rows = await self._all(
+            f"SELECT user_id, quiet_start, quiet_end, tz FROM user_settings WHERE user_id IN ({','.join('?' * len(ids))})",
+            tuple(ids),
         )
-        if row is None or row[0] is None or row[1] is None:
-            return None
-        return QuietHours(row[0], row[1], row[2])
+        return {int(r[0]): QuietHours(r[1], r[2], r[3]) for r in rows if r[1] is not None and r[2] is not None}
 
     async def put_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
         start, end, tz = (quiet.start, quiet.end, quiet.tz) if quiet else (None, None, "UTC")
-        await self.conn.execute(
+        await self._write(
             "INSERT INTO user_settings (user_id, quiet_start, quiet_end, tz) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start,"
             " quiet_end = excluded.quiet_end, tz = excluded.tz",
@@ -1175,12 +1324,17 @@ class Storage:
         a no-op if nothing is open. The connection is never left inside a transaction
         for the next writer."""
         async with self._lock:
+            tx = self._tx
             try:
-                await self.conn.execute("BEGIN IMMEDIATE")
-                yield self._tx
-                await self.conn.execute("COMMIT")
+                # BEGIN goes with the first statements (queued), COMMIT with the last ones
+                tx._queued = [("BEGIN IMMEDIATE", (), False)]
+                yield tx
+                tx._queued.append(("COMMIT", (), False))
+                await tx._flush()
+                tx._queued = None
                 self._commits += 1
             except BaseException as exc:
+                tx._queued = None  # statements never sent: nothing to undo
                 await asyncio.shield(self._rollback())
                 if is_unavailable(exc):
                     if not self._unavailable_logged:

@@ -36,6 +36,7 @@ _spec.loader.exec_module(run_all)
         ["bench_scale.py", "--games", "12", "--acts", "5", "--baseline", "10"],
         ["bench_aoa.py", "--games", "2", "--bot-games", "1"],
         ["bench_table.py", "--runs", "1"],
+        ["bench_load.py", "--games", "4", "--seconds", "1"],
     ],
 )
 def test_benchmark_runs(args, tmp_path):
@@ -84,7 +85,7 @@ STAND_INS = {
 }
 
 
-def run_stand_ins(tmp_path: Path, *extra: str) -> str:
+def run_stand_ins(tmp_path: Path, *extra: str, status: int = 1) -> str:
     for name, body in STAND_INS.items():
         (tmp_path / name).write_text(textwrap.dedent(body), encoding="utf-8")
     (tmp_path / "helper.py").write_text("raise SystemExit(3)\n", encoding="utf-8")  # not bench_*
@@ -92,7 +93,7 @@ def run_stand_ins(tmp_path: Path, *extra: str) -> str:
         [sys.executable, str(BENCH / "run_all.py"), "--dir", str(tmp_path), "--timeout", "60", *extra],
         capture_output=True, text=True, cwd=tmp_path, timeout=300,
     )
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == status, out.stderr  # 1: a benchmark failed or a figure missed
     return out.stdout
 
 
@@ -117,6 +118,11 @@ def test_run_all_tables_figures_goals_and_failures(tmp_path):
     assert row(out, "sized: quick")[-1] == "1"
     assert "helper" not in out
     assert "not measured: bench_broken.py, bench_quiet.py" in out
+    # the last lines name every miss
+    tail = out.split("missed its goal (3):", 1)[1].splitlines()
+    assert [line.split(" = ")[0].strip() for line in tail if line.strip()] == [
+        "lines: render_worst_ms", "sized: mm_apply_per_second", "whole: largest_state_bytes_5_players",
+    ]
 
 
 def test_run_all_full_and_only(tmp_path):
@@ -124,6 +130,22 @@ def test_run_all_full_and_only(tmp_path):
     assert out.startswith("full run")
     assert row(out, "sized: quick")[-1] == "0"
     assert "lines" not in out and "broken" not in out
+    assert "sized: mm_apply_per_second = 4,000/s (goal ≥ 5,000/s)" in out
+
+
+def test_run_all_exits_0_only_when_every_goal_holds(tmp_path):
+    """Only the stand-in whose figures all meet their goals: exit 0, nothing named."""
+    out = run_stand_ins(tmp_path, "--only", "whole", status=1)  # 30 KiB > 20 KiB
+    assert "whole: largest_state_bytes_5_players" in out.split("missed its goal", 1)[1]
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "bench_fine.py").write_text('print(\'{"apply_per_second": 6000, "games": 3}\')\n', encoding="utf-8")
+    ok = subprocess.run(
+        [sys.executable, str(BENCH / "run_all.py"), "--dir", str(good), "--timeout", "60"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )
+    assert ok.returncode == 0, ok.stdout
+    assert "missed" not in ok.stdout and "not measured" not in ok.stdout
 
 
 def test_scale_figures_have_goals_and_units():

@@ -51,7 +51,10 @@ async def test_demo_with_the_fake_game_writes_pictures(tmp_path: Path) -> None:
     )
     assert json.loads(lines[-1]) == result
     assert [v["phase"] for v in drawn] == ["choose", "take", "choose", "take", "over"]
-    assert len(list((tmp_path / "out").glob("*.png"))) == 5
+    assert sorted(p.name for p in (tmp_path / "out" / "fake").glob("*.png")) == [
+        "game-over.png", "r1-2-take.png", "r2-1-choose.png", "r2-2-take.png", "start.png"
+    ]
+    assert lines[1:-1] == ["Round 1: Take", "Round 2: Choose", "Round 2: Take", "Game over"]
     again: list[str] = []
     assert await run_demo(
         game="fake", players=3, seed=4, db=tmp_path / "f.db", games={"fake": GAME},
@@ -95,13 +98,13 @@ def test_kill_and_resume_ends_like_an_uninterrupted_run(tmp_path: Path) -> None:
     assert proc.stdout is not None
     phases = 0
     for line in proc.stdout:
-        if line.startswith("version "):
+        if line.startswith("Round "):
             phases += 1
-            if phases == 6:  # mid-game (round 2 or so)
+            if phases == 12:  # mid-game (round 2 or so)
                 break
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    assert phases == 6
+    assert phases == 12
 
     import asyncio
 
@@ -132,8 +135,14 @@ async def test_demo_pictures_with_the_real_renderer(tmp_path: Path) -> None:
     await run_demo(
         game="smartphone-inc", players=2, seed=1, db=tmp_path / "r.db", out=out, echo=lambda _: None
     )
-    pngs = sorted(out.glob("*.png"))
-    assert pngs[0].name.startswith("0000-r1-") and pngs[-1].name.endswith("-over.png")
-    assert {p.name.split("-")[1] for p in pngs} == {"r1", "r2", "r3", "r4", "r5"}
-    with Image.open(pngs[-1]) as im:
+    assert [p.name for p in out.iterdir()] == ["smartphone-inc"]  # each game its own folder
+    names = {p.name for p in (out / "smartphone-inc").glob("*.png")}
+    # round, the phase's number in the rulebook, the phase in the players' words
+    want = {"planning", "set-prices", "production", "improve-production", "research-technology",
+            "logistics", "selling-goods", "receive-vp"}
+    assert {"start.png", "game-over.png", "r1-2-set-prices.png", "r5-8-receive-vp.png"} <= names
+    for r in (2, 3, 4, 5):
+        assert f"r{r}-1-planning.png" in names
+    assert {n.split("-", 2)[2][:-4] for n in names if n.startswith("r")} == want
+    with Image.open(out / "smartphone-inc" / "game-over.png") as im:
         assert im.format == "PNG" and im.width >= 400 and im.height >= 300

@@ -248,6 +248,9 @@ def _info(row: GameRow, seats: list[SeatRow], settings: Settings) -> GameInfo:
 # --- the app ----------------------------------------------------------------------------
 
 
+_READ = object()  # "not read yet" (Core._put_reminders)
+
+
 def _phase_views(game: Game, old: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
     """The public view at the end of each phase the action completed, automatic phases
     included, where the engine can trace them (``game.trace``); else nothing."""
@@ -346,10 +349,10 @@ class Core:
             return await self._info_q(q, game_id)
 
     async def _info_q(self, q: Tx, game_id: int) -> GameInfo:
-        row = await q.game_row(game_id)
+        row, seats, settings = await q.game_with_seats(game_id)  # one trip
         if row is None:
             raise NotFound(f"There is no game #{game_id}.")
-        return _info(row, await q.seats(game_id), await q.settings(game_id))
+        return _info(row, seats, settings)
 
     async def game_in_channel(self, place_id: int) -> GameInfo | None:
         async with self.storage.read() as q:
@@ -451,19 +454,20 @@ class Core:
         if not final:
             done = replace(out, phase_views=list(out.phase_views))
             self._finish_outcome(done, info, game, state, set())
-        ctx = await self._compose_context(tx, info, game, state, done)
+        ctx, next_batch = await self._compose_context_and_batch(tx, info, game, state, done)
         for seat in ctx.last_one:  # told once: kept when the chain's end rewrites the rows
             if seat not in out.told:
                 out.told.append(seat)
         ctx.last_one = list(dict.fromkeys([*ctx.last_one, *out.told]))
         rows = compose(info, self.presenter(info.game), done, done.public_view or self.reads.public(game, state), ctx)
+        kept = None  # (a batch dropped: the number read with the context may be stale)
         if out.batch is not None:
             kept = await tx.drop_outbox_batch(info.id, out.batch)
             if kept:  # some of it went out already (a chain slower than CHAIN_HOLD): go on anew
                 log.warning("game %s: a long chain of moves; %s of its posts were already sent", info.id, kept)
                 out.batch = None
         if out.batch is None:
-            out.batch = await tx.next_outbox_batch()
+            out.batch = next_batch if kept is None else await tx.next_outbox_batch()
         wall = self.wall()
         not_before = 0.0 if final else wall + self.chain_hold
         await tx.put_outbox_rows(info.id, out.batch, rows, at=wall, not_before=not_before, settle=self.status_settle)
@@ -472,33 +476,47 @@ class Core:
         self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
     ) -> Context:
         """What :func:`bot.app.compose.compose` needs besides the outcome, read in ``tx``."""
-        ctx = Context(has_status=await tx.message(info.id, "status") is not None)
+        ctx, _batch = await self._compose_context_and_batch(tx, info, game, state, out, notices=notices)
+        return ctx
+
+    async def _compose_context_and_batch(
+        self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
+    ) -> tuple[Context, int]:
+        """:meth:`_compose_context` and the next outbox batch number, read in one trip."""
+        status, reminders, every, batch = await tx.compose_reads(info.id)
+        ctx = Context(has_status=status is not None)
         if out.over:
-            return ctx
+            return ctx, batch
         presenter = self.presenter(info.game)
         view = out.public_view or self.reads.public(game, state)
-        for r in await tx.reminders_of(info.id):  # the clock on every prompt (issue 7)
+        for r in reminders:  # the clock on every prompt (issue 7)
             ctx.deadlines.setdefault(r.seat, {})[r.kind] = r.due_at
-        every = await tx.dm_every_turn(info.id)
         ctx.every_turn = {s.user_id for s in info.seats if s.seat in every and s.user_id is not None}
         if presenter.secret_phase(view):
             pending = self.reads.pending(game, state)
             _sealed, _total, waiting = presenter.sealed_counts(view)
+            drafts = await tx.drafts(info.id) if waiting else {}  # one query for every seat
             for seat in waiting:
-                if await self._untouched(tx, info, presenter, pending.get(seat), seat, view):
+                if self._untouched_draft(presenter, pending.get(seat), drafts.get(seat), view):
                     ctx.untouched.append(seat)
             if notices:
                 ctx.last_one = await self._last_one(tx, info, out, pending, waiting, view)
-        return ctx
+        return ctx, batch
 
     async def _untouched(
         self, tx: Tx, info: GameInfo, presenter: Presenter, prompt: Any, seat: str, view: Mapping[str, Any]
     ) -> bool:
         """Whether ``seat``'s planner still shows a fresh draft (they changed nothing yet)."""
+        if presenter.secret_builder(prompt) is None:
+            return False
+        return self._untouched_draft(presenter, prompt, await tx.draft(info.id, seat), view)
+
+    @staticmethod
+    def _untouched_draft(presenter: Presenter, prompt: Any, row: DraftRow | None, view: Mapping[str, Any]) -> bool:
+        """:meth:`_untouched` with the seat's draft row read already."""
         builder = presenter.secret_builder(prompt)
         if builder is None:
             return False
-        row = await tx.draft(info.id, seat)
         return row is None or row.decision != decision_key(view) or row.draft == builder.encode(builder.decode(None))
 
     async def _last_one(
@@ -789,17 +807,26 @@ class Core:
                 await tx.delete_waiting(info.id, s)
         new = {s for s in humans if s not in existing or s == acted}
         if new:
-            settings = await tx.settings(info.id)
+            settings = info.settings  # read with the game, under its lock
+            holders = [info.seat_named(s) for s in new]
+            quiet = await tx.quiet_hours_of(h.user_id for h in holders if h is not None)  # one query
             for s in sorted(new):
                 await tx.put_waiting(info.id, s, version, now)
-                await self._put_reminders(tx, info, s, settings, now)
+                holder = info.seat_named(s)
+                await self._put_reminders(
+                    tx, info, s, settings, now, quiet=quiet.get(holder.user_id) if holder and holder.user_id else None
+                )
         return new
 
     async def _put_reminders(
-        self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float
+        self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float, *,
+        quiet: Any = _READ,
     ) -> None:
-        holder = info.seat_named(seat)
-        quiet = await tx.quiet_hours(holder.user_id if holder else None)
+        """The seat's nudge (and takeover) reminder rows; ``quiet``: the holder's quiet
+        hours (or None) when the caller read them already; else they are read here."""
+        if quiet is _READ:
+            holder = info.seat_named(seat)
+            quiet = await tx.quiet_hours(holder.user_id if holder else None)
         await tx.put_reminder(info.id, seat, "nudge", first_nudge_due(settings, since, quiet))
         due = takeover_due(settings, since)
         if due is not None:

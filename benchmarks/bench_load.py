@@ -1,0 +1,335 @@
+"""A load of many concurrent games on one bot process: throughput, App.act latency, loop stalls.
+
+    .venv/bin/python benchmarks/bench_load.py [--games 200] [--seconds 30] [--rate 43] [--quick]
+
+``--games`` Smartphone Inc. games (3 human seats each, the random player's moves) are
+set up, then played in two ways, each for ``--seconds``:
+
+* **saturated**: every game has a player who moves again as soon as the last move
+  returned (all games at once): ``saturated_actions_per_second``, the CPU time of this
+  process per action (``cpu_ms_per_action``; the random player's choosing is not
+  counted: it is the players', not the bot's), the CPU of the picture workers per
+  action beside it (``picture_workers_cpu_per_action_ms``), latency p50/p99 and the longest
+  event-loop stall;
+* **offered**: moves arrive at ``--rate`` per second (a Poisson process) in games
+  picked at random among those not moving already: ``offered_act_p50_ms`` /
+  ``offered_act_p99_ms`` (``App.act``), ``offered_act_picture_p99_ms`` (``App.act`` and
+  then its board picture, drawn and encoded by ``bot.pictures.PAINTER`` as the bot
+  draws it) and the longest loop stall.
+
+As in the bot: the database is opened with its background checkpoints, every move
+goes through ``App.act`` (engine, one transaction with its outbox rows) and then the
+deliverer (``bot.delivery.Deliverer``, paced 5 writes per 5 s per channel) takes the
+rows to a Discord that takes every post at once; a phase change draws the board
+picture in the painter (worker processes on 2 cores). The longest stall is the
+longest time a 5 ms sleep of a watcher task overslept (``loop_stall_max_ms``; on a
+machine shared with other work this includes the time the process was not scheduled:
+``load_avg_1min`` says how busy it was), ``..._gc_pause_max_ms`` the longest garbage
+collection. The garbage collector is set as ``boardroom run`` sets it
+(``bot.runtime.tune_gc``).
+
+Prints one JSON line. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GAME = "smartphone-inc"
+TICK = 0.005  # the stall watcher's sleep
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
+
+
+class NullSender:
+    """A Discord that takes every post at once (message ids 1, 2, ...)."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    async def channel_key(self, row: Any) -> str | None:
+        return None if row.kind == "dm" else f"c{row.game_id}"
+
+    async def deliver(self, row: Any, merged: list[Any]) -> int | None:
+        self.sent += 1
+        return self.sent
+
+    async def tell_blocked(self, game_id: int, code: int) -> None:
+        return None
+
+
+class GcPauses:
+    """The longest garbage-collector pause (a full collection of a big heap stalls the loop)."""
+
+    def __init__(self) -> None:
+        import gc
+
+        self.worst = 0.0
+        self._t = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t = time.perf_counter()
+        else:
+            self.worst = max(self.worst, time.perf_counter() - self._t)
+
+
+class Stalls:
+    """The longest oversleep of a ``TICK`` sleep on the event loop, since :meth:`reset`."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def reset(self) -> None:
+        self.worst = 0.0
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(TICK)
+            self.worst = max(self.worst, loop.time() - t - TICK)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+def worker_cpu_s(painter: Any) -> float:
+    """CPU seconds (user + system) the painter's worker processes have used so far."""
+    pool = getattr(painter, "_processes", None)
+    procs = getattr(pool, "_processes", None) or {}
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in list(procs):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+class Table:
+    """One game and the player who moves in it."""
+
+    def __init__(self, gid: int, users: dict[str, int]) -> None:
+        self.gid, self.users = gid, users
+        self.busy = False
+        self.over = False
+
+
+class Load:
+    def __init__(self, app: Any, deliverer: Any, painter: Any, seed: int) -> None:
+        self.app, self.deliverer, self.painter = app, deliverer, painter
+        self.rng = random.Random(seed)
+        self.tables: list[Table] = []
+        self.choose_cpu = 0.0
+        self.act: list[float] = []
+        self.act_picture: list[float] = []
+        self.errors = 0
+
+    async def setup(self, games: int) -> None:
+        app = self.app
+        for g in range(games):
+            info = await app.create_game(GAME, channel_id=5000 + g, host_id=1 + 10 * g, host_name="p1")
+            await app.join(info.id, 2 + 10 * g, "p2")
+            await app.join(info.id, 3 + 10 * g, "p3")
+            await app.start(info.id, 1 + 10 * g, seed=g)
+            users = {s.seat: s.user_id for s in (await app.info(info.id)).seats}
+            self.tables.append(Table(info.id, users))
+        for t in self.tables:
+            self.deliverer.kick(t.gid)
+        await self.deliverer.idle()
+
+    async def move(self, t: Table) -> None:
+        """One move in table ``t``: App.act, the deliverer kicked, the board drawn on a
+        phase change."""
+        import render
+        from bot.records import AppError
+        from engine.ai import choose
+
+        app = self.app
+        t.busy = True
+        try:
+            state = await app.state(t.gid)
+            info = await app.info(t.gid)
+            pending = app.engine(GAME).pending(state)
+            humans = sorted(s for s in pending if s in t.users)
+            if not humans:
+                t.over = True
+                return
+            seat = humans[0]
+            c = time.thread_time()
+            action = choose(GAME, state, seat, "random")
+            self.choose_cpu += time.thread_time() - c
+            t0 = time.perf_counter()
+            try:
+                out = await app.act(t.gid, t.users[seat], seat, action, info.version)
+            except AppError:
+                self.errors += 1
+                return
+            t1 = time.perf_counter()
+            self.act.append(t1 - t0)
+            self.deliverer.kick(t.gid)
+            if out.phase_changed and out.public_view is not None:
+                await self.painter.png(render.draw, GAME, out.public_view)
+            self.act_picture.append(time.perf_counter() - t0)
+            if out.over:
+                t.over = True
+        finally:
+            t.busy = False
+
+    async def saturated(self, seconds: float) -> int:
+        end = time.perf_counter() + seconds
+        done = 0
+
+        async def player(t: Table) -> None:
+            nonlocal done
+            while time.perf_counter() < end and not t.over:
+                await self.move(t)
+                done += 1
+
+        await asyncio.gather(*(player(t) for t in self.tables))
+        return done
+
+    async def offered(self, seconds: float, rate: float) -> int:
+        end = time.perf_counter() + seconds
+        tasks: set[asyncio.Task[None]] = set()
+        started = 0
+        next_at = time.perf_counter()
+        while time.perf_counter() < end:
+            next_at += self.rng.expovariate(rate)
+            delay = next_at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            free = [t for t in self.tables if not t.busy and not t.over]
+            if not free:
+                continue
+            task = asyncio.get_running_loop().create_task(self.move(self.rng.choice(free)))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            started += 1
+        if tasks:
+            await asyncio.gather(*tasks)
+        return started
+
+
+async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
+    from bot import pictures
+    from bot.app import App
+    from bot.delivery import Deliverer
+    from bot.storage import Storage
+
+    try:
+        from bot.runtime import tune_gc
+    except ImportError:  # an older bot (a before-and-after run): its garbage collector as it was
+        pass
+    else:
+        tune_gc()  # as ``boardroom run`` does before it starts
+
+    out: dict[str, Any] = {"games": games, "seconds": seconds}
+    with tempfile.TemporaryDirectory() as d:
+        storage = await Storage.open(Path(d) / "load.db")
+        storage.start_checkpoints()
+        painter = pictures.Painter()
+        deliverer = Deliverer(storage, NullSender())
+        stalls = Stalls()
+        gcs = GcPauses()
+        try:
+            app = App(storage)
+            load = Load(app, deliverer, painter, 1)
+            t = time.perf_counter()
+            await load.setup(games)
+            out["setup_s"] = round(time.perf_counter() - t, 1)
+            painter.warm_up()
+            await painter.png(__import__("render").draw, GAME, app.engine(GAME).view(await app.state(1), None))
+            stalls.start()
+
+            # saturated
+            stalls.reset()
+            cpu0, w0, c0 = time.process_time(), worker_cpu_s(painter), load.choose_cpu
+            t0 = time.perf_counter()
+            n = await load.saturated(seconds)
+            wall = time.perf_counter() - t0
+            cpu = time.process_time() - cpu0 - (load.choose_cpu - c0)
+            out.update({
+                "saturated_actions": n,
+                "saturated_actions_per_second": round(n / wall, 1),
+                "cpu_ms_per_action": round(cpu / n * 1000, 2),
+                "picture_workers_cpu_per_action_ms": round((worker_cpu_s(painter) - w0) / n * 1000, 2),
+                "saturated_p50_ms": round(pct(load.act, 50) * 1000, 2),
+                "saturated_p99_ms": round(pct(load.act, 99) * 1000, 2),
+                "saturated_loop_stall_max_ms": round(stalls.worst * 1000, 1),
+                "saturated_gc_pause_max_ms": round(gcs.worst * 1000, 1),
+            })
+            gcs.worst = 0.0
+
+            # offered
+            load.act.clear()
+            load.act_picture.clear()
+            await asyncio.sleep(1.0)  # the saturated run's pictures settle (its posts still pace out)
+            stalls.reset()
+            t0 = time.perf_counter()
+            n = await load.offered(seconds, rate)
+            wall = time.perf_counter() - t0
+            out.update({
+                "offered_rate_per_second": rate,
+                "offered_actions": n,
+                "offered_done_per_second": round(n / wall, 1),
+                "offered_act_p50_ms": round(pct(load.act, 50) * 1000, 2),
+                "offered_act_p99_ms": round(pct(load.act, 99) * 1000, 2),
+                "offered_act_picture_p50_ms": round(pct(load.act_picture, 50) * 1000, 2),
+                "offered_act_picture_p99_ms": round(pct(load.act_picture, 99) * 1000, 2),
+                "offered_loop_stall_max_ms": round(stalls.worst * 1000, 1),
+                "offered_gc_pause_max_ms": round(gcs.worst * 1000, 1),
+                "errors": load.errors,
+                "games_ended": sum(t.over for t in load.tables),
+            })
+        finally:
+            stalls.stop()
+            await deliverer.close()
+            painter.close()
+            await storage.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=30.0, help="seconds of each run")
+    ap.add_argument("--rate", type=float, default=43.0, help="moves per second offered in the second run")
+    ap.add_argument("--quick", action="store_true", help="10 s each")
+    args = ap.parse_args()
+    if args.quick:
+        args.seconds = 10.0
+    out = asyncio.run(run(args.games, args.seconds, args.rate))
+    out["load_avg_1min"] = round(os.getloadavg()[0], 2)  # other work on the machine
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
