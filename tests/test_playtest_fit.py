@@ -153,11 +153,6 @@ async def test_smartphone_inc_whole_game_cuts_nothing_and_names_cards(fake: Fake
     _check(fake, cuts, "smartphone-inc")
 
 
-@pytest.mark.xfail(
-    reason="Age of Automaton's draft labels ('Keep Agent Pavel (2 VP): … · discard for 2 red') are cut at 100: "
-    "bot/games/age_of_automaton is the aoa engineer's (issue 22)",
-    strict=False,
-)
 async def test_age_of_automaton_whole_game_cuts_nothing_and_names_cards(
     fake: FakeDiscord, tmp_path: Any, cuts: list[str], capsys: Any
 ) -> None:
