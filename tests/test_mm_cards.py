@@ -141,6 +141,13 @@ def test_M7_M8_distinct_icons_MM_CARD_M7():
     assert effects.total(state, "p1", "profit", "money") == 3
     p["campaigns"] = ["M8"]
     assert effects.total(state, "p1", "profit", "money") == 6
+    # both sides of each "/" count: Camera / NFC and 8K / 5G are 4 icons (M7: 4, M8: 8);
+    # one side only would give 2
+    p["sales"] = ["C8", "C28"]
+    p["campaigns"] = ["M7"]
+    assert effects.total(state, "p1", "profit", "money") == 4
+    p["campaigns"] = ["M8"]
+    assert effects.total(state, "p1", "profit", "money") == 8
 
 
 def test_M9_M16_M25_customers_to_the_market_MM_CARD_M9():
