@@ -186,13 +186,19 @@ def test_customers_added_per_setup_card_and_events_MM_PREP_06():
 
 
 def test_customers_go_below_those_already_there_MM_PREP_07():
-    """MM-PREP-07: a Customer goes under its price space, below those already there."""
+    """MM-PREP-07: a Customer goes under its price space, below those already there;
+    the earlier ones stay (and, bottom first, the newest is the first to buy)."""
     state = new_game(2)
-    col = state["market"]["7"]
-    old = list(col)
+    for cid in ("C24", "C29"):
+        for pile in state["customers"].values():
+            for key in ("deck", "discard"):
+                if cid in pile[key]:
+                    pile[key].remove(cid)
+    state["market"]["7"] = ["C24", "C29"]
     market.place(state, "C28")
-    assert state["market"]["7"] == [*old, "C28"]
-    assert market.sale_order(state).index("C28") < (market.sale_order(state).index(old[-1]) if old else 99)
+    assert state["market"]["7"] == ["C24", "C29", "C28"]
+    order = market.sale_order(state)
+    assert [c for c in order if c in ("C24", "C29", "C28")] == ["C28", "C29", "C24"]
 
 
 def test_empty_customer_deck_rebuilt_from_discard_MM_PREP_08():
