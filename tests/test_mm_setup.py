@@ -53,13 +53,17 @@ def test_three_customer_decks_MM_SET_03():
 
 
 def test_displays_revealed_MM_SET_04():
-    """MM-SET-04: 4 Technology, 6 Feature and 4 Marketing cards face up (7 with E1/E2)."""
+    """MM-SET-04: 4 Technology, 6 Feature and 4 Marketing cards face up; the first
+    round's Event changes that only when it is E1 (7 Technology) or E2 (7 Marketing)."""
     for seed in range(8):
         state = new_game(2, seed)
-        for d, n in (("technology", 4), ("feature", 6), ("marketing", 4)):
-            want = displays.size(state, d)
-            assert want in (n, 7) and len(state["displays"][d]["row"]) == want
-            assert want == n or state["events"]["revealed"][0] in ("E1", "E2")
+        assert state["events"]["revealed"][0] not in ("E1", "E2")
+        assert {d: len(state["displays"][d]["row"]) for d in ("technology", "feature", "marketing")} == {
+            "technology": 4, "feature": 6, "marketing": 4}
+    for seed, event, rows in ((21, "E1", (7, 6, 4)), (10, "E2", (4, 6, 7))):
+        state = new_game(2, seed)
+        assert state["events"]["revealed"] == [event]
+        assert tuple(len(state["displays"][d]["row"]) for d in ("technology", "feature", "marketing")) == rows
 
 
 def test_player_setup_MM_SET_05():
