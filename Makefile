@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test demo run lint bench lock clean docs-pictures
+.PHONY: test demo run lint bench lock clean docs-pictures mutants
 
 # The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
 # editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
@@ -15,9 +15,21 @@ $(STAMP): pyproject.toml $(LOCKS)
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	touch $(STAMP)
 
+# The whole suite, as CI runs it, on every core (pytest-xdist; a test file stays on one
+# worker, so its module fixtures are made once). TEST_ARGS adds pytest options, e.g.
+# TEST_ARGS="--durations=30" or TEST_ARGS="-n 0" for one process.
+TEST_ARGS ?=
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile $(TEST_ARGS)
+
+# Mutation testing of one game's rules modules (scripts/mutants.py; tests/MUTANTS.md):
+#   make mutants GAME=mobile-markets                       # every mutant
+#   make mutants GAME=smartphone-inc MUTANTS_ARGS="--sample 400"
+#   make mutants GAME=age-of-automaton MUTANTS_ARGS="--module flow"
+MUTANTS_ARGS ?=
+mutants: $(STAMP)
+	nice -n 10 $(BIN)/python scripts/mutants.py $(GAME) $(MUTANTS_ARGS)
 
 GAME ?= smartphone-inc
 
@@ -59,4 +71,4 @@ lock:
 		pyproject.toml
 
 clean:
-	rm -rf $(VENV) demo.db demo-out .pytest_cache
+	rm -rf $(VENV) demo.db demo-out .pytest_cache build/mutants
