@@ -164,6 +164,29 @@ class Locator:
             )
         return self.cache[rel]
 
+    def text_only(self, rel: str, line: int) -> bool:
+        """Whether ``line`` of the source assigns a name that its function uses only in
+        texts (f-strings, log lines, error messages): e.g. ``verb = "earns" if ...``."""
+        _, _, orig_src, orig_fns = self._load(rel)
+        fn = next((f for f in orig_fns.values() if f.lineno <= line <= (f.end_lineno or 0)), None)
+        if fn is None:
+            return False
+        names = {
+            t.id for node in ast.walk(fn) if isinstance(node, ast.Assign) and node.lineno == line
+            for t in node.targets if isinstance(t, ast.Name)
+        }
+        if not names:
+            return False
+        in_text: set[int] = set()
+        for node in ast.walk(fn):
+            texty = isinstance(node, ast.JoinedStr) or (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in TEXT_CALLS
+            )
+            if texty:
+                in_text |= {id(n) for n in ast.walk(node)}
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
+        return bool(uses) and all(id(n) in in_text for n in uses)
+
     def locate(self, rel: str, name: str) -> tuple[int, str, str]:
         """(line in the source file, the original line, the mutated line)."""
         mut_src, mut_fns, orig_src, orig_fns = self._load(rel)
@@ -193,6 +216,7 @@ def _tokens(text: str) -> list[tuple[int, str]]:
         return []
 
 
+TEXT_CALLS = {"say", "log_action", "require", "IllegalAction", "card_name", "names"}
 WORDING_CALL = re.compile(r"^\s*(say|log_action|_say|note)\(")
 
 
@@ -242,7 +266,7 @@ def report(game: str, work: Path, modules: list[str], out_json: Path | None) -> 
                 row["unchecked"] += 1
                 continue
             line, old, new = loc.locate(rel, name)
-            if is_wording(old, new):
+            if is_wording(old, new) or loc.text_only(rel, line):
                 row["wording"] += 1
                 continue
             if code in KILLED:
