@@ -17,14 +17,15 @@ $(STAMP): pyproject.toml $(LOCKS)
 
 # The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores: most of its
 # time is spent waiting (the bot paces its Discord writes, 5 per 5 s, in real time; a
-# whole run uses ~3 min of CPU in ~17 min), so more workers than cores pay. The files
-# in tests/conftest.py (KEEP_TOGETHER) stay on one worker each. TEST_ARGS adds pytest
-# options, e.g. TEST_ARGS="--durations=30"; TEST_WORKERS=0 runs in one process.
+# whole run uses ~3 min of CPU in ~17 min), so more workers than cores pay. Tests go
+# to the workers one by one (a module fixture is built once per worker that needs it).
+# TEST_ARGS adds pytest options, e.g. TEST_ARGS="--durations=30"; TEST_WORKERS=0 runs
+# in one process.
 TEST_WORKERS ?= 4
 TEST_ARGS ?=
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup $(TEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(TEST_ARGS)
 
 # Mutation testing of one game's rules modules (scripts/mutants.py; tests/MUTANTS.md):
 #   make mutants GAME=mobile-markets                       # every mutant
