@@ -97,7 +97,7 @@ def prepare(game: str, work: Path, modules: list[str]) -> None:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "reference", "fixtures")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.png")
     shutil.copytree(ROOT / "engine", work / "engine", ignore=ignore)
     shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
     # the test settings of pyproject.toml, without anything else
@@ -187,6 +187,11 @@ class Locator:
         uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
         return bool(uses) and all(id(n) in in_text for n in uses)
 
+    def in_text_function(self, rel: str, name: str) -> bool:
+        """Mutants of a function that only makes text (describe, label, name, plural...)."""
+        base = name.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
+        return bool(re.search(r"describe|text|label|_name|names|words|plural|title|summary|need_words", base))
+
     def locate(self, rel: str, name: str) -> tuple[int, str, str]:
         """(line in the source file, the original line, the mutated line)."""
         mut_src, mut_fns, orig_src, orig_fns = self._load(rel)
@@ -216,14 +221,22 @@ def _tokens(text: str) -> list[tuple[int, str]]:
         return []
 
 
-TEXT_CALLS = {"say", "log_action", "require", "IllegalAction", "card_name", "names"}
+TEXT_CALLS = {"say", "log_action", "require", "IllegalAction", "card_name", "names", "earn", "plural"}
 WORDING_CALL = re.compile(r"^\s*(say|log_action|_say|note)\(")
 
 
+def _text_literal(tok: str) -> bool:
+    """A string written for people (a space or a capital in it), not an identifier."""
+    body = tok.lstrip("rbfRBF").strip("'\"")
+    return bool(re.search(r"\s|[A-Z]", body))
+
+
 def is_wording(old: str, new: str) -> bool:
-    """A mutant that changes only a text: a log line or an error message."""
+    """A mutant that changes only a text: a log line, an error message, a label."""
     if WORDING_CALL.match(old):
         return True
+    if re.sub(r",?\s*why=[^,)]*", "", old) == re.sub(r",?\s*why=[^,)]*", "", new):
+        return True  # only the "why" label of an effect (what the log says it is for)
     a, b = _tokens(old), _tokens(new)
     if not a or not b:
         return False
@@ -234,10 +247,18 @@ def is_wording(old: str, new: str) -> bool:
         changed = a[i1:i2] + b[j1:j2]
         if not all(t == tokenize.STRING or (t == tokenize.NAME and s == "None") for t, s in changed):
             return False
+        if all(_text_literal(s) for t, s in a[i1:i2] if t == tokenize.STRING) and any(
+            t == tokenize.STRING for t, s in a[i1:i2]
+        ):
+            continue  # a text for people changed
         if not any(t == tokenize.STRING and s.strip("rbfRBF").strip("'\"") != "" for t, s in a[i1:i2]):
             return False  # "" -> "XXXX" changes a value, not a text
-    # an error message (second argument of require / IllegalAction) or a log line
-    return bool(re.search(r"\b(require|IllegalAction|say|log_action|ValueError|AssertionError)\(", old))
+    texts_only = all(
+        all(_text_literal(s) for t, s in a[i1:i2] if t == tokenize.STRING)
+        for tag, i1, i2, _, _ in sm.get_opcodes() if tag != "equal"
+    )
+    # a text for people, an error message (of require / IllegalAction) or a log line
+    return texts_only or bool(re.search(r"\b(require|IllegalAction|say|log_action|earn|ValueError)\(", old))
 
 
 def equivalents() -> list[tuple[str, str, str]]:
@@ -266,7 +287,7 @@ def report(game: str, work: Path, modules: list[str], out_json: Path | None) -> 
                 row["unchecked"] += 1
                 continue
             line, old, new = loc.locate(rel, name)
-            if is_wording(old, new) or loc.text_only(rel, line):
+            if is_wording(old, new) or loc.text_only(rel, line) or loc.in_text_function(rel, name):
                 row["wording"] += 1
                 continue
             if code in KILLED:
