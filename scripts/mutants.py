@@ -81,11 +81,11 @@ SURVIVED = {0}
 NO_TESTS = {5, 33}  # no rule test calls the function: as good as a survivor
 
 
-def rule_tests(game: str) -> list[str]:
+def rule_tests(game: str, tests: Path) -> list[str]:
     spec = GAMES[game]
     found: set[str] = set()
     for pattern in spec["tests"]:
-        found |= {p.name for p in (ROOT / "tests").glob(str(pattern))}
+        found |= {p.name for p in tests.glob(str(pattern))}
     return sorted(f"tests/{n}" for n in found - set(spec["not_tests"]))
 
 
@@ -93,13 +93,13 @@ def module_path(game: str, module: str) -> str:
     return f"engine/{GAMES[game]['package']}/{module}.py"
 
 
-def prepare(game: str, work: Path, modules: list[str]) -> None:
+def prepare(game: str, work: Path, modules: list[str], tests: Path) -> None:
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.png")
     shutil.copytree(ROOT / "engine", work / "engine", ignore=ignore)
-    shutil.copytree(ROOT / "tests", work / "tests", ignore=ignore)
+    shutil.copytree(tests, work / "tests", ignore=ignore)
     # the test settings of pyproject.toml, without anything else
     (work / "pyproject.toml").write_text(
         '[tool.pytest.ini_options]\ntestpaths = ["tests"]\nasyncio_mode = "auto"\n'
@@ -109,7 +109,7 @@ def prepare(game: str, work: Path, modules: list[str]) -> None:
     lines = ["[mutmut]", f"source_paths = engine/{GAMES[game]['package']}/", "only_mutate ="]
     lines += [f"    {module_path(game, m)}" for m in modules]
     lines += ["also_copy =", "    engine/", "pytest_add_cli_args =", "    -p", "    no:cacheprovider"]
-    lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in rule_tests(game)]
+    lines += ["pytest_add_cli_args_test_selection ="] + [f"    {t}" for t in rule_tests(game, tests)]
     (work / "setup.cfg").write_text("\n".join(lines) + "\n")
 
 
@@ -340,16 +340,19 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2, help="mutants checked at once (the machine has 2 cores)")
     ap.add_argument("--report-only", action="store_true", help="print the last run's results again")
+    ap.add_argument("--tests", type=Path, default=ROOT / "tests",
+                    help="the tests/ folder to run (e.g. an older checkout's, for a before figure)")
+    ap.add_argument("--work", type=Path, help="the work folder (default build/mutants/<game>)")
     args = ap.parse_args()
     spec = GAMES[args.game]
     modules = args.module or list(spec["modules"])
     for m in modules:
         if m not in spec["modules"]:
             ap.error(f"{m} is not one of the rules modules of {args.game}: {', '.join(spec['modules'])}")
-    work = ROOT / "build" / "mutants" / args.game
+    work = args.work or ROOT / "build" / "mutants" / args.game
     started = time.monotonic()
     if not args.report_only:
-        prepare(args.game, work, modules)
+        prepare(args.game, work, modules, args.tests.resolve())
         if args.sample:
             # a first pass makes the mutants and finds which tests call which function
             mutmut(work, ["no.such.mutant*"], args.jobs)
