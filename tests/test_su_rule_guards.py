@@ -103,3 +103,36 @@ def test_spatial_goods_only_for_regions_controlled_in_first_place_SU_TEC_09():
     goods, supply = p2["goods"], p2["supply"]
     scoring.receive_vp(state)
     assert p2["goods"] == goods + 1 and p2["supply"] == supply - 1
+
+
+# --- found by mutation testing (tests/MUTANTS.md) -----------------------------------------------
+
+
+def test_gamepad_discount_in_every_research_cost_SI_TECH_07_SI_RES_06():
+    """SI-RES-06: a Technology costs its printed Progress markers, +1 while nobody holds
+    its Patent; SI-TECH-07 (Gamepad side 0): 1 less for its owner. Printed: GPS 4,
+    Wi-Fi 4, Gamepad 5, NFC 5, Li-Ion 6, 4G 5."""
+    from engine.smartphone_inc import common, technologies
+
+    state = new_game(3)
+    technologies.gain(state, "p1", "gamepad")  # p1 now holds the Gamepad Patent
+    assert common.tech_costs(state, "p2") == {"gps": 5, "wi-fi": 5, "gamepad": 5, "nfc": 6, "li-ion": 7, "4g": 6}
+    assert common.tech_costs(state, "p1") == {"gps": 4, "wi-fi": 4, "gamepad": 4, "nfc": 5, "li-ion": 6, "4g": 5}
+
+
+def test_the_wi_fi_ceo_sells_at_most_what_its_region_buys_SU_TEC_02():
+    """SU-TEC-02: the CEO's sale is limited to the Buyers who would buy (2 here)."""
+    state = with_tech(new_game(3, technologies="first-add-on-game"), "p2", "ceo-wi-fi")
+    state = reveal_with(state, {"p2": outcome(covered=4, down=2)})  # price 3, 4 Goods
+    assert GAME.pending(state)["p2"]["max"] == 2
+    with pytest.raises(IllegalAction):
+        act(state, "p2", {"type": "ceo_sell", "sell": 3})
+
+
+def test_second_goods_may_use_the_last_goods_SU_TEC_04():
+    """SU-TEC-04: a company with exactly 1 Goods left may sell it as a second Goods."""
+    state = with_tech(new_game(3, technologies="first-add-on-game"), "p2", "patent-gamepad")
+    state = reveal_with(state, {"p2": outcome(covered=4)})  # the Gamepad Buyer bought
+    state["players"]["p2"]["goods"] = 1
+    state = act_here(state, "p2", {"type": "second_sell", "regions": {"north-africa": 1}})
+    assert state["seconds"] == {"north-africa": [1]} and state["players"]["p2"]["goods"] == 0
