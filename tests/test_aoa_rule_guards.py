@@ -28,3 +28,17 @@ def test_ten_resources_are_kept_eleven_ask_for_one_discard_AA_SET_12():
     assert p["res"]["red"] == 4 and s["asks"] == []
     common.gain_res(s, "Emily", {"blue": 1})
     assert s["asks"][0] == {"seat": "Emily", "kind": "discard", "n": 1}
+
+
+def test_overdrive_needs_one_level_die_above_I_AA_SPC_05():
+    """AA-SPC-05: Overdrive lowers every Level die by 1, never below I: it is offered
+    while one die shows II or more (II, I, I -> I, I, I) and not at I, I, I."""
+    from engine.age_of_automaton import special
+
+    s = drafted(3, 1)
+    s["players"]["Emily"]["credits"] = 10
+    s["dice"] = {"kind": "level", "seat": "Emily", "faces": [2, 1, 1], "rolled": [2, 1, 1], "level": 1}
+    assert special.can_overdrive(s, "Emily")
+    special.overdrive(s, "Emily")
+    assert s["dice"]["faces"] == [1, 1, 1]
+    assert not special.can_overdrive(s, "Emily")
