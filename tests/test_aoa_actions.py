@@ -77,6 +77,8 @@ def test_refill_slides_left_AA_WRK_05():
 
 
 def test_prospect_dice_and_passes_AA_PRO_01():
+    """AA-PRO-01: a die at or below the worker's level passes; one space up per pass.
+    The rulebook's example (Overdrive): a Level II worker rolls II, IV, V: 1 pass."""
     assert prospect.passes([2, 4, 5], 2) == 1
     assert prospect.passes([1, 2, 3], 2) == 2
     assert prospect.passes([4, 4, 4], 4) == 3
@@ -84,10 +86,22 @@ def test_prospect_dice_and_passes_AA_PRO_01():
     s = GAME.apply(s, "Emily", {"type": "main", "action": "prospect", "worker": 4, "track": "moon"})
     d = s["dice"]
     assert d["kind"] == "level" and len(d["faces"]) == 3 and all(1 <= f <= 6 for f in d["faces"])
-    assert any("rolls the Level dice" in e for e in GAME.events(s))
-    prompt = GAME.pending(s)["Emily"]
-    assert prompt["type"] == "dice" and prompt["passes"] == prospect.passes(d["faces"], 4)
     assert GAME.view(s, None)["dice"]["faces"] == d["faces"]
+    # the roll fixed to II, IV, V: a Level IV worker passes twice (V fails)
+    d["faces"] = [2, 4, 5]
+    assert GAME.pending(s)["Emily"]["type"] == "dice" and GAME.pending(s)["Emily"]["passes"] == 2
+    credits = me(s)["credits"]
+    s = GAME.apply(s, "Emily", {"type": "dice", "overdrive": False})
+    q = s["players"]["Emily"]
+    # moon: space 1 gives 1 reputation; space 2 costs 2 credits and gives a green relationship
+    assert q["prospect"] == {"asteroid": 0, "ringed": 0, "red": 0, "moon": 2}
+    assert q["credits"] == credits - 2 and q["rep"] == 1 and q["rel"] == {"green": 1, "blue": 0, "orange": 0}
+    # V, VI, V: no pass, no move
+    s = game_for()
+    s = GAME.apply(s, "Emily", {"type": "main", "action": "prospect", "worker": 4, "track": "moon"})
+    s["dice"]["faces"] = [5, 6, 5]
+    s = GAME.apply(s, "Emily", {"type": "dice", "overdrive": False})
+    assert s["players"]["Emily"]["prospect"]["moon"] == 0
 
 
 def test_prospect_requirements_stop_AA_PRO_02_AA_PRO_04():
@@ -123,20 +137,27 @@ def test_top_space_only_one_player_AA_PRO_03():
     assert p["prospect"]["moon"] == top - 1
 
 
-@pytest.mark.parametrize("track,colours", [("asteroid", {"red", "yellow"}), ("ringed", {"red", "blue"}),
-                                           ("red", {"blue", "yellow"}), ("moon", {"red", "blue", "yellow"})])
+@pytest.mark.parametrize("track,colours", [("asteroid", ["red", "yellow"]), ("ringed", ["red", "blue"]),
+                                           ("red", ["blue", "yellow"]), ("moon", ["red", "blue", "yellow"])])
 def test_prospect_bonus_by_track_AA_PRO_05(track, colours):
+    """AA-PRO-05: after the move, as many resource tokens of the track's colours as the
+    worker's level (IV: 4), whatever the dice (here no pass)."""
     s = game_for()
     s = GAME.apply(s, "Emily", {"type": "main", "action": "prospect", "worker": 4, "track": track})
+    s["dice"]["faces"] = [5, 6, 5]
     s = GAME.apply(s, "Emily", {"type": "dice", "overdrive": False})
-    s = answer_all(s, "Emily", {"upgrade": None})
-    while s["asks"] and s["asks"][0]["kind"] != "pick":
-        s = GAME.apply(s, "Emily", GAME.legal_actions(s, "Emily")[0])
-    if s["asks"]:  # a bonus of 4 tokens of the track's colours
-        a = s["asks"][0]
-        assert a["n"] == 4 and set(a["of"]) == colours
-        takes = [o["take"] for o in GAME.legal_actions(s, "Emily")]
-        assert all(sum(t.values()) == 4 and set(t) <= colours for t in takes)
+    a = s["asks"][0]
+    assert (a["kind"], a["n"], a["of"]) == ("pick", 4, colours)
+    takes = [o["take"] for o in GAME.legal_actions(s, "Emily") if o["type"] == "pick"]
+    assert all(sum(t.values()) == 4 and set(t) <= set(colours) for t in takes)
+    assert {colours[0]: 4} in takes and {colours[-1]: 4} in takes
+    other = [c for c in ("red", "blue", "yellow") if c not in colours]
+    assert not [t for t in takes if set(t) & set(other)]
+    before = dict(me(s)["res"])  # 1 of each
+    s = GAME.apply(s, "Emily", {"type": "pick", "take": {colours[0]: 3, colours[-1]: 1}})
+    after = s["players"]["Emily"]["res"]
+    assert after[colours[0]] == before[colours[0]] + 3 and after[colours[-1]] == before[colours[-1]] + 1
+    assert all(after[c] == before[c] for c in other)
 
 
 def test_equipment_discount_emily_AA_EQP_01():
@@ -271,33 +292,38 @@ def test_equipment_ability_before_resolving_AA_EQP_04():
     assert not [o for o in flow.options(s, "Emily") if o["type"] == "equipment" and o["card"] == "E03"]
 
 
-def test_equipment_bonus_vp_AA_EQP_05():
+@pytest.mark.parametrize("worker", [1, 4])
+def test_equipment_bonus_vp_AA_EQP_05(worker):
+    """AA-EQP-05: the Equipment bonus is VP equal to the worker's level (I: 1, IV: 4)."""
     s = game_for()
     p = me(s)
     p["res"] = {"red": 5, "blue": 5, "yellow": 5}
-    card = s["rows"]["equipment"][0]
-    s = GAME.apply(s, "Emily", {"type": "main", "action": "equipment", "worker": 4, "card": card})
-    events = GAME.events(s)
+    assert p["vp"] == 0
+    s = GAME.apply(s, "Emily", {"type": "main", "action": "equipment", "worker": worker, "card": "E10"})
     while s["asks"]:
         s = GAME.apply(s, "Emily", {"type": "extra", "skip": True} if s["asks"][0]["kind"] == "extra"
                        else GAME.legal_actions(s, "Emily")[0])
-        events += GAME.events(s)
-    assert any("scores 4 VP (Equipment bonus)" in e for e in events)
+    q = s["players"]["Emily"]
+    assert q["vp"] == worker
+    assert q["res"] == {"red": 3, "blue": 4, "yellow": 5}  # E10 costs 2 red + 1 blue
 
 
-def test_rnd_card_benefits_AA_RD_01():
+@pytest.mark.parametrize("card,tech,rel", [
+    ("D02", [0, 1, 0, 0], {"green": 0, "blue": 1, "orange": 0}),  # 1 arrow, a blue logo
+    ("D03", [0, 1, 0, 0], {"green": 1, "blue": 0, "orange": 1}),  # 1 arrow, orange + green
+    ("D20", [0, 0, 1, 0], {"green": 0, "blue": 0, "orange": 0}),  # 2 arrows, no logo
+])
+def test_rnd_card_benefits_AA_RD_01(card, tech, rel):
+    """AA-RD-01: the card's benefits: its arrows upgrade ONE worker on the Technology
+    track (the Level I one: the Level IV worker was played), one space per logo on its
+    Relationship track; the card is kept face down."""
     s = game_for()
-    p = me(s)
-    card = s["rows"]["rnd"][0]
-    info = data.RND[card]
-    rel_before = dict(p["rel"])
+    assert me(s)["tech"] == [1, 0, 0, 1]
     s = GAME.apply(s, "Emily", {"type": "main", "action": "rnd", "worker": 4, "card": card})
+    s = answer_all(s, "Emily")
     q = s["players"]["Emily"]
     assert q["rnd"] == [card]
-    # one Level I worker upgraded by the card's arrows
-    assert q["tech"][min(4, 1 + info["upgrade"]) - 1] >= 1 and q["tech"][0] == 0
-    for c in info["logos"]:
-        assert q["rel"][c] == rel_before[c] + 1
+    assert q["tech"] == tech and q["rel"] == rel
     assert GAME.view(s, "Tyler")["players"]["Emily"]["rnd"] == 1  # face down: others see the count
 
 
@@ -314,18 +340,21 @@ def test_rnd_bonus_round_1_credits_then_any_AA_RD_02():
 
 
 def test_sale_pay_relationship_reputation_AA_SALE_01_AA_SALE_02():
+    """AA-SALE-01/02: pay the card's resources, improve the relationship of its logo, +1
+    reputation, keep it face down; bonus credits = the worker's level. S11 (Brewery):
+    1 red + 1 blue, a blue logo; a Level IV worker reaches it (second in the row)."""
     s = game_for()
     p = me(s)
     p["res"] = {"red": 5, "blue": 5, "yellow": 5}
-    card = s["rows"]["sale"][0]
-    info = data.SALES[card]
+    assert s["rows"]["sale"][1] == "S11"
     credits = p["credits"]
-    s = GAME.apply(s, "Emily", {"type": "main", "action": "sale", "worker": 1, "card": card})
+    s = GAME.apply(s, "Emily", {"type": "main", "action": "sale", "worker": 4, "card": "S11"})
     q = s["players"]["Emily"]
-    assert q["sale"] == [card] and q["rep"] == 1
-    assert all(q["res"][c] == 5 - info["cost"].get(c, 0) for c in data.COLOURS)
-    assert q["credits"] == credits + 1  # bonus = level I
-    assert sum(q["rel"].values()) == len(info["logos"])
+    assert q["sale"] == ["S11"] and q["rep"] == 1
+    assert q["res"] == {"red": 4, "blue": 4, "yellow": 5}
+    assert q["credits"] == credits + 4  # bonus = level IV
+    assert q["rel"] == {"green": 0, "blue": 1, "orange": 0}
+    assert GAME.view(s, "Tyler")["players"]["Emily"]["sale"] == 1  # face down
     p2 = game_for()
     me(p2)["res"] = {"red": 0, "blue": 0, "yellow": 0}
     assert not [o for o in flow.options(p2, "Emily") if o.get("action") == "sale"]

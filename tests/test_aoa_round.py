@@ -216,15 +216,29 @@ def test_cleanup_returns_market_and_workers_AA_CLN_03():
 
 
 def test_cleanup_rows_discard_leftmost_and_reshuffle_AA_CLN_04():
+    """AA-CLN-04: in each of the three rows the leftmost card is discarded, the others
+    slide left and the deck fills the rightmost space; an empty deck is made of the
+    reshuffled discards (the card just discarded among them)."""
     s = drafted(3, 1)
-    row = list(s["rows"]["sale"])
-    top = s["decks"]["sale"][0]
+    rows = {k: list(s["rows"][k]) for k in ("equipment", "rnd", "sale")}
+    tops = {k: s["decks"][k][0] for k in rows}
     cleanup.run(s)
-    assert s["rows"]["sale"] == row[1:] + [top] and s["discards"]["sale"] == [row[0]]
+    for k, row in rows.items():
+        assert s["rows"][k] == row[1:] + [tops[k]] and s["discards"][k] == [row[0]]
+    # an empty deck and two cards in the discards: the leftmost (row[1]) joins them
     s["decks"]["sale"] = []
     s["discards"]["sale"] = ["S20", "S19"]
     cleanup.run(s)
-    assert len(s["rows"]["sale"]) == 4 and s["rows"]["sale"][-1] in ("S20", "S19", row[1])
+    new_row = list(s["rows"]["sale"])
+    assert new_row[:3] == rows["sale"][2:] + [tops["sale"]]
+    assert sorted([new_row[3], *s["decks"]["sale"]]) == sorted(["S20", "S19", rows["sale"][1]])
+    assert s["discards"]["sale"] == []
+    # an empty deck and no discards: the one card discarded comes straight back
+    s["decks"]["sale"] = []
+    s["discards"]["sale"] = []
+    left = s["rows"]["sale"][0]
+    cleanup.run(s)
+    assert s["rows"]["sale"] == new_row[1:] + [left] and s["decks"]["sale"] == []
 
 
 def test_cleanup_sponsorship_refill_and_r3_tiles_AA_CLN_05():

@@ -143,15 +143,18 @@ def test_rnd_sets_table_duplicates_new_sets_AA_END_03():
 
 
 def test_sale_reputation_donation_vp_AA_END_04():
+    """AA-END-04: the VP printed on each Sale Order card, and the VP of the space the
+    Reputation and Donation markers are on (board.json, written out here)."""
     s = game()
     p = s["players"]["Emily"]
-    p["sale"] = ["S01", "S10"]
-    p["rep"] = 7
-    p["donation"] = 9
+    p["sale"] = ["S01", "S10"]  # 1 VP + 4 VP
+    p["rep"] = 12  # Reputation space 12: 11 VP (11: 9, 13: 13)
+    p["donation"] = 18  # Donation space 18: 12 VP (17: 11, 19: 13)
     b = scoring.breakdown(s, "Emily")
-    assert b["sale"] == data.SALES["S01"]["vp"] + data.SALES["S10"]["vp"]
-    assert b["reputation"] == data.BOARD["reputation"]["vp"][7]
-    assert b["donation"] == data.BOARD["donation"]["vp"][9]
+    assert (b["sale"], b["reputation"], b["donation"]) == (5, 11, 12)
+    p["sale"], p["rep"], p["donation"] = [], 0, 0
+    b = scoring.breakdown(s, "Emily")
+    assert (b["sale"], b["reputation"], b["donation"]) == (0, 0, 0)
 
 
 def test_relationship_products_9_6_16_AA_END_05():

@@ -9,7 +9,7 @@ from engine.age_of_automaton import data, flow, reliability, special
 from engine.age_of_automaton.actions import prospect
 from engine.age_of_automaton.game import GAME
 from engine.errors import IllegalAction
-from tests.aoa_support import drafted
+from tests.aoa_support import answer_all, drafted
 
 
 def game():
@@ -118,17 +118,47 @@ def test_overdrive_emily_ii_iv_v_to_i_ii_iii_AA_SPC_05():
         special.play(s, "Emily", {"name": "overdrive"})
 
 
-def test_reliability_benefits_and_no_gain_AA_REL_01():
+# Overbuilt (3 credits, builds a Level I automaton: tech [1, 0, 0, 1] -> [2, 0, 0, 1]) from
+# each space of the Reliability track (values 8..-1; DATA.md: benefits on 6, 4, 2 and 0):
+# (marker index before, credits after from 20, resources after, tech after)
+RELIABILITY_STEPS = [
+    (0, 17, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 8 -> 7: nothing
+    (1, 18, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 7 -> 6: +1 credit
+    (2, 17, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 6 -> 5: nothing
+    (3, 17, {"red": 1, "blue": 2, "yellow": 1}, [2, 0, 0, 1]),  # 5 -> 4: 1 resource of any colour (blue)
+    (4, 17, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 4 -> 3: nothing
+    (5, 17, {"red": 1, "blue": 1, "yellow": 1}, [1, 1, 0, 1]),  # 3 -> 2: upgrade one automaton
+    (6, 17, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 2 -> 1: nothing
+    (7, 19, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 1 -> 0: +2 credits
+    (8, 15, {"red": 1, "blue": 1, "yellow": 1}, [2, 0, 0, 1]),  # 0 -> -1: 2 more credits, nothing
+]
+
+
+@pytest.mark.parametrize("index,credits,res,tech", RELIABILITY_STEPS)
+def test_reliability_benefits_and_no_gain_AA_REL_01(index, credits, res, tech):
+    """AA-REL-01: each special action moves the marker one space down, never up; the
+    benefits of the space reached are gained (every space of the track checked)."""
     s = game()
     p = me(s)
     p["credits"] = 20
-    p["reliability"] = 1  # value 7; the next space (6) gives 1 credit
+    p["reliability"] = index
+    s = GAME.apply(s, "Emily", {"type": "special", "name": "overbuilt"})
+    s = answer_all(s, "Emily", {"pick": {"type": "pick", "take": {"blue": 1}}})
+    q = me(s)
+    assert q["reliability"] == index + 1  # one space down; nothing moves it back up
+    assert (q["credits"], q["res"], q["tech"]) == (credits, res, tech)
+
+
+def test_reliability_cannot_go_lower_than_its_last_space_AA_REL_01_AA_REL_02():
+    s = game()
+    p = me(s)
+    p["credits"] = 20
+    p["reliability"] = 9  # -1, the last space
     s = GAME.apply(s, "Emily", {"type": "special", "name": "overbuilt"})
     q = me(s)
-    assert reliability.value(q) == 6 and q["credits"] == 20 - 3 + 1
-    assert not any("gains 1 reliability" in e or "reliability (now 7" in e for e in GAME.events(s))
+    assert q["reliability"] == 9 and q["credits"] == 15
     vals = data.BOARD["reliability"]["values"]
-    assert vals == sorted(vals, reverse=True)  # the track only goes one way
+    assert vals == [8, 7, 6, 5, 4, 3, 2, 1, 0, -1]
 
 
 def test_below_zero_surcharge_AA_REL_02():
@@ -162,18 +192,31 @@ def test_play_specialist_needs_resources_not_paid_AA_FREE_01():
 
 
 def test_specialist_once_per_round_refreshed_AA_FREE_02():
+    """AA-FREE-02: a played Specialist's ability once per round (the card is rotated),
+    ready again after Clean-up. Chemist Clara (P03): 1 blue resource and 1 credit."""
     s = game()
     p = me(s)
-    card = p["hand"].pop(0)
-    p["played"] = [card]
-    s = GAME.apply(s, "Emily", {"type": "use_specialist", "card": card})
-    s["asks"] = []
+    p["hand"].remove("P03")
+    p["played"] = ["P03"]
+    res, credits = dict(p["res"]), p["credits"]
+    s = GAME.apply(s, "Emily", {"type": "use_specialist", "card": "P03"})
+    s = answer_all(s, "Emily")
+    q = me(s)
+    assert q["res"] == dict(res, blue=res["blue"] + 1) and q["credits"] == credits + 1
+    assert q["rotated"] == ["P03"]
     with pytest.raises(IllegalAction):
-        GAME.apply(s, "Emily", {"type": "use_specialist", "card": card})
+        GAME.apply(s, "Emily", {"type": "use_specialist", "card": "P03"})
     from engine.age_of_automaton import cleanup
 
     cleanup.run(s)
-    assert s["players"]["Emily"]["rotated"] == []
+    q = s["players"]["Emily"]
+    assert q["rotated"] == []
+    res, credits = dict(q["res"]), q["credits"]
+    assert s["round"] == 2 and s["turn"]["seat"] == "Emily"
+    s = GAME.apply(s, "Emily", {"type": "use_specialist", "card": "P03"})
+    s = answer_all(s, "Emily")
+    q = s["players"]["Emily"]
+    assert q["res"] == dict(res, blue=res["blue"] + 1) and q["credits"] == credits + 1
 
 
 def test_discard_specialist_resources_and_free_special_AA_FREE_03():

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from mm_support import new_game, outcome, start_phase
 from test_mm_rounds import setup_displays
 from test_mm_sales import company, sales_state
 
+from engine.errors import IllegalAction
 from engine.mobile_markets import (
     displays,
     effects,
@@ -52,7 +54,30 @@ def test_E1_E2_seven_cards_two_buys_MM_CARD_E1():
     events.reveal(state)
     displays.refresh(state)
     assert len(state["displays"]["marketing"]["row"]) == 7
-    assert marketing.campaign_limit(state) == 2
+    # two Marketing Campaign cards bought in one turn (M2: 2 points, M28: 1), not three
+    # (M3: 2 points, still affordable); none of them acts in Marketing
+    state["players"]["p1"]["progress"] = 0
+    setup_displays(state, marketing=["M2", "M28", "M3", "M4", "M1", "M9", "M23"], discounts=[])
+    state = start_phase(state, "marketing", {"p1": outcome(mkt=5)})
+    flow.run(state)
+    assert GAME.pending(state)["p1"]["points"] == 5
+    s = GAME.apply(state, "p1", {"type": "buy", "card": "M2"})
+    s = GAME.apply(s, "p1", {"type": "buy", "card": "M28"})
+    assert s["players"]["p1"]["campaigns"] == ["M2", "M28"]
+    assert GAME.pending(s)["p1"]["points"] == 2
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, "p1", {"type": "buy", "card": "M3"})
+    # without E2: one a turn
+    state = new_game(1, seed=2)
+    state["events"]["revealed"] = ["E3"]
+    state["players"]["p1"]["progress"] = 0
+    setup_displays(state, marketing=["M2", "M28", "M3", "M4"], discounts=[])
+    state = start_phase(state, "marketing", {"p1": outcome(mkt=5)})
+    flow.run(state)
+    s = GAME.apply(state, "p1", {"type": "buy", "card": "M2"})
+    assert GAME.pending(s)["p1"]["points"] == 3
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, "p1", {"type": "buy", "card": "M28"})
 
 
 def test_E4_base_cost_2_MM_CARD_E4():
@@ -141,6 +166,13 @@ def test_M7_M8_distinct_icons_MM_CARD_M7():
     assert effects.total(state, "p1", "profit", "money") == 3
     p["campaigns"] = ["M8"]
     assert effects.total(state, "p1", "profit", "money") == 6
+    # both sides of each "/" count: Camera / NFC and 8K / 5G are 4 icons (M7: 4, M8: 8);
+    # one side only would give 2
+    p["sales"] = ["C8", "C28"]
+    p["campaigns"] = ["M7"]
+    assert effects.total(state, "p1", "profit", "money") == 4
+    p["campaigns"] = ["M8"]
+    assert effects.total(state, "p1", "profit", "money") == 8
 
 
 def test_M9_M16_M25_customers_to_the_market_MM_CARD_M9():

@@ -127,5 +127,13 @@ def test_whole_game_result_is_ranked():
         seat = sorted(GAME.pending(state))[0]
         state = GAME.apply(state, seat, choose("mobile-markets", state, seat, "random"))
     res = GAME.result(state)
-    assert res["winner"] == res["ranking"][0]
-    assert {r["seat"] for r in res["scores"]} == set(state["seats"])
+    money = {s: state["players"][s]["money"] for s in state["seats"]}
+    start = {s: state["players"][s]["initiative"] for s in state["seats"]}
+    # MM-END-02: the most money first; this game ends in a tie for first (92, 92, 49),
+    # which the lower Starting Technology number wins
+    first, second, third = res["ranking"]
+    assert money[first] == money[second] > money[third]
+    assert start[first] < start[second]
+    assert res["winner"] == first
+    assert [(r["seat"], r["rank"], r["money"]) for r in res["scores"]] == [
+        (s, i + 1, money[s]) for i, s in enumerate(res["ranking"])]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from mm_support import PLAN_EX1, PLAN_EX2, new_game, outcome, start_phase
+from mm_support import PLAN_EX1, PLAN_EX2, new_game, outcome, pass_until, start_phase
 
 from engine import IllegalAction
 from engine.mobile_markets import flow, pricing, production
@@ -44,13 +44,21 @@ def test_secret_simultaneous_planning_MM_PLAN_01():
 
 def test_visible_symbols_MM_PLAN_04():
     """MM-PLAN-04: Price Up +1, Price Down -1, Technology +1 point, Marketing +1 point,
-    Production +1 Goods (example 1 played through the phases)."""
+    Production +1 Goods: the rulebook's Example 1 (+1 price, +3 Technology Points, +2
+    Marketing Points, +2 Goods, and 2 more Goods for the 2 covered cells) played through
+    the phases. E3: +1 Technology Point and 1 Goods icon; TS1 adds nothing to either."""
     state = new_game(1, seed=5)
     state["events"]["revealed"] = ["E3"]  # +1 Technology Point this round
     state = GAME.apply(state, "p1", {"type": "plan", "plan": PLAN_EX1})
     p = state["players"]["p1"]
+    assert p["start"] == "TS1" and p["techs"] == ["TS1"]
     assert p["price"] == 6  # 5 + 2 up - 1 down
-    assert state["turn"]["points"] == 3 + 1  # 3 Technology cells + E3
+    assert state["phase"] == "technology" and state["turn"]["points"] == 3 + 1  # 3 cells + E3
+    state = GAME.apply(state, "p1", {"type": "done"})
+    assert state["phase"] == "marketing" and state["turn"]["points"] == 2
+    assert GAME.pending(state)["p1"]["points"] == 2
+    state = pass_until(state, "sales")
+    assert state["players"]["p1"]["goods"] == 2 + 2 + 1  # Production cells + covered + E3
 
 
 def test_pricing_in_turn_order_MM_PRICE_01_02():

@@ -158,21 +158,21 @@ def test_sales_example_MM_SALE_10_11_12():
 
 def test_sell_in_turn_order_one_company_after_another_MM_SALE_01():
     """MM-SALE-01: in turn order, each company builds, sets Net Profit and sells before
-    the next; the first takes the Customers it can."""
+    the next; the first takes the Customers it can. Both sell at 5 with 4 Goods; the
+    market holds two Regular 5s: the first in turn order (p2, cheaper start) gets both,
+    before p1 is even asked."""
     state = sales_state(2, seed=3)
-    first, second = state["seats"]
     put_market(state, "R20", "R21")  # Regular 5s
-    state = start_phase(state, "sales", {first: outcome(covered=1), second: outcome(covered=1)})
-    assert state["order"][0] in (first, second)
-    order = list(state["order"])
+    state = start_phase(state, "sales", {"p1": outcome(prod=2), "p2": outcome(prod=2)})
+    assert state["order"] == ["p2", "p1"]
     from engine.mobile_markets import flow
 
     flow.run(state)
-    while state["phase"] == "sales":
-        seat = next(iter(GAME.pending(state)))
-        state = GAME.apply(state, seat, {"type": "product", "slots": {}})
-    leader = state["players"][order[0]]
-    assert {"R20", "R21"} & set(leader["sales"]) or leader["goods"] == 0
+    assert list(GAME.pending(state)) == ["p2"]
+    state = GAME.apply(state, "p2", {"type": "product", "slots": {}})
+    assert state["players"]["p2"]["sales"] == ["R21", "R20"]  # the column from bottom to top
+    assert state["players"]["p1"]["sales"] == [] and state["market"]["5"] == []
+    assert list(GAME.pending(state)) == ["p1"]
 
 
 def test_private_customers_first_lowest_price_first_MM_SALE_10():

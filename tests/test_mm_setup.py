@@ -53,13 +53,17 @@ def test_three_customer_decks_MM_SET_03():
 
 
 def test_displays_revealed_MM_SET_04():
-    """MM-SET-04: 4 Technology, 6 Feature and 4 Marketing cards face up (7 with E1/E2)."""
+    """MM-SET-04: 4 Technology, 6 Feature and 4 Marketing cards face up; the first
+    round's Event changes that only when it is E1 (7 Technology) or E2 (7 Marketing)."""
     for seed in range(8):
         state = new_game(2, seed)
-        for d, n in (("technology", 4), ("feature", 6), ("marketing", 4)):
-            want = displays.size(state, d)
-            assert want in (n, 7) and len(state["displays"][d]["row"]) == want
-            assert want == n or state["events"]["revealed"][0] in ("E1", "E2")
+        assert state["events"]["revealed"][0] not in ("E1", "E2")
+        assert {d: len(state["displays"][d]["row"]) for d in ("technology", "feature", "marketing")} == {
+            "technology": 4, "feature": 6, "marketing": 4}
+    for seed, event, rows in ((21, "E1", (7, 6, 4)), (10, "E2", (4, 6, 7))):
+        state = new_game(2, seed)
+        assert state["events"]["revealed"] == [event]
+        assert tuple(len(state["displays"][d]["row"]) for d in ("technology", "feature", "marketing")) == rows
 
 
 def test_player_setup_MM_SET_05():
@@ -186,13 +190,19 @@ def test_customers_added_per_setup_card_and_events_MM_PREP_06():
 
 
 def test_customers_go_below_those_already_there_MM_PREP_07():
-    """MM-PREP-07: a Customer goes under its price space, below those already there."""
+    """MM-PREP-07: a Customer goes under its price space, below those already there;
+    the earlier ones stay (and, bottom first, the newest is the first to buy)."""
     state = new_game(2)
-    col = state["market"]["7"]
-    old = list(col)
+    for cid in ("C24", "C29"):
+        for pile in state["customers"].values():
+            for key in ("deck", "discard"):
+                if cid in pile[key]:
+                    pile[key].remove(cid)
+    state["market"]["7"] = ["C24", "C29"]
     market.place(state, "C28")
-    assert state["market"]["7"] == [*old, "C28"]
-    assert market.sale_order(state).index("C28") < (market.sale_order(state).index(old[-1]) if old else 99)
+    assert state["market"]["7"] == ["C24", "C29", "C28"]
+    order = market.sale_order(state)
+    assert [c for c in order if c in ("C24", "C29", "C28")] == ["C28", "C29", "C24"]
 
 
 def test_empty_customer_deck_rebuilt_from_discard_MM_PREP_08():

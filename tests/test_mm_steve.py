@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from mm_support import PLAN_EX1, start_phase
 from test_mm_sales import put_market
 
@@ -73,13 +74,22 @@ def test_card_revealed_after_the_player_plans_MM_SOLO_04():
     assert top not in GAME.dump(GAME.view(solo("medium"), "ann"))  # the deck is face down
 
 
-def test_price_row_MM_SOLO_05():
-    """MM-SOLO-05: his price follows the price row of his card."""
-    for seed in range(1, 6):
-        state = start_phase(solo(seed=seed), "technology")
-        card = state["steve"]["stack"][-1]["card"]
-        want = STEVE_CARDS[card]["rows"]["price"] + effects.event_value(state, "pricing", "price_shift")
-        assert state["players"]["steve"]["price"] == want
+@pytest.mark.parametrize("card,event,price", [
+    ("SJ3", "E3", 6),  # price row 6, an Event without a price effect
+    ("SJ14", "E3", 3),  # price row 3
+    ("SJ3", "E8", 5),  # E8 Price War: every price 1 lower
+    ("SJ14", "E8", 2),
+])
+def test_price_row_MM_SOLO_05(card, event, price):
+    """MM-SOLO-05: his price follows the price row of the card he reveals (moved, like
+    everyone's, by the round's Event)."""
+    state = solo()
+    stack(state)
+    state["steve"]["deck"] = [card] + [c for c in state["steve"]["deck"] if c != card]
+    state["events"]["revealed"] = [event]
+    state = start_phase(state, "technology")
+    assert state["steve"]["stack"][-1]["card"] == card
+    assert state["players"]["steve"]["price"] == price
 
 
 def test_technology_row_discards_MM_SOLO_06():
@@ -174,16 +184,20 @@ def test_features_from_the_newest_card_and_discounts_MM_SOLO_10():
 
 
 def test_abilities_act_continuously_MM_SOLO_11():
-    """MM-SOLO-11: every visible ability acts, not only the newest card's."""
+    """MM-SOLO-11: every visible ability acts, not only the newest card's. The stack,
+    oldest first: SJ4 (Customers consider Multi-Camera), SJ6 (+1 Star), SJ2 (newest:
+    sale row 2 features). His product: SJ2's two segments, NFC (0 Stars, cost 0) and
+    8K (1 Star, cost 1); SJ6 adds 1 Star and SJ4 Multi-Camera."""
     state = solo()
-    stack(state, "SJ4", "SJ6", "SJ2")  # SJ4: Customers consider Multi-Camera; SJ6: +1 Star
+    stack(state, "SJ4", "SJ6", "SJ2")
     state["events"]["revealed"] = ["E3"]
     p = steve_jr.product(state, "steve")
     from engine.mobile_markets import market
 
+    assert p["icons"] == ["8k", "nfc"] and p["stars"] == 1 + 1
+    assert p["cost"] == 1 + 1 and p["net"] == 5 - 2
     seen = market.offer(state, "steve", p)
-    assert "camera" in seen["icons"] and "camera" not in p["icons"]
-    assert p["stars"] == sum(s["stars"] for s in steve_jr.segments(state, 2)) + 1
+    assert seen["icons"] == {"8k", "nfc", "camera"} and seen["stars"] == 2
 
 
 def test_profit_and_ties_MM_SOLO_12():
