@@ -143,4 +143,5 @@ async def test_demo_plays_a_whole_game_with_pictures(tmp_path: Path) -> None:
     )
     assert len(result["scores"]) == 2 and result["winners"]
     assert json.loads(lines[-1]) == json.loads(json.dumps(result))
-    assert any(f.name.endswith("-over.png") for f in (tmp_path / "pics").iterdir())
+    names = sorted(f.name for f in (tmp_path / "pics" / GAME_NAME).iterdir())
+    assert names[0] == "game-over.png" and "start.png" in names, names  # pictures by game, round, phase

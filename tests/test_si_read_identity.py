@@ -30,7 +30,7 @@ EXPECTED = {
     "views": "950e55da58d4781c54e0d519d4f53463c0b69ae382f28a5adb1370109c4b30a7",
     "pending": "f43822d78b8a39f92d3da7cfe28e8578c1ec2b9f7a382eba8d36e9fb1aa4e8b2",
     "legal_actions": "ac2a0fc77c207a029597267ed6058ec815a2ff96dcab7ef97cf3868da130b05e",
-    "events": "3cf05aba35c1bdbd6545c799089a09fe5ccca18e80816d7de019deda3812bd19",
+    "events": "f36ba6a9347058f88905b6659abc82ce97d189f2d8909bd8597828fc7e1833d5",
     "traces": "f64c569d6212312ac232093ab73fa6c2f23bc9efef43b5741f290cfe2d4260b0",
 }
 
