@@ -41,9 +41,7 @@ class Canvas(kit.Canvas):
         radius: int = 0,
     ) -> None:
         if radius:
-            self.d.rounded_rectangle(
-                (x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width
-            )
+            kit.rounded_box(self.img, self.d, (x0, y0, x1, y1), radius, fill, outline, width)
         else:
             self.d.rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=width)
 
