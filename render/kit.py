@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
@@ -222,7 +222,9 @@ class Canvas:
 
     def finish(self, height: int, width: int | None = None) -> Image.Image:
         """The finished picture: cut to ``height`` (and ``width``), on the palette."""
-        img = self.img.crop((0, 0, width or self.width, height))
+        box = (0, 0, width or self.width, height)
+        # a canvas already of the picture's size is not copied (crop would copy it whole)
+        img = self.img if box == (0, 0, *self.img.size) else self.img.crop(box)
         return self.PALETTE.apply(img) if self.PALETTE is not None else img
 
 
@@ -234,3 +236,24 @@ def png_bytes(image: Image.Image) -> bytes:
     else:
         image.save(buf, format="PNG")
     return buf.getvalue()
+
+
+_HEIGHTS: dict[Hashable, int] = {}  # the tallest picture drawn so far, per kind of picture
+
+
+def drawn_to_fit(key: Hashable, full: int, draw: Callable[[int], Image.Image]) -> Image.Image:
+    """``draw(height)`` (a picture drawn on a canvas ``height`` px high, then cut to its
+    content) on a canvas only as high as the tallest picture of this ``key`` so far,
+    rather than ``full`` px: a smaller canvas to fill and cut. Content cut to the
+    canvas's height never changes above it, so the picture is byte for byte what
+    ``draw(full)`` gives; one that comes out taller than the canvas is drawn again at
+    ``full``."""
+    guess = _HEIGHTS.get(key)
+    if guess is not None and guess < full:
+        img = draw(guess)
+        if img.height <= guess:
+            return img
+    img = draw(full)
+    if img.height < full:
+        _HEIGHTS[key] = max(img.height, _HEIGHTS.get(key, 0))
+    return img
