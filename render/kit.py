@@ -266,8 +266,7 @@ def drawn_to_fit(key: Hashable, full: int, draw: Callable[[int], Image.Image]) -
 CARD_MARGIN = 32  # px round a card in which a stray stroke would show (wider than any step)
 CARD_CACHE = 96  # cards kept (each about 200 KB)
 _CARDS: OrderedDict[Hashable, tuple[Image.Image, Image.Image, int, int] | None] = OrderedDict()
-_PROBES = ("#000000", "#ffffff")
-_TEXT = Canvas.text  # two grounds: a pixel touched shows on one or the other
+_PROBES = ("#000000", "#ffffff")  # two grounds: a pixel touched shows on one or the other
 
 
 def card(
@@ -284,9 +283,7 @@ def card(
     box's pixels are the first stroke's whatever lies under it, and a card that touched
     anything outside its box on either ground is drawn in place instead (never cached)."""
     x0, y0, x1, y1, radius, fill, outline, width = box
-    if x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or type(cv).text is not _TEXT:
-        # (a canvas whose text is wrapped, as a test's record of the texts drawn, draws
-        # every card in place: it sees each text of the picture once)
+    if x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0:
         draw(cv, 0, 0)
         return
     ox, oy = 2 * int(x0 // 2) - CARD_MARGIN, 2 * int(y0 // 2) - CARD_MARGIN
