@@ -11,15 +11,13 @@ tens, and a small PNG, which :func:`png_bytes` encodes.
 
 from __future__ import annotations
 
-import copy
 import io
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 
@@ -259,81 +257,3 @@ def drawn_to_fit(key: Hashable, full: int, draw: Callable[[int], Image.Image]) -
     if img.height < full:
         _HEIGHTS[key] = max(img.height, _HEIGHTS.get(key, 0))
     return img
-
-
-# --- cached cards ---------------------------------------------------------------------------
-
-CARD_MARGIN = 32  # px round a card in which a stray stroke would show (wider than any step)
-CARD_CACHE = 96  # cards kept (each about 200 KB)
-_CARDS: OrderedDict[Hashable, tuple[Image.Image, Image.Image, int, int] | None] = OrderedDict()
-_PROBES = ("#000000", "#ffffff")  # two grounds: a pixel touched shows on one or the other
-
-
-def card(
-    cv: Canvas,
-    key: Hashable,
-    box: tuple[float, float, float, float, float, str | None, str | None, int],
-    draw: Callable[[Canvas, float, float], None],
-) -> None:
-    """A card drawn once and then pasted: ``draw(canvas, dx, dy)`` draws it with every
-    coordinate moved by (``dx``, ``dy``), its first stroke the rounded box ``box`` (x0, y0,
-    x1, y1, radius, fill, outline, width) and nothing outside that box. ``key`` names
-    everything else it reads (the caller's promise). Byte for byte what ``draw(cv, 0, 0)``
-    gives: the card is drawn at an even offset (see :func:`box_tile`) on two grounds, its
-    box's pixels are the first stroke's whatever lies under it, and a card that touched
-    anything outside its box on either ground is drawn in place instead (never cached)."""
-    x0, y0, x1, y1, radius, fill, outline, width = box
-    if x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0:
-        draw(cv, 0, 0)
-        return
-    ox, oy = 2 * int(x0 // 2) - CARD_MARGIN, 2 * int(y0 // 2) - CARD_MARGIN
-    rel = (x0 - ox, y0 - oy, x1 - ox, y1 - oy)
-    full_key = (key, type(cv), rel, radius, fill, outline, width)
-    if full_key in _CARDS:
-        _CARDS.move_to_end(full_key)
-        got = _CARDS[full_key]
-    else:
-        got = _draw_card(cv, rel, (radius, fill, outline, width), ox, oy, draw)
-        _CARDS[full_key] = got
-        if len(_CARDS) > CARD_CACHE:
-            _CARDS.popitem(last=False)
-    if got is None:  # it strays outside its box: drawn in place every time
-        draw(cv, 0, 0)
-        return
-    tile, mask, dx, dy = got
-    px, py = ox + dx, oy + dy
-    cv.img.im.paste(tile.im, (px, py, px + tile.width, py + tile.height), mask.im)
-
-
-def _draw_card(
-    cv: Canvas,
-    rel: tuple[float, float, float, float],
-    style: tuple[float, str | None, str | None, int],
-    ox: int,
-    oy: int,
-    draw: Callable[[Canvas, float, float], None],
-) -> tuple[Image.Image, Image.Image, int, int] | None:
-    radius, fill, outline, width = style
-    if fill is None:
-        return None  # an open box shows what lies under it
-    size = (int(rel[2]) + 2 + CARD_MARGIN, int(rel[3]) + 2 + CARD_MARGIN)
-    mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle(rel, radius, fill=255, outline=255 if outline else None, width=width)
-    outside = ImageChops.invert(mask)
-    tiles = []
-    for ground in _PROBES:
-        tile = Image.new("RGB", size, ground)
-        tc = copy.copy(cv)
-        tc.img = tile
-        tc.d = ImageDraw.Draw(tile)
-        tc.width = size[0]
-        draw(tc, -ox, -oy)
-        touched = ImageChops.difference(tile, Image.new("RGB", size, ground))
-        if Image.composite(touched, Image.new("RGB", size, 0), outside).getbbox() is not None:
-            return None
-        tiles.append(tile)
-    inside = Image.composite(ImageChops.difference(tiles[0], tiles[1]), Image.new("RGB", size, 0), mask)
-    if inside.getbbox() is not None:
-        return None  # the box did not cover what lies under it
-    crop = mask.getbbox() or (0, 0, 1, 1)
-    return tiles[0].crop(crop), mask.crop(crop), crop[0], crop[1]

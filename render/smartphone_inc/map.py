@@ -5,11 +5,9 @@ progress."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.smartphone_inc.data import BOARD_REGIONS, REGIONS, RETAILERS
-from render import kit
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image
 
@@ -50,7 +48,6 @@ BOX_H = 176
 SLOT_W, SLOT_H, SLOT_STEP = 44, 34, 50
 BUYER_W, BUYER_H, BUYER_STEP = 46, 44, 50
 CEO_H = 34  # a CEO figure (Update 1.1)
-REGION_EDGE = "#8d8676"
 
 Rect = tuple[float, float, float, float]
 
@@ -155,39 +152,9 @@ def draw(cv: Canvas, view: dict[str, Any], x0: float, y0: float) -> float:
     draw_links(cv, boxes, board)
     colour = {s: p["colour"] for s, p in view["players"].items()}
     steve = view.get("steve") or {}
-    marker = steve.get("marker")
     for rid, box in boxes.items():
-        kit.card(
-            cv,
-            _region_key(view, rid, colour, marker),
-            (*box, 10, t.REGION, REGION_EDGE, 2),
-            lambda c, dx, dy, rid=rid, b=box: _region(
-                c, view, rid, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), colour, marker
-            ),
-        )
+        _region(cv, view, rid, box, colour, steve.get("marker"))
     return y0 + height(board)
-
-
-def _region_key(view: dict[str, Any], rid: str, colour: dict[str, str], marker: str | None) -> str:
-    """Everything :func:`_region` reads besides the printed data (its card's cache key)."""
-    ceo = view.get("ceo") or {}
-    return json.dumps(
-        [
-            "si-region",
-            rid,
-            view["regions"][rid],
-            (view.get("marketing") or {}).get(rid),
-            (view.get("seconds") or {}).get(rid),
-            [
-                [s, colour.get(s), view["players"][s].get("logistics", {}).get(rid), ceo.get(s) == rid]
-                for s in view["seats"]
-            ],
-            marker == rid,
-            colour,
-        ],
-        sort_keys=True,
-        default=str,
-    )
 
 
 def _region(
@@ -202,7 +169,7 @@ def _region(
     state = view["regions"][rid]
     x0, y0, x1, y1 = box
     retailer = state.get("retailer")
-    cv.box(x0, y0, x1, y1, fill=t.REGION, outline=REGION_EDGE, width=2, radius=10)
+    cv.box(x0, y0, x1, y1, fill=t.REGION, outline="#8d8676", width=2, radius=10)
     # header: name, size, Office cost
     name_w = cv.text(
         x0 + 10,

@@ -4,11 +4,9 @@ from the view (the side in play), the printed data only as a fallback."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from engine.smartphone_inc.data import TECH_ORDER, TECHS, tech_side
-from render import kit
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
 
@@ -58,25 +56,9 @@ def draw_row(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> 
     """All six cards side by side; returns the y below."""
     n = len(TECH_ORDER)
     card_w = (w - (n - 1) * CARD_GAP) / n
-    colour = {s: p["colour"] for s, p in view["players"].items()}
     for i, tech in enumerate(TECH_ORDER):
-        cx = x + i * (card_w + CARD_GAP)
-        kit.card(
-            cv,
-            _card_key(view, tech, colour),
-            (cx, y, cx + card_w, y + CARD_H, 8, t.PANEL, t.PANEL_EDGE, 1),
-            lambda c, dx, dy, tech=tech, cx=cx: _card(c, view, tech, cx + dx, y + dy, card_w),
-        )
+        _card(cv, view, tech, x + i * (card_w + CARD_GAP), y, card_w)
     return y + CARD_H
-
-
-def _card_key(view: dict[str, Any], tech: str, colour: dict[str, str]) -> str:
-    """Everything :func:`_card` reads besides the printed data (its card's cache key)."""
-    seats = []
-    for s in view["seats"]:
-        p = view["players"][s]
-        seats.append([s, tech in p["techs"], p.get("research", {}).get(tech, 0), p.get("costs", {}).get(tech)])
-    return json.dumps(["si-tech", tech, view["techs"][tech], seats, colour], sort_keys=True, default=str)
 
 
 def _card(cv: Canvas, view: dict[str, Any], tech: str, x: float, y: float, w: float) -> None:
