@@ -54,21 +54,31 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return ImageColor.getcolor(colour, "RGB")  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=4096)
-def box_tile(
+def _box_tile(
     x0: float, y0: float, x1: float, y1: float, radius: float, fill: str | None, outline: str | None, width: int
-) -> Image.Image:
-    """A rounded rectangle drawn once (as ``ImageDraw.rounded_rectangle`` draws it) on a
-    transparent tile, its corner at (``x0``, ``y0``) in [0, 2): pasted at an even offset,
-    it gives the same pixels as drawing it there (Pillow rounds half to even, which an even
-    shift keeps), so a picture pastes its repeated boxes instead of drawing each."""
+) -> tuple[Image.Image, Image.Image]:
+    """A rounded rectangle drawn once (as ``ImageDraw.rounded_rectangle`` draws it) with
+    its corner at (``x0``, ``y0``) in [0, 2): its pixels and a 1-bit mask of them. Pasted
+    at an even offset it gives the same pixels as drawing it there (Pillow rounds half to
+    even, which an even shift keeps), so a picture pastes its repeated boxes instead of
+    drawing each (a 1-bit mask pastes several times faster than drawing)."""
     im = Image.new("RGBA", (int(x1) + 2, int(y1) + 2), (0, 0, 0, 0))
     ImageDraw.Draw(im).rounded_rectangle((x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width)
-    return im
+    return im.convert("RGB"), im.getchannel("A").convert("1", dither=Image.Dither.NONE)
 
 
-# Boxes larger than this (px²) are drawn, not pasted (a big paste costs more than drawing).
-TILE_AREA = 24_000
+@lru_cache(maxsize=256)
+def _opaque(colour: str | None) -> bool:
+    """No colour, or an opaque one (a tile's mask keeps only what it covers fully)."""
+    return colour is None or (isinstance(colour, str) and ImageColor.getcolor(colour, "RGBA")[3] == 255)
+
+
+small_box_tile = lru_cache(maxsize=4096)(_box_tile)
+large_box_tile = lru_cache(maxsize=64)(_box_tile)
+# Boxes up to SMALL_BOX (px²) come from the first cache, up to LARGE_BOX from the second;
+# larger ones (panels) are drawn (their paste would cost as much as drawing them).
+SMALL_BOX = 8_000
+LARGE_BOX = 60_000
 
 
 def rounded_box(
@@ -81,15 +91,17 @@ def rounded_box(
     width: int,
 ) -> None:
     """``d.rounded_rectangle(xy, radius, fill, outline, width)`` on ``img``, byte for byte,
-    from the cache of :func:`box_tile` when the box is small."""
+    from a cache of tiles when the box is not too large."""
     x0, y0, x1, y1 = xy
-    if (x1 - x0) * (y1 - y0) > TILE_AREA or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0:
+    area = (x1 - x0) * (y1 - y0)
+    if area > LARGE_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
         d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
         return
     ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
-    tile = box_tile(x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
+    tiles = small_box_tile if area <= SMALL_BOX else large_box_tile
+    tile, mask = tiles(x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
     w, h = tile.size
-    img.im.paste(tile.im, (ox, oy, ox + w, oy + h), tile.im)
+    img.im.paste(tile.im, (ox, oy, ox + w, oy + h), mask.im)
 
 
 @lru_cache(maxsize=8192)
