@@ -235,8 +235,14 @@ class Canvas:
     def finish(self, height: int, width: int | None = None) -> Image.Image:
         """The finished picture: cut to ``height`` (and ``width``), on the palette."""
         box = (0, 0, width or self.width, height)
-        # a canvas already of the picture's size is not copied (crop would copy it whole)
-        img = self.img if box == (0, 0, *self.img.size) else self.img.crop(box)
+        w, h = self.img.size
+        if box == (0, 0, w, h):  # already the picture's size: no copy
+            return self.PALETTE.apply(self.img) if self.PALETTE is not None else self.img
+        if self.PALETTE is not None and box[2] == w and 0 < height < h and height * 5 >= h * 4:
+            # nearly the picture's size: mapped to the palette, then cut (the mapping is
+            # pixel by pixel, so the same bytes, and a palette picture is cheaper to cut)
+            return self.PALETTE.apply(self.img).crop(box)
+        img = self.img.crop(box)
         return self.PALETTE.apply(img) if self.PALETTE is not None else img
 
 

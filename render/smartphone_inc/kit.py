@@ -54,7 +54,12 @@ class Canvas(kit.Canvas):
         return y + 10
 
     def paste(self, im: Image.Image, x: float, y: float) -> None:
-        self.img.paste(im, (round(x), round(y)), im)
+        px, py = round(x), round(y)
+        if im.mode == "RGBA" and self.img.mode == "RGB":  # Image.paste's own call, without its checks
+            w, h = im.size
+            self.img.im.paste(im.im, (px, py, px + w, py + h), im.im)
+        else:
+            self.img.paste(im, (px, py), im)
 
     def token(self, x: float, y: float, size: int, colour: str) -> None:
         """A company's token (its colour and letter) with its top-left at (x, y)."""
