@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
@@ -46,6 +47,14 @@ def glyphs(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
     return mask, left, top
+
+
+@lru_cache(maxsize=8192)
+def _piece(s: str, size: int, bold: bool, anchor: str) -> tuple[Any, int, int, int, int, float]:
+    """What :meth:`Canvas.text` needs of a text, in one look-up: its mask's core, offset
+    and size, and its width."""
+    mask, dx, dy = glyphs(s, size, bold, anchor)
+    return mask.im, dx, dy, mask.width, mask.height, length(s, size, bold)
 
 
 @lru_cache(maxsize=256)
@@ -197,13 +206,13 @@ class Canvas:
     ) -> float:
         """Draw ``s`` (from the cache of text masks); return its width."""
         size = size or self.BODY
-        if s:
-            mask, dx, dy = glyphs(s, size, bold, anchor)
-            # Image.paste(colour, corner, mask) without its per-call checks (same pixels)
-            x0, y0 = round(x) + dx, round(y) + dy
-            w, h = mask.size
-            self.img.im.paste(rgb(fill or self.INK), (x0, y0, x0 + w, y0 + h), mask.im)
-        return length(s, size, bold)
+        if not s:
+            return length(s, size, bold)
+        mask, dx, dy, w, h, wide = _piece(s, size, bold, anchor)
+        # Image.paste(colour, corner, mask) without its per-call checks (same pixels)
+        x0, y0 = round(x) + dx, round(y) + dy
+        self.img.im.paste(rgb(fill or self.INK), (x0, y0, x0 + w, y0 + h), mask)
+        return wide
 
     @staticmethod
     def measure(s: str, size: int, bold: bool = False) -> float:
