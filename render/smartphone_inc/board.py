@@ -26,6 +26,8 @@ def draw(view: dict[str, Any]) -> Image.Image:
         bool(view.get("over")),
         bool(view.get("directives")),
         bool(view.get("steve")),
+        bool(view.get("result")),
+        any(view["players"][s].get("outcome") for s in view["seats"]),
     )
     return kit.drawn_to_fit(shape, 3600, lambda height: _draw(view, height))
 
