@@ -72,7 +72,10 @@ def _box_tile(
     even, which an even shift keeps), so a picture pastes its repeated boxes instead of
     drawing each (a 1-bit mask pastes several times faster than drawing)."""
     im = Image.new("RGBA", (int(x1) + 2, int(y1) + 2), (0, 0, 0, 0))
-    ImageDraw.Draw(im).rounded_rectangle((x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width)
+    if radius:
+        ImageDraw.Draw(im).rounded_rectangle((x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width)
+    else:
+        ImageDraw.Draw(im).rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=width)
     return im.convert("RGB"), im.getchannel("A").convert("1", dither=Image.Dither.NONE)
 
 
@@ -106,6 +109,37 @@ def rounded_box(
     if area > LARGE_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
         d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
         return
+    _paste_box(img, xy, area, radius, fill, outline, width)
+
+
+def flat_box(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float, float, float],
+    fill: str | None,
+    outline: str | None,
+    width: int,
+) -> None:
+    """``d.rectangle(xy, fill, outline, width)`` on ``img``, byte for byte, from the cache
+    of tiles when it is small (a tile of radius 0 is drawn as that rectangle)."""
+    x0, y0, x1, y1 = xy
+    area = (x1 - x0) * (y1 - y0)
+    if area > SMALL_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
+        d.rectangle(xy, fill=fill, outline=outline, width=width)
+        return
+    _paste_box(img, xy, area, 0, fill, outline, width)
+
+
+def _paste_box(
+    img: Image.Image,
+    xy: tuple[float, float, float, float],
+    area: float,
+    radius: float,
+    fill: str | None,
+    outline: str | None,
+    width: int,
+) -> None:
+    x0, y0, x1, y1 = xy
     ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
     tiles = small_box_tile if area <= SMALL_BOX else large_box_tile
     tile, mask = tiles(x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)

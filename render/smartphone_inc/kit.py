@@ -43,7 +43,7 @@ class Canvas(kit.Canvas):
         if radius:
             kit.rounded_box(self.img, self.d, (x0, y0, x1, y1), radius, fill, outline, width)
         else:
-            self.d.rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=width)
+            kit.flat_box(self.img, self.d, (x0, y0, x1, y1), fill, outline, width)
 
     def panel(self, x: float, y: float, w: float, h: float, title: str | None = None) -> float:
         """A white card; returns the y where its content starts."""
