@@ -11,8 +11,10 @@ tens, and a small PNG, which :func:`png_bytes` encodes.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -85,10 +87,12 @@ def _opaque(colour: str | None) -> bool:
     return colour is None or (isinstance(colour, str) and ImageColor.getcolor(colour, "RGBA")[3] == 255)
 
 
-small_box_tile = lru_cache(maxsize=4096)(_box_tile)
-large_box_tile = lru_cache(maxsize=64)(_box_tile)
-# Boxes up to SMALL_BOX (px²) come from the first cache, up to LARGE_BOX from the second;
-# larger ones (panels) are drawn (their paste would cost as much as drawing them).
+_TILES: dict[bool, OrderedDict[Hashable, tuple[Image.Image, Image.Image]]] = {True: OrderedDict(), False: OrderedDict()}
+_KEEP = {True: 4096, False: 64}  # small tiles kept, large tiles kept (least recently used go)
+_SEEN: OrderedDict[Hashable, None] = OrderedDict()  # boxes drawn once, not yet tiled
+_SEEN_KEEP = 16384
+# Boxes up to SMALL_BOX (px²) are small tiles, up to LARGE_BOX large ones; larger boxes
+# (panels) are drawn (their paste would cost as much as drawing them).
 SMALL_BOX = 8_000
 LARGE_BOX = 60_000
 
@@ -108,8 +112,8 @@ def rounded_box(
     area = (x1 - x0) * (y1 - y0)
     if area > LARGE_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
         d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
-        return
-    _paste_box(img, xy, area, radius, fill, outline, width)
+    elif not _paste_box(img, xy, area, radius, fill, outline, width):
+        d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
 
 
 def flat_box(
@@ -126,8 +130,8 @@ def flat_box(
     area = (x1 - x0) * (y1 - y0)
     if area > SMALL_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
         d.rectangle(xy, fill=fill, outline=outline, width=width)
-        return
-    _paste_box(img, xy, area, 0, fill, outline, width)
+    elif not _paste_box(img, xy, area, 0, fill, outline, width):
+        d.rectangle(xy, fill=fill, outline=outline, width=width)
 
 
 def _paste_box(
@@ -138,13 +142,31 @@ def _paste_box(
     fill: str | None,
     outline: str | None,
     width: int,
-) -> None:
+) -> bool:
+    """Paste the box from its tile; False (nothing done: draw it) the first time a box is
+    seen, since a tile costs more to make than a box to draw."""
     x0, y0, x1, y1 = xy
     ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
-    tiles = small_box_tile if area <= SMALL_BOX else large_box_tile
-    tile, mask = tiles(x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
+    key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
+    tiles = _TILES[area <= SMALL_BOX]
+    got = tiles.get(key)
+    if got is None:
+        if key not in _SEEN:
+            _SEEN[key] = None
+            while len(_SEEN) > _SEEN_KEEP:
+                _SEEN.popitem(last=False)
+            return False
+        _SEEN.pop(key, None)
+        got = tiles[key] = _box_tile(*key)
+        while len(tiles) > _KEEP[area <= SMALL_BOX]:
+            tiles.popitem(last=False)
+    else:
+        with contextlib.suppress(KeyError):  # (another thread may just have dropped it)
+            tiles.move_to_end(key)
+    tile, mask = got
     w, h = tile.size
     img.im.paste(tile.im, (ox, oy, ox + w, oy + h), mask.im)
+    return True
 
 
 @lru_cache(maxsize=8192)
