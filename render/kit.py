@@ -88,7 +88,7 @@ def _opaque(colour: str | None) -> bool:
 
 
 _TILES: dict[bool, OrderedDict[Hashable, tuple[Image.Image, Image.Image]]] = {True: OrderedDict(), False: OrderedDict()}
-_KEEP = {True: 4096, False: 64}  # small tiles kept, large tiles kept (least recently used go)
+_KEEP = {True: 2048, False: 64}  # small, large tiles kept (at most about 80 + 20 MB; least recently used go)
 _SEEN: OrderedDict[Hashable, None] = OrderedDict()  # boxes drawn once, not yet tiled
 _SEEN_KEEP = 16384
 # Boxes up to SMALL_BOX (px²) are small tiles, up to LARGE_BOX large ones; larger boxes
