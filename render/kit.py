@@ -11,11 +11,14 @@ tens, and a small PNG, which :func:`png_bytes` encodes.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
@@ -46,6 +49,124 @@ def glyphs(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
     return mask, left, top
+
+
+@lru_cache(maxsize=8192)
+def _piece(s: str, size: int, bold: bool, anchor: str) -> tuple[Any, int, int, int, int, float]:
+    """What :meth:`Canvas.text` needs of a text, in one look-up: its mask's core, offset
+    and size, and its width."""
+    mask, dx, dy = glyphs(s, size, bold, anchor)
+    return mask.im, dx, dy, mask.width, mask.height, length(s, size, bold)
+
+
+@lru_cache(maxsize=256)
+def rgb(colour: str) -> tuple[int, int, int]:
+    """A colour string as the RGB tuple Pillow fills with (as ``Image.paste`` makes it)."""
+    return ImageColor.getcolor(colour, "RGB")  # type: ignore[return-value]
+
+
+def _box_tile(
+    x0: float, y0: float, x1: float, y1: float, radius: float, fill: str | None, outline: str | None, width: int
+) -> tuple[Image.Image, Image.Image]:
+    """A rounded rectangle drawn once (as ``ImageDraw.rounded_rectangle`` draws it) with
+    its corner at (``x0``, ``y0``) in [0, 2): its pixels and a 1-bit mask of them. Pasted
+    at an even offset it gives the same pixels as drawing it there (Pillow rounds half to
+    even, which an even shift keeps), so a picture pastes its repeated boxes instead of
+    drawing each (a 1-bit mask pastes several times faster than drawing)."""
+    im = Image.new("RGBA", (int(x1) + 2, int(y1) + 2), (0, 0, 0, 0))
+    if radius:
+        ImageDraw.Draw(im).rounded_rectangle((x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width)
+    else:
+        ImageDraw.Draw(im).rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=width)
+    return im.convert("RGB"), im.getchannel("A").convert("1", dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=256)
+def _opaque(colour: str | None) -> bool:
+    """No colour, or an opaque one (a tile's mask keeps only what it covers fully)."""
+    return colour is None or (isinstance(colour, str) and ImageColor.getcolor(colour, "RGBA")[3] == 255)
+
+
+_TILES: dict[bool, OrderedDict[Hashable, tuple[Image.Image, Image.Image]]] = {True: OrderedDict(), False: OrderedDict()}
+_KEEP = {True: 2048, False: 64}  # small, large tiles kept (at most about 80 + 20 MB; least recently used go)
+_SEEN: OrderedDict[Hashable, None] = OrderedDict()  # boxes drawn once, not yet tiled
+_SEEN_KEEP = 16384
+# Boxes up to SMALL_BOX (px²) are small tiles, up to LARGE_BOX large ones; larger boxes
+# (panels) are drawn (their paste would cost as much as drawing them).
+SMALL_BOX = 8_000
+LARGE_BOX = 60_000
+
+
+def rounded_box(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float, float, float],
+    radius: float,
+    fill: str | None,
+    outline: str | None,
+    width: int,
+) -> None:
+    """``d.rounded_rectangle(xy, radius, fill, outline, width)`` on ``img``, byte for byte,
+    from a cache of tiles when the box is not too large."""
+    x0, y0, x1, y1 = xy
+    area = (x1 - x0) * (y1 - y0)
+    if area > LARGE_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
+        d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
+    elif not _paste_box(img, xy, area, radius, fill, outline, width):
+        d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
+
+
+def flat_box(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float, float, float],
+    fill: str | None,
+    outline: str | None,
+    width: int,
+) -> None:
+    """``d.rectangle(xy, fill, outline, width)`` on ``img``, byte for byte, from the cache
+    of tiles when it is small (a tile of radius 0 is drawn as that rectangle)."""
+    x0, y0, x1, y1 = xy
+    area = (x1 - x0) * (y1 - y0)
+    if area > SMALL_BOX or x0 < 0 or y0 < 0 or x1 < x0 or y1 < y0 or not (_opaque(fill) and _opaque(outline)):
+        d.rectangle(xy, fill=fill, outline=outline, width=width)
+    elif not _paste_box(img, xy, area, 0, fill, outline, width):
+        d.rectangle(xy, fill=fill, outline=outline, width=width)
+
+
+def _paste_box(
+    img: Image.Image,
+    xy: tuple[float, float, float, float],
+    area: float,
+    radius: float,
+    fill: str | None,
+    outline: str | None,
+    width: int,
+) -> bool:
+    """Paste the box from its tile; False (nothing done: draw it) the first time a box is
+    seen, since a tile costs more to make than a box to draw."""
+    x0, y0, x1, y1 = xy
+    ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
+    key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
+    tiles = _TILES[area <= SMALL_BOX]
+    got = tiles.get(key)
+    if got is None:
+        if key not in _SEEN:
+            _SEEN[key] = None
+            while len(_SEEN) > _SEEN_KEEP:
+                _SEEN.popitem(last=False)
+            return False
+        _SEEN.pop(key, None)
+        got = tiles[key] = _box_tile(*key)
+        while len(tiles) > _KEEP[area <= SMALL_BOX]:
+            tiles.popitem(last=False)
+    else:
+        with contextlib.suppress(KeyError):  # (another thread may just have dropped it)
+            tiles.move_to_end(key)
+    tile, mask = got
+    w, h = tile.size
+    img.im.paste(tile.im, (ox, oy, ox + w, oy + h), mask.im)
+    return True
 
 
 @lru_cache(maxsize=8192)
@@ -141,10 +262,13 @@ class Canvas:
     ) -> float:
         """Draw ``s`` (from the cache of text masks); return its width."""
         size = size or self.BODY
-        if s:
-            mask, dx, dy = glyphs(s, size, bold, anchor)
-            self.img.paste(fill or self.INK, (round(x) + dx, round(y) + dy), mask)
-        return length(s, size, bold)
+        if not s:
+            return length(s, size, bold)
+        mask, dx, dy, w, h, wide = _piece(s, size, bold, anchor)
+        # Image.paste(colour, corner, mask) without its per-call checks (same pixels)
+        x0, y0 = round(x) + dx, round(y) + dy
+        self.img.im.paste(rgb(fill or self.INK), (x0, y0, x0 + w, y0 + h), mask)
+        return wide
 
     @staticmethod
     def measure(s: str, size: int, bold: bool = False) -> float:
@@ -175,7 +299,15 @@ class Canvas:
 
     def finish(self, height: int, width: int | None = None) -> Image.Image:
         """The finished picture: cut to ``height`` (and ``width``), on the palette."""
-        img = self.img.crop((0, 0, width or self.width, height))
+        box = (0, 0, width or self.width, height)
+        w, h = self.img.size
+        if box == (0, 0, w, h):  # already the picture's size: no copy
+            return self.PALETTE.apply(self.img) if self.PALETTE is not None else self.img
+        if self.PALETTE is not None and box[2] == w and 0 < height < h and height * 5 >= h * 4:
+            # nearly the picture's size: mapped to the palette, then cut (the mapping is
+            # pixel by pixel, so the same bytes, and a palette picture is cheaper to cut)
+            return self.PALETTE.apply(self.img).crop(box)
+        img = self.img.crop(box)
         return self.PALETTE.apply(img) if self.PALETTE is not None else img
 
 
@@ -187,3 +319,24 @@ def png_bytes(image: Image.Image) -> bytes:
     else:
         image.save(buf, format="PNG")
     return buf.getvalue()
+
+
+_HEIGHTS: dict[Hashable, int] = {}  # the tallest picture drawn so far, per kind of picture
+
+
+def drawn_to_fit(key: Hashable, full: int, draw: Callable[[int], Image.Image]) -> Image.Image:
+    """``draw(height)`` (a picture drawn on a canvas ``height`` px high, then cut to its
+    content) on a canvas only as high as the tallest picture of this ``key`` so far,
+    rather than ``full`` px: a smaller canvas to fill and cut. Content cut to the
+    canvas's height never changes above it, so the picture is byte for byte what
+    ``draw(full)`` gives; one that comes out taller than the canvas is drawn again at
+    ``full``."""
+    guess = _HEIGHTS.get(key)
+    if guess is not None and guess < full:
+        img = draw(guess)
+        if img.height <= guess:
+            return img
+    img = draw(full)
+    if img.height < full:
+        _HEIGHTS[key] = max(img.height, _HEIGHTS.get(key, 0))
+    return img

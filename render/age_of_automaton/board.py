@@ -20,6 +20,7 @@ from engine.age_of_automaton.data import (
     TRACKS,
     WORKER_ACTIONS,
 )
+from render import kit
 from render.age_of_automaton import player
 from render.age_of_automaton.kit import (
     ACCENT,
@@ -421,7 +422,11 @@ def players(c: Canvas, view: Mapping[str, Any], y: float) -> float:
 
 
 def draw(view: Mapping[str, Any]) -> Image.Image:
-    c = Canvas(WIDTH, 3200)
+    return kit.drawn_to_fit(("aoa-board", len(view.get("seats") or ())), 3200, lambda height: _draw(view, height))
+
+
+def _draw(view: Mapping[str, Any], height: int) -> Image.Image:
+    c = Canvas(WIDTH, height)
     y = header(c, view, 0)
     y = dice_and_market(c, view, y)
     y = prospect(c, view, y)

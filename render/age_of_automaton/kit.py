@@ -61,7 +61,7 @@ class Canvas(kit.Canvas):
 
     def box(self, x0: float, y0: float, x1: float, y1: float, fill: str | None = PANEL, outline: str | None = EDGE,
             width: int = 1, radius: int = 6) -> None:
-        self.d.rounded_rectangle((x0, y0, x1, y1), radius=radius, fill=fill, outline=outline, width=width)
+        kit.rounded_box(self.img, self.d, (x0, y0, x1, y1), radius, fill, outline, width)
 
     def token(self, cx: float, cy: float, r: float, fill: str, ink: str, letter: str, size: int) -> None:
         """A round marker: colour and letter (drawn once, then pasted)."""

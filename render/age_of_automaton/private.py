@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from render import kit
 from render.age_of_automaton import player
 from render.age_of_automaton.kit import (
     ACCENT,
@@ -178,9 +179,13 @@ def board(c: Canvas, view: Mapping[str, Any], y: float) -> float:
 
 
 def draw(view: Mapping[str, Any]) -> Image.Image:
+    return kit.drawn_to_fit(("aoa-private", len(view.get("seats") or ())), 3000, lambda height: _draw(view, height))
+
+
+def _draw(view: Mapping[str, Any], height: int) -> Image.Image:
     seat = view["you"]
     p = view["players"][seat]
-    c = Canvas(WIDTH, 3000, BG)
+    c = Canvas(WIDTH, height, BG)
     c.title_bar(0, 48, c.fit(f"{seat} — Round {view['round']} · {view.get('phase_title', '')}", 26, True, WIDTH - 24), 26)
     y = 60.0
     y = dice(c, view, y)

@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image
 
+from render import kit
 from render.mobile_markets import look as k
 from render.mobile_markets.look import Canvas
 
@@ -313,7 +314,11 @@ def footer(c: Canvas, view: dict[str, Any], y: float) -> float:
 
 
 def draw(view: dict[str, Any]) -> Image.Image:
-    c = Canvas(WIDTH, 3000, k.BG)
+    return kit.drawn_to_fit(("mm-board", len(view.get("seats") or ())), 3000, lambda height: _draw(view, height))
+
+
+def _draw(view: dict[str, Any], height: int) -> Image.Image:
+    c = Canvas(WIDTH, height, k.BG)
     y = header(c, view, 0)
     y = price_track(c, view, y + 4)
     top = y

@@ -11,6 +11,7 @@ from PIL import Image
 from engine.mobile_markets import pads
 from engine.mobile_markets.data import CUSTOMERS
 from engine.mobile_markets.preview import preview_from_view
+from render import kit
 from render.mobile_markets import look as k
 from render.mobile_markets.look import Canvas
 
@@ -175,10 +176,14 @@ def _decision(c: Canvas, view: dict[str, Any], prompt: dict[str, Any], y: float)
 
 
 def draw(view: dict[str, Any]) -> Image.Image:
+    return kit.drawn_to_fit(("mm-private", len(view.get("seats") or ())), 3000, lambda height: _draw(view, height))
+
+
+def _draw(view: dict[str, Any], height: int) -> Image.Image:
     seat = view["you"]
     p = view["players"][seat]
     prompt = view.get("prompt") or {}
-    c = Canvas(WIDTH, 3000, k.BG)
+    c = Canvas(WIDTH, height, k.BG)
     y = _header(c, view, "your desk")
     if view.get("phase") == "planning" or prompt.get("type") == "plan":
         y = _pads(c, y + 4)

@@ -7,6 +7,7 @@ from typing import Any
 from PIL import Image
 
 from engine.smartphone_inc.data import IMPROVEMENTS, REGIONS, STEVE_PAD
+from render import kit
 from render.smartphone_inc import frame, modules, techs
 from render.smartphone_inc import map as world
 from render.smartphone_inc import pads as padview
@@ -18,7 +19,21 @@ ROW_H = 40
 
 
 def draw(view: dict[str, Any]) -> Image.Image:
-    cv = Canvas(t.WIDTH, 3600)
+    shape = (
+        "si-board",
+        len(view["seats"]),
+        str(view.get("board")),
+        bool(view.get("over")),
+        bool(view.get("directives")),
+        bool(view.get("steve")),
+        bool(view.get("result")),
+        any(view["players"][s].get("outcome") for s in view["seats"]),
+    )
+    return kit.drawn_to_fit(shape, 3600, lambda height: _draw(view, height))
+
+
+def _draw(view: dict[str, Any], height: int) -> Image.Image:
+    cv = Canvas(t.WIDTH, height)
     x = t.MARGIN
     y = frame.tracks(cv, view, x, t.MARGIN, INNER, "Smartphone Inc.")
     y = frame.waiting_line(cv, view, x, y, INNER) + 8

@@ -41,11 +41,9 @@ class Canvas(kit.Canvas):
         radius: int = 0,
     ) -> None:
         if radius:
-            self.d.rounded_rectangle(
-                (x0, y0, x1, y1), radius, fill=fill, outline=outline, width=width
-            )
+            kit.rounded_box(self.img, self.d, (x0, y0, x1, y1), radius, fill, outline, width)
         else:
-            self.d.rectangle((x0, y0, x1, y1), fill=fill, outline=outline, width=width)
+            kit.flat_box(self.img, self.d, (x0, y0, x1, y1), fill, outline, width)
 
     def panel(self, x: float, y: float, w: float, h: float, title: str | None = None) -> float:
         """A white card; returns the y where its content starts."""
@@ -56,7 +54,12 @@ class Canvas(kit.Canvas):
         return y + 10
 
     def paste(self, im: Image.Image, x: float, y: float) -> None:
-        self.img.paste(im, (round(x), round(y)), im)
+        px, py = round(x), round(y)
+        if im.mode == "RGBA" and self.img.mode == "RGB":  # Image.paste's own call, without its checks
+            w, h = im.size
+            self.img.im.paste(im.im, (px, py, px + w, py + h), im.im)
+        else:
+            self.img.paste(im, (px, py), im)
 
     def token(self, x: float, y: float, size: int, colour: str) -> None:
         """A company's token (its colour and letter) with its top-left at (x, y)."""

@@ -15,6 +15,7 @@ from engine.smartphone_inc.data import (
     TECH_ORDER,
     TECHS,
 )
+from render import kit
 from render.smartphone_inc import board, frame, modules, prompts, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -24,9 +25,13 @@ INNER = t.WIDTH - 2 * t.MARGIN
 
 
 def draw(view: dict[str, Any]) -> Image.Image:
+    return kit.drawn_to_fit(("si-private", len(view["seats"]), str(view.get("board")), bool(view.get("directives"))), 3600, lambda height: _draw(view, height))
+
+
+def _draw(view: dict[str, Any], height: int) -> Image.Image:
     seat = view["you"]
     me = view["players"][seat]
-    cv = Canvas(t.WIDTH, 3600)
+    cv = Canvas(t.WIDTH, height)
     x = t.MARGIN
     y = frame.tracks(cv, view, x, t.MARGIN, INNER, f"{seat}: your company")
     y = prompts.headline(cv, view, x, y, INNER) + 8
