@@ -789,6 +789,23 @@ class Tx:
         )
         return bool(cur.rowcount)
 
+    async def first_asked(self, game_id: int, seat: str, decision: str, now: float) -> float:
+        """When ``decision`` was first asked of ``seat`` (recorded now, the first time):
+        a row of ``told`` named ``<decision>@<time>``."""
+        rows = await self._all(
+            "SELECT what FROM told WHERE game_id = ? AND seat = ? AND substr(what, 1, ?) = ?",
+            (game_id, seat, len(decision) + 1, decision + "@"),
+        )
+        for (what,) in rows:
+            try:
+                return float(str(what)[len(decision) + 1:])
+            except ValueError:
+                continue
+        await self.conn.execute(
+            "INSERT OR IGNORE INTO told (game_id, seat, what) VALUES (?, ?, ?)", (game_id, seat, f"{decision}@{now!r}")
+        )
+        return now
+
     async def dm_every_turn(self, game_id: int) -> set[str]:
         """The seats of the game whose players asked for a DM at every turn."""
         rows = await self._all("SELECT seat FROM seat_prefs WHERE game_id = ? AND dm_every_turn = 1", (game_id,))

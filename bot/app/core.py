@@ -762,18 +762,26 @@ class Core:
         new = {s for s in humans if s not in existing or s == acted}
         if new:
             settings = await tx.settings(info.id)
+            pending = self.reads.pending(game, state)
+            stage = _stage(self.reads.public(game, state))
             for s in sorted(new):
-                await tx.put_waiting(info.id, s, version, now)
-                await self._put_reminders(tx, info, s, settings, now)
+                asked = now
+                if is_secret(pending[s], pending):  # the clock runs from when it was first asked
+                    asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}", now)
+                await tx.put_waiting(info.id, s, version, asked)
+                await self._put_reminders(tx, info, s, settings, now, asked=asked)
         return new
 
     async def _put_reminders(
-        self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float
+        self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float, *, asked: float | None = None
     ) -> None:
+        """The seat's next reminder (from ``since``) and AI takeover (from ``asked``: when
+        its decision was first asked; a secret decision taken back and sealed again keeps
+        its first deadline, issue 21 "The AI-takeover clock")."""
         holder = info.seat_named(seat)
         quiet = await tx.quiet_hours(holder.user_id if holder else None)
         await tx.put_reminder(info.id, seat, "nudge", first_nudge_due(settings, since, quiet))
-        due = takeover_due(settings, since)
+        due = takeover_due(settings, since if asked is None else asked)
         if due is not None:
             await tx.put_reminder(info.id, seat, "takeover", due)
 
