@@ -86,6 +86,14 @@ class Stats:
     repeat_applied_what: list[str] = field(default_factory=list)
     unseals: int = 0
     turns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    repeated_kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    dm_per_turn: dict[tuple[str, int], int] = field(default_factory=lambda: defaultdict(int))
+
+    @property
+    def dm_posts_max_per_turn(self) -> int:
+        """The most DMs the bot posted to one player for one turn (from one turn's start
+        to the next's)."""
+        return max((n for (_who, turn), n in self.dm_per_turn.items() if turn > 0), default=0)
     trouble: list[str] = field(default_factory=list)
     examples: list[str] = field(default_factory=list)
 
@@ -103,6 +111,7 @@ class Stats:
             "dm_messages_max_player_round": max(msgs, default=0),
             "turns_per_player": round(sum(self.turns.values()) / players, 1),
             "dm_posts_per_turn": round(sum(posts) / max(1, sum(self.turns.values())), 2),
+            "dm_posts_max_per_turn": self.dm_posts_max_per_turn,
             "live_prompts_max_per_seat": self.most_live,
             "seat_steps_with_more_than_one_live_prompt": f"{self.over_one}/{self.seat_steps}",
             "undo_offered": self.undo_offered,
@@ -115,11 +124,11 @@ class Stats:
 
 class Driver:
     def __init__(self, fake: FakeDiscord, bot: Any, game: str, users: list[dict[str, Any]], seed: int,
-                 *, repeat: bool = True, undo: bool = True, unseal: bool = True) -> None:
+                 *, repeat: bool = True, undo: bool = True, unseal: bool = True, prefer: tuple[str, ...] = ()) -> None:
         self.fake, self.bot, self.game, self.users = fake, bot, game, users
         self.rng = random.Random(seed)
         self.stats = Stats(game)
-        self.repeat, self.undo, self.unseal = repeat, undo, unseal
+        self.repeat, self.undo, self.unseal, self.prefer = repeat, undo, unseal, prefer
         self.by_seat = {u["username"]: u for u in users}
         self.pressed: set[str] = set()  # undo custom ids pressed
         self.undone_at: dict[str, int] = {}  # seat -> version after its last undo
@@ -169,6 +178,14 @@ class Driver:
         else:
             rnd = self.stats.rounds
         self.stats.rounds = max(self.stats.rounds, rnd)
+        # turns: a seat asked to decide anew (it was not pending at the last count)
+        if info.status == "active":
+            pending = self.bot.app.engine(self.game).pending(await self.state())
+            for u in self.users:
+                now = u["username"] in pending
+                if now and not self._was_pending.get(u["username"]):
+                    self.stats.turns[u["username"]] += 1
+                self._was_pending[u["username"]] = now
         dm_of = {fake_ch: uid for uid, fake_ch in self.fake.dm_channels.items()}
         name_of = {u["id"]: u["username"] for u in self.users}
         for rec in self.fake.requests[self._req_mark:]:
@@ -179,20 +196,13 @@ class Driver:
                 who = name_of.get(dm_of[m.group(1)])
                 if who:
                     self.stats.dm_posts[who][rnd] += 1
+                    self.stats.dm_per_turn[(who, self.stats.turns[who])] += 1
         self._req_mark = len(self.fake.requests)
         for u in self.users:  # new messages in the DM channel (posts and replies to clicks there)
             for m in self.fake.dm_messages(u):
                 if m["id"] not in self._dm_seen:
                     self._dm_seen.add(m["id"])
                     self.stats.dm_messages[u["username"]][rnd] += 1
-        # turns: a seat asked to decide anew (it was not pending at the last count)
-        if info.status == "active":
-            pending = self.bot.app.engine(self.game).pending(await self.state())
-            for u in self.users:
-                now = u["username"] in pending
-                if now and not self._was_pending.get(u["username"]):
-                    self.stats.turns[u["username"]] += 1
-                self._was_pending[u["username"]] = now
         # live prompts of every seat
         for u in self.users:
             live = live_prompts(self.fake, u)
@@ -291,9 +301,14 @@ class Driver:
         if mine:
             self.stats.repeats_applied += 1
             self.stats.repeat_applied_what.append(f"{what} (v{before})")
+        self.stats.repeated_kinds[what.split(" ")[0]] += 1
 
     def choose(self, options: list[dict[str, Any]]) -> dict[str, Any]:
         labels = [o["label"] for o in options]
+        for wanted in self.prefer:  # e.g. the moves that leave a decision as it was (Overbuilt)
+            hits = [o for o in options if o["label"].startswith(wanted)]
+            if hits and self.rng.random() < 0.6:
+                return self.rng.choice(hits)
         if self.rng.random() < 0.25:  # now and then anything (a free action, an Overbuilt)
             return self.rng.choice(options)
         for wanted in ("Claim Achievement", "Kind: Claim", "Move with these dice", "End the turn", "Kind: End the turn",
@@ -392,7 +407,9 @@ async def start_game(fake: FakeDiscord, game: str, users: list[dict[str, Any]], 
 GAMES: dict[str, dict[str, Any]] = {
     "smartphone-inc": {"players": ("ann", "bob"), "options": None, "ai": []},
     "mobile-markets": {"players": ("ann", "bob"), "options": "difficulty=medium", "ai": ["steve"]},
-    "age-of-automaton": {"players": ("ann", "bob"), "options": None, "ai": []},
+    # the free actions that leave the turn's decision as it was (issue 20 part 2) now and then
+    "age-of-automaton": {"players": ("ann", "bob"), "options": None, "ai": [],
+                         "prefer": ("Kind: Special", "Kind: Free", "Overbuilt", "Overclock")},
 }
 
 
@@ -403,5 +420,6 @@ async def play_whole_game(fake: FakeDiscord, db_path: str, game: str, seed: int 
     users = [fake.add_member(n) for n in spec["players"]]
     async with running(fake, db_path, renderer=None) as bot:
         await start_game(fake, game, users, spec["options"], spec["ai"])
+        kw.setdefault("prefer", spec.get("prefer", ()))
         driver = Driver(fake, bot, game, users, seed, **kw)
         return await driver.play()
