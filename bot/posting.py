@@ -195,7 +195,9 @@ class DiscordSender:
         embeds = [discord.Embed.from_dict(e) for e in payload.get("embeds") or []]
         if not content and not files and not embeds:
             return 0  # nothing left to say (e.g. no renderer for a picture-only post)
-        ui = views.open_view(info.id, payload.get("open_at")) if payload.get("buttons") == "open" else MISSING
+        # merged posts: the button opens the newest decision they announce
+        opened_at = [p.get("open_at") for p in [row.payload, *(r.payload for r in merged)] if p.get("open_at") is not None]
+        ui = views.open_view(info.id, max(opened_at) if opened_at else None) if payload.get("buttons") == "open" else MISSING
         message_id = await self.send(info.place_id, row.nonce, content=text.clip(content, 2000) or None,
                                      files=files, embeds=embeds, view=ui)
         if payload.get("remember"):
@@ -270,6 +272,10 @@ class DiscordSender:
                 ui = views.open_view(info.id, row.payload.get("open_at")) if opens else MISSING
                 content = text.clip(row.payload.get("content") or "", 2000)
                 reused = None
+                if row.payload.get("notice") and seat:  # a notice about an open decision: on its DM
+                    reused = await play.note_on_prompt(info, seat, content)  # type: ignore[union-attr]
+                    if reused:
+                        return reused
                 if opens and seat:  # the seat's decision is open in a prompt already: a link, not a second one
                     live = await play.live_decision(info, seat)  # type: ignore[union-attr]
                     if live is not None:

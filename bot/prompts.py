@@ -106,7 +106,7 @@ class PromptBoard:
     def retire(self, entry: Shown, *, undone: bool = False) -> None:
         b = self.board(entry.gid, entry.seat)
         b.live = [s for s in b.live if s.key != entry.key]
-        if undone and entry.kind == OPEN and entry.channel_id is not None:
+        if undone and entry.kind in (OPEN, TURN) and entry.channel_id is not None:
             b.undone = entry
 
     def take_undone(self, gid: int, seat: str) -> Shown | None:

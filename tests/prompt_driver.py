@@ -137,6 +137,7 @@ class Driver:
         self._req_mark = 0
         self._dm_seen: set[str] = set()
         self._was_pending: dict[str, bool] = {}
+        self._turn_stage: dict[str, Any] = {}
         self.gid = 1
 
     # ---------------------------------------------------------------- bookkeeping
@@ -178,14 +179,19 @@ class Driver:
         else:
             rnd = self.stats.rounds
         self.stats.rounds = max(self.stats.rounds, rnd)
-        # turns: a seat asked to decide anew (it was not pending at the last count)
+        # turns: a seat asked to decide anew (it was not pending at the last count, or a new
+        # phase began: the steps of one turn in one phase are one turn)
         if info.status == "active":
-            pending = self.bot.app.engine(self.game).pending(await self.state())
+            state = await self.state()
+            pending = self.bot.app.engine(self.game).pending(state)
+            stage = (state.get("round"), state.get("phase"))
             for u in self.users:
-                now = u["username"] in pending
-                if now and not self._was_pending.get(u["username"]):
-                    self.stats.turns[u["username"]] += 1
-                self._was_pending[u["username"]] = now
+                who = u["username"]
+                now = who in pending
+                if now and (not self._was_pending.get(who) or self._turn_stage.get(who) != stage):
+                    self.stats.turns[who] += 1
+                    self._turn_stage[who] = stage
+                self._was_pending[who] = now
         dm_of = {fake_ch: uid for uid, fake_ch in self.fake.dm_channels.items()}
         name_of = {u["id"]: u["username"] for u in self.users}
         for rec in self.fake.requests[self._req_mark:]:

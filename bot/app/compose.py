@@ -183,6 +183,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
                 "buttons": "open",
                 "open_at": out.version,
                 "seat": seat,
+                "notice": "last",  # on the seat's open planner DM if it has one (one DM per turn)
                 # closed DMs: the channel mention closed DMs get elsewhere
                 "fallback": f"<@{uid}> ⏳ You are the last one: the game waits only for your decision."
                 + (f" {due[0].upper()}{due[1:]}." if due else "")

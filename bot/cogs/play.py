@@ -204,6 +204,21 @@ class Play(commands.Cog):
             return None
         return newest.link() or ""
 
+    async def note_on_prompt(self, info: GameInfo, seat: str, note: str) -> int | None:
+        """Put ``note`` (e.g. "You are the last one") on the seat's open decision DM instead
+        of sending a second DM for the same decision; the DM's id, or None if it has none."""
+        newest = next(iter(self.prompts.of_seat(info.id, seat)), None)
+        if newest is None or newest.kind != board.TURN or newest.channel_id is None or newest.message_id is None:
+            return None
+        if await self._over(await self.app.info(info.id), newest) is not None:
+            return None
+        try:
+            msg = self.bot.get_partial_messageable(newest.channel_id).get_partial_message(newest.message_id)
+            await msg.edit(content=text.clip(note, 2000))
+        except discord.HTTPException:
+            return None
+        return newest.message_id
+
     async def reuse_turn_dm(self, info: GameInfo, seat: str, content: str, ui: Any) -> int | None:
         """A turn DM for a decision that an undo took away and a redo gives back: the DM
         retired by the undo is edited back (one DM per turn), if the bot can still edit it."""
@@ -212,7 +227,7 @@ class Play(commands.Cog):
             return None
         try:
             msg = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
-            await msg.edit(content=content, view=ui)
+            await msg.edit(content=content, embed=None, attachments=[], view=ui)
         except discord.HTTPException:
             return None
         return old.message_id
@@ -731,6 +746,9 @@ class Play(commands.Cog):
             pending = await self.app.holdups(gid)
             who = ", ".join(h.display_name for h in pending) or "nobody"
             over = f"You have nothing to decide right now (waiting for {who})."
+        note = ""
+        if over is not None and prompt and not in_dm:  # privately, with the current decision itself
+            note, over = over.replace("this message", "that message") + " Here is your current decision.", None
         if over is not None:
             if prompt:
                 newest = next(iter(self.prompts.of_seat(gid, me.seat)), None)
@@ -748,7 +766,7 @@ class Play(commands.Cog):
             entry = self._entry(interaction, gid, me.seat, board.TURN, info.version)
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)  # pictures may take a moment
-            embed, files, ui = await self.decision_message(info, me.seat)
+            embed, files, ui = await self.decision_message(info, me.seat, note=note)
             sent = await interaction.followup.send(embed=embed, files=files, view=ui, ephemeral=True, wait=True)
             entry = self._entry(interaction, gid, me.seat, board.TURN, info.version, message_id=sent.id)
         await self.show(entry)
