@@ -195,7 +195,9 @@ class DiscordSender:
         embeds = [discord.Embed.from_dict(e) for e in payload.get("embeds") or []]
         if not content and not files and not embeds:
             return 0  # nothing left to say (e.g. no renderer for a picture-only post)
-        ui = views.open_view(info.id) if payload.get("buttons") == "open" else MISSING
+        # merged posts: the button opens the newest decision they announce
+        opened_at = [p.get("open_at") for p in [row.payload, *(r.payload for r in merged)] if p.get("open_at") is not None]
+        ui = views.open_view(info.id, max(opened_at) if opened_at else None) if payload.get("buttons") == "open" else MISSING
         message_id = await self.send(info.place_id, row.nonce, content=text.clip(content, 2000) or None,
                                      files=files, embeds=embeds, view=ui)
         if payload.get("remember"):
@@ -262,10 +264,28 @@ class DiscordSender:
                 dm = await self.dm_channel(uid)
                 message_id = await self.send_dm(dm.id, embed=embed, files=files, view=ui)
                 await play.remember_planner(info, row.payload["planner"], dm.id, message_id)  # type: ignore[union-attr]
+                await play.shown_dm(info, row.payload["planner"], dm.id, message_id, None, kind="turn")  # type: ignore[union-attr]
             else:
                 dm = await self.dm_channel(uid)
-                ui = views.open_view(info.id) if row.payload.get("buttons") == "open" else MISSING
-                message_id = await self.send_dm(dm.id, content=text.clip(row.payload.get("content") or "", 2000), view=ui)
+                seat = row.payload.get("seat")
+                opens = row.payload.get("buttons") == "open"
+                ui = views.open_view(info.id, row.payload.get("open_at")) if opens else MISSING
+                content = text.clip(row.payload.get("content") or "", 2000)
+                reused = None
+                if row.payload.get("notice") and seat:  # a notice about an open decision: on its DM
+                    reused = await play.note_on_prompt(info, seat, content)  # type: ignore[union-attr]
+                    if reused:
+                        return reused
+                if opens and seat:  # the seat's decision is open in a prompt already: a link, not a second one
+                    live = await play.live_decision(info, seat)  # type: ignore[union-attr]
+                    if live is not None:
+                        content = text.clip(content + (f"\nYour decision is open here: {live}" if live else ""), 2000)
+                        opens, ui = False, MISSING
+                if opens and seat:  # a redo after an undo: the turn's DM edited back, not a second one
+                    reused = await play.reuse_turn_dm(info, seat, content, ui)  # type: ignore[union-attr]
+                message_id = reused or await self.send_dm(dm.id, content=content, view=ui)
+                if opens and seat:
+                    await play.shown_dm(info, seat, dm.id, message_id, row.payload.get("open_at"))  # type: ignore[union-attr]
             return message_id
         except discord.Forbidden as exc:
             if exc.code not in (CLOSED_DMS, 50001, 50013):
@@ -273,7 +293,7 @@ class DiscordSender:
             fallback = row.payload.get("fallback")
             if not fallback:
                 raise DmClosed(str(exc)) from exc
-            ui = views.open_view(info.id) if row.payload.get("buttons") == "open" else MISSING
+            ui = views.open_view(info.id, row.payload.get("open_at")) if row.payload.get("buttons") == "open" else MISSING
             return await self.send(info.place_id, row.nonce, content=text.clip(fallback, 2000), view=ui)
 
     async def pictures(self, specs: list[dict[str, Any]]) -> list[discord.File]:

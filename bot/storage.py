@@ -948,7 +948,7 @@ class Tx:
     async def release_batch(self, game_id: int, batch: int) -> None:
         """The rows of one batch held back for the end of a chain are due now (the chain
         ended early: its AI moves could not be saved)."""
-        await self.conn.execute(
+        await self._write(
             "UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND batch = ? AND state = 'pending'"
             " AND attempts = 0 AND next_try_at > 0",
             (game_id, batch),
@@ -980,6 +980,23 @@ class Tx:
             "INSERT OR IGNORE INTO told (game_id, seat, what) VALUES (?, ?, ?)", (game_id, seat, what)
         )
         return bool(cur.rowcount)
+
+    async def first_asked(self, game_id: int, seat: str, decision: str, now: float) -> float:
+        """When ``decision`` was first asked of ``seat`` (recorded now, the first time):
+        a row of ``told`` named ``<decision>@<time>``."""
+        rows = await self._all(
+            "SELECT what FROM told WHERE game_id = ? AND seat = ? AND substr(what, 1, ?) = ?",
+            (game_id, seat, len(decision) + 1, decision + "@"),
+        )
+        for (what,) in rows:
+            try:
+                return float(str(what)[len(decision) + 1:])
+            except ValueError:
+                continue
+        await self._write(
+            "INSERT OR IGNORE INTO told (game_id, seat, what) VALUES (?, ?, ?)", (game_id, seat, f"{decision}@{now!r}")
+        )
+        return now
 
     async def dm_every_turn(self, game_id: int) -> set[str]:
         """The seats of the game whose players asked for a DM at every turn."""

@@ -14,7 +14,8 @@ custom_id layout (all under 100 characters)::
 
     br:lobby:<gid>:<op>                  lobby buttons (join, leave, ai, start)
     br:ai:<gid>                          the Add-AI kind select
-    br:open:<gid>                        "Open my turn" (the caller's decision, privately)
+    br:open:<gid>[:<ver>]                "Open my turn" (the caller's decision, privately; ver: the
+                                         version it was posted at)
     br:table:<gid>                       "Open the table" (launches the Activity; only with a table)
     br:ps:<gid>:<seat>:<ver>             planner select (the draft is in the database)
     br:pb:<gid>:<seat>:<ver>:<op>        planner buttons (back, reset, seal, sealok, cancel, unseal)
@@ -49,7 +50,7 @@ class LobbyHandler(Protocol):
 
 
 class PlayHandler(Protocol):
-    async def open_decision(self, interaction: discord.Interaction[Any], gid: int) -> None: ...
+    async def open_decision(self, interaction: discord.Interaction[Any], gid: int, ver: int | None = None) -> None: ...
     async def on_planner(
         self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int, op: str, value: str
     ) -> None: ...
@@ -161,21 +162,24 @@ def add_ai_view(gid: int, choices: Sequence[Choice]) -> discord.ui.View:
 OPEN_LABEL = "Open my turn"  # the one name of the button that opens a player's decision
 
 
-class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)"):
-    def __init__(self, gid: int) -> None:
-        super().__init__(
-            discord.ui.Button(label=OPEN_LABEL, style=discord.ButtonStyle.primary, custom_id=f"br:open:{gid}")
-        )
-        self.gid = gid
+class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)(?::(?P<ver>\d+))?"):
+    """``ver``: the state version of the decision the button was posted for (a click after
+    the caller's own later move is answered in place: that decision is over); a button
+    from before versions were carried has none."""
+
+    def __init__(self, gid: int, ver: int | None = None) -> None:
+        cid = f"br:open:{gid}" if ver is None else f"br:open:{gid}:{ver}"
+        super().__init__(discord.ui.Button(label=OPEN_LABEL, style=discord.ButtonStyle.primary, custom_id=cid))
+        self.gid, self.ver = gid, ver
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OpenButton:
-        return cls(int(match["gid"]))
+        return cls(int(match["gid"]), int(match["ver"]) if match["ver"] is not None else None)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _safely(interaction, _play(interaction).open_decision(interaction, self.gid))
+        await _safely(interaction, _play(interaction).open_decision(interaction, self.gid, self.ver))
 
 
 TABLE_LABEL = "Open the table"
@@ -216,11 +220,11 @@ def with_table(view: discord.ui.View, gid: int) -> discord.ui.View:
     return view
 
 
-def open_view(gid: int) -> discord.ui.View:
+def open_view(gid: int, ver: int | None = None) -> discord.ui.View:
     """The button that opens a player's decision; it has one name, :data:`OPEN_LABEL`;
     beside it "Open the table" while the table is served."""
     view = discord.ui.View(timeout=None)
-    view.add_item(OpenButton(gid))
+    view.add_item(OpenButton(gid, ver))
     return with_table(view, gid)
 
 

@@ -93,7 +93,8 @@ async def test_deadlines_last_one_every_turn_dm_and_round_results(fake: FakeDisc
         await fake.idle()
         dms = last_one_dms(fake, bob)
         assert len(dms) == 1 and "<#" in message_text(dms[0])
-        assert any(c.get("label") == "Open my turn" for c in iter_components(dms[0]))
+        # on bob's planner DM itself, the decision's one DM (issue 21: one DM per turn)
+        assert any(c["type"] == 3 for c in iter_components(dms[0]))
 
         # the reveal: a player who asked for it gets a DM for their turn at the new phase too
         ann_dms = len(fake.dm_messages(ann))

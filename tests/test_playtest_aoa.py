@@ -160,10 +160,11 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
             state = await bot.app.state(1)
             pending = bot.app.engine(GAME).pending(state)
             ix = await fake.click(u, m, "Open my turn")
-            assert ix.callback_data.get("flags", 0) & EPHEMERAL
+            # privately: an ephemeral reply in the channel; a "your move" DM becomes the turn itself
+            assert ix.callback_data.get("flags", 0) & EPHEMERAL or m["channel_id"] != fake.channel_id
             opened = ix.followups[-1] if ix.followups else ix.original
             if u["username"] not in pending:  # an older prompt: the game moved on, it says so
-                assert "nothing to decide" in message_text(opened), message_text(opened)
+                assert "nothing to decide" in message_text(opened) or "done" in message_text(opened), message_text(opened)
                 continue
             kind = state["phase"] + (f" ({state['asks'][0]['kind']})" if state.get("asks") else "")
             before = extras
@@ -216,9 +217,12 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
 
 
 async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_moved_on(fake: FakeDiscord, tmp_path: Any) -> None:
-    """The other side of the draft's shortcut: a turn opened twice, one step confirmed in
-    the second message; the first message's choices were numbered over the old decision,
-    so a click there changes nothing and says the game moved on."""
+    """The other side of the draft's shortcut: a turn opened twice (the first message is
+    then edited to point to the second: one live prompt per decision), one step confirmed
+    in the second; a click on the first as it was changes nothing and says the move is
+    already done (issue 20 part 2: older than the seat's own last move)."""
+    import copy
+
     rnd = random.Random(5)
     users = [fake.add_member(n) for n in ("ann", "bob")]
     async with running(fake, str(tmp_path / "stale.db"), renderer=None) as bot:
@@ -226,10 +230,13 @@ async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_mo
         found = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), 20, what="the first turn")
         m, u = found
         first = (await fake.click(u, m, "Open my turn")).original
+        seen = copy.deepcopy(first)  # the first message as the player still sees it
         second = (await fake.click(u, m, "Open my turn")).original
-        assert ps.select(first) is not None and ps.select(second) is not None
+        await fake.idle()
+        assert ps.select(first) is None and "newer message" in message_text(first)  # no second live copy
+        assert ps.select(seen) is not None and ps.select(second) is not None
         await _turn(fake, u, second, rnd, limit=1)  # one step confirmed: the decision moved on
         version = (await bot.app.info(1)).version
-        ix = await fake.click(u, first, ps.select(first)["custom_id"], values=[ps.options(first)[0]["value"]])
-        assert "moved on" in ix.all_text(), ix.all_text()
+        ix = await fake.click(u, seen, ps.select(seen)["custom_id"], values=[ps.options(seen)[0]["value"]])
+        assert "Already done" in ix.all_text(), ix.all_text()
         assert (await bot.app.info(1)).version == version  # nothing applied

@@ -260,7 +260,8 @@ async def play_whole_game(fake: Any, tmp_path: Any, humans: int, steve: bool, se
                 m, u = found
                 used.add(m["id"])
                 ix = await fake.click(u, m, "Open my turn")
-                assert ix.callback_data.get("flags", 0) & EPHEMERAL
+                # privately: an ephemeral reply in the channel; a "your move" DM becomes the turn itself
+                assert ix.callback_data.get("flags", 0) & EPHEMERAL or m["channel_id"] != fake.channel_id
                 opened = ix.followups[-1] if ix.followups else ix.original
                 await _answer(fake, u, opened, rng, log)
             else:

@@ -4,6 +4,7 @@ by hand ≤ 8 with 2 Pads and 2 Improvements) and per turn, counted by
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 import sys
@@ -76,9 +77,13 @@ async def test_unseal_and_seal_again_then_no_unseal_after_the_reveal(fake: FakeD
         bob_plan = await fake.click(bob, bob_msg.original, "br:ps:", values=[
             next(o["value"] for c in iter_components(bob_msg.original) if c["type"] == 3 for o in c["options"])
         ])
+        shown = copy.deepcopy(sealed.original)  # as ann still sees it
         await seal(fake, bob, bob_plan.original)
         await public_with(fake, "reveals:")
-        ix = await fake.click(ann, sealed.original, "Change my plan")
+        await fake.idle()
+        # the reveal takes the button away (a button is offered only when pressing it works)
+        assert not any(c.get("label") == "Change my plan 🔓" for c in iter_components(sealed.original))
+        ix = await fake.click(ann, shown, "Change my plan")  # a click on the screen not yet refreshed
         assert "Too late" in ix.all_text() or "no sealed plan" in ix.all_text()
     assert_plain_words(fake)
 

@@ -129,7 +129,10 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
     planned = any(game.is_secret_action(a.action or {}) for a in out.applied)
     revealed = planned and out.phase_changed
     new_post = out.phase_changed or out.over
+    keyboard = at_keyboard(out)
     for seat in out.secret_seats:
+        if seat == keyboard:
+            continue  # the message they clicked shows their next decision: no second copy
         uid = user_of(info, seat)
         if uid is not None:  # closed DMs: a note in the phase post, or a mention of its own
             note = {} if new_post else {"fallback": f"<@{uid}>{CLOSED_NOTE_SHORT}"}
@@ -156,6 +159,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             "pictures": pictures,
             "embeds": embeds,
             "buttons": "open" if out.pending and not out.over else None,
+            "open_at": out.version,
             "dm_note": bool(out.secret_seats),
             "held": True,
         }
@@ -177,6 +181,13 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
                 "content": f"⏳ You are the last one: game #{info.id} in <#{info.place_id}> waits only for your decision"
                 + (f" ({due})." if due else "."),
                 "buttons": "open",
+                "open_at": out.version,
+                "seat": seat,
+                "notice": "last",  # on the seat's open planner DM if it has one (one DM per turn)
+                # closed DMs: the channel mention closed DMs get elsewhere
+                "fallback": f"<@{uid}> ⏳ You are the last one: the game waits only for your decision."
+                + (f" {due[0].upper()}{due[1:]}." if due else "")
+                + " Use `/plan` here.",
             },
             False,
         ))
@@ -188,6 +199,13 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
     else:
         rows.append(("post", "place", {"content": status, "remember": "status"}, True))
     return rows
+
+
+def at_keyboard(out: Outcome) -> str | None:
+    """The seat that just acted and goes on in the same phase: the message they clicked
+    shows them their next decision (so no DM, no ping, for it)."""
+    last = out.applied[-1] if out.applied else None
+    return last.seat if last and last.actor == "player" and not out.phase_changed else None
 
 
 def turn_dms(
@@ -210,6 +228,8 @@ def turn_dms(
             "content": text.sentence(f"🎲 Your move in game #{info.id} (<#{info.place_id}>): {what}")
             + (f"\n⏳ {due[0].upper()}{due[1:]}." if due else ""),
             "buttons": "open",
+            "open_at": out.version,
+            "seat": seat,
         }
         if not new_post:  # nothing in the channel mentions them: a mention there if DMs are closed
             payload["fallback"] = text.sentence(f"<@{uid}> 🎲 Your move: {what}")

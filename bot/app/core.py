@@ -810,25 +810,33 @@ class Core:
             settings = info.settings  # read with the game, under its lock
             holders = [info.seat_named(s) for s in new]
             quiet = await tx.quiet_hours_of(h.user_id for h in holders if h is not None)  # one query
+            pending = self.reads.pending(game, state)
+            stage = _stage(self.reads.public(game, state))
             for s in sorted(new):
-                await tx.put_waiting(info.id, s, version, now)
+                asked = now
+                if is_secret(pending[s], pending):  # the clock runs from when it was first asked
+                    asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}", now)
+                await tx.put_waiting(info.id, s, version, asked)
                 holder = info.seat_named(s)
                 await self._put_reminders(
-                    tx, info, s, settings, now, quiet=quiet.get(holder.user_id) if holder and holder.user_id else None
+                    tx, info, s, settings, now, asked=asked,
+                    quiet=quiet.get(holder.user_id) if holder and holder.user_id else None,
                 )
         return new
 
     async def _put_reminders(
         self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float, *,
-        quiet: Any = _READ,
+        asked: float | None = None, quiet: Any = _READ,
     ) -> None:
-        """The seat's nudge (and takeover) reminder rows; ``quiet``: the holder's quiet
+        """The seat's next reminder (from ``since``) and AI takeover (from ``asked``: when
+        its decision was first asked; a secret decision taken back and sealed again keeps
+        its first deadline, issue 21 "The AI-takeover clock"). ``quiet``: the holder's quiet
         hours (or None) when the caller read them already; else they are read here."""
         if quiet is _READ:
             holder = info.seat_named(seat)
             quiet = await tx.quiet_hours(holder.user_id if holder else None)
         await tx.put_reminder(info.id, seat, "nudge", first_nudge_due(settings, since, quiet))
-        due = takeover_due(settings, since)
+        due = takeover_due(settings, since if asked is None else asked)
         if due is not None:
             await tx.put_reminder(info.id, seat, "takeover", due)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.app.core import UNDO, Core, _stage, canonical_input, is_undo, log
 from bot.limits import clip_input
-from bot.records import AppError, Conflict, Forbidden, Outcome, is_secret
+from bot.records import AppError, Conflict, Forbidden, GameInfo, Outcome, is_secret
 from engine import IllegalAction
 
 # games the start-up catch-up advances side by side (App.advance_all)
@@ -81,12 +81,16 @@ class TurnOps(Core):
         await self._notify(game_id)
         return out
 
-    async def undo(self, game_id: int, user_id: int, seat: str | None = None) -> Outcome:
+    async def undo(
+        self, game_id: int, user_id: int, seat: str | None = None, version: int | None = None
+    ) -> Outcome:
         """Take back the caller's last move (BGA's rule): only their own last logged move,
         before any other seat acts, within the same phase, and only where the engine says
         nothing hidden was revealed and no chance was used (its optional
-        ``undoable(before, after, seat)``). The log keeps the move and appends an undo row
-        marking it; replay skips it (:func:`bot.app.core.replay_row`)."""
+        ``undoable(before, after, seat)``). ``version``: the state version the Undo button
+        was shown at (the move it takes back); None: the last move, whatever it was. The
+        log keeps the move and appends an undo row marking it; replay skips it
+        (:func:`bot.app.core.replay_row`)."""
         async with self.lock(game_id):
             info = await self.info(game_id)
             if info.status != "active":
@@ -96,23 +100,10 @@ class TurnOps(Core):
                 raise Forbidden("You can only take back your own move.")
             seat = mine.seat
             game = self.engine(info.game)
-            check = getattr(game, "undoable", None)
-            if check is None:
-                raise Conflict("This game does not let a move be taken back.")
-            async with self.storage.read() as q:
-                rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
-            last = rows[-1] if rows else None
-            if last is None or last.seat != seat or last.actor != "player" or is_undo(last.action):
-                raise Conflict("Too late to take it back: someone else has moved since (or it was already taken back).")
-            state = await self._state(info)
-            before = await self._load(replace(info, version=info.version - 1))
-            pending = game.pending(before)
-            if seat not in pending or is_secret(pending[seat], pending):
-                raise Conflict("A sealed decision is changed with its own button, not taken back.")
-            if _stage(game.view(before, None)) != _stage(game.view(state, None)):
-                raise Conflict("Too late to take it back: the phase is over.")
-            if not check(before, state, seat):
-                raise Conflict("That move cannot be taken back: it revealed something hidden or used chance.")
+            found = await self._undo_check(info, seat, version)
+            if isinstance(found, str):
+                raise Conflict(found)
+            state, before, last = found
             new = {**before, "version": info.version + 1}
             out = Outcome(game_id, seat=seat, version=info.version)
             out.round, out.phase = _stage(self.reads.public(game, state))
@@ -125,6 +116,54 @@ class TurnOps(Core):
             await self._publish(info, out)
         await self._notify(game_id)
         return out
+
+    async def can_undo(self, game_id: int, seat: str, version: int | None = None) -> bool:
+        """Whether :meth:`undo` would take back ``seat``'s move now (the move that made
+        ``version``, if given): the bot offers "↩ Undo" only then."""
+        info = await self.info(game_id)
+        if info.status != "active":
+            return False
+        return not isinstance(await self._undo_check(info, seat, version), str)
+
+    async def _undo_check(self, info: GameInfo, seat: str, version: int | None) -> str | tuple[Any, Any, Any]:
+        """(state, the state before the move, its log row) if ``seat``'s last move may be
+        taken back now, else why not (a sentence)."""
+        game = self.engine(info.game)
+        check = getattr(game, "undoable", None)
+        if check is None:
+            return "This game does not let a move be taken back."
+        if version is not None and version != info.version:
+            return "Too late to take that move back: the game has moved on since."
+        holder = info.seat_named(seat)
+        if holder is not None and holder.ai_takeover:
+            return "The AI is playing your seat; use reclaim to play it yourself again."
+        async with self.storage.read() as q:
+            rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
+        last = rows[-1] if rows else None
+        if last is None or last.seat != seat or last.actor != "player" or is_undo(last.action):
+            return "Too late to take it back: someone else has moved since (or it was already taken back)."
+        if last.action.get("type") == "unseal":
+            return "A sealed decision is changed with its own button, not taken back."
+        state = await self._state(info)
+        before = await self._load(replace(info, version=info.version - 1))
+        pending = game.pending(before)
+        if seat not in pending or is_secret(pending[seat], pending):
+            return "A sealed decision is changed with its own button, not taken back."
+        if _stage(game.view(before, None)) != _stage(game.view(state, None)):
+            return "Too late to take it back: the phase is over."
+        if not check(before, state, seat):
+            return "That move cannot be taken back: it revealed something hidden or used chance."
+        return state, before, last
+
+    async def moved_since(self, game_id: int, seat: str, version: int) -> int | None:
+        """The version of ``seat``'s own latest move after ``version`` (a move, an undo, an
+        unseal, or the AI's move for the seat), or None: a message shown at ``version`` is
+        older than the seat's last move when it is not None (a repeat click is "already
+        done", whatever the decision looks like now)."""
+        async with self.storage.read() as q:
+            later = await q.actions(game_id, after=version)
+        mine = [r.seq for r in later if r.seat == seat]
+        return max(mine) if mine else None
 
     async def previews(self, game_id: int, seat: str, limit: int = 200) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
         """(action, seat's view before, seat's view after) for each legal action of

@@ -31,6 +31,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import choices, pictures, text, views
+from bot import prompts as board
 from bot.app.compose import Row, decision_key, post_row
 from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
 from bot.errors import UserError
@@ -117,6 +118,11 @@ class Play(commands.Cog):
         # (decision_mark): a click on it after another player's move that did not change
         # this seat's decision (a simultaneous draft) goes on instead of starting over
         self._shown: OrderedDict[tuple[int, str, int], str] = OrderedDict()
+        # every prompt message each seat was shown: the newest is its one live prompt; an
+        # older one, or one whose decision is over, is edited to say so (bot/prompts.py)
+        self.prompts = board.PromptBoard()
+        self._sweeps: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def app(self) -> Any:
@@ -129,8 +135,181 @@ class Play(commands.Cog):
     async def publish(self, out: Outcome) -> None:
         """Have the deliverer send what an Outcome tells Discord. The rows are already in
         the outbox: the app wrote them in the transactions of the outcome's actions
-        (:mod:`bot.app.compose`). Never raises for Discord's sake."""
+        (:mod:`bot.app.compose`). Never raises for Discord's sake. Prompts whose
+        decision is over are edited to say so (:meth:`sweep`)."""
         self.kick(out.game_id)
+        self.spawn(self.sweep(out.game_id))
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------ live prompts
+    def _clock(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _entry(
+        self, interaction: discord.Interaction[Any], gid: int, seat: str, kind: str, version: int,
+        *, message_id: int | None = None, stage: tuple[Any, Any] = (None, None),
+    ) -> board.Shown:
+        """The prompt an interaction's message now is: a DM (edited through its channel
+        later) or an ephemeral reply (through this interaction's token)."""
+        msg = interaction.message
+        ephemeral = msg is not None and msg.flags.ephemeral
+        if message_id is None and msg is not None and not ephemeral and interaction.guild_id is None:
+            return board.Shown(gid, seat, kind, version, stage, channel_id=int(interaction.channel_id or 0),
+                               message_id=msg.id, at=self._clock())
+        mid = message_id if message_id is not None else (msg.id if msg is not None else None)
+        return board.Shown(gid, seat, kind, version, stage, message_id=mid, interaction=interaction,
+                           at=self._clock(), in_dm=interaction.guild_id is None)
+
+    async def show(self, entry: board.Shown) -> None:
+        """``entry`` is the seat's live prompt now: its older prompts are edited to point to it."""
+        older = self.prompts.show(entry)
+        if not older:
+            return
+        link = entry.link()
+        where = f" {link}" if link else (" (the newest message)" if entry.channel_id is None else "")
+        for old in older:
+            await self._retire(old, f"↪ This decision moved to a newer message{where}.")
+
+    def drop(self, interaction: discord.Interaction[Any], gid: int, seat: str) -> None:
+        """The interaction's message shows no live control any more."""
+        self.prompts.drop(gid, seat, self._entry(interaction, gid, seat, board.TURN, 0).key)
+
+    async def shown_dm(
+        self, info: GameInfo, seat: str, channel_id: int, message_id: int, version: int | None, *, kind: str = board.OPEN
+    ) -> None:
+        """A DM just sent to ``seat`` with a live control (a planner or turn prompt, or
+        "Open my turn"): the seat's one live prompt."""
+        stage = await self._stage(info.id)
+        entry = board.Shown(info.id, seat, kind, info.version if version is None else int(version), stage,
+                            channel_id=channel_id, message_id=message_id, at=self._clock())
+        await self.show(entry)
+
+    async def live_decision(self, info: GameInfo, seat: str) -> str | None:
+        """If ``seat``'s decision is open in a prompt that still stands: its link ("" for
+        an ephemeral reply, which has none); else None."""
+        newest = next(iter(self.prompts.of_seat(info.id, seat)), None)
+        if newest is None or newest.kind != board.TURN:
+            return None
+        if await self._over(await self.app.info(info.id), newest) is not None:
+            return None
+        return newest.link() or ""
+
+    async def note_on_prompt(self, info: GameInfo, seat: str, note: str) -> int | None:
+        """Put ``note`` (e.g. "You are the last one") on the seat's open decision DM instead
+        of sending a second DM for the same decision; the DM's id, or None if it has none."""
+        newest = next(iter(self.prompts.of_seat(info.id, seat)), None)
+        if newest is None or newest.kind != board.TURN or newest.channel_id is None or newest.message_id is None:
+            return None
+        if await self._over(await self.app.info(info.id), newest) is not None:
+            return None
+        try:
+            msg = self.bot.get_partial_messageable(newest.channel_id).get_partial_message(newest.message_id)
+            await msg.edit(content=text.clip(note, 2000))
+        except discord.HTTPException:
+            return None
+        return newest.message_id
+
+    async def reuse_turn_dm(self, info: GameInfo, seat: str, content: str, ui: Any) -> int | None:
+        """A turn DM for a decision that an undo took away and a redo gives back: the DM
+        retired by the undo is edited back (one DM per turn), if the bot can still edit it."""
+        old = self.prompts.take_undone(info.id, seat)
+        if old is None or old.channel_id is None or old.message_id is None:
+            return None
+        try:
+            msg = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
+            await msg.edit(content=content, embed=None, attachments=[], view=ui)
+        except discord.HTTPException:
+            return None
+        return old.message_id
+
+    async def _stage(self, gid: int) -> tuple[Any, Any]:
+        try:
+            view = await self.app.view(gid, None)
+        except AppError:
+            return (None, None)
+        return view.get("round"), view.get("phase")
+
+    async def _retire(self, entry: board.Shown, note: str | None, *, undone: bool = False) -> None:
+        """Edit a prompt that no longer stands: ``note`` replaces its text (None: its text
+        stays, only its controls go), no controls left."""
+        self.prompts.retire(entry, undone=undone)
+        if not board.editable(entry, self._clock()):
+            return  # (an old ephemeral reply: its buttons are answered in place when clicked)
+        kw: dict[str, Any] = {"view": None}
+        if note is not None:
+            kw["content"] = note
+        try:
+            if entry.channel_id is not None and entry.message_id is not None:
+                msg = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(entry.message_id)
+                await msg.edit(**kw)
+            elif entry.interaction is not None:
+                ix = entry.interaction
+                original = ix.message is None or entry.message_id in (None, ix.message.id)
+                if original and ix.response.is_done():
+                    await ix.edit_original_response(**kw)
+                elif entry.message_id is not None:
+                    await ix.followup.edit_message(entry.message_id, **kw)
+        except discord.HTTPException as exc:  # deleted, or an expired token: its clicks answer in place
+            log.info("game %s: could not retire a prompt of %s (%s)", entry.gid, entry.seat, exc)
+
+    def _sweep_lock(self, gid: int) -> asyncio.Lock:
+        lock = self._sweeps.get(gid)
+        if lock is None:
+            lock = self._sweeps[gid] = asyncio.Lock()
+        return lock
+
+    async def sweep(self, gid: int) -> None:
+        """Edit every prompt of the game whose decision is over (the seat moved since, the
+        game moved on without it, an undo took it away, an Undo that no longer works, a
+        sealed plan that can no longer be changed), saying what became of it."""
+        try:
+            async with self._sweep_lock(gid):
+                entries = self.prompts.live(gid)
+                if not entries:
+                    return
+                info = await self.app.info(gid)
+                for entry in entries:
+                    why = await self._over(info, entry)
+                    if why is not None:
+                        await self._retire(entry, why[0], undone=why[1])
+                if info.status in ("finished", "abandoned"):
+                    self.prompts.forget_game(gid)
+        except Exception:  # a nicety: a click on a prompt left live is answered in place
+            log.exception("game %s: sweeping old prompts failed", gid)
+
+    async def _over(self, info: GameInfo, entry: board.Shown) -> tuple[str | None, bool] | None:
+        """(the note, whether an undo took the decision away) for a prompt whose decision
+        is over; None while it stands."""
+        if info.status == "finished":
+            return ("🏁 The game is over.", False) if entry.kind not in (board.UNDO, board.SEALED) else (None, False)
+        if info.status not in ("active", "paused"):
+            return (f"The game is {info.status}.", False)
+        if entry.kind == board.UNDO:
+            ok = await self.app.can_undo(info.id, entry.seat, entry.version)
+            return None if ok else (None, False)
+        if entry.kind == board.SEALED:
+            prompt = await self.app.prompt(info.id, entry.seat)
+            if prompt is None and await self._stage(info.id) == entry.stage:
+                return None
+            return (None, False)
+        if info.version == entry.version:
+            return None
+        moved = await self.app.moved_since(info.id, entry.seat, entry.version)
+        if moved is not None:
+            return ("✅ Done: your move is recorded.", False)
+        if await self.app.prompt(info.id, entry.seat):
+            return None  # other seats moved; this seat's decision still stands here
+        async with self.app.storage.read() as q:
+            last = await q.actions(info.id, after=info.version - 1, upto=info.version)
+        if last and last[-1].action.get("type") == "undo":
+            who = info.seat_named(last[-1].seat)
+            name = who.display_name if who else "A player"
+            return (f"↩ {name} took back their move: nothing for you to decide yet.", True)
+        return ("Nothing to decide here now: the game moved on.", False)
 
     def kick(self, game_id: int) -> None:
         delivery = getattr(self.bot, "delivery", None)
@@ -259,6 +438,13 @@ class Play(commands.Cog):
     ) -> None:
         info = await self.app.info(gid)
         seat_owner(info, seat, interaction.user.id)
+        moved = await self.app.moved_since(gid, seat, ver) if info.version != ver else None
+        if moved is not None or self._moved_on(interaction, gid, seat, ver):
+            # a second click, or a click on a message older than the seat's own last move:
+            # answered privately (the message shows what came after, or was edited already)
+            words = "✅ Already done: your plan is recorded." if moved is not None else "The message shows your plan as it is now; use it."
+            await interaction.response.send_message(words, ephemeral=True)
+            return
         if op == "unseal":
             await self.unseal(interaction, info, seat)
             return
@@ -268,7 +454,9 @@ class Play(commands.Cog):
             await interaction.response.edit_message(
                 content="Nothing to plan now: your decision is sealed, or the game has moved on.", view=None
             )
+            self.drop(interaction, gid, seat)
             return
+
         seat_view = await self.app.view(gid, seat)
         ctx = builder.context(prompt, seat_view, seat)
         key = decision_key(seat_view)
@@ -293,6 +481,7 @@ class Play(commands.Cog):
                 gid, seat, ver, seal_label=f"Yes: {builder.seal_label}"
             )
             await interaction.response.edit_message(embed=embed, view=confirm)
+            await self.show(self._entry(interaction, gid, seat, board.TURN, ver))
             return
         if op == "sealok":
             await self.seal(interaction, info, seat, ver, builder, draft, ctx)
@@ -304,6 +493,7 @@ class Play(commands.Cog):
             self.kick(gid)  # the status message: one fewer "changed nothing yet"
         embed, files, ui = await self.planner_message(gid, seat, draft)
         await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
+        await self.show(self._entry(interaction, gid, seat, board.TURN, ver))
 
     async def seal(
         self,
@@ -333,12 +523,18 @@ class Play(commands.Cog):
             )
             ui = views.unseal_view(info.id, seat, out.version) if still_open else None
             await interaction.edit_original_response(embed=embed, attachments=[], view=ui)
+            if still_open:
+                await self.show(self._entry(interaction, info.id, seat, board.SEALED, out.version,
+                                            stage=(out.round, out.phase)))
+            else:
+                self.drop(interaction, info.id, seat)
             await self.publish(out)
         elif out.status == "already":
-            await interaction.edit_original_response(content="Already sealed.", view=None)
+            await interaction.followup.send("✅ Already sealed.", ephemeral=True)  # the message stays as it is
         elif out.status == "stale" and self.presenter(info).secret_builder(out.prompt) is not None:
             embed, files, ui = await self.planner_message(info.id, seat, draft, note=f"⚠️ {out.message}")
             await interaction.edit_original_response(embed=embed, attachments=files, view=ui)
+            await self.show(self._entry(interaction, info.id, seat, board.TURN, out.version))
         else:
             await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
 
@@ -355,6 +551,10 @@ class Play(commands.Cog):
         log.info("game %s: seat %s took a sealed decision back", info.id, seat)
         embed, files, ui = await self.planner_message(info.id, seat, note="🔓 Unsealed: change it and seal again.")
         await interaction.edit_original_response(content=None, embed=embed, attachments=files, view=ui)
+        entry = self._entry(interaction, info.id, seat, board.TURN, out.version)
+        await self.show(entry)  # this message is the planner again (no second planner DM)
+        if entry.channel_id is not None and entry.message_id is not None:
+            await self.remember_planner(await self.app.info(info.id), seat, entry.channel_id, entry.message_id)
         await self.publish(out)
 
     # --------------------------------------------------------------- turn actions
@@ -395,6 +595,28 @@ class Play(commands.Cog):
                 files.append(pic)
         return embed, files, ui
 
+    def _moved_on(self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int) -> bool:
+        """Whether the clicked message shows something newer than the click saw: the second
+        click of a double click (or a click on a screen not refreshed yet) reaches the bot
+        after the first one edited the message into the next step (the bot knows each
+        seat's live prompt, :mod:`bot.prompts`). Its answer then goes privately: an edit
+        would overwrite the newer step."""
+        key = self._entry(interaction, gid, seat, board.TURN, ver).key
+        return any(e.key == key and e.version > ver for e in self.prompts.of_seat(gid, seat))
+
+    async def _already(self, interaction: discord.Interaction[Any], gid: int, seat: str, *, in_place: bool) -> None:
+        """"Already done": a click on a message older than the seat's own last move."""
+        words = "✅ Already done: you moved since this message (your move is recorded)."
+        newest = next(iter(self.prompts.of_seat(gid, seat)), None)
+        link = newest.link() if newest is not None else None
+        if link:
+            words += f" Your current decision: {link}"
+        if in_place:
+            await interaction.response.edit_message(content=words, embed=None, view=None, attachments=[])
+            self.drop(interaction, gid, seat)
+        else:  # the message already shows what came after: it stays as it is
+            await interaction.response.send_message(words, ephemeral=True)
+
     async def on_action(
         self,
         interaction: discord.Interaction[Any],
@@ -408,25 +630,47 @@ class Play(commands.Cog):
         info = await self.app.info(gid)
         seat_owner(info, seat, interaction.user.id)
         path = choices.ActionPath.decode(code)
+        current = not self._moved_on(interaction, gid, seat, ver)
         if op == "undo":  # the app says whether it is still allowed
+            if not current:
+                await interaction.response.send_message("That Undo was already pressed.", ephemeral=True)
+                return
             await interaction.response.defer()
-            out = await self.app.undo(gid, interaction.user.id, seat)
+            try:
+                out = await self.app.undo(gid, interaction.user.id, seat, ver)
+            except AppError as exc:  # too late: the button goes, the message says why
+                await interaction.edit_original_response(view=None)
+                self.drop(interaction, gid, seat)
+                await interaction.followup.send(str(exc), ephemeral=True)
+                return
             embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="↩ Taken back.")
             await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
+            await self.show(self._entry(interaction, gid, seat, board.TURN, out.version))
             await self.publish(out)
             return
         if info.version != ver:
+            if await self.app.moved_since(gid, seat, ver) is not None:  # whatever the decision looks like
+                await self._already(interaction, gid, seat, in_place=current)
+                return
+            if not current:  # the message moved on already (it shows the next step)
+                await interaction.response.send_message("The message shows your decision as it is now; use it.", ephemeral=True)
+                return
             prompt = await self.app.prompt(gid, seat) if info.status == "active" else None
             if not prompt:
                 await interaction.response.edit_message(content="Nothing to decide now: the game moved on.", embed=None, view=None, attachments=[])
+                self.drop(interaction, gid, seat)
                 return
             shown = self._shown.get((gid, seat, ver))
-            if shown is not None and shown == decision_mark(prompt, await self.app.legal_actions(gid, seat)):
-                ver = info.version  # someone else moved; this seat's decision is the same: go on
-            else:
+            if shown is None or shown != decision_mark(prompt, await self.app.legal_actions(gid, seat)):
                 embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note="⚠️ The game moved on; here is your current decision.")
                 await interaction.response.edit_message(embed=embed, view=ui, attachments=files)
+                await self.show(self._entry(interaction, gid, seat, board.TURN, info.version))
                 return
+            # only other seats moved and this seat's decision is the same: go on (the app
+            # checks the version the message showed: a move of this seat since is refused)
+        elif not current:
+            await interaction.response.send_message("The message shows your decision as it is now; use it.", ephemeral=True)
+            return
         if op == "select":
             path = path.then(value)
             op = await self._at_once(info, seat, path)  # "confirm": the presenter applies this pick at once
@@ -444,17 +688,25 @@ class Play(commands.Cog):
             out = await self.app.act(gid, interaction.user.id, seat, chosen, ver)
             if out.status == "applied":
                 done = text.sentence(f"Done: {words.describe_action(chosen)}")
+                can_undo = await self.app.can_undo(gid, seat, out.version)
                 if seat in out.pending and not out.over and not out.phase_changed:  # the turn goes on
-                    embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, undo=True)
+                    embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=done, undo=can_undo)
                     await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
+                    await self.show(self._entry(interaction, gid, seat, board.TURN, out.version))
                 else:
-                    alone = all(a.seat == seat for a in out.applied)  # nobody moved after it (an AI would have)
-                    can_undo = alone and not out.over and not out.phase_changed
                     ui = views.undo_view(gid, seat, out.version) if can_undo else None
                     await interaction.edit_original_response(content=done, embed=None, view=ui, attachments=[])
+                    if can_undo:
+                        await self.show(self._entry(interaction, gid, seat, board.UNDO, out.version))
+                    else:
+                        self.drop(interaction, gid, seat)
                 await self.publish(out)
             elif out.status == "already":
-                await interaction.edit_original_response(content="Already done.", embed=None, view=None)
+                await interaction.followup.send("✅ Already done: your move is recorded.", ephemeral=True)
+            elif out.status == "stale" and out.prompt:
+                embed, files, ui = await self.action_message(gid, seat, choices.ActionPath(), note=f"⚠️ {out.message}")
+                await interaction.edit_original_response(content=None, embed=embed, view=ui, attachments=files)
+                await self.show(self._entry(interaction, gid, seat, board.TURN, out.version))
             else:
                 await interaction.followup.send(out.message or "That did not work.", ephemeral=True)
             return
@@ -481,22 +733,52 @@ class Play(commands.Cog):
             self._shown.popitem(last=False)
 
     # -------------------------------------------------------------- open decision
-    async def open_decision(self, interaction: discord.Interaction[Any], gid: int) -> None:
-        """The "Open my turn" button and ``/plan``: the caller's decision, privately."""
+    async def open_decision(self, interaction: discord.Interaction[Any], gid: int, ver: int | None = None) -> None:
+        """The "Open my turn" button and ``/plan``: the caller's decision, privately. On a
+        DM (a "your move" DM), the DM itself becomes the decision; in the channel, an
+        ephemeral reply. A button whose decision is over (``ver``: the version it was
+        posted at; the caller moved since, or has nothing to decide) answers in place:
+        the DM is edited to say so, a channel button answers privately; never a new DM."""
         info = await self.app.info(gid)
         me = info.seat_of(interaction.user.id)
         if me is None:
             raise UserError("You have no seat in this game.")
+        msg = interaction.message
+        in_dm = msg is not None and interaction.guild_id is None and not msg.flags.ephemeral
+        over: str | None = None
         if info.status != "active":
-            raise UserError(f"The game is {info.status}.")
-        prompt = await self.app.prompt(gid, me.seat)
-        if not prompt:
+            over = f"The game is {info.status}."
+        elif ver is not None and await self.app.moved_since(gid, me.seat, ver) is not None:
+            over = "✅ That turn is done: you moved since this message."
+        prompt = await self.app.prompt(gid, me.seat) if info.status == "active" else None
+        if over is None and not prompt:
             pending = await self.app.holdups(gid)
             who = ", ".join(h.display_name for h in pending) or "nobody"
-            raise UserError(f"You have nothing to decide right now (waiting for {who}).")
-        await interaction.response.defer(ephemeral=True, thinking=True)  # pictures may take a moment
-        embed, files, ui = await self.decision_message(info, me.seat)
-        await interaction.followup.send(embed=embed, files=files, view=ui, ephemeral=True)
+            over = f"You have nothing to decide right now (waiting for {who})."
+        note = ""
+        if over is not None and prompt and not in_dm:  # privately, with the current decision itself
+            note, over = over.replace("this message", "that message") + " Here is your current decision.", None
+        if over is not None:
+            if prompt:
+                newest = next(iter(self.prompts.of_seat(gid, me.seat)), None)
+                link = newest.link() if newest is not None else None
+                over += f" Your current decision: {link}" if link else " Your current decision: use `/plan`."
+            if in_dm:
+                await interaction.response.edit_message(content=over, embed=None, view=None, attachments=[])
+                self.drop(interaction, gid, me.seat)
+                return
+            raise UserError(over)
+        if in_dm:  # the DM itself becomes the decision
+            await interaction.response.defer()
+            embed, files, ui = await self.decision_message(info, me.seat)
+            await interaction.edit_original_response(content=None, embed=embed, attachments=files, view=ui)
+            entry = self._entry(interaction, gid, me.seat, board.TURN, info.version)
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)  # pictures may take a moment
+            embed, files, ui = await self.decision_message(info, me.seat, note=note)
+            sent = await interaction.followup.send(embed=embed, files=files, view=ui, ephemeral=True, wait=True)
+            entry = self._entry(interaction, gid, me.seat, board.TURN, info.version, message_id=sent.id)
+        await self.show(entry)
 
     # ------------------------------------------------------------------ reminders
     async def send_reminder(self, nudge: Nudge) -> None:
@@ -505,6 +787,7 @@ class Play(commands.Cog):
         info = await self.app.info(nudge.game_id)
         if nudge.kind == "takeover":  # the app wrote the notice and the outcome's rows
             self.kick(info.id)
+            self.spawn(self.sweep(info.id))
             return
         if nudge.user_id is None:
             return
@@ -516,7 +799,7 @@ class Play(commands.Cog):
         if takeover:  # the clock on every prompt
             note += f" The AI takes over your seat <t:{int(takeover[0].due_at)}:R>."
         fallback = f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here."
-        payload: dict[str, Any] = {"fallback": fallback, "buttons": "open"}
+        payload: dict[str, Any] = {"fallback": fallback, "buttons": "open", "open_at": info.version, "seat": nudge.seat}
         draft = None
         if game.secret_builder(prompt) is not None:
             view = await self.app.view(info.id, nudge.seat)
@@ -525,6 +808,7 @@ class Play(commands.Cog):
             # the same planner, linked: never a second live one
             link = f"https://discord.com/channels/@me/{draft.channel_id}/{draft.message_id}"
             payload["content"] = f"{note}\nYour planner is here, as you left it: {link}"
+            payload.pop("buttons")  # the planner is the one live prompt
         elif game.secret_builder(prompt) is not None:
             payload.update(planner=nudge.seat, note=note)
         else:

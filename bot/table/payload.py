@@ -77,20 +77,10 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
 
 
 async def _may_undo(app: App, info: GameInfo, seat: str) -> bool:
-    """Whether the game takes moves back at all and the last logged move is this seat's
-    own (the app decides the rest when Undo is pressed, as in Discord: same phase, nothing
-    hidden revealed, no chance used)."""
-    if info.status != "active" or info.version < 1 or not hasattr(app.engine(info.game), "undoable"):
-        return False
-    async with app.storage.read() as q:
-        rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
-    last = rows[-1] if rows else None
-    return bool(
-        last is not None
-        and last.seat == seat
-        and last.actor == "player"
-        and not (isinstance(last.action, Mapping) and last.action.get("type") in ("undo", "plan", "unseal"))
-    )
+    """Whether Undo would take back this seat's last move now: the app's own check, the
+    one behind Discord's ↩ Undo (same phase, nothing hidden revealed, no chance used), so
+    the table offers it only where pressing it works."""
+    return info.status == "active" and info.version >= 1 and await app.can_undo(info.id, seat)
 
 
 def preview(app: App, game: str, prompt: Any, view: Mapping[str, Any], seat: str, action: Any) -> dict[str, Any] | None:

@@ -72,6 +72,14 @@ class AgeOfAutomaton(StateRecord):
         flow.run(new, on_phase)
         return new
 
+    def undoable(self, before: State, after: State, seat: str) -> bool:
+        """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
+        (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
+        (``undo.py`` lists what the rulebook keeps hidden)."""
+        from engine.age_of_automaton import undo
+
+        return undo.undoable(before, after, seat)
+
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         actions = flow.options(state, seat)
         if not actions:

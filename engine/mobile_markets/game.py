@@ -88,6 +88,14 @@ class MobileMarkets(StateRecord):
         flow.run(new, on_phase)
         return new
 
+    def undoable(self, before: State, after: State, seat: str) -> bool:
+        """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
+        (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
+        (``undo.py`` lists what the rulebook keeps hidden)."""
+        from engine.mobile_markets import undo
+
+        return undo.undoable(before, after, seat)
+
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         prompt = flow.pending(state).get(seat)
         if prompt is None:
