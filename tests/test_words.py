@@ -436,8 +436,10 @@ def test_the_open_button_has_one_name() -> None:
 
     from bot import text, views
 
-    assert list(inspect.signature(views.open_view).parameters) == ["gid"]
-    assert list(inspect.signature(views.OpenButton.__init__).parameters) == ["self", "gid"]
-    (button,) = views.open_view(7).children
-    assert button.item.label == views.OPEN_LABEL == OPEN_BUTTON  # type: ignore[attr-defined]
+    # the game and the decision's version (issue 21: an old button answers in place), no label
+    assert list(inspect.signature(views.open_view).parameters) == ["gid", "ver"]
+    assert list(inspect.signature(views.OpenButton.__init__).parameters) == ["self", "gid", "ver"]
+    for ver in (None, 12):
+        (button,) = views.open_view(7, ver).children
+        assert button.item.label == views.OPEN_LABEL == OPEN_BUTTON  # type: ignore[attr-defined]
     assert f"**{views.OPEN_LABEL}**" in text.HELP  # /help calls it by the same name
