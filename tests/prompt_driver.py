@@ -283,8 +283,9 @@ class Driver:
             rows = await q.actions(self.gid, after=version - 1, upto=version)
         return rows[-1] if rows else None
 
-    async def repeat_click(self, user: dict[str, Any], snapshot: dict[str, Any], cid: str, what: str) -> None:
-        """The same Confirm clicked again on the message as it was before the first click."""
+    async def repeat_click(self, user: dict[str, Any], snapshot: dict[str, Any], cid: str, what: str, **kw: Any) -> None:
+        """The same Confirm (or the same option of a select that applies at once, ``values``)
+        clicked again on the message as it was before the first click."""
         if not self.repeat:
             return
         await self.settle()
@@ -295,7 +296,7 @@ class Driver:
         async with self.bot.app.storage.read() as q:
             rows_before = len(await q.actions(self.gid))
         self.stats.repeats += 1
-        ix = await self.fake.click(user, snapshot, cid, timeout=90)  # the message as it was when clicked
+        ix = await self.fake.click(user, snapshot, cid, timeout=90, **kw)  # the message as it was when clicked
         self.stats.steps += 1
         self._dm_seen.update(m["id"] for m in ix.followups if m["id"] != snapshot["id"])
         if not any("lready" in t for t in ix.texts()):
@@ -307,7 +308,7 @@ class Driver:
         if mine:
             self.stats.repeats_applied += 1
             self.stats.repeat_applied_what.append(f"{what} (v{before})")
-        self.stats.repeated_kinds[what.split(" ")[0]] += 1
+        self.stats.repeated_kinds[what.split(" ")[0].rstrip(":,")] += 1
 
     def choose(self, options: list[dict[str, Any]]) -> dict[str, Any]:
         labels = [o["label"] for o in options]
@@ -368,7 +369,17 @@ class Driver:
         if "select" in controls:
             sel = controls["select"]
             opts = [o for o in sel.get("options", []) if not o["value"].startswith("@")] or sel.get("options", [])
-            await self.click(user, msg, sel["custom_id"], values=[self.choose(opts)["value"]])
+            chosen = self.choose(opts)
+            snap = copy.deepcopy(msg)
+            async with self.bot.app.storage.read() as q:
+                rows_before = len(await q.actions(self.gid))
+            await self.click(user, msg, sel["custom_id"], values=[chosen["value"]])
+            await self.settle()
+            async with self.bot.app.storage.read() as q:
+                mine = [r for r in (await q.actions(self.gid))[rows_before:] if r.seat == seat and r.actor == "player"]
+            if mine:  # the option applied at once (an Overbuilt, a Keep): the same option again
+                await self.press_undos()
+                await self.repeat_click(user, snap, sel["custom_id"], chosen["label"], values=[chosen["value"]])
             return
         raise AssertionError(f"nothing to click for {seat}: {message_text(msg)[:200]} {list(controls)}")
 
@@ -413,9 +424,9 @@ async def start_game(fake: FakeDiscord, game: str, users: list[dict[str, Any]], 
 GAMES: dict[str, dict[str, Any]] = {
     "smartphone-inc": {"players": ("ann", "bob"), "options": None, "ai": []},
     "mobile-markets": {"players": ("ann", "bob"), "options": "difficulty=medium", "ai": ["steve"]},
-    # the free actions that leave the turn's decision as it was (issue 20 part 2) now and then
+    # the special actions that leave the turn's decision as it was (issue 20 part 2) now and then
     "age-of-automaton": {"players": ("ann", "bob"), "options": None, "ai": [],
-                         "prefer": ("Kind: Special", "Kind: Free", "Overbuilt", "Overclock")},
+                         "prefer": ("Special actions", "Overbuilt", "Overclock")},
 }
 
 
