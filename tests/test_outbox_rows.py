@@ -116,3 +116,18 @@ async def test_dm_every_turn_is_a_players_choice_default_off(storage: Storage, e
         assert turn_dms == []
     with pytest.raises(Exception, match="no seat"):
         await app.set_dm_every_turn(gid, 99, True)
+
+
+async def test_a_status_post_still_on_its_way_is_edited_after_it_never_posted_twice(storage: Storage) -> None:
+    """The game's status message is posted at the start; before it is delivered, the AI
+    seats catch up (the sweep, or a restart): their move edits that status, in order after
+    its post; a second status message would leave the first one stale for ever."""
+    app = await new_app(storage, FakeClock())
+    info = await lobby(app, humans=1, bots=1)
+    await app.start(info.id, 1, seed=3, run_ai=False)  # the bot's pick is owed
+    assert [o.applied for o in await app.advance_all()] != []  # the sweep lets it move
+    rows = await rows_of(storage, info.id)
+    status_posts = [r for r in rows if r.kind == "post" and r.payload.get("remember") == "status"]
+    assert len(status_posts) == 1
+    edits = [r for r in rows if r.kind == "edit" and r.target == "status"]
+    assert edits and all(r.ordered and r.id > status_posts[0].id for r in edits)

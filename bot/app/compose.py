@@ -76,6 +76,8 @@ class Context:
     transaction.
 
     - ``has_status``: the game's status message exists (else it is posted);
+    - ``status_posting``: it is still on its way (its post waits in the outbox): an edit
+      then goes in order after it, never ahead of it;
     - ``untouched``: seats still deciding in secret whose planner shows a fresh draft;
     - ``deadlines``: seat -> {"nudge": due_at, "takeover": due_at} (epoch seconds);
     - ``every_turn``: user ids who asked for a DM at every turn of theirs;
@@ -83,6 +85,7 @@ class Context:
     """
 
     has_status: bool = True
+    status_posting: bool = False
     untouched: list[str] = field(default_factory=list)
     deadlines: dict[str, dict[str, float]] = field(default_factory=dict)
     every_turn: set[int] = field(default_factory=set)
@@ -192,7 +195,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             False,
         ))
     status = status_text(info, game, out, view, ctx, revealed=revealed)
-    if ctx.has_status and new_post:
+    if ctx.has_status and (new_post or ctx.status_posting):
         rows.append(("edit", "status", {"content": status}, True))
     elif ctx.has_status:  # a turn inside the phase: a newer status may follow soon (issue 9)
         rows.append(status_edit(status))

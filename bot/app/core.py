@@ -483,8 +483,8 @@ class Core:
         self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
     ) -> tuple[Context, int]:
         """:meth:`_compose_context` and the next outbox batch number, read in one trip."""
-        status, reminders, every, batch = await tx.compose_reads(info.id)
-        ctx = Context(has_status=status is not None)
+        status, reminders, every, batch = await tx.compose_reads(info.id, out.batch)
+        ctx = Context(has_status=status is not None, status_posting=status is True)
         if out.over:
             return ctx, batch
         presenter = self.presenter(info.game)
@@ -634,7 +634,9 @@ class Core:
                 return False
             words = status_text(info, self.presenter(info.game), out, view, ctx)
             await tx.put_outbox_rows(
-                game_id, await tx.next_outbox_batch(), [status_edit(words)], at=self.wall(), settle=self.status_settle
+                game_id, await tx.next_outbox_batch(),
+                [("edit", "status", {"content": words}, True) if ctx.status_posting else status_edit(words)],
+                at=self.wall(), settle=self.status_settle,
             )
         return True
 
@@ -815,7 +817,9 @@ class Core:
             for s in sorted(new):
                 asked = now
                 if is_secret(pending[s], pending):  # the clock runs from when it was first asked
-                    asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}", now)
+                    # a decision the engine numbers in steps (a draft's pass) is a new one each step
+                    step = pending[s].get("pass", "")
+                    asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}:{step}", now)
                 await tx.put_waiting(info.id, s, version, asked)
                 holder = info.seat_named(s)
                 await self._put_reminders(
