@@ -182,8 +182,11 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)
         assert "All 2 plans sealed" in everything_posted(fake)
-        # the planner's DM has the button too (a prompt), beside the status message's
-        planner = [m for m in fake.dm_messages(ann) if any(c.get("label") == "Open the table" for c in iter_components(m))]
+        # the planner's DM had the button too while it was live (a prompt), beside the status
+        # message's; a decision that is over keeps no controls (issue 21: one live prompt)
+        dm = f"/channels/{fake.dm_channels[ann['id']]}/messages"
+        planner = [r for r in fake.requests if r.path.startswith(dm) and r.method in ("POST", "PATCH")
+                   and any(c.get("label") == "Open the table" for c in iter_components(r.json or {}))]
         assert planner
 
 

@@ -75,9 +75,8 @@ class Context:
     """What composing needs beyond the Outcome, read by the app in the action's own
     transaction.
 
-    - ``has_status``: the game's status message exists (else it is posted);
-    - ``status_posting``: it is still on its way (its post waits in the outbox): an edit
-      then goes in order after it, never ahead of it;
+    - ``has_status``: the game's status message exists, or its post waits in the outbox
+      (else it is posted): an edit of it waits in the game's lane behind that post;
     - ``untouched``: seats still deciding in secret whose planner shows a fresh draft;
     - ``deadlines``: seat -> {"nudge": due_at, "takeover": due_at} (epoch seconds);
     - ``every_turn``: user ids who asked for a DM at every turn of theirs;
@@ -85,7 +84,6 @@ class Context:
     """
 
     has_status: bool = True
-    status_posting: bool = False
     untouched: list[str] = field(default_factory=list)
     deadlines: dict[str, dict[str, float]] = field(default_factory=dict)
     every_turn: set[int] = field(default_factory=set)
@@ -195,7 +193,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             False,
         ))
     status = status_text(info, game, out, view, ctx, revealed=revealed)
-    if ctx.has_status and (new_post or ctx.status_posting):
+    if ctx.has_status and new_post:
         rows.append(("edit", "status", {"content": status}, True))
     elif ctx.has_status:  # a turn inside the phase: a newer status may follow soon (issue 9)
         rows.append(status_edit(status))

@@ -484,7 +484,7 @@ class Core:
     ) -> tuple[Context, int]:
         """:meth:`_compose_context` and the next outbox batch number, read in one trip."""
         status, reminders, every, batch = await tx.compose_reads(info.id, out.batch)
-        ctx = Context(has_status=status is not None, status_posting=status is True)
+        ctx = Context(has_status=status is not None)
         if out.over:
             return ctx, batch
         presenter = self.presenter(info.game)
@@ -634,9 +634,7 @@ class Core:
                 return False
             words = status_text(info, self.presenter(info.game), out, view, ctx)
             await tx.put_outbox_rows(
-                game_id, await tx.next_outbox_batch(),
-                [("edit", "status", {"content": words}, True) if ctx.status_posting else status_edit(words)],
-                at=self.wall(), settle=self.status_settle,
+                game_id, await tx.next_outbox_batch(), [status_edit(words)], at=self.wall(), settle=self.status_settle
             )
         return True
 
