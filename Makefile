@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml $(LOCKS)
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores: most of its
-# time is spent waiting (the bot paces its Discord writes, 5 per 5 s, in real time; a
-# whole run uses ~3 min of CPU in ~17 min), so more workers than cores pay. Tests go
+# The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores (about 4 min;
+# ~4.5 min of CPU): the tests pace a channel's writes 5 per 0.25 s instead of the bot's
+# 5 per 5 s (tests/discord_support.TEST_PACE; the tests of the pacing itself use the
+# bot's), and what waits leaves room for more workers than cores. Tests go
 # to the workers one by one (a module fixture is built once per worker that needs it).
 # TEST_ARGS adds pytest options, e.g. TEST_ARGS="--durations=30"; TEST_WORKERS=0 runs
 # in one process.

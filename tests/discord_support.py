@@ -78,14 +78,20 @@ async def _wait_ready(bot: BoardroomBot, task: asyncio.Task[None], timeout: floa
         raise AssertionError("bot was not ready in time")
 
 
+TEST_PACE = 0.25  # seconds per 5 writes in a channel, in tests (the bot: 5.0)
+PACED = {"per": 5.0}  # the bot's own pacing, for the tests that look at it
+
+
 @contextlib.asynccontextmanager
 async def running(fake: FakeDiscord, db_path: str, **overrides: Any) -> AsyncIterator[BoardroomBot]:
     """A started bot connected to ``fake``; closed on exit."""
     overrides.setdefault("guild_ready_timeout", 0.05)
     overrides.setdefault("seed_source", lambda: 7)
     # the status message's edits after a turn inside a phase go out at once here (the
-    # tests look at it); tests of that wait pass their own (tests/test_channel_posts.py)
-    overrides["delivery"] = {"status_settle": 0.0, **(overrides.get("delivery") or {})}
+    # tests look at it); tests of that wait pass their own (tests/test_channel_posts.py);
+    # a channel's writes are paced 5 per 0.25 s, not the bot's 5 per 5 s (whole games wait
+    # for nothing else): the tests of the pacing itself pass PACED
+    overrides["delivery"] = {"status_settle": 0.0, "per": TEST_PACE, **(overrides.get("delivery") or {})}
     bot = create_bot(db_path=db_path, **overrides)
     task = asyncio.create_task(bot.start(TOKEN))
     try:

@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from bot.app.core import STATUS_SETTLE
-from tests.discord_support import running
+from tests.discord_support import PACED, running
 from tests.fake_discord import FakeDiscord
 from tests.test_discord_e2e import build_plan, fake, new_game, play_turns, public_with, seal
 
@@ -48,7 +48,7 @@ def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
 
 async def test_posts_and_mentions_per_phase_in_a_whole_game(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    async with running(fake, str(tmp_path / "tally.db"), renderer=None, delivery={"status_settle": STATUS_SETTLE}) as bot:
+    async with running(fake, str(tmp_path / "tally.db"), renderer=None, delivery={"status_settle": STATUS_SETTLE, **PACED}) as bot:
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
 
@@ -102,7 +102,7 @@ async def test_status_edits_inside_a_phase_wait_and_merge_a_phase_change_edits_a
 
     wait = 5.0
     ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
-    async with running(fake, str(tmp_path / "settle.db"), renderer=None, delivery={"status_settle": wait}):
+    async with running(fake, str(tmp_path / "settle.db"), renderer=None, delivery={"status_settle": wait, **PACED}):
         lobby = await new_game(fake, ann, [bob, cid])
         await fake.click(ann, lobby, "Start")
         counter = await public_with(fake, "Plans sealed 0/3")

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from bot.text import with_player_names
-from tests.discord_support import Clock, fast_backoff, running
+from tests.discord_support import PACED, Clock, fast_backoff, running
 from tests.fake_discord import (
     BAD_GATEWAY,
     SERVER_ERROR,
@@ -50,6 +50,7 @@ from tests.test_discord_e2e import (
 # create_bot override) so that it retries well within this.
 RECOVERY = 6.0
 FAST_DELIVERY = {"backoff": 0.1, "backoff_cap": 1.0, "blocked_retry": 1.0}
+PACED_FAST = {**FAST_DELIVERY, **PACED}  # the bot's own pacing (5 writes per 5 s), quick retries
 
 WRONG = ("went wrong", "Nothing was changed")  # what a player must not read after a recorded move
 
@@ -100,7 +101,7 @@ async def scene(fake: FakeDiscord, tmp_path: Any) -> AsyncIterator[Scene]:
     async with AsyncExitStack() as stack:
         stack.enter_context(fast_backoff())
         bot = await stack.enter_async_context(
-            running(fake, str(tmp_path / "faults.db"), renderer=None, delivery=FAST_DELIVERY)
+            running(fake, str(tmp_path / "faults.db"), renderer=None, delivery=PACED_FAST)
         )
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
