@@ -137,7 +137,7 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
     import tempfile
 
     from engine.ai import choose as ai_choose
-    from tests.discord_support import running
+    from tests.discord_support import PACED, running
     from tests.fake_discord import FakeDiscord
 
     series: dict[str, list[float]] = {"calm": [], "busy": []}
@@ -145,7 +145,7 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
     async with FakeDiscord() as fake:
         users = {name: fake.add_member(name) for name in SEATS}
         with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, str(Path(tmp) / "round-end.db")) as bot:
+            async with running(fake, str(Path(tmp) / "round-end.db"), delivery=PACED) as bot:
                 app, play = bot.app, bot.get_cog("Play")
 
                 async def new_game() -> int:

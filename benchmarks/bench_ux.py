@@ -57,7 +57,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app.core import STATUS_SETTLE  # noqa: E402
-from tests.discord_support import running  # noqa: E402
+from tests.discord_support import PACED, running  # noqa: E402
 from tests.fake_discord import FakeDiscord, iter_components, message_text  # noqa: E402
 from tests.test_channel_posts import channel_tally  # noqa: E402
 
@@ -177,7 +177,7 @@ async def measure(rounds: int, pause: float = 0.0, status_settle: float = STATUS
         c = Counter(fake)
         with tempfile.TemporaryDirectory() as tmp:
             settle = {"status_settle": status_settle}  # production's by default (the tests' is 0)
-            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None, delivery=settle) as bot:
+            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None, delivery={**settle, **PACED}) as bot:
                 app = bot.app
                 ix = await fake.slash(ann, "game new", {"game": "smartphone-inc"})
                 await fake.click(bob, ix.original, "Join")
@@ -279,7 +279,7 @@ async def measure_aoa(seed: int = 3) -> dict[str, Any]:
     async with FakeDiscord() as fake:
         users = [fake.add_member(n) for n in ("ann", "bob")]
         with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, str(Path(tmp) / "aoa.db"), renderer=None) as bot:
+            async with running(fake, str(Path(tmp) / "aoa.db"), renderer=None, delivery=PACED) as bot:
                 log.extend(("draft", clicks, steps) for clicks, steps in await _start_and_draft(fake, users, rnd, pictures=False))
                 used: set[str] = set()
 
