@@ -85,7 +85,11 @@ def test_extra_prospect_bonus_before_the_card_is_tucked_AA_EQP_02_AA_PRO_05():
     s = play(s, {"type": "main", "action": "equipment", "worker": 4, "card": "E05"})
     s = play(s, {"type": "extra", "worker": 1, "track": "moon"})
     assert s["asks"][0] == {
-        "seat": "Emily", "kind": "pick", "n": 1, "of": ["red", "blue", "yellow"], "why": "Prospect bonus",
+        "seat": "Emily",
+        "kind": "pick",
+        "n": 1,
+        "of": ["red", "blue", "yellow"],
+        "why": "Prospect bonus",
     }
     s = play(s, {"type": "pick", "take": {"blue": 1}})
     p = s["players"]["Emily"]
