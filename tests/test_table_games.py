@@ -61,7 +61,10 @@ async def test_a_mobile_markets_product_is_built_by_dragging_a_feature_card(fake
             version = await p.version()
             card = page.locator(f'#hand [data-feature="{feature}"]')
             slot = page.locator('[data-slot="3"]')
+            await card.wait_for(state="visible")  # drawn once the page has the seat's view
+            await slot.wait_for(state="visible")
             cb, sb = await card.bounding_box(), await slot.bounding_box()
+            assert cb is not None and sb is not None
             await page.mouse.move(cb["x"] + 20, cb["y"] + 15)
             await page.mouse.down()
             await page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2, steps=6)
