@@ -5,7 +5,7 @@ Each test was seen failing against its mutant, applied by hand."""
 
 from __future__ import annotations
 
-from engine.age_of_automaton import achievements, effects
+from engine.age_of_automaton import achievements, effects, relationships
 from engine.age_of_automaton.actions import prospect
 from engine.age_of_automaton.game import GAME
 from tests.aoa_support import active, drafted, play
@@ -109,3 +109,66 @@ def test_rules_1_automatic_claim_marks_the_card_AA_ACH_01():
     assert achievements.check(s) is True
     assert s["achievements"]["H11"] == ["Emily"]
     assert p["achievements"] == ["H11"]
+
+
+def test_specialist_playable_holding_exactly_its_requirement_AA_FREE_01():
+    """AA-FREE-01: a Specialist is played when the player holds the resources shown, which
+    are not paid. Smith Jonas (P10) shows 3 red; Emily holds exactly 3 red (no blue, no
+    yellow): P10 may be played (her other Specialists, P08 2 blue 1 yellow, P03 2 yellow,
+    P16 2 yellow 1 blue, may not); after it her 3 red are still hers."""
+    s = drafted(3, 1)
+    p = s["players"]["Emily"]
+    assert p["hand"] == ["P08", "P03", "P16", "P10"]
+    p["res"] = {"red": 3, "blue": 0, "yellow": 0}
+    plays = [a for a in GAME.legal_actions(s, "Emily") if a["type"] == "play_specialist"]
+    assert plays == [{"type": "play_specialist", "card": "P10"}]
+    s = play(s, {"type": "play_specialist", "card": "P10"})
+    p = s["players"]["Emily"]
+    assert p["played"] == ["P10"] and p["hand"] == ["P08", "P03", "P16"]
+    assert p["res"] == {"red": 3, "blue": 0, "yellow": 0}
+
+
+def test_relationship_reaches_the_last_space_then_stops_AA_RLT_01():
+    """AA-RLT-01: moves past the end of a Relationship track are lost. The green/yellow
+    track has 6 spaces, 0-5 (values 0, 1, 1, 2, 2, 3): from space 4 one logo moves Emily
+    to space 5, the last (worth 3); a second logo is lost (still 5)."""
+    s = drafted(3, 1)
+    p = s["players"]["Emily"]
+    p["rel"]["green"] = 4
+    relationships.improve(s, "Emily", ["green"])
+    assert p["rel"] == {"green": 5, "blue": 0, "orange": 0}
+    assert relationships.value(p, "green") == 3
+    relationships.improve(s, "Emily", ["green"])
+    assert p["rel"] == {"green": 5, "blue": 0, "orange": 0}
+
+
+def test_rules_1_claim_gains_then_the_game_goes_on_AA_ACH_01():
+    """AA-ACH-01, rules version 1 (claimed at once by the engine): Emily, with one Equipment
+    card, plays Funding (3 credits, no engineer: 3 + 3 = 6); the engine claims First Machine
+    (H11: 1 VP) for her and, as the first, asks her for 1 more credit or resource, within
+    the same move (the claim's gains are resolved, not left waiting)."""
+    s = drafted(3, 1, rules=1)
+    s["players"]["Emily"]["equipment"] = [{"id": "E10", "column": 0}]
+    s = play(s, {"type": "main", "action": "funding"})
+    p = s["players"]["Emily"]
+    assert p["achievements"] == ["H11"] and s["achievements"]["H11"] == ["Emily"]
+    assert p["credits"] == 6 and p["vp"] == 1
+    assert s["asks"] == [
+        {"seat": "Emily", "kind": "pick", "n": 1, "of": ["red", "blue", "yellow", "credits"], "why": "first to achieve First Machine"}
+    ]
+    assert s["queue"] == []
+
+
+def test_rules_2_player_claims_an_offered_achievement_AA_ACH_01():
+    """AA-ACH-01, rules version 2 (the player claims): Emily, with one Equipment card, is
+    offered First Machine (H11) in her turn, her prompt lists it, and she claims it: her
+    marker on the card, 1 VP, and (the first) 1 credit or resource asked."""
+    s = drafted(3, 1, rules=2)
+    s["players"]["Emily"]["equipment"] = [{"id": "E10", "column": 0}]
+    achievements.check(s)
+    assert s["offers"] == {"Emily": ["H11"], "Tyler": [], "Ann": []}
+    assert GAME.pending(s)["Emily"]["achievements"] == ["H11"]
+    s = play(s, {"type": "achievement", "card": "H11"})
+    p = s["players"]["Emily"]
+    assert s["achievements"]["H11"] == ["Emily"] and p["achievements"] == ["H11"] and p["vp"] == 1
+    assert [a["kind"] for a in s["asks"]] == ["pick"]
