@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from si_support import act, new_game, outcome, reveal_with
+from si_support import act, act_here, new_game, outcome, reveal_with
 from test_su_technologies import with_tech
 
 from engine import IllegalAction
@@ -232,3 +232,19 @@ def test_the_planner_summary_of_steve_SI_STEVE_03_SI_STEVE_05():
     key, ref_key, full, parts = _summaries(state, "steve", {"prod": 2, "research": 1, "down": 1}, covered=3, face_down=0)
     assert key == ref_key == full == (4, 2, False, 2, 0)
     assert parts == [["Production", 2]]
+
+
+# --- SU-HC-05: interest on savings, 1 per 20 VP rounded up (hardcore.interest) -------------
+
+
+@pytest.mark.rule("SU-HC-05")
+@pytest.mark.parametrize(("vp", "after"), [(21, 23), (41, 44), (42, 45)])
+def test_interest_on_savings_just_above_a_multiple_of_20_SU_HC_05(vp, after):
+    """SU-HC-05: "above 0 gain 1 per 20 VP (rounded up)". 21 VP: 21/20 rounded up is 2
+    (23 VP); 41 and 42 VP: 3 (44, 45). (Per 21 VP it would be 1, 2, 2.)"""
+    state = reveal_with(new_game(2, hardcore=True), {"p1": outcome(research=1)})
+    assert state["phase"] == "research"
+    state["players"]["p1"]["vp"] = vp
+    state = act_here(state, "p1", {"type": "research", "place": {"gps": 1}})
+    flow.run(state, "logistics")  # the end of p1's Research turn: the interest
+    assert state["players"]["p1"]["vp"] == after
