@@ -13,7 +13,7 @@ from si_support import act, act_here, new_game, outcome, reveal_with
 from test_su_technologies import with_tech
 
 from engine import IllegalAction
-from engine.smartphone_inc import decisions, directives, flow, new_technologies, planning
+from engine.smartphone_inc import decisions, directives, flow, new_technologies, planning, scoring
 from engine.smartphone_inc.game import GAME
 
 # --- SI-RES-02: Progress markers are placed, never taken away (research.py validate_place) ---
@@ -248,3 +248,24 @@ def test_interest_on_savings_just_above_a_multiple_of_20_SU_HC_05(vp, after):
     state = act_here(state, "p1", {"type": "research", "place": {"gps": 1}})
     flow.run(state, "logistics")  # the end of p1's Research turn: the interest
     assert state["players"]["p1"]["vp"] == after
+
+
+# --- SI-VP-02 with SU-TEC-04: second Goods go back to their owner's supply too ------------
+
+
+@pytest.mark.rule("SI-VP-02", "SU-TEC-04")
+def test_second_goods_return_to_their_owners_supply_at_the_end_of_the_round_SI_VP_02_SU_TEC_04():
+    """SI-VP-02: "after Phase 8 Goods leave the board"; SU-TEC-04 (Patent benefit
+    Gamepad) puts a second Goods of the same company on a Buyer it sold to (common.py
+    goods_on). India: p2 on the first Buyer with a second Goods, p1 on the second, p1
+    on the third with a second Goods: 2 Goods of p2 there, 3 of p1. Supplies 13 (p1)
+    and 14 (p2) both become 16, and India's Buyers are free."""
+    state = new_game(3)
+    p1, p2 = state["players"]["p1"], state["players"]["p2"]
+    state["regions"]["india"]["sold"] = ["p2", "p1", "p1", None]
+    state["seconds"] = {"india": [0, 2]}
+    p1["supply"], p2["supply"] = 13, 14
+    scoring.reset_round(state)
+    assert (p1["supply"], p2["supply"]) == (16, 16)
+    assert state["regions"]["india"]["sold"] == [None, None, None, None]
+    assert state["seconds"] == {}
