@@ -269,3 +269,20 @@ def test_second_goods_return_to_their_owners_supply_at_the_end_of_the_round_SI_V
     assert (p1["supply"], p2["supply"]) == (16, 16)
     assert state["regions"]["india"]["sold"] == [None, None, None, None]
     assert state["seconds"] == {}
+
+
+# --- SI-STEVE-06 with an empty Block: Steve's Goods tokens add up (steve.improve) ---------
+
+
+@pytest.mark.rule("SI-STEVE-06", "SI-STEVE-05")
+def test_steve_takes_a_goods_token_more_when_the_block_is_empty_SI_STEVE_06():
+    """SI-STEVE-06: Steve takes the top Improvement of the Block; with the Block empty he
+    takes a Goods token instead (DATA.md, "Empty Improvement Block"), one more than he
+    has: 2 Goods tokens become 3, and his Delayed Improvement space is unchanged."""
+    state = new_game(3, steve_seat=True)
+    state["block"] = []
+    state["players"]["steve"]["tokens"] = 2
+    delayed = state["steve"]["delayed"]
+    state = reveal_with(state, {}, "research")
+    assert state["players"]["steve"]["tokens"] == 3
+    assert state["steve"]["delayed"] == delayed
