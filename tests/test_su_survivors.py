@@ -9,11 +9,19 @@ from __future__ import annotations
 import copy
 
 import pytest
-from si_support import act, act_here, new_game, outcome, reveal_with
+from si_support import PLAN, act, act_here, new_game, outcome, reveal_with
 from test_su_technologies import with_tech
 
 from engine import IllegalAction
-from engine.smartphone_inc import decisions, directives, flow, new_technologies, planning, scoring
+from engine.smartphone_inc import (
+    decisions,
+    directives,
+    flow,
+    new_technologies,
+    pads,
+    planning,
+    scoring,
+)
 from engine.smartphone_inc.game import GAME
 
 # --- SI-RES-02: Progress markers are placed, never taken away (research.py validate_place) ---
@@ -286,3 +294,27 @@ def test_steve_takes_a_goods_token_more_when_the_block_is_empty_SI_STEVE_06():
     state = reveal_with(state, {}, "research")
     assert state["players"]["steve"]["tokens"] == 3
     assert state["steve"]["delayed"] == delayed
+
+
+# --- SI-TECH-13: 4G's Improvement beyond the Pads' edges counts at the reveal -------------
+
+
+@pytest.mark.rule("SI-TECH-13", "SI-PLAN-06", "SI-PLAN-07")
+def test_an_improvement_beyond_the_edge_with_4g_counts_at_the_reveal_SI_TECH_13():
+    """SI-TECH-13: "Improvements may extend beyond the Pads' edges in Phase 1" with 4G
+    (side 0). p1's decision (tests/test_pads.py's REF, A0 under B1 at 1,1) has active
+    2 Price Up, 2 Production, 1 Improve, 2 Research, 2 Logistics; I07 at (3,0)-(3,1),
+    half off the Pads, shows Price Up on both cells and covers a Logistics symbol of the
+    top Pad: 4 Price Up and 1 Logistics at the reveal."""
+    state = new_game(2)
+    p1 = state["players"]["p1"]
+    p1["techs"] = ["4g"]
+    assert state["techs"]["4g"]["side"] == 0
+    p1["improvements"] = [*p1["improvements"], "I07"]
+    plan = pads.parse_plan("A0/B1 r0 @1,1 | I07 3,0 r1 over")
+    state = act(state, "p1", {"type": "plan", "plan": plan})
+    state = act(state, "p2", {"type": "plan", "plan": PLAN})  # the last plan: the reveal
+    assert state["phase"] != "planning"
+    assert state["players"]["p1"]["outcome"]["active"] == {
+        "down": 0, "up": 4, "prod": 2, "improve": 1, "research": 2, "logistics": 1
+    }
