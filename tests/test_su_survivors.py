@@ -318,3 +318,26 @@ def test_an_improvement_beyond_the_edge_with_4g_counts_at_the_reveal_SI_TECH_13(
     assert state["players"]["p1"]["outcome"]["active"] == {
         "down": 0, "up": 4, "prod": 2, "improve": 1, "research": 2, "logistics": 1
     }
+
+
+# --- SI-PLAN-12: no taking a plan back after the reveal (planning.can_unseal) -------------
+
+
+@pytest.mark.rule("SI-PLAN-12", "SI-PLAN-01")
+def test_a_plan_cannot_be_taken_back_after_the_reveal_SI_PLAN_12():
+    """SI-PLAN-12: "a decision cannot be changed after Phase 1". While Planning is open
+    p1 may take its sealed plan back; once p2's plan is in, the plans are revealed and
+    p1's plan (still recorded) can no longer be taken back: refused as such, in every
+    later phase, and nothing changes."""
+    state = new_game(2)
+    state = act(state, "p1", {"type": "plan", "plan": PLAN})
+    assert planning.can_unseal(state, "p1") is True
+    assert planning.can_unseal(state, "p2") is False  # nothing sealed
+    state = act(state, "p2", {"type": "plan", "plan": PLAN})
+    assert state["phase"] != "planning" and state["players"]["p1"]["plan"] is not None
+    assert planning.can_unseal(state, "p1") is False and planning.can_unseal(state, "p2") is False
+    before = copy.deepcopy(state["players"])
+    for seat in ("p1", "p2"):
+        with pytest.raises(IllegalAction, match="no sealed plan of yours to take back"):
+            act(state, seat, {"type": "unseal"})
+    assert state["players"] == before
