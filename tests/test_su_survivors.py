@@ -341,3 +341,22 @@ def test_a_plan_cannot_be_taken_back_after_the_reveal_SI_PLAN_12():
         with pytest.raises(IllegalAction, match="no sealed plan of yours to take back"):
             act(state, seat, {"type": "unseal"})
     assert state["players"] == before
+
+
+# --- SU-BRD-02: on the 2-3 player board companies are picked at the table -----------------
+
+
+@pytest.mark.rule("SU-BRD-02")
+def test_colours_cannot_be_given_for_the_small_board_SU_BRD_02():
+    """SU-BRD-02: on the 2-3 player board "companies are picked in clockwise order from a
+    random first player", at the table. A setup giving each seat its colour beforehand
+    is refused there (it is allowed on the big board); without colours the first
+    decision of the small board is a company pick."""
+    colours = {"p1": "red", "p2": "green"}
+    with pytest.raises(IllegalAction, match="picked at the table"):
+        GAME.setup(["p1", "p2"], 1, {"board": "small", "colours": colours})
+    big = GAME.setup(["p1", "p2"], 1, {"board": "big", "colours": colours})
+    assert big["players"]["p1"]["colour"] == "red" and big["players"]["p2"]["colour"] == "green"
+    small = GAME.setup(["p1", "p2"], 1, {"board": "small"})
+    assert small["phase"] == "start"
+    assert [p["type"] for p in GAME.pending(small).values()] == ["company"]
