@@ -360,3 +360,25 @@ def test_colours_cannot_be_given_for_the_small_board_SU_BRD_02():
     small = GAME.setup(["p1", "p2"], 1, {"board": "small"})
     assert small["phase"] == "start"
     assert [p["type"] for p in GAME.pending(small).values()] == ["company"]
+
+
+# --- SU-TEC-10: a Blitz symbol left out of the action gets no Goods ------------------------
+
+
+@pytest.mark.rule("SU-TEC-10")
+def test_blitz_puts_goods_only_where_the_action_says_SU_TEC_10():
+    """SU-TEC-10: "put up to 2 Available Goods on Logistics and/or Research symbols (one
+    each)". p2 makes 3 Goods and has both symbols active; the legal actions name only
+    the symbols that get a Goods (game.legal_actions). {"research": 1}: 1 Goods on
+    Research, none on Logistics, 2 Goods left. {} (none): 3 Goods left, nothing placed."""
+    state = with_tech(new_game(3, technologies="i-want-some-space"), "p2", "blitz-wi-fi")
+    state = reveal_with(state, {"p2": outcome(covered=3, research=1, logistics=1, down=1)})
+    assert GAME.pending(state)["p2"]["symbols"] == ["research", "logistics"]
+    assert {"type": "blitz", "research": 1} in GAME.legal_actions(state, "p2")
+    assert {"type": "blitz"} in GAME.legal_actions(state, "p2")
+    one = act_here(state, "p2", {"type": "blitz", "research": 1})
+    assert one["players"]["p2"]["goods"] == 2
+    assert one["players"]["p2"]["blitz"] == {"research": 1, "logistics": 0}
+    none = act_here(state, "p2", {"type": "blitz"})
+    assert none["players"]["p2"]["goods"] == 3
+    assert none["players"]["p2"]["blitz"] == {"research": 0, "logistics": 0}
