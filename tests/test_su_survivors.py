@@ -9,11 +9,19 @@ from __future__ import annotations
 import copy
 
 import pytest
-from si_support import act, new_game, outcome, reveal_with
+from si_support import PLAN, act, act_here, new_game, outcome, reveal_with
 from test_su_technologies import with_tech
 
 from engine import IllegalAction
-from engine.smartphone_inc import decisions, directives, flow, new_technologies, planning
+from engine.smartphone_inc import (
+    decisions,
+    directives,
+    flow,
+    new_technologies,
+    pads,
+    planning,
+    scoring,
+)
 from engine.smartphone_inc.game import GAME
 
 # --- SI-RES-02: Progress markers are placed, never taken away (research.py validate_place) ---
@@ -232,3 +240,145 @@ def test_the_planner_summary_of_steve_SI_STEVE_03_SI_STEVE_05():
     key, ref_key, full, parts = _summaries(state, "steve", {"prod": 2, "research": 1, "down": 1}, covered=3, face_down=0)
     assert key == ref_key == full == (4, 2, False, 2, 0)
     assert parts == [["Production", 2]]
+
+
+# --- SU-HC-05: interest on savings, 1 per 20 VP rounded up (hardcore.interest) -------------
+
+
+@pytest.mark.rule("SU-HC-05")
+@pytest.mark.parametrize(("vp", "after"), [(21, 23), (41, 44), (42, 45)])
+def test_interest_on_savings_just_above_a_multiple_of_20_SU_HC_05(vp, after):
+    """SU-HC-05: "above 0 gain 1 per 20 VP (rounded up)". 21 VP: 21/20 rounded up is 2
+    (23 VP); 41 and 42 VP: 3 (44, 45). (Per 21 VP it would be 1, 2, 2.)"""
+    state = reveal_with(new_game(2, hardcore=True), {"p1": outcome(research=1)})
+    assert state["phase"] == "research"
+    state["players"]["p1"]["vp"] = vp
+    state = act_here(state, "p1", {"type": "research", "place": {"gps": 1}})
+    flow.run(state, "logistics")  # the end of p1's Research turn: the interest
+    assert state["players"]["p1"]["vp"] == after
+
+
+# --- SI-VP-02 with SU-TEC-04: second Goods go back to their owner's supply too ------------
+
+
+@pytest.mark.rule("SI-VP-02", "SU-TEC-04")
+def test_second_goods_return_to_their_owners_supply_at_the_end_of_the_round_SI_VP_02_SU_TEC_04():
+    """SI-VP-02: "after Phase 8 Goods leave the board"; SU-TEC-04 (Patent benefit
+    Gamepad) puts a second Goods of the same company on a Buyer it sold to (common.py
+    goods_on). India: p2 on the first Buyer with a second Goods, p1 on the second, p1
+    on the third with a second Goods: 2 Goods of p2 there, 3 of p1. Supplies 13 (p1)
+    and 14 (p2) both become 16, and India's Buyers are free."""
+    state = new_game(3)
+    p1, p2 = state["players"]["p1"], state["players"]["p2"]
+    state["regions"]["india"]["sold"] = ["p2", "p1", "p1", None]
+    state["seconds"] = {"india": [0, 2]}
+    p1["supply"], p2["supply"] = 13, 14
+    scoring.reset_round(state)
+    assert (p1["supply"], p2["supply"]) == (16, 16)
+    assert state["regions"]["india"]["sold"] == [None, None, None, None]
+    assert state["seconds"] == {}
+
+
+# --- SI-STEVE-06 with an empty Block: Steve's Goods tokens add up (steve.improve) ---------
+
+
+@pytest.mark.rule("SI-STEVE-06", "SI-STEVE-05")
+def test_steve_takes_a_goods_token_more_when_the_block_is_empty_SI_STEVE_06():
+    """SI-STEVE-06: Steve takes the top Improvement of the Block; with the Block empty he
+    takes a Goods token instead (DATA.md, "Empty Improvement Block"), one more than he
+    has: 2 Goods tokens become 3, and his Delayed Improvement space is unchanged."""
+    state = new_game(3, steve_seat=True)
+    state["block"] = []
+    state["players"]["steve"]["tokens"] = 2
+    delayed = state["steve"]["delayed"]
+    state = reveal_with(state, {}, "research")
+    assert state["players"]["steve"]["tokens"] == 3
+    assert state["steve"]["delayed"] == delayed
+
+
+# --- SI-TECH-13: 4G's Improvement beyond the Pads' edges counts at the reveal -------------
+
+
+@pytest.mark.rule("SI-TECH-13", "SI-PLAN-06", "SI-PLAN-07")
+def test_an_improvement_beyond_the_edge_with_4g_counts_at_the_reveal_SI_TECH_13():
+    """SI-TECH-13: "Improvements may extend beyond the Pads' edges in Phase 1" with 4G
+    (side 0). p1's decision (tests/test_pads.py's REF, A0 under B1 at 1,1) has active
+    2 Price Up, 2 Production, 1 Improve, 2 Research, 2 Logistics; I07 at (3,0)-(3,1),
+    half off the Pads, shows Price Up on both cells and covers a Logistics symbol of the
+    top Pad: 4 Price Up and 1 Logistics at the reveal."""
+    state = new_game(2)
+    p1 = state["players"]["p1"]
+    p1["techs"] = ["4g"]
+    assert state["techs"]["4g"]["side"] == 0
+    p1["improvements"] = [*p1["improvements"], "I07"]
+    plan = pads.parse_plan("A0/B1 r0 @1,1 | I07 3,0 r1 over")
+    state = act(state, "p1", {"type": "plan", "plan": plan})
+    state = act(state, "p2", {"type": "plan", "plan": PLAN})  # the last plan: the reveal
+    assert state["phase"] != "planning"
+    assert state["players"]["p1"]["outcome"]["active"] == {
+        "down": 0, "up": 4, "prod": 2, "improve": 1, "research": 2, "logistics": 1
+    }
+
+
+# --- SI-PLAN-12: no taking a plan back after the reveal (planning.can_unseal) -------------
+
+
+@pytest.mark.rule("SI-PLAN-12", "SI-PLAN-01")
+def test_a_plan_cannot_be_taken_back_after_the_reveal_SI_PLAN_12():
+    """SI-PLAN-12: "a decision cannot be changed after Phase 1". While Planning is open
+    p1 may take its sealed plan back; once p2's plan is in, the plans are revealed and
+    p1's plan (still recorded) can no longer be taken back: refused as such, in every
+    later phase, and nothing changes."""
+    state = new_game(2)
+    state = act(state, "p1", {"type": "plan", "plan": PLAN})
+    assert planning.can_unseal(state, "p1") is True
+    assert planning.can_unseal(state, "p2") is False  # nothing sealed
+    state = act(state, "p2", {"type": "plan", "plan": PLAN})
+    assert state["phase"] != "planning" and state["players"]["p1"]["plan"] is not None
+    assert planning.can_unseal(state, "p1") is False and planning.can_unseal(state, "p2") is False
+    before = copy.deepcopy(state["players"])
+    for seat in ("p1", "p2"):
+        with pytest.raises(IllegalAction, match="no sealed plan of yours to take back"):
+            act(state, seat, {"type": "unseal"})
+    assert state["players"] == before
+
+
+# --- SU-BRD-02: on the 2-3 player board companies are picked at the table -----------------
+
+
+@pytest.mark.rule("SU-BRD-02")
+def test_colours_cannot_be_given_for_the_small_board_SU_BRD_02():
+    """SU-BRD-02: on the 2-3 player board "companies are picked in clockwise order from a
+    random first player", at the table. A setup giving each seat its colour beforehand
+    is refused there (it is allowed on the big board); without colours the first
+    decision of the small board is a company pick."""
+    colours = {"p1": "red", "p2": "green"}
+    with pytest.raises(IllegalAction, match="picked at the table"):
+        GAME.setup(["p1", "p2"], 1, {"board": "small", "colours": colours})
+    big = GAME.setup(["p1", "p2"], 1, {"board": "big", "colours": colours})
+    assert big["players"]["p1"]["colour"] == "red" and big["players"]["p2"]["colour"] == "green"
+    small = GAME.setup(["p1", "p2"], 1, {"board": "small"})
+    assert small["phase"] == "start"
+    assert [p["type"] for p in GAME.pending(small).values()] == ["company"]
+
+
+# --- SU-TEC-10: a Blitz symbol left out of the action gets no Goods ------------------------
+
+
+@pytest.mark.rule("SU-TEC-10")
+def test_blitz_puts_goods_only_where_the_action_says_SU_TEC_10():
+    """SU-TEC-10: "put up to 2 Available Goods on Logistics and/or Research symbols (one
+    each)". p2 makes 3 Goods and has both symbols active; the legal actions name only
+    the symbols that get a Goods (game.legal_actions). {"research": 1}: 1 Goods on
+    Research, none on Logistics, 2 Goods left. {} (none): 3 Goods left, nothing placed."""
+    state = with_tech(new_game(3, technologies="i-want-some-space"), "p2", "blitz-wi-fi")
+    state = reveal_with(state, {"p2": outcome(covered=3, research=1, logistics=1, down=1)})
+    assert GAME.pending(state)["p2"]["symbols"] == ["research", "logistics"]
+    assert {"type": "blitz", "research": 1} in GAME.legal_actions(state, "p2")
+    assert {"type": "blitz"} in GAME.legal_actions(state, "p2")
+    one = act_here(state, "p2", {"type": "blitz", "research": 1})
+    assert one["players"]["p2"]["goods"] == 2
+    assert one["players"]["p2"]["blitz"] == {"research": 1, "logistics": 0}
+    none = act_here(state, "p2", {"type": "blitz"})
+    assert none["players"]["p2"]["goods"] == 3
+    assert none["players"]["p2"]["blitz"] == {"research": 0, "logistics": 0}
