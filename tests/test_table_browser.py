@@ -9,6 +9,7 @@ the other's plan before the reveal."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -129,8 +130,13 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
                 raise
             for p, other in ((pa, seat_b), (pb, seat_a)):
                 await p.page.wait_for_function("() => !document.querySelector('#stage').innerText.includes('Planning')", timeout=3_000)
-                last = table_answers(p)[-1]
-                assert last["view"]["players"][other]["plan"] is not None
+                # the page may draw an answer before this side has read it (Playwright's
+                # response handler reads the body on its own time): wait a little for it
+                for _ in range(100):
+                    if any(t["view"]["players"][other]["plan"] is not None for t in table_answers(p)):
+                        break
+                    await asyncio.sleep(0.05)
+                assert table_answers(p)[-1]["view"]["players"][other]["plan"] is not None
             assert (await bot.app.view(1, None))["players"][seat_a]["plan"]["top"] == ann_plan["action"]["plan"]["top"]
             assert (await bot.app.view(1, None))["players"][seat_b]["plan"]["top"] == bob_plan["action"]["plan"]["top"]
             # the game goes on at the table: ann takes an Improvement (Phase 4), then Undo
