@@ -823,25 +823,24 @@ class Tx:
 
     async def compose_reads(
         self, game_id: int, rewritten: int | None = None
-    ) -> tuple[MessageRef | bool | None, list[ReminderRow], set[str], int]:
-        """What composing an action's posts reads, in one trip: the game's status message
-        (True while its post still waits in the outbox, in another batch than
-        ``rewritten``, the one being composed again: it exists for what follows),
-        its reminder rows (by due time), the seats that asked for a DM every turn and the
-        next outbox batch number."""
-        msg, posting, rem, every, batch = await self._fetch(
-            ("SELECT game_id, kind, channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?",
-             (game_id, "status")),
-            ("SELECT 1 FROM outbox WHERE game_id = ? AND state = 'pending' AND kind = 'post' AND batch != ?"
-             " AND instr(payload, ?) > 0 LIMIT 1",
-             (game_id, -1 if rewritten is None else rewritten, dumps({"remember": "status"})[1:-1])),
+    ) -> tuple[bool, list[ReminderRow], set[str], int]:
+        """What composing an action's posts reads, in one trip: whether the game has its
+        status message (posted, or its post waiting in the outbox in another batch than
+        ``rewritten``, the one being composed again: an edit then waits behind it), its
+        reminder rows (by due time), the seats that asked for a DM every turn and the next
+        outbox batch number."""
+        status, rem, every, batch = await self._fetch(
+            ("SELECT EXISTS (SELECT 1 FROM messages WHERE game_id = ? AND kind = 'status')"
+             " OR EXISTS (SELECT 1 FROM outbox WHERE game_id = ? AND state = 'pending' AND kind = 'post'"
+             " AND batch != ? AND instr(payload, ?) > 0)",
+             (game_id, game_id, -1 if rewritten is None else rewritten, dumps({"remember": "status"})[1:-1])),
             ("SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders WHERE game_id = ? ORDER BY due_at",
              (game_id,)),
             ("SELECT seat FROM seat_prefs WHERE game_id = ? AND dm_every_turn = 1", (game_id,)),
             ("SELECT coalesce(max(batch), 0) + 1 FROM outbox", ()),
         )
         return (
-            MessageRef(*msg[0]) if msg else bool(posting) or None,
+            bool(status[0][0]),
             [ReminderRow(*r) for r in rem],
             {str(r[0]) for r in every},
             int(batch[0][0]),

@@ -126,7 +126,8 @@ async def test_a_status_post_still_on_its_way_is_edited_after_it_never_posted_tw
     app = await new_app(storage, FakeClock())
     info = await lobby(app, humans=1, bots=1)
     await app.start(info.id, 1, seed=3, run_ai=False)  # the bot's pick is owed
-    assert [o.applied for o in await app.advance_all()] != []  # the sweep lets it move
+    caught_up = await app.advance_all()  # the sweep lets it move
+    assert caught_up and all(o.applied for o in caught_up)
     rows = await rows_of(storage, info.id)
     status_posts = [r for r in rows if r.kind == "post" and r.payload.get("remember") == "status"]
     assert len(status_posts) == 1

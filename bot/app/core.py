@@ -483,8 +483,8 @@ class Core:
         self, tx: Tx, info: GameInfo, game: Game, state: State, out: Outcome, *, notices: bool = True
     ) -> tuple[Context, int]:
         """:meth:`_compose_context` and the next outbox batch number, read in one trip."""
-        status, reminders, every, batch = await tx.compose_reads(info.id, out.batch)
-        ctx = Context(has_status=status is not None)
+        has_status, reminders, every, batch = await tx.compose_reads(info.id, out.batch)
+        ctx = Context(has_status=has_status)
         if out.over:
             return ctx, batch
         presenter = self.presenter(info.game)
