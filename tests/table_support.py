@@ -81,10 +81,13 @@ class Page:
 
     async def _geometry(self, source: str) -> tuple[float, float, float, float, float]:
         """(svg x, svg y, one cell in pixels, item x, item y), read in one go (the planner
-        is redrawn whenever a preview comes back)."""
+        is redrawn whenever a preview comes back), with the planner scrolled into view
+        first: a mouse gesture lands where the window shows it (after a change of width
+        the page may be scrolled elsewhere)."""
         g = await self.page.evaluate(
             """(sel) => {
                 const svg = document.querySelector('#planner');
+                svg.scrollIntoView({block: 'center', inline: 'center'});
                 const item = svg.querySelector(sel.replace('#planner ', ''));
                 const r = svg.getBoundingClientRect(), b = item.getBoundingClientRect();
                 return [r.x, r.y, 54 * r.width / svg.viewBox.baseVal.width, b.x, b.y];
