@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 GAME = "smartphone-inc"
 TICK = 0.005  # the stall watcher's sleep
+DRAIN_LIMIT_S = 300.0  # the deliverer must have sent the saturated run's rows by then
 
 
 def pct(values: list[float], p: float) -> float:
@@ -59,15 +60,31 @@ def pct(values: list[float], p: float) -> float:
 
 
 class NullSender:
-    """A Discord that takes every post at once (message ids 1, 2, ...)."""
+    """A Discord that takes every post at once (message ids 1, 2, ...). With a
+    ``painter``, a post's pictures are drawn first, as ``bot.posting.DiscordSender``
+    draws them (each picture spec of the post and of the posts merged into it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, painter: Any = None) -> None:
         self.sent = 0
+        self.painter = painter
+        self.pictures = 0
 
     async def channel_key(self, row: Any) -> str | None:
         return None if row.kind == "dm" else f"c{row.game_id}"
 
     async def deliver(self, row: Any, merged: list[Any]) -> int | None:
+        if self.painter is not None and row.kind == "post":
+            import render
+
+            from bot.delivery import picture_specs
+
+            specs = [p for r in [row, *merged] for p in picture_specs(r.payload)]
+            calls = []
+            for spec in specs:
+                fn = spec.get("fn") or "draw"
+                calls.append(self.painter.png(getattr(render, fn, render.draw), *spec.get("args") or []))
+            self.pictures += len(calls)
+            await asyncio.gather(*calls)
         self.sent += 1
         return self.sent
 
@@ -151,6 +168,9 @@ class Load:
         self.act: list[float] = []
         self.act_picture: list[float] = []
         self.errors = 0
+        # offered run: the board picture is drawn right after the act (act + picture
+        # latency); saturated run: the deliverer draws the posts' pictures, as the bot does
+        self.draw_in_move = True
 
     async def setup(self, games: int) -> None:
         app = self.app
@@ -175,27 +195,27 @@ class Load:
         app = self.app
         t.busy = True
         try:
-            state = await app.state(t.gid)
-            info = await app.info(t.gid)
+            state = await app.state(t.gid)  # what the player looks at (one read: the game and its state)
+            c = time.thread_time()  # the player's own work (who moves, what): not the bot's
             pending = app.engine(GAME).pending(state)
             humans = sorted(s for s in pending if s in t.users)
             if not humans:
+                self.choose_cpu += time.thread_time() - c
                 t.over = True
                 return
             seat = humans[0]
-            c = time.thread_time()
             action = choose(GAME, state, seat, "random")
             self.choose_cpu += time.thread_time() - c
             t0 = time.perf_counter()
             try:
-                out = await app.act(t.gid, t.users[seat], seat, action, info.version)
+                out = await app.act(t.gid, t.users[seat], seat, action, int(state["version"]))
             except AppError:
                 self.errors += 1
                 return
             t1 = time.perf_counter()
             self.act.append(t1 - t0)
             self.deliverer.kick(t.gid)
-            if out.phase_changed and out.public_view is not None:
+            if self.draw_in_move and out.phase_changed and out.public_view is not None:
                 await self.painter.png(render.draw, GAME, out.public_view)
             self.act_picture.append(time.perf_counter() - t0)
             if out.over:
@@ -256,7 +276,8 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
         storage = await Storage.open(Path(d) / "load.db")
         storage.start_checkpoints()
         painter = pictures.Painter()
-        deliverer = Deliverer(storage, NullSender())
+        sender = NullSender()
+        deliverer = Deliverer(storage, sender)
         stalls = Stalls()
         gcs = GcPauses()
         try:
@@ -269,18 +290,33 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
             await painter.png(__import__("render").draw, GAME, app.engine(GAME).view(await app.state(1), None))
             stalls.start()
 
-            # saturated
+            # saturated: every player moves again as soon as their act returns (nobody waits
+            # for a picture in the bot); the deliverer sends the rows and draws each post's
+            # pictures, as the bot does. Under this load it falls behind: once the players
+            # stop, it is let finish (``saturated_drain_s``), and the CPU of the whole
+            # (the acts, the delivery of all their rows) is divided by the actions.
+            load.draw_in_move, sender.painter = False, painter
             stalls.reset()
             cpu0, w0, c0 = time.process_time(), worker_cpu_s(painter), load.choose_cpu
+            rows0, pics0 = sender.sent, sender.pictures
             t0 = time.perf_counter()
             n = await load.saturated(seconds)
             wall = time.perf_counter() - t0
+            rows_in_window = sender.sent - rows0
+            t1 = time.perf_counter()
+            await asyncio.wait_for(deliverer.idle(), DRAIN_LIMIT_S)
+            drain = time.perf_counter() - t1
             cpu = time.process_time() - cpu0 - (load.choose_cpu - c0)
+            workers = worker_cpu_s(painter) - w0
             out.update({
                 "saturated_actions": n,
                 "saturated_actions_per_second": round(n / wall, 1),
                 "cpu_ms_per_action": round(cpu / n * 1000, 2),
-                "picture_workers_cpu_per_action_ms": round((worker_cpu_s(painter) - w0) / n * 1000, 2),
+                "picture_workers_cpu_per_action_ms": round(workers / n * 1000, 2),
+                "saturated_pictures_per_action": round((sender.pictures - pics0) / n, 3),
+                "saturated_rows_per_action": round((sender.sent - rows0) / n, 2),
+                "saturated_rows_sent_in_window_per_second": round(rows_in_window / wall, 1),
+                "saturated_drain_s": round(drain, 1),
                 "saturated_p50_ms": round(pct(load.act, 50) * 1000, 2),
                 "saturated_p99_ms": round(pct(load.act, 99) * 1000, 2),
                 "saturated_loop_stall_max_ms": round(stalls.worst * 1000, 1),
@@ -289,9 +325,9 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
             gcs.worst = 0.0
 
             # offered
+            sender.painter, load.draw_in_move = None, True
             load.act.clear()
             load.act_picture.clear()
-            await asyncio.sleep(1.0)  # the saturated run's pictures settle (its posts still pace out)
             stalls.reset()
             t0 = time.perf_counter()
             n = await load.offered(seconds, rate)

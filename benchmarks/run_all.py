@@ -63,6 +63,15 @@ QUICK_ARGS: dict[str, list[str]] = {
 }
 
 
+# Benchmarks whose figures swing from run to run on a shared 2-core machine (loads,
+# latencies, stalls): run this many times, and every figure is the median of the runs
+# (issue 25: "the goals hold at the median of 3 runs"). ``--repeat N`` sets it for all.
+REPEATS: dict[str, int] = {
+    "bench_app.py": 3,
+    "bench_load.py": 3,
+}
+
+
 @dataclass(frozen=True)
 class Goal:
     text: str  # e.g. "≥ 5,000/s"
@@ -94,7 +103,7 @@ GOALS: dict[str, Goal] = {
     "channel_writes_max_phase": at_most(2, "2"),
     "channel_writes_max_5s": at_most(5, "5"),
     # planning (issue 9)
-    "distinct_outcomes_6_improvements_4g_ms": at_most(50, "50 ms"),  # every outcome read, plans built
+    "distinct_outcomes_6_improvements_4g_ms": at_most(50, "50 ms"),  # the call and a page read, plans built
     "plans_6_4g_warm_ms": at_most(50, "50 ms"),
     "plans_6_4g_cold_ms": at_most(150, "150 ms"),
     "plans_6_warm_ms": at_most(50, "50 ms"),
@@ -184,6 +193,7 @@ class Result:
     figures: dict[str, Any] = field(default_factory=dict)
     detail: str = ""  # the last line of stderr of a failure
     stdout: str = ""
+    runs: int = 1
 
 
 def args_for(script: Path, full: bool) -> list[str]:
@@ -215,11 +225,31 @@ def run_one(script: Path, args: list[str], timeout: float) -> Result:
     return Result(script.name, args, seconds, "ok", figures=figures, stdout=out.stdout)
 
 
+def median_of(runs: list[Result]) -> Result:
+    """One result from several runs of a benchmark: each number the median of the runs
+    that gave it (the middle one of 3), the rest from the last run; a failed run fails
+    the whole."""
+    bad = [r for r in runs if r.status != "ok"]
+    if bad:
+        return bad[0]
+    last = runs[-1]
+    figures: dict[str, Any] = dict(last.figures)
+    for key, value in last.figures.items():
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            values = sorted(r.figures[key] for r in runs if isinstance(r.figures.get(key), int | float))
+            figures[key] = values[(len(values) - 1) // 2] if len(values) % 2 else (
+                (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2)
+    return Result(last.script, last.args, sum(r.seconds for r in runs), "ok", figures,
+                  stdout="\n".join(r.stdout for r in runs))
+
+
 def rows_of(results: list[Result]) -> list[tuple[str, str, str, str]]:
     """(figure, goal, measured, verdict) rows."""
     rows = []
     for r in results:
         name = r.script.removesuffix(".py").removeprefix("bench_")
+        if r.runs > 1:
+            name += f" (median of {r.runs})"
         if r.status != "ok":
             rows.append((name, "", r.status, r.detail[:80]))
             continue
@@ -259,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds per benchmark (default 600 quick, 3600 full)")
     ap.add_argument("--dir", type=Path, default=HERE, help=argparse.SUPPRESS)  # for the tests
     ap.add_argument("-v", "--verbose", action="store_true", help="echo each benchmark's output")
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="runs of every benchmark, each figure their median (default: REPEATS, else 1)")
     args = ap.parse_args(argv)
     timeout = args.timeout or (3600 if args.full else 600)
     scripts = discover(args.dir, args.only)
@@ -268,9 +300,17 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for script in scripts:
         extra = args_for(script, args.full)
-        print(f"running {script.name} {' '.join(extra)}".rstrip() + " ...", file=sys.stderr, flush=True)
-        result = run_one(script, extra, timeout)
-        print(f"  {result.status} in {result.seconds:.1f} s", file=sys.stderr, flush=True)
+        repeat = max(1, args.repeat if args.repeat is not None else REPEATS.get(script.name, 1))
+        runs = []
+        for i in range(repeat):
+            print(f"running {script.name} {' '.join(extra)}".rstrip()
+                  + (f" (run {i + 1} of {repeat})" if repeat > 1 else "") + " ...", file=sys.stderr, flush=True)
+            runs.append(run_one(script, extra, timeout))
+            print(f"  {runs[-1].status} in {runs[-1].seconds:.1f} s", file=sys.stderr, flush=True)
+            if runs[-1].status != "ok":
+                break
+        result = median_of(runs)
+        result.runs = len(runs)
         if args.verbose and result.stdout:
             print(result.stdout, file=sys.stderr, flush=True)
         results.append(result)

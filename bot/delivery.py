@@ -98,6 +98,13 @@ class Sender(Protocol):
         """Tell the host and the players (DM) that the game cannot post, and how to fix it."""
 
 
+def picture_specs(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """A post's picture specs (``{"file", "fn", "args"}``), decoded: the outbox keeps
+    each as JSON text (:func:`bot.storage.outbox_payload`); a payload built in memory
+    has them as dicts."""
+    return [json.loads(p) if isinstance(p, str) else p for p in payload.get("pictures") or []]
+
+
 def mergeable(first: dict[str, Any], nxt: dict[str, Any], size: int) -> bool:
     """Whether post payload ``nxt`` can be folded into a post that is ``size`` characters
     long and built from ``first`` onwards (same limits as one Discord message)."""

@@ -38,6 +38,7 @@ No ``discord`` import here: the functions are tested on their own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import io
 import logging
@@ -234,9 +235,16 @@ def watch_bot(pid: int) -> None:
     threading.Thread(target=_watch_bot, args=(pid,), name="bot-watch", daemon=True).start()
 
 
+WORKER_NICE = 5  # a picture worker yields the CPU to the bot's event loop (issue 25)
+
+
 def _warm_worker(bot_pid: int | None = None) -> None:
     if bot_pid is not None:
         watch_bot(bot_pid)  # first: a bot killed while this worker warms up ends it too
+    # Pictures are background work: on a busy host (2 cores, both workers drawing) the
+    # event loop must not wait for a core behind them, or every player's action stalls.
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICE)
     warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
 

@@ -34,7 +34,7 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot import text, views
-from bot.delivery import MAX_PICTURES, Blocked, DmClosed, Gone, Refused, Retry
+from bot.delivery import MAX_PICTURES, Blocked, DmClosed, Gone, Refused, Retry, picture_specs
 from bot.errors import UserError
 from bot.records import NotFound as GameNotFound
 
@@ -296,11 +296,12 @@ class DiscordSender:
             ui = views.open_view(info.id, row.payload.get("open_at")) if row.payload.get("buttons") == "open" else MISSING
             return await self.send(info.place_id, row.nonce, content=text.clip(fallback, 2000), view=ui)
 
-    async def pictures(self, specs: list[dict[str, Any]]) -> list[discord.File]:
+    async def pictures(self, specs: list[Any]) -> list[discord.File]:
         """A post's pictures, drawn together (``bot.pictures.PAINTER``: its workers, off
-        the event loop), in the order given; a picture that cannot be drawn is left out."""
+        the event loop), in the order given; a picture that cannot be drawn is left out.
+        ``specs``: the payload's (JSON text as stored, or dicts)."""
         calls = []
-        for spec in specs:
+        for spec in picture_specs({"pictures": specs}):
             fn = spec.get("fn") or "draw"
             if fn != "draw" and not hasattr(self.bot.renderer, fn):
                 fn = "draw"

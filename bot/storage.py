@@ -365,6 +365,19 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def outbox_payload(payload: dict[str, Any]) -> str:
+    """An outbox row's payload as stored: a post's picture specs each kept as JSON text
+    (issue 25). A picture's arguments are a whole view; the deliverer reads a paced
+    game's pending rows again and again and keeps them, and a view decoded is thousands
+    of objects for the garbage collector to walk (the longest event-loop stalls under
+    load). As text it is one string, decoded only when the picture is drawn
+    (:func:`bot.delivery.picture_specs`)."""
+    pictures = payload.get("pictures")
+    if pictures:
+        payload = {**payload, "pictures": [p if isinstance(p, str) else dumps(p) for p in pictures]}
+    return dumps(payload)
+
+
 _GAME_COLS = (
     "id, game, options, seed, guild_id, channel_id, thread_id, host_id, status, version,"
     " result, created_at, updated_at, rules, rng"
@@ -786,7 +799,7 @@ class Tx:
         cur = await self._cursor(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
-            (game_id, batch, kind, target, dumps(payload), int(ordered), not_before, at),
+            (game_id, batch, kind, target, outbox_payload(payload), int(ordered), not_before, at),
         )
         row_id = int(cur.lastrowid or 0)
         await cur.close()
@@ -813,7 +826,7 @@ class Tx:
         await self._write_many(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
-            [(game_id, batch, kind, target, dumps(payload), int(ordered),
+            [(game_id, batch, kind, target, outbox_payload(payload), int(ordered),
               max(not_before, at + settle) if payload.get("settle") else not_before, at)
              for kind, target, payload, ordered in rows],
         )
