@@ -75,7 +75,6 @@ class NullSender:
     async def deliver(self, row: Any, merged: list[Any]) -> int | None:
         if self.painter is not None and row.kind == "post":
             import render
-
             from bot.delivery import picture_specs
 
             specs = [p for r in [row, *merged] for p in picture_specs(r.payload)]
