@@ -53,6 +53,7 @@ MAX_PICTURES = 10
 MAX_EMBEDS = 10
 KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
 LAST_EDITS = 4096  # messages whose last edited content is remembered (to skip a repeat)
+REREAD_S = 5.0  # a game's sender reads its pending rows again at least this often
 
 
 class DeliveryError(Exception):
@@ -182,6 +183,9 @@ class Deliverer:
         # then needs no look-up (issue 25: one trip to the database thread less per send).
         # Only this deliverer puts a block; /game move only clears one.
         self._unblocked: set[int] = set()
+        # games whose pending rows may have changed since their sender read them (new rows
+        # kicked, a row marked here other than by a clean send): read them again
+        self._dirty: set[int] = set()
 
     # -- running ----------------------------------------------------------------------
 
@@ -203,6 +207,7 @@ class Deliverer:
         """Deliver the game's pending rows now (starts its sender task if none runs)."""
         if self._closed:
             return
+        self._dirty.add(game_id)
         self._wake.setdefault(game_id, asyncio.Event()).set()
         task = self._tasks.get(game_id)
         if task is None or task.done():
@@ -249,6 +254,13 @@ class Deliverer:
         inflight: dict[str, asyncio.Task[None]] = {}
         busy: set[int] = set()  # ids of the rows being sent (still "pending" in the database)
         parsed: dict[int, tuple[str, dict[str, Any]]] = {}  # payloads decoded already (pending_outbox)
+        # The pending rows as last read, less the rows this loop's sends settled since
+        # (issue 25: read again only when something else may have changed them: a kick,
+        # a send that did not settle its rows, a row marked here, or REREAD_S passed; a
+        # backlog read again after every send cost its length per row).
+        known: list[OutboxRow] | None = None
+        read_at = 0.0
+        self._dirty.add(game_id)
         try:
             while not self._closed:
                 wake.clear()
@@ -256,12 +268,22 @@ class Deliverer:
                     task = inflight.pop(ln)
                     if not task.cancelled() and task.exception() is not None:
                         log.error("game %s: a delivery failed", game_id, exc_info=task.exception())
+                    settled = getattr(task, "settled", None)
+                    if settled is None:
+                        self._dirty.add(game_id)
+                    elif known is not None:
+                        known = [r for r in known if r.id not in settled]
                 busy = {i for t in inflight.values() for i in getattr(t, "row_ids", ())}
                 async with self._slots:
-                    async with self.storage.read() as q:
-                        rows = [r for r in await q.pending_outbox(game_id, parsed) if r.kind != "hold"]  # held: below
-                    rows = [r for r in rows if r.id not in busy]
+                    if known is None or game_id in self._dirty or time.monotonic() - read_at >= REREAD_S:
+                        self._dirty.discard(game_id)
+                        read_at = time.monotonic()
+                        async with self.storage.read() as q:
+                            known = [r for r in await q.pending_outbox(game_id, parsed) if r.kind != "hold"]  # held: below
+                    rows = [r for r in known if r.id not in busy]
                     if not rows and not inflight:
+                        if game_id in self._dirty:  # kicked while it read: read again
+                            continue
                         return
                     started, due = await self._start_lanes(game_id, rows, inflight)
                 if started:
@@ -355,6 +377,7 @@ class Deliverer:
         repeat = not newer and self._last_edit.get((row.game_id, row.target)) == _content_key(row)
         if not (same or newer or repeat):
             return False
+        self._dirty.add(row.game_id)
         async with self.storage.transaction() as tx:
             for x in same:
                 await tx.mark_outbox(x.id, "delivered")
@@ -385,11 +408,16 @@ class Deliverer:
         """Send one row (with the posts merged into it) and mark what became of it."""
         try:
             async with self._slots:
-                await self._send_now(game_id, pick, merged)
+                settled = await self._send_now(game_id, pick, merged)
+            task = asyncio.current_task()
+            if settled is not None and task is not None:
+                task.settled = settled  # type: ignore[attr-defined]  # no longer pending: see _drain
         finally:
             self._wake.setdefault(game_id, asyncio.Event()).set()
 
-    async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> None:
+    async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> set[int] | None:
+        """Send, then mark; the ids of the rows no longer pending, or None if a row is
+        still pending in a changed way (to try again later) and must be read again."""
         try:
             message_id = await self.sender.deliver(pick, merged)
         except asyncio.CancelledError:
@@ -397,19 +425,25 @@ class Deliverer:
         except Gone:
             log.info("game %s: the message of outbox row %s is gone; skipped", game_id, pick.id)
             await self._mark(pick.id, "delivered")
+            return {pick.id}
         except DmClosed:
             await self._mark(pick.id, "closed")
+            return {pick.id}
         except Refused as exc:
             log.error("game %s: Discord refused outbox row %s (%s); dropped", game_id, pick.id, exc)
             await self._mark(pick.id, "failed")
+            return {pick.id}
         except Blocked as exc:
             await self._blocked(game_id, pick, exc.code)
+            return None
         except Retry as exc:
             await self._retry(pick, exc.after, str(exc))
+            return None
         except Exception as exc:  # a bug or a network error: try again later, say so once
             if pick.attempts == 0:
                 log.exception("game %s: delivering outbox row %s failed", game_id, pick.id)
             await self._retry(pick, None, type(exc).__name__)
+            return None
         else:
             if pick.kind == "edit":
                 self._edited(pick)
@@ -422,8 +456,10 @@ class Deliverer:
                     await tx.clear_delivery_block(game_id)
                     log.info("game %s: posting works again", game_id)
             self._unblocked.add(game_id)
+            return {r.id for r in [pick, *merged]}
 
     async def _resync(self, game_id: int, row: OutboxRow) -> None:
+        self._dirty.add(game_id)
         if self.on_sync is not None:
             try:
                 await self.on_sync(game_id)

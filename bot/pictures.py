@@ -235,7 +235,7 @@ def watch_bot(pid: int) -> None:
     threading.Thread(target=_watch_bot, args=(pid,), name="bot-watch", daemon=True).start()
 
 
-WORKER_NICE = 5  # a picture worker yields the CPU to the bot's event loop (issue 25)
+WORKER_NICE = 19  # a picture worker yields the CPU to the bot's event loop (issue 25)
 
 
 def _warm_worker(bot_pid: int | None = None) -> None:

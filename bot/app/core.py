@@ -673,6 +673,9 @@ class Core:
             raise AppError(str(exc)) from None
 
     def _remember(self, game_id: int, state: State) -> None:
+        old = self._cache.get(game_id)
+        if old is not None and old is not state:
+            self.reads.forget(old)
         self._cache[game_id] = state
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:

@@ -36,6 +36,14 @@ class EngineReads:
             self._memo.popitem(last=False)
         return slot
 
+    def forget(self, state: State) -> None:
+        """Drop what was kept for ``state`` (a game's state replaced by its successor:
+        nothing reads it again, and its view is thousands of objects for the garbage
+        collector to walk)."""
+        hit = self._memo.get(id(state))
+        if hit is not None and hit[0] is state:
+            del self._memo[id(state)]
+
     def public(self, game: Game, state: State) -> dict[str, Any]:
         """``game.view(state, None)``."""
         slot = self._slot(state)
