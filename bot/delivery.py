@@ -186,6 +186,9 @@ class Deliverer:
         # games whose pending rows may have changed since their sender read them (new rows
         # kicked, a row marked here other than by a clean send): read them again
         self._dirty: set[int] = set()
+        # "delivered" marks waiting for their shared transaction (:meth:`_delivered`)
+        self._marks: list[tuple[int, list[OutboxRow], int | None, asyncio.Future[None]]] = []
+        self._marker: asyncio.Task[None] | None = None
 
     # -- running ----------------------------------------------------------------------
 
@@ -196,7 +199,7 @@ class Deliverer:
 
     async def close(self) -> None:
         self._closed = True
-        tasks = [t for t in [self._sweeper, *self._tasks.values()] if t is not None]
+        tasks = [t for t in [self._sweeper, *self._tasks.values(), self._marker] if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -447,16 +450,46 @@ class Deliverer:
         else:
             if pick.kind == "edit":
                 self._edited(pick)
-            async with self.storage.transaction() as tx:
-                for r in [pick, *merged]:
-                    await tx.mark_outbox(r.id, "delivered", message_id=message_id)
-                if any(r.payload.get("held") for r in [pick, *merged]):
-                    await tx.release_held(game_id, max(r.id for r in [pick, *merged]))
-                if game_id not in self._unblocked and await tx.delivery_block(game_id) is not None:
-                    await tx.clear_delivery_block(game_id)
-                    log.info("game %s: posting works again", game_id)
-            self._unblocked.add(game_id)
+            await self._delivered(game_id, [pick, *merged], message_id)
             return {r.id for r in [pick, *merged]}
+
+    async def _delivered(self, game_id: int, rows: list[OutboxRow], message_id: int | None) -> None:
+        """Mark ``rows`` delivered (and release the log lines a phase post showed), in a
+        transaction shared with the other sends that end meanwhile (issue 25: one
+        transaction per send was most of a row's cost under load); returns once it is
+        committed, as if it were this send's own."""
+        done = asyncio.get_running_loop().create_future()
+        self._marks.append((game_id, rows, message_id, done))
+        if self._marker is None or self._marker.done():
+            self._marker = asyncio.get_running_loop().create_task(self._write_marks(), name="boardroom-delivered")
+        await done
+
+    async def _write_marks(self) -> None:
+        """Commit the waiting "delivered" marks, all together, until none wait."""
+        await asyncio.sleep(0)  # the sends that end in this turn of the loop join
+        while self._marks:
+            marks, self._marks = self._marks, []
+            try:
+                async with self.storage.transaction() as tx:
+                    for game_id, rows, message_id, _ in marks:
+                        for r in rows:
+                            await tx.mark_outbox(r.id, "delivered", message_id=message_id)
+                        if any(r.payload.get("held") for r in rows):
+                            await tx.release_held(game_id, max(r.id for r in rows))
+                        if game_id not in self._unblocked and await tx.delivery_block(game_id) is not None:
+                            await tx.clear_delivery_block(game_id)
+                            log.info("game %s: posting works again", game_id)
+            except BaseException as exc:
+                for *_, done in marks:
+                    if not done.done():
+                        done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("marks cancelled"))
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for game_id, *_, done in marks:
+                self._unblocked.add(game_id)
+                if not done.done():
+                    done.set_result(None)
 
     async def _resync(self, game_id: int, row: OutboxRow) -> None:
         self._dirty.add(game_id)

@@ -374,3 +374,80 @@ async def test_an_edit_that_repeats_the_last_content_is_not_sent(storage: Storag
     await settle(d)
     assert sender.contents()[-1] == "waiting for Ann"
     await d.close()
+
+
+# -- the cost of a row (issue 25) ---------------------------------------------------------
+
+
+class CountingReads:
+    """Counts the deliverer's reads of a game's pending rows (``Tx.pending_outbox``)."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        from bot.storage import Tx
+
+        self.n = 0
+        real = Tx.pending_outbox
+
+        async def counted(tx: Any, *a: Any, **kw: Any) -> Any:
+            self.n += 1
+            return await real(tx, *a, **kw)
+
+        monkeypatch.setattr(Tx, "pending_outbox", counted)
+
+
+async def test_sends_that_end_together_share_one_transaction(storage):
+    """Twelve DMs to twelve players (lanes side by side) end in the same turn of the
+    loop: their "delivered" marks are one transaction, not twelve. Every row is still
+    marked delivered, with its message id."""
+    sender = FakeSender()
+    await queue(storage, 1, *[("dm", str(100 + u), {"content": f"dm {u}"}, True) for u in range(12)])
+    d = make(storage, sender)
+    before = storage._commits
+    d.kick(1)
+    await settle(d)
+    assert sorted(sender.contents()) == sorted(f"dm {u}" for u in range(12))
+    assert await states(storage, 1) == ["delivered"] * 12
+    async with storage.read() as q:
+        assert all(r.message_id for r in await q.outbox_rows(1))
+    assert storage._commits - before <= 2  # one transaction per send before: 12
+    await d.close()
+
+
+async def test_a_backlog_is_read_once_not_after_every_send(storage, monkeypatch):
+    """Forty DMs to one player go one after another (one lane): the sender reads the
+    game's pending rows a few times, not once per send (a backlog read again after every
+    send cost its length per row)."""
+    reads = CountingReads(monkeypatch)
+    sender = FakeSender()
+    await queue(storage, 1, *[("dm", "7", {"content": f"dm {i}"}, True) for i in range(40)])
+    d = make(storage, sender)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == [f"dm {i}" for i in range(40)]  # in order, each once
+    assert await states(storage, 1) == ["delivered"] * 40
+    assert reads.n <= 3, reads.n  # 41 before
+    await d.close()
+
+
+async def test_rows_written_while_a_backlog_goes_out_are_sent_after_a_kick(storage):
+    """The sender does not read after every send any more: rows queued meanwhile go out
+    once the game is kicked (as the bot kicks after every action), in order."""
+    sender = FakeSender()
+    slow = asyncio.Event()
+
+    async def deliver(row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        if row.payload.get("content") == "dm 0":
+            await slow.wait()
+        return await FakeSender.deliver(sender, row, merged)
+
+    sender.deliver = deliver  # type: ignore[method-assign]
+    await queue(storage, 1, *[("dm", "7", {"content": f"dm {i}"}, True) for i in range(3)])
+    d = make(storage, sender)
+    d.kick(1)
+    await asyncio.sleep(0.05)
+    await queue(storage, 1, ("dm", "7", {"content": "late"}, True))
+    d.kick(1)
+    slow.set()
+    await settle(d)
+    assert sender.contents() == ["dm 0", "dm 1", "dm 2", "late"]
+    await d.close()
