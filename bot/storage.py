@@ -454,6 +454,13 @@ class Tx:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self._queued: list[tuple[str, Any, bool]] | None = None  # None: outside a transaction
+        # game id -> a number that changes whenever its row, seats or settings are written
+        # (counted when the write is made, before it commits): a copy of a game's row read
+        # at one number is current while the number has not changed (``Storage.game_epoch``)
+        self.epochs: dict[int, int] = {}
+
+    def _touch(self, game_id: int) -> None:
+        self.epochs[game_id] = self.epochs.get(game_id, 0) + 1
 
     async def _flush(self) -> None:
         """Send the queued statements to the database thread (one trip), if any."""
@@ -597,6 +604,7 @@ class Tx:
             fields["seed"] = str(int(fields["seed"]))  # decimal TEXT: more than 64 bits
         values = [dumps(v) if k in ("options", "result") and v is not None else v for k, v in fields.items()]
         sets = ", ".join(f"{k} = ?" for k in fields)
+        self._touch(game_id)
         await self._write(
             f"UPDATE games SET {sets}, updated_at = ? WHERE id = ?", (*values, at, game_id)
         )
@@ -632,6 +640,7 @@ class Tx:
         self, game_id: int, seat: str, position: int, user_id: int | None,
         ai_kind: str | None, display_name: str,
     ) -> None:
+        self._touch(game_id)
         await self._write(
             "INSERT INTO seats (game_id, seat, position, user_id, ai_kind, display_name)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -639,6 +648,7 @@ class Tx:
         )
 
     async def delete_seat(self, game_id: int, seat: str) -> None:
+        self._touch(game_id)
         await self._write("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
         # close the gap in positions (two steps: UNIQUE(game_id, position))
         rows = await self._all(
@@ -653,6 +663,7 @@ class Tx:
             )
 
     async def set_takeover(self, game_id: int, seat: str, on: bool) -> None:
+        self._touch(game_id)
         await self._write(
             "UPDATE seats SET ai_takeover = ? WHERE game_id = ? AND seat = ?",
             (int(on), game_id, seat),
@@ -1199,6 +1210,7 @@ class Tx:
         return _settings(await self._one(_SETTINGS_SQL, (game_id,)))
 
     async def put_settings(self, game_id: int, s: Settings) -> None:
+        self._touch(game_id)
         await self._write(
             "INSERT INTO game_settings (game_id, remind_after_hours, repeat_hours, takeover,"
             " takeover_after_hours) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
@@ -1341,6 +1353,11 @@ class Storage:
             except Exception:  # closing anyway
                 pass
             await asyncio.to_thread(close)
+
+    def game_epoch(self, game_id: int) -> int:
+        """A number that changes whenever the game's row, seats or settings are written
+        through this storage (the one writer: the bot holds the lease)."""
+        return self._tx.epochs.get(game_id, 0)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:

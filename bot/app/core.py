@@ -304,6 +304,7 @@ class Core:
         # a game's lock lives while someone holds or awaits it: idle games cost nothing
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, State] = OrderedDict()
+        self._infos: OrderedDict[int, tuple[int, GameInfo]] = OrderedDict()  # see info()
         # view, pending, is_over of recent states, once each. Two states per cached game
         # (the one an action starts from and the one it makes): with many games acting at
         # once, a smaller memo is thrashed between an action's reads (issue 25: 200 busy
@@ -349,8 +350,26 @@ class Core:
     # -- reading -------------------------------------------------------------------
 
     async def info(self, game_id: int) -> GameInfo:
+        """The game's row, seats and settings as committed. Kept for the games read last
+        (issue 25: an action and the bot around it read them several times, one trip to
+        the database thread each) while no write has touched them since: every write of a
+        game's row, seats or settings goes through :class:`bot.storage.Tx`, which counts
+        it (``Storage.game_epoch``) before it is even sent."""
+        epoch = self.storage.game_epoch(game_id)
+        kept = self._infos.get(game_id)
+        if kept is not None and kept[0] == epoch:
+            self._infos.move_to_end(game_id)
+            return kept[1]
         async with self.storage.read() as q:
-            return await self._info_q(q, game_id)
+            info = await self._info_q(q, game_id)
+        self._keep_info(epoch, info)  # the number from before the read: a write since voids it
+        return info
+
+    def _keep_info(self, epoch: int, info: GameInfo) -> None:
+        self._infos[info.id] = (epoch, info)
+        self._infos.move_to_end(info.id)
+        while len(self._infos) > self.cache_size:
+            self._infos.popitem(last=False)
 
     async def _info_q(self, q: Tx, game_id: int) -> GameInfo:
         row, seats, settings = await q.game_with_seats(game_id)  # one trip
@@ -931,6 +950,8 @@ class Core:
                 out.settled = seq
             else:
                 await self._write_rows(tx, info, game, new, out, final=False)
+        if not over:  # the game's row as this commit left it (nothing else wrote it: its lock)
+            self._keep_info(self.storage.game_epoch(info.id), replace(info, version=seq, updated_at=now))
         self._remember(info.id, new)
 
     async def _round_ended(
