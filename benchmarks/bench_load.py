@@ -75,7 +75,12 @@ class NullSender:
     async def deliver(self, row: Any, merged: list[Any]) -> int | None:
         if self.painter is not None and row.kind == "post":
             import render
-            from bot.delivery import picture_specs
+
+            try:
+                from bot.delivery import picture_specs
+            except ImportError:  # an older bot (a before-and-after run): specs stored as dicts
+                def picture_specs(payload: dict[str, Any]) -> list[dict[str, Any]]:
+                    return list(payload.get("pictures") or [])
 
             specs = [p for r in [row, *merged] for p in picture_specs(r.payload)]
             calls = []

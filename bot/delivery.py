@@ -53,6 +53,7 @@ MAX_PICTURES = 10
 MAX_EMBEDS = 10
 KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
 LAST_EDITS = 4096  # messages whose last edited content is remembered (to skip a repeat)
+MARK_GATHER_S = 0.01  # how long a "delivered" mark waits for others to share its transaction
 REREAD_S = 5.0  # a game's sender reads its pending rows again at least this often
 
 
@@ -187,7 +188,7 @@ class Deliverer:
         # kicked, a row marked here other than by a clean send): read them again
         self._dirty: set[int] = set()
         # "delivered" marks waiting for their shared transaction (:meth:`_delivered`)
-        self._marks: list[tuple[int, list[OutboxRow], int | None, asyncio.Future[None]]] = []
+        self._marks: list[tuple[Callable[[Any], Awaitable[None]], asyncio.Future[None]]] = []
         self._marker: asyncio.Task[None] | None = None
 
     # -- running ----------------------------------------------------------------------
@@ -381,7 +382,8 @@ class Deliverer:
         if not (same or newer or repeat):
             return False
         self._dirty.add(row.game_id)
-        async with self.storage.transaction() as tx:
+
+        async def write(tx: Any) -> None:
             for x in same:
                 await tx.mark_outbox(x.id, "delivered")
             if newer or repeat:
@@ -389,6 +391,8 @@ class Deliverer:
             last = newer[-1] if newer else None
             if last is not None and last.payload.get("settle") and last.next_try_at > now:
                 await tx.mark_outbox(last.id, "pending", next_try_at=now)  # due when this one was
+
+        await self._shared(write)
         return bool(newer or repeat)
 
     def _edited(self, row: OutboxRow) -> None:
@@ -454,40 +458,53 @@ class Deliverer:
             return {r.id for r in [pick, *merged]}
 
     async def _delivered(self, game_id: int, rows: list[OutboxRow], message_id: int | None) -> None:
-        """Mark ``rows`` delivered (and release the log lines a phase post showed), in a
-        transaction shared with the other sends that end meanwhile (issue 25: one
-        transaction per send was most of a row's cost under load); returns once it is
-        committed, as if it were this send's own."""
+        """Mark ``rows`` delivered (and release the log lines a phase post showed)."""
+
+        async def write(tx: Any) -> None:
+            for r in rows:
+                await tx.mark_outbox(r.id, "delivered", message_id=message_id)
+            if any(r.payload.get("held") for r in rows):
+                await tx.release_held(game_id, max(r.id for r in rows))
+            if game_id not in self._unblocked and await tx.delivery_block(game_id) is not None:
+                await tx.clear_delivery_block(game_id)
+                log.info("game %s: posting works again", game_id)
+
+        await self._shared(write)
+        self._unblocked.add(game_id)
+
+    async def _shared(self, write: Callable[[Any], Awaitable[None]]) -> None:
+        """Run ``write(tx)`` in a write transaction shared with the deliverer's other marks
+        made meanwhile (issue 25: one transaction per send was most of a row's cost under
+        load): the marks gather while the transaction waits for the database, and go in it
+        together. Returns once it is committed, as if it were this caller's own; if it
+        fails, every caller in it gets the error."""
         done = asyncio.get_running_loop().create_future()
-        self._marks.append((game_id, rows, message_id, done))
+        self._marks.append((write, done))
         if self._marker is None or self._marker.done():
             self._marker = asyncio.get_running_loop().create_task(self._write_marks(), name="boardroom-delivered")
         await done
 
     async def _write_marks(self) -> None:
-        """Commit the waiting "delivered" marks, all together, until none wait."""
-        await asyncio.sleep(0)  # the sends that end in this turn of the loop join
+        """Commit the waiting marks, each transaction taking all that wait when it starts
+        (after ``MARK_GATHER_S``: the sends that end about together share it)."""
         while self._marks:
-            marks, self._marks = self._marks, []
+            await asyncio.sleep(MARK_GATHER_S)
+            marks: list[tuple[Callable[[Any], Awaitable[None]], asyncio.Future[None]]] = []
             try:
                 async with self.storage.transaction() as tx:
-                    for game_id, rows, message_id, _ in marks:
-                        for r in rows:
-                            await tx.mark_outbox(r.id, "delivered", message_id=message_id)
-                        if any(r.payload.get("held") for r in rows):
-                            await tx.release_held(game_id, max(r.id for r in rows))
-                        if game_id not in self._unblocked and await tx.delivery_block(game_id) is not None:
-                            await tx.clear_delivery_block(game_id)
-                            log.info("game %s: posting works again", game_id)
+                    marks, self._marks = self._marks, []  # all that gathered while it waited
+                    for write, _ in marks:
+                        await write(tx)
             except BaseException as exc:
-                for *_, done in marks:
+                if not marks:  # it failed before it took them
+                    marks, self._marks = self._marks, []
+                for _, done in marks:
                     if not done.done():
                         done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("marks cancelled"))
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for game_id, *_, done in marks:
-                self._unblocked.add(game_id)
+            for _, done in marks:
                 if not done.done():
                     done.set_result(None)
 
