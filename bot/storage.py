@@ -1227,14 +1227,20 @@ class Tx:
 
     async def quiet_hours_of(self, user_ids: Iterable[int | None]) -> dict[int, QuietHours]:
         """The quiet hours of each of these users that has them: one query."""
-        ids = sorted({u for u in user_ids if u is not None and not out_of_range((u,))})
-        if not ids:
-            return {}
-        rows = await self._all(
-            f"SELECT user_id, quiet_start, quiet_end, tz FROM user_settings WHERE user_id IN ({','.join('?' * len(ids))})",
-            tuple(ids),
+        query = _quiet_query(user_ids)
+        return _quiet_hours(await self._all(*query)) if query else {}
+
+    async def waiting_and_quiet_hours(
+        self, game_id: int, user_ids: Iterable[int | None]
+    ) -> tuple[list[WaitingRow], dict[int, QuietHours]]:
+        """:meth:`waiting_of` and :meth:`quiet_hours_of` in one trip (an action reads both:
+        who was waited for, and the quiet hours of those it may wait for now)."""
+        query = _quiet_query(user_ids)
+        waiting, quiet = await self._fetch(
+            ("SELECT game_id, seat, since_version, since_at FROM waiting WHERE game_id = ? ORDER BY seat", (game_id,)),
+            query or ("SELECT 1 WHERE 0", ()),
         )
-        return {int(r[0]): QuietHours(r[1], r[2], r[3]) for r in rows if r[1] is not None and r[2] is not None}
+        return [WaitingRow(*r) for r in waiting], _quiet_hours(quiet)
 
     async def put_quiet_hours(self, user_id: int, quiet: QuietHours | None) -> None:
         start, end, tz = (quiet.start, quiet.end, quiet.tz) if quiet else (None, None, "UTC")
@@ -1244,6 +1250,20 @@ class Tx:
             " quiet_end = excluded.quiet_end, tz = excluded.tz",
             (user_id, start, end, tz),
         )
+
+
+def _quiet_query(user_ids: Iterable[int | None]) -> tuple[str, tuple[Any, ...]] | None:
+    ids = sorted({u for u in user_ids if u is not None and not out_of_range((u,))})
+    if not ids:
+        return None
+    return (
+        f"SELECT user_id, quiet_start, quiet_end, tz FROM user_settings WHERE user_id IN ({','.join('?' * len(ids))})",
+        tuple(ids),
+    )
+
+
+def _quiet_hours(rows: Iterable[Any]) -> dict[int, QuietHours]:
+    return {int(r[0]): QuietHours(r[1], r[2], r[3]) for r in rows if r[1] is not None and r[2] is not None}
 
 
 class Storage:

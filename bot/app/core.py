@@ -826,16 +826,16 @@ class Core:
         now: float,
     ) -> set[str]:
         """Make the waiting rows match who the game waits for; return newly waiting seats."""
-        humans = set(self._pending_humans(info, self.reads.pending(game, state)))
-        existing = {w.seat for w in await tx.waiting_of(info.id)}
+        humans = self._pending_humans(info, self.reads.pending(game, state))
+        # who was waited for, and the quiet hours of those it may wait for now: one trip
+        waiting, quiet = await tx.waiting_and_quiet_hours(info.id, humans.values())
+        existing = {w.seat for w in waiting}
         for s in existing:
             if s not in humans or s == acted:
                 await tx.delete_waiting(info.id, s)
         new = {s for s in humans if s not in existing or s == acted}
         if new:
             settings = info.settings  # read with the game, under its lock
-            holders = [info.seat_named(s) for s in new]
-            quiet = await tx.quiet_hours_of(h.user_id for h in holders if h is not None)  # one query
             pending = self.reads.pending(game, state)
             stage = _stage(self.reads.public(game, state))
             for s in sorted(new):
