@@ -77,16 +77,14 @@ class NullSender:
             import render
 
             try:
-                from bot.delivery import picture_specs
+                from bot.delivery import picture_calls
+                from bot.pictures import call_json
             except ImportError:  # an older bot (a before-and-after run): specs stored as dicts
-                def picture_specs(payload: dict[str, Any]) -> list[dict[str, Any]]:
-                    return list(payload.get("pictures") or [])
-
-            specs = [p for r in [row, *merged] for p in picture_specs(r.payload)]
-            calls = []
-            for spec in specs:
-                fn = spec.get("fn") or "draw"
-                calls.append(self.painter.png(getattr(render, fn, render.draw), *spec.get("args") or []))
+                calls = [self.painter.png(getattr(render, p.get("fn") or "draw", render.draw), *p.get("args") or [])
+                         for r in [row, *merged] for p in r.payload.get("pictures") or []]
+            else:  # as bot.posting.DiscordSender.pictures
+                calls = [self.painter.png(call_json, getattr(render, fn, render.draw), args)
+                         for r in [row, *merged] for _, fn, args in picture_calls(r.payload)]
             self.pictures += len(calls)
             await asyncio.gather(*calls)
         self.sent += 1

@@ -100,11 +100,20 @@ class Sender(Protocol):
         """Tell the host and the players (DM) that the game cannot post, and how to fix it."""
 
 
-def picture_specs(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    """A post's picture specs (``{"file", "fn", "args"}``), decoded: the outbox keeps
-    each as JSON text (:func:`bot.storage.outbox_payload`); a payload built in memory
-    has them as dicts."""
-    return [json.loads(p) if isinstance(p, str) else p for p in payload.get("pictures") or []]
+def picture_calls(payload: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """A post's pictures as ``(file name, renderer function, its arguments as JSON
+    text)``: the outbox keeps the arguments as text (:func:`bot.storage.outbox_payload`),
+    and the picture worker decodes them (:func:`bot.pictures.call_json`); a payload
+    built in memory has them as a list."""
+    out = []
+    for spec in payload.get("pictures") or []:
+        if isinstance(spec, str):
+            spec = json.loads(spec)
+        args = spec.get("args_json")
+        if args is None:
+            args = json.dumps(list(spec.get("args") or []))
+        out.append((str(spec.get("file") or "picture.png"), str(spec.get("fn") or "draw"), args))
+    return out
 
 
 def mergeable(first: dict[str, Any], nxt: dict[str, Any], size: int) -> bool:

@@ -250,6 +250,15 @@ class BoardroomBot(commands.Bot):
 
     # -- pictures --------------------------------------------------------------------
 
+    async def picture_json(self, filename: str, fn_name: str, args_json: str) -> discord.File | None:
+        """:meth:`picture` with the arguments as JSON text (a stored post's), decoded in the
+        worker that draws it (:func:`bot.pictures.call_json`)."""
+        renderer = self.renderer
+        fn = getattr(renderer, fn_name, None) if renderer is not None else None
+        if fn is None:
+            return None
+        return await self._picture(filename, pictures.call_json, fn, args_json)
+
     async def picture(self, filename: str, fn_name: str, *args: Any) -> discord.File | None:
         """``renderer.<fn_name>(*args)`` as a PNG file, drawn in a worker (``pictures.PAINTER``); None if
         there is no renderer, it fails, or the picture cannot be brought under Discord's
@@ -258,7 +267,9 @@ class BoardroomBot(commands.Bot):
         fn = getattr(renderer, fn_name, None) if renderer is not None else None
         if fn is None:
             return None
+        return await self._picture(filename, fn, *args)
 
+    async def _picture(self, filename: str, fn: Any, *args: Any) -> discord.File | None:
         try:
             data = await pictures.PAINTER.png(fn, *args, limit=self.upload_limit)
         except Exception:

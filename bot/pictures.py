@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import inspect
 import io
+import json
 import logging
 import multiprocessing
 import os
@@ -254,6 +255,13 @@ def method_call(obj: Any, name: str, *args: Any) -> Any:
     return getattr(obj, name)(*args)
 
 
+def call_json(fn: Callable[..., Any], args_json: str) -> Any:
+    """``fn(*args)`` with the arguments given as JSON text: a stored post's picture is
+    handed to a worker as the text it was kept as, and decoded there, not on the event
+    loop (issue 25)."""
+    return fn(*json.loads(args_json))
+
+
 def _run_pickled(fn: Callable[..., Any], blob: bytes) -> Any:
     """What a worker process runs: ``fn(*args)``, the arguments pickled by the caller."""
     return fn(*pickle.loads(blob))
@@ -345,6 +353,8 @@ class Painter:
         (``fn`` itself for :meth:`png`'s pictures), else a thread of this process."""
         loop = asyncio.get_running_loop()
         target = args[0] if fn is draw_png else fn  # what must be importable by a worker
+        if target is call_json:  # the renderer it calls, given the picture's JSON text
+            target = args[1][0] if fn is draw_png else args[0]
         blob = None
         if self.mode == "process" and self._can_send(fn) and self._can_send(target):
             try:

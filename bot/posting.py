@@ -34,7 +34,7 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot import text, views
-from bot.delivery import MAX_PICTURES, Blocked, DmClosed, Gone, Refused, Retry, picture_specs
+from bot.delivery import MAX_PICTURES, Blocked, DmClosed, Gone, Refused, Retry, picture_calls
 from bot.errors import UserError
 from bot.records import NotFound as GameNotFound
 
@@ -299,11 +299,10 @@ class DiscordSender:
     async def pictures(self, specs: list[Any]) -> list[discord.File]:
         """A post's pictures, drawn together (``bot.pictures.PAINTER``: its workers, off
         the event loop), in the order given; a picture that cannot be drawn is left out.
-        ``specs``: the payload's (JSON text as stored, or dicts)."""
+        ``specs``: the payload's (as stored: arguments as JSON text; or dicts)."""
         calls = []
-        for spec in picture_specs({"pictures": specs}):
-            fn = spec.get("fn") or "draw"
+        for filename, fn, args_json in picture_calls({"pictures": specs}):
             if fn != "draw" and not hasattr(self.bot.renderer, fn):
                 fn = "draw"
-            calls.append(self.bot.picture(spec["file"], fn, *spec.get("args") or []))
+            calls.append(self.bot.picture_json(filename, fn, args_json))
         return [pic for pic in await asyncio.gather(*calls) if pic is not None]

@@ -366,16 +366,24 @@ def dumps(value: Any) -> str:
 
 
 def outbox_payload(payload: dict[str, Any]) -> str:
-    """An outbox row's payload as stored: a post's picture specs each kept as JSON text
-    (issue 25). A picture's arguments are a whole view; the deliverer reads a paced
-    game's pending rows again and again and keeps them, and a view decoded is thousands
-    of objects for the garbage collector to walk (the longest event-loop stalls under
-    load). As text it is one string, decoded only when the picture is drawn
-    (:func:`bot.delivery.picture_specs`)."""
+    """An outbox row's payload as stored: a post's picture arguments kept as JSON text
+    (``{"file", "fn", "args_json"}``, issue 25). A picture's arguments are a whole view;
+    the deliverer reads a paced game's pending rows again and keeps them, and a view
+    decoded is thousands of objects for the garbage collector to walk (the longest
+    event-loop stalls under load). As text it is one string, handed as it is to the
+    picture worker, which decodes it (:func:`bot.delivery.picture_calls`)."""
     pictures = payload.get("pictures")
     if pictures:
-        payload = {**payload, "pictures": [p if isinstance(p, str) else dumps(p) for p in pictures]}
+        payload = {**payload, "pictures": [_stored_picture(p) for p in pictures]}
     return dumps(payload)
+
+
+def _stored_picture(spec: Any) -> dict[str, Any]:
+    if isinstance(spec, str):
+        spec = json.loads(spec)
+    if "args_json" in spec:
+        return dict(spec)
+    return {"file": spec.get("file"), "fn": spec.get("fn"), "args_json": dumps(list(spec.get("args") or []))}
 
 
 _GAME_COLS = (
