@@ -6,11 +6,18 @@
 set up, then played in two ways, each for ``--seconds``:
 
 * **saturated**: every game has a player who moves again as soon as the last move
-  returned (all games at once): ``saturated_actions_per_second``, the CPU time of this
-  process per action (``cpu_ms_per_action``; the random player's choosing is not
-  counted: it is the players', not the bot's), the CPU of the picture workers per
-  action beside it (``picture_workers_cpu_per_action_ms``), latency p50/p99 and the longest
-  event-loop stall;
+  returned (all games at once). As in the bot, nobody waits for a picture: the
+  deliverer sends the rows and draws each post's pictures (``NullSender`` with the
+  painter, as ``bot.posting.DiscordSender`` draws them). Under this load it falls
+  behind; when the players stop it is let finish (``saturated_drain_s``), and
+  ``cpu_ms_per_action`` is the CPU time of this process over the run *and* the drain
+  (every row of those actions delivered) per action. The random player's choosing is
+  not counted (it is the players', not the bot's). Beside it:
+  ``saturated_actions_per_second`` (moves taken while the players played), the CPU of
+  the picture workers per action (``picture_workers_cpu_per_action_ms``: on 2 cores
+  they are what a sustained load runs out of first), pictures and rows per action,
+  the rows sent per second while the players played, latency p50/p99, and the longest
+  event-loop stall over the run and the drain;
 * **offered**: moves arrive at ``--rate`` per second (a Poisson process) in games
   picked at random among those not moving already: ``offered_act_p50_ms`` /
   ``offered_act_p99_ms`` (``App.act``), ``offered_act_picture_p99_ms`` (``App.act`` and
@@ -20,8 +27,8 @@ set up, then played in two ways, each for ``--seconds``:
 As in the bot: the database is opened with its background checkpoints, every move
 goes through ``App.act`` (engine, one transaction with its outbox rows) and then the
 deliverer (``bot.delivery.Deliverer``, paced 5 writes per 5 s per channel) takes the
-rows to a Discord that takes every post at once; a phase change draws the board
-picture in the painter (worker processes on 2 cores). The longest stall is the
+rows to a Discord that takes every post at once; pictures are drawn by the painter
+(worker processes on 2 cores, at a low priority: ``bot.pictures.WORKER_NICE``). The longest stall is the
 longest time a 5 ms sleep of a watcher task overslept (``loop_stall_max_ms``; on a
 machine shared with other work this includes the time the process was not scheduled:
 ``load_avg_1min`` says how busy it was), ``..._gc_pause_max_ms`` the longest garbage
