@@ -6,7 +6,8 @@ Speed: every text is drawn as a cached mask (rendered once per string, size, wei
 anchor, then filled in with its colour), and a finished picture is mapped to its game's
 fixed palette (each flat colour of the game plus the blends of anti-aliased text on its
 backgrounds) with no dithering: a few milliseconds, where an adaptive quantization takes
-tens, and a small PNG, which :func:`png_bytes` encodes.
+tens, and a small PNG, which :func:`png_bytes` encodes. A :class:`PaletteCanvas` draws
+straight on that palette instead, with no RGB canvas to fill and map: the same bytes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from functools import cache, cached_property, lru_cache
@@ -148,25 +150,34 @@ def _paste_box(
     x0, y0, x1, y1 = xy
     ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
     key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
-    tiles = _TILES[area <= SMALL_BOX]
+    got = _tile(key, area <= SMALL_BOX)
+    if got is None:
+        return False
+    tile, mask = got
+    w, h = tile.size
+    img.im.paste(tile.im, (ox, oy, ox + w, oy + h), mask.im)
+    return True
+
+
+def _tile(key: Hashable, small: bool) -> tuple[Image.Image, Image.Image] | None:
+    """The tile of a box (:func:`_box_tile` of ``key``) from the cache; None the first
+    time the box is seen."""
+    tiles = _TILES[small]
     got = tiles.get(key)
     if got is None:
         if key not in _SEEN:
             _SEEN[key] = None
             while len(_SEEN) > _SEEN_KEEP:
                 _SEEN.popitem(last=False)
-            return False
+            return None
         _SEEN.pop(key, None)
-        got = tiles[key] = _box_tile(*key)
-        while len(tiles) > _KEEP[area <= SMALL_BOX]:
+        got = tiles[key] = _box_tile(*key)  # type: ignore[misc]
+        while len(tiles) > _KEEP[small]:
             tiles.popitem(last=False)
     else:
         with contextlib.suppress(KeyError):  # (another thread may just have dropped it)
             tiles.move_to_end(key)
-    tile, mask = got
-    w, h = tile.size
-    img.im.paste(tile.im, (ox, oy, ox + w, oy + h), mask.im)
-    return True
+    return got
 
 
 @lru_cache(maxsize=8192)
@@ -265,10 +276,14 @@ class Canvas:
         if not s:
             return length(s, size, bold)
         mask, dx, dy, w, h, wide = _piece(s, size, bold, anchor)
-        # Image.paste(colour, corner, mask) without its per-call checks (same pixels)
         x0, y0 = round(x) + dx, round(y) + dy
-        self.img.im.paste(rgb(fill or self.INK), (x0, y0, x0 + w, y0 + h), mask)
+        self._ink_through(rgb(fill or self.INK), (x0, y0, x0 + w, y0 + h), mask, (s, size, bold, anchor))
         return wide
+
+    def _ink_through(self, colour: tuple[int, int, int], box: tuple[int, int, int, int], mask: Any, key: tuple) -> None:
+        """Fill ``box`` with ``colour`` through the text mask ``mask`` (the glyphs of
+        ``key``): Image.paste(colour, corner, mask) without its per-call checks."""
+        self.img.im.paste(colour, box, mask)
 
     @staticmethod
     def measure(s: str, size: int, bold: bool = False) -> float:
@@ -310,6 +325,304 @@ class Canvas:
         img = self.img.crop(box)
         return self.PALETTE.apply(img) if self.PALETTE is not None else img
 
+
+# --- drawing straight on the palette -------------------------------------------------------
+
+
+class Inexact(Exception):
+    """Something a :class:`PaletteCanvas` cannot draw exactly as :class:`Canvas` and its
+    :meth:`~Canvas.finish` would (a blend over pixels whose colour it does not know):
+    the picture is to be drawn on an RGB canvas instead."""
+
+
+_ONES = [0] + [255] * 255  # a mask's covered pixels (any coverage) as a 1-bit mask
+_KEEP_SPRITES = 8192  # sprites of a palette kept (then they are all dropped and made anew)
+_KEEP_PTILES = 4096  # box tiles on a palette kept (likewise)
+
+
+class Inks:
+    """A palette as a :class:`PaletteCanvas` draws on it: the index Pillow maps a colour
+    to (as :meth:`Palette.apply` does, pixel by pixel), and the one colour each index
+    stands for (``truth``): the first of ``first`` and then the palette's flat colours
+    that maps to it. A colour is *exact* if it is its index's colour: a pixel drawn in
+    it keeps its true colour known, so text or an icon can be blended over it. Also the
+    caches of what is drawn on this palette: sprites (a text or icon blended over one
+    flat colour) and box tiles, each dropped as a whole when full."""
+
+    def __init__(self, palette: Palette, first: tuple[str, ...]) -> None:
+        self.core = palette.image.im  # what Image.quantize(palette=...) maps through
+        self.data = palette.image.getpalette()
+        self._index: dict[Hashable, tuple[int, bool]] = {}
+        self.truth: dict[int, tuple[int, int, int]] = {}
+        for c in (*first, *palette.flat):
+            colour: tuple[int, int, int] = ImageColor.getcolor(c, "RGB")  # type: ignore[assignment]
+            self.truth.setdefault(self.quantize(colour), colour)
+        self.truth_data = [v for i in range(256) for v in self.truth.get(i, (0, 0, 0))]
+        self.sprites: dict[Hashable, tuple[Any, Any, Any]] = {}
+        self.tiles: dict[Hashable, tuple[Any, Any, int, int, bool]] = {}
+
+    def quantize(self, colour: tuple[int, int, int]) -> int:
+        return Image.new("RGB", (1, 1), colour).im.convert("P", 0, self.core).getpixel((0, 0))
+
+    def ink(self, colour: Any) -> tuple[int, bool]:
+        """(index, exact) of a colour as ImageDraw takes it on an RGB picture."""
+        got = self._index.get(colour)
+        if got is None:
+            if isinstance(colour, str):
+                value = ImageColor.getcolor(colour, "RGB")
+            elif isinstance(colour, tuple) and len(colour) == 3 and all(type(v) is int for v in colour):
+                value = colour
+            else:
+                raise Inexact(f"colour {colour!r}")
+            i = self.quantize(value)  # type: ignore[arg-type]
+            got = (i, self.truth.get(i) == value)
+            if len(self._index) > 4096:
+                self._index.clear()
+            self._index[colour] = got
+        return got
+
+
+@cache
+def inks(palette: Palette, first: tuple[str, ...]) -> Inks:
+    return Inks(palette, first)
+
+
+class PaletteCanvas(Canvas):
+    """A canvas drawn straight on its game's palette (``PALETTE``): byte for byte the
+    picture :class:`Canvas` draws in RGB and maps to the palette in :meth:`finish`,
+    without the RGB canvas nor the mapping of every pixel at the end.
+
+    Flat shapes (ImageDraw's, the tiles of boxes) are drawn in their colour's index:
+    Pillow maps each pixel to the palette on its own, so a shape's pixels are the
+    index of its colour either way. What blends with the pixels under it (text
+    through its anti-aliased mask, an RGBA icon) is blended over the true colour
+    under it and mapped to the palette, then pasted through a 1-bit mask of what it
+    covers: over one flat colour from a cache (one sprite per text, colour and
+    ground), over several flat colours in place. The true colour of a pixel is known
+    while only *exact* flat colours (:class:`Inks`) drew it; ``self.impure`` marks what
+    was blended or drawn in another colour. A blend over such a pixel (or outside the
+    canvas) raises :class:`Inexact`: the caller draws the picture on a :class:`Canvas`.
+
+    ``FIRST``: the colours that keep an index two flat colours share (the backgrounds).
+    """
+
+    FIRST: tuple[str, ...] = ()
+
+    def __init__(self, width: int, height: int, bg: str = "#ffffff") -> None:
+        if self.PALETTE is None:
+            raise TypeError("a PaletteCanvas needs its PALETTE")
+        self.width = width
+        self.height = height
+        self.inks = inks(self.PALETTE, self.FIRST)
+        index, exact = self.inks.ink(bg)
+        self.img = Image.new("P", (width, height), index)
+        self.img.putpalette(self.inks.data)
+        self.impure = _impure_map(width, height, 0 if exact else 255)
+        self._im, self._impure = self.img.im, self.impure.im
+        self.d = PaletteDraw(self)  # type: ignore[assignment]
+
+    # --- what blends with the pixels under it ----------------------------------------
+    def _ink_through(self, colour: tuple[int, int, int], box: tuple[int, int, int, int], mask: Any, key: tuple) -> None:
+        self._blend(box, (key, colour), colour, mask, _text_ones(*key), None)
+
+    def paste_rgba(self, im: Image.Image, x: int, y: int) -> None:
+        """``im`` (RGBA) pasted through its alpha with its top-left at (x, y)."""
+        if im.mode != "RGBA":
+            raise Inexact(f"a {im.mode} picture pasted")
+        w, h = im.size
+        core = im.im
+        self._blend((x, y, x + w, y + h), id(im), None, core, _alpha_ones(im), im)
+
+    def _blend(self, box: tuple[int, int, int, int], key: Hashable, colour: Any, mask: Any, ones: Any, ref: Any) -> None:
+        """Paste ``colour`` through ``mask`` (a text), or the RGBA ``mask`` through itself
+        (``colour`` None: an icon), at ``box`` as the RGB canvas would, mapped to the
+        palette; ``ones``: the 1-bit mask of what it covers; ``key``: what is drawn (with
+        ``ref``, the object it names by id, kept with its sprites)."""
+        x0, y0, x1, y1 = box
+        if x0 < 0 or y0 < 0 or x1 > self.width or y1 > self.height:  # cut to the canvas, as paste cuts
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width), min(y1, self.height)
+            if x0 >= x1 or y0 >= y1:
+                return
+            part = (x0 - box[0], y0 - box[1], x1 - box[0], y1 - box[1])
+            mask, ones, key, box = mask.crop(part), ones.crop(part), None, (x0, y0, x1, y1)
+        if self._impure.crop(box).getbbox(False) is not None:
+            raise Inexact("over a blend")
+        lo, hi = self._im.crop(box).getextrema()
+        if lo == hi and key is not None:  # over one flat colour: the sprite
+            sprites = self.inks.sprites
+            got = sprites.get((key, lo))
+            if got is None or got[2] is not ref:
+                im = Image.new("RGB", (x1 - x0, y1 - y0), self.inks.truth[lo])
+                im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
+                if len(sprites) >= _KEEP_SPRITES:
+                    sprites.clear()
+                got = sprites[(key, lo)] = (im.im.convert("P", 0, self.inks.core), ones, ref)
+            self._im.paste(got[0], box)  # what it does not cover is the ground's index: no mask
+        else:  # over several flat colours: their true colours, blended, mapped back
+            under = self.img.crop(box)
+            under.putpalette(self.inks.truth_data)
+            im = under.convert("RGB")
+            im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
+            self._im.paste(im.im.convert("P", 0, self.inks.core), box)
+        self._impure.paste(255, box, ones)
+
+    # --- flat shapes -------------------------------------------------------------------
+    def taint(self, xy: tuple[float, float, float, float]) -> None:
+        """Mark the box ``xy`` (ImageDraw's corners, widened by a pixel) as drawn in a
+        colour that is not exact."""
+        x0, y0, x1, y1 = xy
+        box = (max(0, int(x0) - 1), max(0, int(y0) - 1), min(self.width, int(x1) + 3), min(self.height, int(y1) + 3))
+        if box[0] < box[2] and box[1] < box[3]:
+            self._impure.paste(255, box)
+
+    def flat_box(self, xy: tuple[float, float, float, float], radius: float, fill: str | None, outline: str | None, width: int) -> None:
+        """:func:`rounded_box` (with a ``radius``) or :func:`flat_box` (none) on the palette,
+        from the same tiles."""
+        x0, y0, x1, y1 = xy
+        if x0 >= 0 and y0 >= 0:
+            ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
+            key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
+            tiles = self.inks.tiles
+            got = tiles.get(key)
+            if got is None:
+                area = (x1 - x0) * (y1 - y0)
+                if area <= (LARGE_BOX if radius else SMALL_BOX) and x1 >= x0 and y1 >= y0 and _opaque(fill) and _opaque(outline):
+                    tile = _tile(key, area <= SMALL_BOX)
+                    if tile is not None:
+                        exact = all(c is None or self.inks.ink(c)[1] for c in (fill, outline))
+                        if len(tiles) >= _KEEP_PTILES:
+                            tiles.clear()
+                        w, h = tile[0].size
+                        got = tiles[key] = (tile[0].im.convert("P", 0, self.inks.core), tile[1].im, w, h, exact)
+            if got is not None:
+                core, mask, w, h, exact = got
+                box = (ox, oy, ox + w, oy + h)
+                self._im.paste(core, box, mask)
+                if not exact:
+                    self.taint(xy)
+                elif self._impure.crop(box).getbbox(False) is not None:
+                    self._impure.paste(0, box, mask)  # true colours again
+                return
+        if radius:
+            self.d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
+        else:
+            self.d.rectangle(xy, fill=fill, outline=outline, width=width)
+
+    def finish(self, height: int, width: int | None = None) -> Image.Image:
+        _POOL.impure = self.impure  # for the next canvas of this thread
+        box = (0, 0, width or self.width, height)
+        if box == (0, 0, self.width, self.height):
+            return self.img
+        img = self.img.crop(box)
+        if box[2] > self.width or height > self.height:  # Image.crop's black beyond the canvas
+            black = self.inks.quantize((0, 0, 0))
+            if box[2] > self.width:
+                img.im.paste(black, (self.width, 0, box[2], height))
+            if height > self.height:
+                img.im.paste(black, (0, self.height, box[2], height))
+        return img
+
+
+_POOL = threading.local()
+
+
+def _impure_map(width: int, height: int, value: int) -> Image.Image:
+    """The map of what is impure on a canvas of ``width`` x ``height``: the one the last
+    finished canvas of this thread left (cleared, if large enough), else a new one. A
+    fresh image of a few MB costs milliseconds of page faults; clearing one, a tenth."""
+    got: Image.Image | None = getattr(_POOL, "impure", None)
+    _POOL.impure = None  # this canvas's until it is finished
+    if got is None or got.width < width or got.height < height:
+        return Image.new("L", (width, height), value)
+    got.im.paste(value, (0, 0, width, height))
+    return got
+
+
+@lru_cache(maxsize=8192)
+def _text_ones(s: str, size: int, bold: bool, anchor: str) -> Any:
+    """The 1-bit mask of the pixels a text's mask covers at all."""
+    return glyphs(s, size, bold, anchor)[0].point(_ONES, "1").im
+
+
+_ALPHA: dict[int, tuple[Image.Image, Any]] = {}
+
+
+def _alpha_ones(im: Image.Image) -> Any:
+    """The 1-bit mask of the pixels an RGBA picture covers at all (kept with it)."""
+    got = _ALPHA.get(id(im))
+    if got is None or got[0] is not im:
+        if len(_ALPHA) >= 1024:
+            _ALPHA.clear()
+        got = _ALPHA[id(im)] = (im, im.getchannel("A").point(_ONES, "1").im)
+    return got[1]
+
+
+def _bounds(xy: Any) -> tuple[float, float, float, float]:
+    """The corners of what ImageDraw's ``xy`` (corners, points or flat numbers) spans."""
+    if len(xy) and isinstance(xy[0], (int, float)):
+        xs, ys = xy[0::2], xy[1::2]
+    else:
+        xs, ys = [p[0] for p in xy], [p[1] for p in xy]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+class PaletteDraw:
+    """ImageDraw's shapes on a :class:`PaletteCanvas`: each colour given as its index;
+    what is drawn in a colour that is not exact is marked as such."""
+
+    def __init__(self, cv: PaletteCanvas) -> None:
+        self.cv = cv
+        self.draw = ImageDraw.Draw(cv.img)
+        self._clear: ImageDraw.ImageDraw | None = None
+
+    def _shape(self, name: str, xy: Any, pad: float, fill: Any, outline: Any, **kw: Any) -> None:
+        """ImageDraw's ``name`` shape in the indices of ``fill`` and ``outline``; its
+        pixels marked impure if a colour is not exact, else pure again."""
+        if fill is None and outline is None:
+            raise Inexact("ImageDraw's default colour")
+        ink = self.cv.inks.ink
+        (i, ok), (j, ok2) = ink(fill) if fill is not None else (None, True), ink(outline) if outline is not None else (None, True)
+        if name == "line":
+            self.draw.line(xy, fill=i, **kw)
+        else:
+            getattr(self.draw, name)(xy, fill=i, outline=j, **kw)
+        cv = self.cv
+        x0, y0, x1, y1 = _bounds(xy)
+        box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+        if not (ok and ok2):
+            cv.taint(box)
+            return
+        area = (max(0, int(box[0]) - 1), max(0, int(box[1]) - 1), min(cv.width, int(box[2]) + 3), min(cv.height, int(box[3]) + 3))
+        if area[0] < area[2] and area[1] < area[3] and cv._impure.crop(area).getbbox(False) is not None:
+            # drawn over something impure: the same shape in 0 on the map of impure pixels
+            if self._clear is None:
+                self._clear = ImageDraw.Draw(cv.impure)
+            if name == "line":
+                self._clear.line(xy, fill=0, **kw)
+            else:
+                shape = getattr(self._clear, name)
+                if fill is not None:
+                    shape(xy, fill=0, **{k: v for k, v in kw.items() if k != "width"})
+                if outline is not None:
+                    shape(xy, outline=0, **kw)
+
+    def line(self, xy: Any, fill: Any = None, width: int = 1, joint: str | None = None) -> None:
+        self._shape("line", xy, width, fill, None, width=width, joint=joint)
+
+    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        self._shape("rectangle", xy, 0, fill, outline, width=width)
+
+    def rounded_rectangle(self, xy: Any, radius: float = 0, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        self._shape("rounded_rectangle", xy, 0, fill, outline, radius=radius, width=width)
+
+    def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        self._shape("ellipse", xy, 0, fill, outline, width=width)
+
+    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
+        self._shape("polygon", xy, 0, fill, outline, width=width)
+
+    def __getattr__(self, name: str) -> Any:
+        raise Inexact(f"ImageDraw.{name} on the palette")
 
 def png_bytes(image: Image.Image) -> bytes:
     """``image`` encoded as PNG (a palette picture at :data:`PALETTE_LEVEL`)."""

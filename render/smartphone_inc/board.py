@@ -12,7 +12,7 @@ from render.smartphone_inc import frame, modules, techs
 from render.smartphone_inc import map as world
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
-from render.smartphone_inc.kit import Canvas
+from render.smartphone_inc.kit import Canvas, PaletteCanvas
 
 INNER = t.WIDTH - 2 * t.MARGIN
 ROW_H = 40
@@ -33,7 +33,15 @@ def draw(view: dict[str, Any]) -> Image.Image:
 
 
 def _draw(view: dict[str, Any], height: int) -> Image.Image:
-    cv = Canvas(t.WIDTH, height)
+    """The picture on a canvas ``height`` px high: drawn straight on the palette, or in
+    RGB where that cannot be exact (the same bytes either way)."""
+    try:
+        return _draw_on(PaletteCanvas(t.WIDTH, height), view)
+    except kit.Inexact:
+        return _draw_on(Canvas(t.WIDTH, height), view)
+
+
+def _draw_on(cv: Canvas, view: dict[str, Any]) -> Image.Image:
     x = t.MARGIN
     y = frame.tracks(cv, view, x, t.MARGIN, INNER, "Smartphone Inc.")
     y = frame.waiting_line(cv, view, x, y, INNER) + 8

@@ -133,6 +133,33 @@ def palette() -> kit.Palette:
 SI_PALETTE = Canvas.PALETTE = palette()
 
 
+class PaletteCanvas(kit.PaletteCanvas, Canvas):
+    """The canvas of the public board: drawn straight on the palette
+    (:class:`render.kit.PaletteCanvas`), byte for byte the picture a :class:`Canvas`
+    gives. Its helpers are the Canvas's; boxes and pasted icons go on the palette."""
+
+    FIRST = (t.BG, t.PANEL)  # the grounds keep an index they share with another colour
+
+    def __init__(self, width: int, height: int, bg: str = t.BG) -> None:
+        kit.PaletteCanvas.__init__(self, width, height, bg)
+
+    def box(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
+
+    def paste(self, im: Image.Image, x: float, y: float) -> None:
+        self.paste_rgba(im, round(x), round(y))
+
+
 # --- cached, anti-aliased pieces ----------------------------------------------------------
 
 
