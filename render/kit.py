@@ -419,51 +419,72 @@ class PaletteCanvas(Canvas):
         self.img.putpalette(self.inks.data)
         self.impure = _impure_map(width, height, 0 if exact else 255)
         self._im, self._impure = self.img.im, self.impure.im
+        self._sprites = self.inks.sprites
         self.d = PaletteDraw(self)  # type: ignore[assignment]
 
     # --- what blends with the pixels under it ----------------------------------------
     def _ink_through(self, colour: tuple[int, int, int], box: tuple[int, int, int, int], mask: Any, key: tuple) -> None:
-        self._blend(box, (key, colour), colour, mask, _text_ones(*key), None)
+        x0, y0, x1, y1 = box
+        if x0 >= 0 and y0 >= 0 and x1 <= self.width and y1 <= self.height and self._impure.crop(box).getbbox(False) is None:
+            lo, hi = self._im.crop(box).getextrema()
+            if lo == hi:  # over one flat colour: the sprite
+                got = self._sprites.get((key, colour, lo))
+                if got is None:
+                    got = self._sprite((key, colour, lo), box, colour, mask, _text_ones(*key), lo, None)
+                self._im.paste(got[0], box)  # what it does not cover is the ground's index: no mask
+                self._impure.paste(255, box, got[1])
+                return
+        self._blend(box, colour, mask, _text_ones(*key))
 
     def paste_rgba(self, im: Image.Image, x: int, y: int) -> None:
         """``im`` (RGBA) pasted through its alpha with its top-left at (x, y)."""
         if im.mode != "RGBA":
             raise Inexact(f"a {im.mode} picture pasted")
         w, h = im.size
-        core = im.im
-        self._blend((x, y, x + w, y + h), id(im), None, core, _alpha_ones(im), im)
+        box = (x, y, x + w, y + h)
+        if x >= 0 and y >= 0 and x + w <= self.width and y + h <= self.height and self._impure.crop(box).getbbox(False) is None:
+            lo, hi = self._im.crop(box).getextrema()
+            if lo == hi:
+                got = self._sprites.get((id(im), lo))
+                if got is None or got[2] is not im:
+                    got = self._sprite((id(im), lo), box, None, im.im, _alpha_ones(im), lo, im)
+                self._im.paste(got[0], box)
+                self._impure.paste(255, box, got[1])
+                return
+        self._blend(box, None, im.im, _alpha_ones(im))
 
-    def _blend(self, box: tuple[int, int, int, int], key: Hashable, colour: Any, mask: Any, ones: Any, ref: Any) -> None:
+    def _sprite(self, key: Hashable, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any, ground: int, ref: Any) -> tuple[Any, Any, Any]:
+        """What the blend (see :meth:`_blend`) makes of ``box`` all of the flat colour
+        ``ground``, on the palette; kept under ``key`` with ``ones`` and ``ref`` (the
+        object ``key`` names by id, kept with it)."""
+        w, h = box[2] - box[0], box[3] - box[1]
+        im = Image.new("RGB", (w, h), self.inks.truth[ground])
+        im.im.paste(colour if colour is not None else mask, (0, 0, w, h), mask)
+        if len(self._sprites) >= _KEEP_SPRITES:
+            self._sprites.clear()
+        got = self._sprites[key] = (im.im.convert("P", 0, self.inks.core), ones, ref)
+        return got
+
+    def _blend(self, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any) -> None:
         """Paste ``colour`` through ``mask`` (a text), or the RGBA ``mask`` through itself
         (``colour`` None: an icon), at ``box`` as the RGB canvas would, mapped to the
-        palette; ``ones``: the 1-bit mask of what it covers; ``key``: what is drawn (with
-        ``ref``, the object it names by id, kept with its sprites)."""
+        palette; ``ones``: the 1-bit mask of what it covers. Over the true colours of the
+        pixels under it, blended and mapped back (:meth:`_ink_through` and
+        :meth:`paste_rgba` take a sprite over one flat colour)."""
         x0, y0, x1, y1 = box
         if x0 < 0 or y0 < 0 or x1 > self.width or y1 > self.height:  # cut to the canvas, as paste cuts
             x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width), min(y1, self.height)
             if x0 >= x1 or y0 >= y1:
                 return
             part = (x0 - box[0], y0 - box[1], x1 - box[0], y1 - box[1])
-            mask, ones, key, box = mask.crop(part), ones.crop(part), None, (x0, y0, x1, y1)
+            mask, ones, box = mask.crop(part), ones.crop(part), (x0, y0, x1, y1)
         if self._impure.crop(box).getbbox(False) is not None:
             raise Inexact("over a blend")
-        lo, hi = self._im.crop(box).getextrema()
-        if lo == hi and key is not None:  # over one flat colour: the sprite
-            sprites = self.inks.sprites
-            got = sprites.get((key, lo))
-            if got is None or got[2] is not ref:
-                im = Image.new("RGB", (x1 - x0, y1 - y0), self.inks.truth[lo])
-                im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
-                if len(sprites) >= _KEEP_SPRITES:
-                    sprites.clear()
-                got = sprites[(key, lo)] = (im.im.convert("P", 0, self.inks.core), ones, ref)
-            self._im.paste(got[0], box)  # what it does not cover is the ground's index: no mask
-        else:  # over several flat colours: their true colours, blended, mapped back
-            under = self.img.crop(box)
-            under.putpalette(self.inks.truth_data)
-            im = under.convert("RGB")
-            im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
-            self._im.paste(im.im.convert("P", 0, self.inks.core), box)
+        under = self.img.crop(box)
+        under.putpalette(self.inks.truth_data)
+        im = under.convert("RGB")
+        im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
+        self._im.paste(im.im.convert("P", 0, self.inks.core), box)
         self._impure.paste(255, box, ones)
 
     # --- flat shapes -------------------------------------------------------------------
@@ -582,10 +603,7 @@ class PaletteDraw:
             raise Inexact("ImageDraw's default colour")
         ink = self.cv.inks.ink
         (i, ok), (j, ok2) = ink(fill) if fill is not None else (None, True), ink(outline) if outline is not None else (None, True)
-        if name == "line":
-            self.draw.line(xy, fill=i, **kw)
-        else:
-            getattr(self.draw, name)(xy, fill=i, outline=j, **kw)
+        getattr(self.draw, name)(xy, fill=i, outline=j, **kw)
         cv = self.cv
         x0, y0, x1, y1 = _bounds(xy)
         box = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
@@ -597,17 +615,23 @@ class PaletteDraw:
             # drawn over something impure: the same shape in 0 on the map of impure pixels
             if self._clear is None:
                 self._clear = ImageDraw.Draw(cv.impure)
-            if name == "line":
-                self._clear.line(xy, fill=0, **kw)
-            else:
-                shape = getattr(self._clear, name)
-                if fill is not None:
-                    shape(xy, fill=0, **{k: v for k, v in kw.items() if k != "width"})
-                if outline is not None:
-                    shape(xy, outline=0, **kw)
+            shape = getattr(self._clear, name)
+            if fill is not None:
+                shape(xy, fill=0, **{k: v for k, v in kw.items() if k != "width"})
+            if outline is not None:
+                shape(xy, outline=0, **kw)
 
     def line(self, xy: Any, fill: Any = None, width: int = 1, joint: str | None = None) -> None:
-        self._shape("line", xy, width, fill, None, width=width, joint=joint)
+        """A line. What it covers stays marked impure if it was (no check and no
+        clearing: lines are not drawn under text or icons; were one, that picture
+        would be drawn in RGB)."""
+        if fill is None:
+            raise Inexact("ImageDraw's default colour")
+        index, exact = self.cv.inks.ink(fill)
+        self.draw.line(xy, fill=index, width=width, joint=joint)
+        if not exact:
+            x0, y0, x1, y1 = _bounds(xy)
+            self.cv.taint((x0 - width, y0 - width, x1 + width, y1 + width))
 
     def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: int = 1) -> None:
         self._shape("rectangle", xy, 0, fill, outline, width=width)
