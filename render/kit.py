@@ -359,7 +359,8 @@ class Inks:
             self.truth.setdefault(self.quantize(colour), colour)
         self.truth_data = [v for i in range(256) for v in self.truth.get(i, (0, 0, 0))]
         self.sprites: dict[Hashable, tuple[Any, Any, Any]] = {}
-        self.tiles: dict[Hashable, tuple[Any, Any, int, int, bool]] = {}
+        self.tiles: dict[Hashable, Any] = {}
+        self.seen: dict[Hashable, None] = {}  # larger boxes drawn once, not yet tiles
 
     def quantize(self, colour: tuple[int, int, int]) -> int:
         return Image.new("RGB", (1, 1), colour).im.convert("P", 0, self.core).getpixel((0, 0))
@@ -419,7 +420,7 @@ class PaletteCanvas(Canvas):
         self.img.putpalette(self.inks.data)
         self.impure = _impure_map(width, height, 0 if exact else 255)
         self._im, self._impure = self.img.im, self.impure.im
-        self._sprites = self.inks.sprites
+        self._sprites, self._tiles = self.inks.sprites, self.inks.tiles
         self.d = PaletteDraw(self)  # type: ignore[assignment]
 
     # --- what blends with the pixels under it ----------------------------------------
@@ -498,36 +499,123 @@ class PaletteCanvas(Canvas):
 
     def flat_box(self, xy: tuple[float, float, float, float], radius: float, fill: str | None, outline: str | None, width: int) -> None:
         """:func:`rounded_box` (with a ``radius``) or :func:`flat_box` (none) on the palette,
-        from the same tiles."""
+        from tiles of the box drawn once (the second time it is seen), as those are: a
+        small box from their cache, a larger one drawn on the palette in parts (the
+        rows of a corner masked, the plain rows between them filled)."""
         x0, y0, x1, y1 = xy
         if x0 >= 0 and y0 >= 0:
             ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
             key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
-            tiles = self.inks.tiles
-            got = tiles.get(key)
+            got = self._tiles.get(key)
             if got is None:
-                area = (x1 - x0) * (y1 - y0)
-                if area <= (LARGE_BOX if radius else SMALL_BOX) and x1 >= x0 and y1 >= y0 and _opaque(fill) and _opaque(outline):
-                    tile = _tile(key, area <= SMALL_BOX)
-                    if tile is not None:
-                        exact = all(c is None or self.inks.ink(c)[1] for c in (fill, outline))
-                        if len(tiles) >= _KEEP_PTILES:
-                            tiles.clear()
-                        w, h = tile[0].size
-                        got = tiles[key] = (tile[0].im.convert("P", 0, self.inks.core), tile[1].im, w, h, exact)
+                got = self._tile(key, (x1 - x0) * (y1 - y0))
             if got is not None:
-                core, mask, w, h, exact = got
-                box = (ox, oy, ox + w, oy + h)
-                self._im.paste(core, box, mask)
+                parts, exact, small = got
+                im = self._im
+                for source, mask, (bx0, by0, bx1, by1) in parts:
+                    if mask is None:
+                        im.paste(source, (ox + bx0, oy + by0, ox + bx1, oy + by1))
+                    else:
+                        im.paste(source, (ox + bx0, oy + by0, ox + bx1, oy + by1), mask)
                 if not exact:
                     self.taint(xy)
-                elif self._impure.crop(box).getbbox(False) is not None:
-                    self._impure.paste(0, box, mask)  # true colours again
+                elif small:  # what it covers of an impure pixel is pure again (a larger box
+                    # is not drawn over text or icons: were one, the picture would be drawn in RGB)
+                    source, mask, (_, _, w, h) = parts[0]
+                    box = (ox, oy, ox + w, oy + h)
+                    if self._impure.crop(box).getbbox(False) is not None:
+                        self._impure.paste(0, box, mask)
                 return
         if radius:
             self.d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
         else:
             self.d.rectangle(xy, fill=fill, outline=outline, width=width)
+
+    def _tile(self, key: tuple, area: float) -> tuple[list[tuple[Any, Any, tuple[int, int, int, int]]], bool, bool] | None:
+        """The tile of a box (``key`` as :func:`_paste_box` makes it) on this palette, made
+        and kept the second time the box is seen (None before, or if it cannot be one)."""
+        kx0, ky0, kx1, ky1, radius, fill, outline, width = key
+        if not (kx1 >= kx0 and ky1 >= ky0 and _opaque(fill) and _opaque(outline)) or (fill is None and outline is None):
+            return None
+        small = area <= SMALL_BOX
+        if small:  # the tiles every canvas shares (RGB), mapped to the palette
+            tile = _tile(key, True)
+            if tile is None:
+                return None
+            w, h = tile[0].size
+            parts = [(tile[0].im.convert("P", 0, self.inks.core), tile[1].im, (0, 0, w, h))]
+        else:
+            seen = self.inks.seen
+            if key not in seen:
+                if len(seen) >= _KEEP_PTILES:
+                    seen.clear()
+                seen[key] = None
+                return None
+            parts = self._big_tile(key)
+        exact = all(c is None or self.inks.ink(c)[1] for c in (fill, outline))
+        if len(self._tiles) >= _KEEP_PTILES:
+            self._tiles.clear()
+        got = self._tiles[key] = (parts, exact, small)
+        return got
+
+    def _big_tile(self, key: tuple) -> list[tuple[Any, Any, tuple[int, int, int, int]]]:
+        """A larger box drawn once on the palette (as :func:`_box_tile` draws a tile) and
+        cut into parts to paste: the masked rows down to the first row the box covers
+        whole, the plain rows below it (when all alike, filled run by run), the masked
+        rows after them."""
+        kx0, ky0, kx1, ky1, radius, fill, outline, width = key
+        w, h = int(kx1) + 2, int(ky1) + 2
+        im, cover = Image.new("P", (w, h), 0), Image.new("L", (w, h), 0)
+        ink = self.inks.ink
+        fi, oi = (None if fill is None else ink(fill)[0]), (None if outline is None else ink(outline)[0])
+        for target, f, o in ((im, fi, oi), (cover, None if fill is None else 255, None if outline is None else 255)):
+            if radius:
+                ImageDraw.Draw(target).rounded_rectangle((kx0, ky0, kx1, ky1), radius, fill=f, outline=o, width=width)
+            else:
+                ImageDraw.Draw(target).rectangle((kx0, ky0, kx1, ky1), fill=f, outline=o, width=width)
+        if fill is not None and outline is not None:  # (drawn in one ink, the outline is not drawn on its own)
+            target = ImageDraw.Draw(cover)
+            if radius:
+                target.rounded_rectangle((kx0, ky0, kx1, ky1), radius, outline=255, width=width)
+            else:
+                target.rectangle((kx0, ky0, kx1, ky1), outline=255, width=width)
+        mask = cover.point(_ONES, "1")
+        bbox = cover.getbbox()
+        if bbox is None:
+            return []
+        left, right = bbox[0], bbox[2]  # the columns it covers
+        whole = [cover.im.crop((left, y, right, y + 1)).getextrema() == (255, 255) for y in range(h)]
+        a = b = 0  # the longest run of rows covered whole: [a, b)
+        y = 0
+        while y < h:
+            if whole[y]:
+                z = y
+                while z < h and whole[z]:
+                    z += 1
+                if z - y > b - a:
+                    a, b = y, z
+                y = z
+            else:
+                y += 1
+        if b - a < 8:
+            return [(im.im, mask.im, (0, 0, w, h))]
+        parts: list[tuple[Any, Any, tuple[int, int, int, int]]] = []
+        if a:
+            parts.append((im.crop((0, 0, w, a)).im, mask.crop((0, 0, w, a)).im, (0, 0, w, a)))
+        row = im.crop((left, a, right, a + 1)).tobytes()
+        if im.crop((left, a, right, b)).tobytes() == row * (b - a):
+            x = 0
+            while x < len(row):
+                z = x
+                while z < len(row) and row[z] == row[x]:
+                    z += 1
+                parts.append((row[x], None, (left + x, a, left + z, b)))
+                x = z
+        else:
+            parts.append((im.crop((left, a, right, b)).im, None, (left, a, right, b)))
+        if b < h:
+            parts.append((im.crop((0, b, w, h)).im, mask.crop((0, b, w, h)).im, (0, b, w, h)))
+        return parts
 
     def finish(self, height: int, width: int | None = None) -> Image.Image:
         _POOL.impure = self.impure  # for the next canvas of this thread
