@@ -617,6 +617,48 @@ class PaletteCanvas(Canvas):
             parts.append((im.crop((0, b, w, h)).im, mask.crop((0, b, w, h)).im, (0, b, w, h)))
         return parts
 
+    def boxed(self, xy: tuple[float, float, float, float], fill: str, outline: str, im: Image.Image, x: int, y: int) -> None:
+        """:meth:`flat_box` of ``xy`` (no radius, width 1), then the RGBA ``im`` pasted at
+        (x, y) inside it: one tile of the two (a cell with its icon) once they were
+        drawn together (as :meth:`flat_box` and :meth:`paste_rgba` would draw them)."""
+        x0, y0, x1, y1 = xy
+        if x0 >= 0 and y0 >= 0:
+            ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
+            key = ("boxed", x0 - ox, y0 - oy, x1 - ox, y1 - oy, fill, outline, id(im), x - ox, y - oy)
+            got = self._tiles.get(key)
+            if got is None or got[6] is not im:
+                got = self._boxed_tile(key, im)
+            if got is not None:
+                core, mask, ones, w, h, exact, _ = got
+                box = (ox, oy, ox + w, oy + h)
+                if self._impure.crop(box).getbbox(False) is not None:
+                    self._impure.paste(0, box, mask)  # true colours again
+                self._im.paste(core, box, mask)
+                if not exact:
+                    self.taint(xy)
+                iw, ih = im.size
+                self._impure.paste(255, (x, y, x + iw, y + ih), ones)
+                return
+        self.flat_box(xy, 0, fill, outline, 1)
+        self.paste_rgba(im, x, y)
+
+    def _boxed_tile(self, key: tuple, im: Image.Image) -> tuple[Any, Any, Any, int, int, bool, Image.Image] | None:
+        """The tile of :meth:`boxed` (None if the picture is not inside the box)."""
+        _, kx0, ky0, kx1, ky1, fill, outline, _, ix, iy = key
+        if (kx1 - kx0) * (ky1 - ky0) > SMALL_BOX or kx1 < kx0 or ky1 < ky0 or not (_opaque(fill) and _opaque(outline)) or im.mode != "RGBA":
+            return None
+        tile, mask = _box_tile(kx0, ky0, kx1, ky1, 0, fill, outline, 1)
+        iw, ih = im.size
+        inside = (ix, iy, ix + iw, iy + ih)
+        if ix < 0 or iy < 0 or ix + iw > tile.width or iy + ih > tile.height or mask.crop(inside).getextrema() != (255, 255):
+            return None
+        tile.im.paste(im.im, inside, im.im)
+        exact = all(self.inks.ink(c)[1] for c in (fill, outline))
+        if len(self._tiles) >= _KEEP_PTILES:
+            self._tiles.clear()
+        got = self._tiles[key] = (tile.im.convert("P", 0, self.inks.core), mask.im, _alpha_ones(im), tile.width, tile.height, exact, im)
+        return got
+
     def finish(self, height: int, width: int | None = None) -> Image.Image:
         _POOL.impure = self.impure  # for the next canvas of this thread
         box = (0, 0, width or self.width, height)

@@ -328,15 +328,9 @@ def draw_steve_cells(cv: Canvas, view: dict[str, Any], x: float, y: float, w: fl
         ox = x + (w - len(row) * cell) / 2
         oy = y + 20 + r * (cell + 30)
         for i, sym in enumerate(row):
-            cv.box(
-                ox + i * cell,
-                oy,
-                ox + (i + 1) * cell,
-                oy + cell,
-                fill=t.PAD_BOTTOM,
-                outline="#a9b2bd",
+            cv.icon_box(
+                (ox + i * cell, oy, ox + (i + 1) * cell, oy + cell), 3, cell - 6, sym, t.PAD_BOTTOM, "#a9b2bd"
             )
-            cv.icon(ox + i * cell + 3, oy + 3, cell - 6, sym)
         if r == 1:
             for k in range(len(row) // 2):
                 label = t.ROMAN[k] if k < len(t.ROMAN) else str(k + 1)
@@ -401,8 +395,7 @@ def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, 
     cell = 34
     for i, sym in enumerate(STEVE_PAD["cells"]):
         cx = x + 12 + i * cell
-        cv.box(cx, top, cx + cell, top + cell, fill=t.PAD_BOTTOM, outline="#a9b2bd")
-        cv.icon(cx + 3, top + 3, cell - 6, sym)
+        cv.icon_box((cx, top, cx + cell, top + cell), 3, cell - 6, sym, t.PAD_BOTTOM, "#a9b2bd")
     cur = str(view.get("round"))
     slots = st.get("slots", {})
     sy = top + cell + 28

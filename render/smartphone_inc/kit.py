@@ -69,6 +69,19 @@ class Canvas(kit.Canvas):
         if symbol is not None:
             self.paste(icon_image(symbol, size), x, y)
 
+    def icon_box(
+        self,
+        xy: tuple[float, float, float, float],
+        inset: int,
+        size: int,
+        symbol: str | None,
+        fill: str,
+        outline: str,
+    ) -> None:
+        """A cell: the box ``xy`` with the icon of ``symbol`` (``size`` px) ``inset`` px in."""
+        self.box(*xy, fill=fill, outline=outline)
+        self.icon(xy[0] + inset, xy[1] + inset, size, symbol)
+
     def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
         w = self.text(x, y, s, t.LARGE, bold=True)
         if note:
@@ -158,6 +171,21 @@ class PaletteCanvas(kit.PaletteCanvas, Canvas):
 
     def paste(self, im: Image.Image, x: float, y: float) -> None:
         self.paste_rgba(im, round(x), round(y))
+
+    def icon_box(
+        self,
+        xy: tuple[float, float, float, float],
+        inset: int,
+        size: int,
+        symbol: str | None,
+        fill: str,
+        outline: str,
+    ) -> None:
+        if symbol is None:
+            self.box(*xy, fill=fill, outline=outline)
+        else:
+            x, y = xy[0] + inset, xy[1] + inset
+            self.boxed(xy, fill, outline, icon_image(symbol, size), round(x), round(y))
 
 
 # --- cached, anti-aliased pieces ----------------------------------------------------------
