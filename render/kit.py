@@ -47,6 +47,12 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 def glyphs(s: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """The anti-aliased mask of a text and its offset from the anchor point."""
     f = font(size, bold)
+    if "\n" not in s:
+        # what ImageDraw.text draws for one line at (-left, -top) on a blank mask of the
+        # text's box: FreeType's bitmap of that box, at the offset getbbox gives (once)
+        core, (left, top) = f.getmask2(s, "L", None, None, None, 0, anchor, 255, (0, 0), stroke_filled=True)
+        if core.size[0] > 0 and core.size[1] > 0:
+            return Image.Image()._new(core), left, top
     left, top, right, bottom = f.getbbox(s, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
