@@ -649,20 +649,32 @@ class PaletteCanvas(Canvas):
         self.paste_rgba(im, x, y)
 
     def _boxed_tile(self, key: tuple, im: Image.Image) -> tuple[Any, Any, Any, int, int, bool, Image.Image] | None:
-        """The tile of :meth:`boxed` (None if the picture is not inside the box)."""
+        """The tile of :meth:`boxed`: the box's tile with the picture's sprite over the
+        box's colour pasted in (None before the box is a tile, or if the picture is not
+        all over one exact colour of it)."""
         _, kx0, ky0, kx1, ky1, fill, outline, _, ix, iy = key
-        if (kx1 - kx0) * (ky1 - ky0) > SMALL_BOX or kx1 < kx0 or ky1 < ky0 or not (_opaque(fill) and _opaque(outline)) or im.mode != "RGBA":
+        if im.mode != "RGBA":
             return None
-        tile, mask = _box_tile(kx0, ky0, kx1, ky1, 0, fill, outline, 1)
+        box_key = (kx0, ky0, kx1, ky1, 0, fill, outline, 1)
+        tile = self._tiles.get(box_key) or self._tile(box_key, (kx1 - kx0) * (ky1 - ky0))
+        if tile is None or not tile[1] or not tile[2]:  # (not yet a tile, not exact, not small)
+            return None
+        core, mask, (_, _, w, h) = tile[0][0]
         iw, ih = im.size
         inside = (ix, iy, ix + iw, iy + ih)
-        if ix < 0 or iy < 0 or ix + iw > tile.width or iy + ih > tile.height or mask.crop(inside).getextrema() != (255, 255):
+        if ix < 0 or iy < 0 or ix + iw > w or iy + ih > h or mask.crop(inside).getextrema() != (255, 255):
             return None
-        tile.im.paste(im.im, inside, im.im)
-        exact = all(self.inks.ink(c)[1] for c in (fill, outline))
+        lo, hi = core.crop(inside).getextrema()
+        if lo != hi:
+            return None
+        sprite = self._sprites.get((id(im), lo))
+        if sprite is None or sprite[2] is not im:
+            sprite = self._sprite((id(im), lo), inside, None, im.im, _alpha_ones(im), lo, im)
+        both = core.copy()
+        both.paste(sprite[0], inside)
         if len(self._tiles) >= _KEEP_PTILES:
             self._tiles.clear()
-        got = self._tiles[key] = (tile.im.convert("P", 0, self.inks.core), mask.im, _alpha_ones(im), tile.width, tile.height, exact, im)
+        got = self._tiles[key] = (both, mask, sprite[1], w, h, True, im)
         return got
 
     def finish(self, height: int, width: int | None = None) -> Image.Image:
