@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -342,6 +343,7 @@ class Inexact(Exception):
 
 
 _ONES = [0] + [255] * 255  # a mask's covered pixels (any coverage) as a 1-bit mask
+_COVERED = [255] + [0] * 255  # what a map of uncovered pixels (255) covers
 _KEEP_SPRITES = 8192  # sprites of a palette kept (then they are all dropped and made anew)
 _KEEP_PTILES = 4096  # box tiles on a palette kept (likewise)
 
@@ -437,11 +439,11 @@ class PaletteCanvas(Canvas):
             if lo == hi:  # over one flat colour: the sprite
                 got = self._sprites.get((key, colour, lo))
                 if got is None:
-                    got = self._sprite((key, colour, lo), box, colour, mask, _text_ones(*key), lo, None)
+                    got = self._sprite((key, colour, lo), box, colour, mask, mask, lo, None)
                 self._im.paste(got[0], box)  # what it does not cover is the ground's index: no mask
-                self._impure.paste(255, box, got[1])
+                self._impure.paste(mask, box)  # (all 0 before: now not 0 where it covers)
                 return
-        self._blend(box, colour, mask, _text_ones(*key))
+        self._blend(box, colour, mask, mask)
 
     def paste_rgba(self, im: Image.Image, x: int, y: int) -> None:
         """``im`` (RGBA) pasted through its alpha with its top-left at (x, y)."""
@@ -454,15 +456,17 @@ class PaletteCanvas(Canvas):
             if lo == hi:
                 got = self._sprites.get((id(im), lo))
                 if got is None or got[2] is not im:
-                    got = self._sprite((id(im), lo), box, None, im.im, _alpha_ones(im), lo, im)
+                    got = self._sprite((id(im), lo), box, None, im.im, _alpha(im), lo, im)
                 self._im.paste(got[0], box)
-                self._impure.paste(255, box, got[1])
+                self._impure.paste(got[1], box)  # (all 0 before: now not 0 where it covers)
                 return
-        self._blend(box, None, im.im, _alpha_ones(im))
+        self._blend(box, None, im.im, _alpha(im))
 
-    def _sprite(self, key: Hashable, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any, ground: int, ref: Any) -> tuple[Any, Any, Any]:
+    def _sprite(
+        self, key: Hashable, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any, ground: int, ref: Any
+    ) -> tuple[Any, Any, Any]:
         """What the blend (see :meth:`_blend`) makes of ``box`` all of the flat colour
-        ``ground``, on the palette; kept under ``key`` with ``ones`` and ``ref`` (the
+        ``ground``, on the palette; kept under ``key`` with ``ones`` (what it covers) and ``ref`` (the
         object ``key`` names by id, kept with it)."""
         w, h = box[2] - box[0], box[3] - box[1]
         im = Image.new("RGB", (w, h), self.inks.truth[ground])
@@ -475,7 +479,7 @@ class PaletteCanvas(Canvas):
     def _blend(self, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any) -> None:
         """Paste ``colour`` through ``mask`` (a text), or the RGBA ``mask`` through itself
         (``colour`` None: an icon), at ``box`` as the RGB canvas would, mapped to the
-        palette; ``ones``: the 1-bit mask of what it covers. Over the true colours of the
+        palette; ``ones``: what it covers (not 0 where it does). Over the true colours of the
         pixels under it, blended and mapped back (:meth:`_ink_through` and
         :meth:`paste_rgba` take a sprite over one flat colour)."""
         x0, y0, x1, y1 = box
@@ -492,7 +496,7 @@ class PaletteCanvas(Canvas):
         im = under.convert("RGB")
         im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
         self._im.paste(im.im.convert("P", 0, self.inks.core), box)
-        self._impure.paste(255, box, ones)
+        self._impure.paste(ones, box)  # (all 0 before: now not 0 where it covers)
 
     # --- flat shapes -------------------------------------------------------------------
     def taint(self, xy: tuple[float, float, float, float]) -> None:
@@ -571,56 +575,48 @@ class PaletteCanvas(Canvas):
         rows after them."""
         kx0, ky0, kx1, ky1, radius, fill, outline, width = key
         w, h = int(kx1) + 2, int(ky1) + 2
-        im, cover = Image.new("P", (w, h), 0), Image.new("L", (w, h), 0)
+        im, uncover = Image.new("P", (w, h), 0), Image.new("L", (w, h), 255)  # (what it leaves uncovered: 255)
         ink = self.inks.ink
         fi, oi = (None if fill is None else ink(fill)[0]), (None if outline is None else ink(outline)[0])
-        for target, f, o in ((im, fi, oi), (cover, None if fill is None else 255, None if outline is None else 255)):
+        # (one ink for the fill and the outline would skip the outline: drawn on their own)
+        for target, f, o in ((im, fi, oi), (uncover, None if fill is None else 0, None), (uncover, None, None if outline is None else 0)):
+            if f is None and o is None:
+                continue
             if radius:
                 ImageDraw.Draw(target).rounded_rectangle((kx0, ky0, kx1, ky1), radius, fill=f, outline=o, width=width)
             else:
                 ImageDraw.Draw(target).rectangle((kx0, ky0, kx1, ky1), fill=f, outline=o, width=width)
-        if fill is not None and outline is not None:  # (drawn in one ink, the outline is not drawn on its own)
-            target = ImageDraw.Draw(cover)
-            if radius:
-                target.rounded_rectangle((kx0, ky0, kx1, ky1), radius, outline=255, width=width)
-            else:
-                target.rectangle((kx0, ky0, kx1, ky1), outline=255, width=width)
-        mask = cover.point(_ONES, "1")
-        bbox = cover.getbbox()
+        bbox = uncover.point(_COVERED).getbbox()
         if bbox is None:
             return []
         left, right = bbox[0], bbox[2]  # the columns it covers
-        whole = [cover.im.crop((left, y, right, y + 1)).getextrema() == (255, 255) for y in range(h)]
+        # a row is covered whole where nothing of it is left uncovered
+        runs = itertools.groupby(enumerate(uncover.crop((left, 0, right, h)).im.getprojection()[1]), key=lambda yv: yv[1] == 0)
         a = b = 0  # the longest run of rows covered whole: [a, b)
-        y = 0
-        while y < h:
-            if whole[y]:
-                z = y
-                while z < h and whole[z]:
-                    z += 1
-                if z - y > b - a:
-                    a, b = y, z
-                y = z
-            else:
-                y += 1
+        for whole, rows in runs:
+            ys = [y for y, _ in rows]
+            if whole and len(ys) > b - a:
+                a, b = ys[0], ys[-1] + 1
+
+        def masked(top: int, bottom: int) -> tuple[Any, Any, tuple[int, int, int, int]]:
+            band = (0, top, w, bottom)
+            return im.crop(band).im, uncover.crop(band).point(_COVERED, "1").im, band
+
         if b - a < 8:
-            return [(im.im, mask.im, (0, 0, w, h))]
-        parts: list[tuple[Any, Any, tuple[int, int, int, int]]] = []
-        if a:
-            parts.append((im.crop((0, 0, w, a)).im, mask.crop((0, 0, w, a)).im, (0, 0, w, a)))
-        row = im.crop((left, a, right, a + 1)).tobytes()
-        if im.crop((left, a, right, b)).tobytes() == row * (b - a):
-            x = 0
-            while x < len(row):
-                z = x
-                while z < len(row) and row[z] == row[x]:
-                    z += 1
-                parts.append((row[x], None, (left + x, a, left + z, b)))
-                x = z
+            return [masked(0, h)]
+        parts = [masked(0, a)] if a else []
+        first = im.crop((left, a, right, a + 1))
+        alike = first.resize((right - left, b - a), Image.Resampling.NEAREST)  # every row as the first
+        if im.crop((left, a, right, b)).im.chop_difference(alike.im).getbbox(False) is None:
+            x = left
+            for index, run in itertools.groupby(first.tobytes()):
+                n = len(list(run))
+                parts.append((index, None, (x, a, x + n, b)))
+                x += n
         else:
             parts.append((im.crop((left, a, right, b)).im, None, (left, a, right, b)))
         if b < h:
-            parts.append((im.crop((0, b, w, h)).im, mask.crop((0, b, w, h)).im, (0, b, w, h)))
+            parts.append(masked(b, h))
         return parts
 
     def boxed(self, xy: tuple[float, float, float, float], fill: str, outline: str, im: Image.Image, x: int, y: int) -> None:
@@ -643,7 +639,7 @@ class PaletteCanvas(Canvas):
                 if not exact:
                     self.taint(xy)
                 iw, ih = im.size
-                self._impure.paste(255, (x, y, x + iw, y + ih), ones)
+                self._impure.paste(ones, (x, y, x + iw, y + ih))  # (0 under the box now)
                 return
         self.flat_box(xy, 0, fill, outline, 1)
         self.paste_rgba(im, x, y)
@@ -669,7 +665,7 @@ class PaletteCanvas(Canvas):
             return None
         sprite = self._sprites.get((id(im), lo))
         if sprite is None or sprite[2] is not im:
-            sprite = self._sprite((id(im), lo), inside, None, im.im, _alpha_ones(im), lo, im)
+            sprite = self._sprite((id(im), lo), inside, None, im.im, _alpha(im), lo, im)
         both = core.copy()
         both.paste(sprite[0], inside)
         if len(self._tiles) >= _KEEP_PTILES:
@@ -707,22 +703,16 @@ def _impure_map(width: int, height: int, value: int) -> Image.Image:
     return got
 
 
-@lru_cache(maxsize=8192)
-def _text_ones(s: str, size: int, bold: bool, anchor: str) -> Any:
-    """The 1-bit mask of the pixels a text's mask covers at all."""
-    return glyphs(s, size, bold, anchor)[0].point(_ONES, "1").im
-
-
 _ALPHA: dict[int, tuple[Image.Image, Any]] = {}
 
 
-def _alpha_ones(im: Image.Image) -> Any:
-    """The 1-bit mask of the pixels an RGBA picture covers at all (kept with it)."""
+def _alpha(im: Image.Image) -> Any:
+    """The alpha of an RGBA picture (kept with it): not 0 where it covers."""
     got = _ALPHA.get(id(im))
     if got is None or got[0] is not im:
         if len(_ALPHA) >= 1024:
             _ALPHA.clear()
-        got = _ALPHA[id(im)] = (im, im.getchannel("A").point(_ONES, "1").im)
+        got = _ALPHA[id(im)] = (im, im.getchannel("A").im)
     return got[1]
 
 
