@@ -365,7 +365,7 @@ class Inks:
         for c in (*first, *palette.flat):
             colour: tuple[int, int, int] = ImageColor.getcolor(c, "RGB")  # type: ignore[assignment]
             self.truth.setdefault(self.quantize(colour), colour)
-        self.truth_data = [v for i in range(256) for v in self.truth.get(i, (0, 0, 0))]
+        self.truth_bytes = bytes(v for i in range(256) for v in self.truth.get(i, (0, 0, 0)))
         self.sprites: dict[Hashable, tuple[Any, Any, Any]] = {}
         self.tiles: dict[Hashable, Any] = {}
         self.seen: dict[Hashable, None] = {}  # larger boxes drawn once, not yet tiles
@@ -491,11 +491,11 @@ class PaletteCanvas(Canvas):
             mask, ones, box = mask.crop(part), ones.crop(part), (x0, y0, x1, y1)
         if self._impure.crop(box).getbbox(False) is not None:
             raise Inexact("over a blend")
-        under = self.img.crop(box)
-        under.putpalette(self.inks.truth_data)
+        under = self._im.crop(box)
+        under.putpalette("RGB", "RGB", self.inks.truth_bytes)
         im = under.convert("RGB")
-        im.im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
-        self._im.paste(im.im.convert("P", 0, self.inks.core), box)
+        im.paste(colour if colour is not None else mask, (0, 0, x1 - x0, y1 - y0), mask)
+        self._im.paste(im.convert("P", 0, self.inks.core), box)
         self._impure.paste(ones, box)  # (all 0 before: now not 0 where it covers)
 
     # --- flat shapes -------------------------------------------------------------------
