@@ -5,6 +5,7 @@ progress."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.smartphone_inc.data import BOARD_REGIONS, REGIONS, RETAILERS
@@ -128,21 +129,28 @@ def link_path(
 def draw_links(cv: Canvas, boxes: dict[str, Rect], board: str = "big") -> None:
     """Routed links first; straight ones over them with a halo, so that a crossing
     reads as one line passing over another rather than as a junction."""
-    paths = []
-    done = set()
-    for rid, reg in REGIONS.items():  # the data's order (it decides which line lies on top)
-        if rid not in boxes:
-            continue
-        for other in reg["links"]:
-            key = frozenset((rid, other))
-            if key in done or other not in boxes:
-                continue
-            done.add(key)
-            paths.append(link_path(rid, other, boxes, board))
-    for path in sorted(paths, key=len, reverse=True):
+    for path in _link_paths(tuple(boxes.items()), board):
         if len(path) == 2:
             cv.d.line(path, fill=t.BG, width=18)
         cv.d.line(path, fill=t.LINK, width=6, joint="curve")
+
+
+@lru_cache(maxsize=64)
+def _link_paths(boxes: tuple[tuple[str, Rect], ...], board: str) -> list[list[tuple[float, float]]]:
+    """The paths :func:`draw_links` draws, in its order (the same for the same boxes)."""
+    where = dict(boxes)
+    paths = []
+    done = set()
+    for rid, reg in REGIONS.items():  # the data's order (it decides which line lies on top)
+        if rid not in where:
+            continue
+        for other in reg["links"]:
+            key = frozenset((rid, other))
+            if key in done or other not in where:
+                continue
+            done.add(key)
+            paths.append(link_path(rid, other, where, board))
+    return sorted(paths, key=len, reverse=True)
 
 
 def draw(cv: Canvas, view: dict[str, Any], x0: float, y0: float) -> float:
