@@ -619,14 +619,24 @@ class PaletteCanvas(Canvas):
             parts.append(masked(b, h))
         return parts
 
-    def boxed(self, xy: tuple[float, float, float, float], fill: str, outline: str, im: Image.Image, x: int, y: int) -> None:
-        """:meth:`flat_box` of ``xy`` (no radius, width 1), then the RGBA ``im`` pasted at
-        (x, y) inside it: one tile of the two (a cell with its icon) once they were
+    def boxed(
+        self,
+        xy: tuple[float, float, float, float],
+        fill: str | None,
+        outline: str | None,
+        im: Image.Image,
+        x: int,
+        y: int,
+        radius: float = 0,
+        width: int = 1,
+    ) -> None:
+        """:meth:`flat_box`, then the RGBA ``im`` pasted at (x, y) inside the box: one
+        tile of the two (a cell with its icon, a slot with its token) once they were
         drawn together (as :meth:`flat_box` and :meth:`paste_rgba` would draw them)."""
         x0, y0, x1, y1 = xy
         if x0 >= 0 and y0 >= 0:
             ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
-            key = ("boxed", x0 - ox, y0 - oy, x1 - ox, y1 - oy, fill, outline, id(im), x - ox, y - oy)
+            key = ("boxed", x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width, id(im), x - ox, y - oy)
             got = self._tiles.get(key)
             if got is None or got[6] is not im:
                 got = self._boxed_tile(key, im)
@@ -641,19 +651,19 @@ class PaletteCanvas(Canvas):
                 iw, ih = im.size
                 self._impure.paste(ones, (x, y, x + iw, y + ih))  # (0 under the box now)
                 return
-        self.flat_box(xy, 0, fill, outline, 1)
+        self.flat_box(xy, radius, fill, outline, width)
         self.paste_rgba(im, x, y)
 
     def _boxed_tile(self, key: tuple, im: Image.Image) -> tuple[Any, Any, Any, int, int, bool, Image.Image] | None:
-        """The tile of :meth:`boxed`: the box's tile with the picture's sprite over the
-        box's colour pasted in (None before the box is a tile, or if the picture is not
-        all over one exact colour of it)."""
-        _, kx0, ky0, kx1, ky1, fill, outline, _, ix, iy = key
+        """The tile of :meth:`boxed`: the box's tile with the picture blended in (its
+        sprite over the box's colour, or over the box's true colours where it lies on
+        several); None before the box is a tile, or if the picture is not inside it."""
+        _, kx0, ky0, kx1, ky1, radius, fill, outline, width, _, ix, iy = key
         if im.mode != "RGBA":
             return None
-        box_key = (kx0, ky0, kx1, ky1, 0, fill, outline, 1)
+        box_key = (kx0, ky0, kx1, ky1, radius, fill, outline, width)
         tile = self._tiles.get(box_key) or self._tile(box_key, (kx1 - kx0) * (ky1 - ky0))
-        if tile is None or not tile[1] or not tile[2]:  # (not yet a tile, not exact, not small)
+        if tile is None or not tile[2]:  # (not yet a tile, not small)
             return None
         core, mask, (_, _, w, h) = tile[0][0]
         iw, ih = im.size
@@ -661,16 +671,19 @@ class PaletteCanvas(Canvas):
         if ix < 0 or iy < 0 or ix + iw > w or iy + ih > h or mask.crop(inside).getextrema() != (255, 255):
             return None
         lo, hi = core.crop(inside).getextrema()
-        if lo != hi:
-            return None
-        sprite = self._sprites.get((id(im), lo))
-        if sprite is None or sprite[2] is not im:
-            sprite = self._sprite((id(im), lo), inside, None, im.im, _alpha(im), lo, im)
         both = core.copy()
-        both.paste(sprite[0], inside)
+        if lo == hi and tile[1]:
+            sprite = self._sprites.get((id(im), lo))
+            if sprite is None or sprite[2] is not im:
+                sprite = self._sprite((id(im), lo), inside, None, im.im, _alpha(im), lo, im)
+            both.paste(sprite[0], inside)
+        else:  # over several colours (or one not exact): blended over the tile's true colours
+            rgb, _ = _box_tile(*box_key)
+            rgb.im.paste(im.im, inside, im.im)
+            both.paste(rgb.im.crop(inside).convert("P", 0, self.inks.core), inside)
         if len(self._tiles) >= _KEEP_PTILES:
             self._tiles.clear()
-        got = self._tiles[key] = (both, mask, sprite[1], w, h, True, im)
+        got = self._tiles[key] = (both, mask, _alpha(im), w, h, tile[1], im)
         return got
 
     def finish(self, height: int, width: int | None = None) -> Image.Image:

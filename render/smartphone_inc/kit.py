@@ -82,6 +82,21 @@ class Canvas(kit.Canvas):
         self.box(*xy, fill=fill, outline=outline)
         self.icon(xy[0] + inset, xy[1] + inset, size, symbol)
 
+    def box_paste(
+        self,
+        xy: tuple[float, float, float, float],
+        im: Image.Image,
+        x: float,
+        y: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        """:meth:`box` of ``xy``, then ``im`` pasted at (x, y) (a slot with its token)."""
+        self.box(*xy, fill=fill, outline=outline, width=width, radius=radius)
+        self.paste(im, x, y)
+
     def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
         w = self.text(x, y, s, t.LARGE, bold=True)
         if note:
@@ -186,6 +201,19 @@ class PaletteCanvas(kit.PaletteCanvas, Canvas):
         else:
             x, y = xy[0] + inset, xy[1] + inset
             self.boxed(xy, fill, outline, icon_image(symbol, size), round(x), round(y))
+
+    def box_paste(
+        self,
+        xy: tuple[float, float, float, float],
+        im: Image.Image,
+        x: float,
+        y: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
 
 
 # --- cached, anti-aliased pieces ----------------------------------------------------------
