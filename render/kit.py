@@ -416,6 +416,7 @@ class PaletteCanvas(Canvas):
     """
 
     FIRST: tuple[str, ...] = ()
+    _fresh: tuple[int, int, int, int, int] | None = None  # the plain inside of the box just drawn, its index
 
     def __init__(self, width: int, height: int, bg: str = "#ffffff") -> None:
         if self.PALETTE is None:
@@ -434,21 +435,30 @@ class PaletteCanvas(Canvas):
     # --- what blends with the pixels under it ----------------------------------------
     def _ink_through(self, colour: tuple[int, int, int], box: tuple[int, int, int, int], mask: Any, key: tuple) -> None:
         x0, y0, x1, y1 = box
-        if x0 >= 0 and y0 >= 0 and x1 <= self.width and y1 <= self.height and self._impure.crop(box).getbbox(False) is None:
+        fresh, self._fresh = self._fresh, None
+        lo: int | None
+        if fresh is not None and fresh[0] <= x0 and fresh[1] <= y0 and x1 <= fresh[2] and y1 <= fresh[3]:
+            lo = fresh[4]  # inside the box just drawn: its colour, its pixels pure
+        elif x0 >= 0 and y0 >= 0 and x1 <= self.width and y1 <= self.height and self._impure.crop(box).getbbox(False) is None:
             lo, hi = self._im.crop(box).getextrema()
-            if lo == hi:  # over one flat colour: the sprite
-                got = self._sprites.get((key, colour, lo))
-                if got is None:
-                    got = self._sprite((key, colour, lo), box, colour, mask, mask, lo, None)
-                self._im.paste(got[0], box)  # what it does not cover is the ground's index: no mask
-                self._impure.paste(mask, box)  # (all 0 before: now not 0 where it covers)
-                return
-        self._blend(box, colour, mask, mask)
+            if lo != hi:
+                lo = None
+        else:
+            lo = None
+        if lo is None:
+            self._blend(box, colour, mask, mask)
+            return
+        got = self._sprites.get((key, colour, lo))  # over one flat colour: the sprite
+        if got is None:
+            got = self._sprite((key, colour, lo), box, colour, mask, mask, lo, None)
+        self._im.paste(got[0], box)  # what it does not cover is the ground's index: no mask
+        self._impure.paste(mask, box)  # (all 0 before: now not 0 where it covers)
 
     def paste_rgba(self, im: Image.Image, x: int, y: int) -> None:
         """``im`` (RGBA) pasted through its alpha with its top-left at (x, y)."""
         if im.mode != "RGBA":
             raise Inexact(f"a {im.mode} picture pasted")
+        self._fresh = None
         w, h = im.size
         box = (x, y, x + w, y + h)
         if x >= 0 and y >= 0 and x + w <= self.width and y + h <= self.height and self._impure.crop(box).getbbox(False) is None:
@@ -469,11 +479,11 @@ class PaletteCanvas(Canvas):
         ``ground``, on the palette; kept under ``key`` with ``ones`` (what it covers) and ``ref`` (the
         object ``key`` names by id, kept with it)."""
         w, h = box[2] - box[0], box[3] - box[1]
-        im = Image.new("RGB", (w, h), self.inks.truth[ground])
-        im.im.paste(colour if colour is not None else mask, (0, 0, w, h), mask)
+        im = Image.core.fill("RGB", (w, h), self.inks.truth[ground])
+        im.paste(colour if colour is not None else mask, (0, 0, w, h), mask)
         if len(self._sprites) >= _KEEP_SPRITES:
             self._sprites.clear()
-        got = self._sprites[key] = (im.im.convert("P", 0, self.inks.core), ones, ref)
+        got = self._sprites[key] = (im.convert("P", 0, self.inks.core), ones, ref)
         return got
 
     def _blend(self, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any) -> None:
@@ -513,6 +523,7 @@ class PaletteCanvas(Canvas):
         small box from their cache, a larger one drawn on the palette in parts (the
         rows of a corner masked, the plain rows between them filled)."""
         x0, y0, x1, y1 = xy
+        self._fresh = None
         if x0 >= 0 and y0 >= 0:
             ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
             key = (x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width)
@@ -520,7 +531,7 @@ class PaletteCanvas(Canvas):
             if got is None:
                 got = self._tile(key, (x1 - x0) * (y1 - y0))
             if got is not None:
-                parts, exact, small = got
+                parts, exact, small, inner = got
                 im = self._im
                 for source, mask, (bx0, by0, bx1, by1) in parts:
                     if mask is None:
@@ -535,6 +546,8 @@ class PaletteCanvas(Canvas):
                     box = (ox, oy, ox + w, oy + h)
                     if self._impure.crop(box).getbbox(False) is not None:
                         self._impure.paste(0, box, mask)
+                    if inner is not None:  # (a text inside it next knows what lies under it)
+                        self._fresh = (ox + inner[0], oy + inner[1], ox + inner[2], oy + inner[3], inner[4])
                 return
         if radius:
             self.d.rounded_rectangle(xy, radius, fill=fill, outline=outline, width=width)
@@ -563,9 +576,17 @@ class PaletteCanvas(Canvas):
                 return None
             parts = self._big_tile(key)
         exact = all(c is None or self.inks.ink(c)[1] for c in (fill, outline))
+        inner = None
+        if small and exact and fill is not None:  # its plain inside, clear of the corners and edge
+            m = max(int(radius), width) + 1
+            rect = (int(kx0) + 1 + m, int(ky0) + 1 + m, int(kx1) - m, int(ky1) - m)
+            index = self.inks.ink(fill)[0]
+            core, mask, _ = parts[0]
+            if rect[0] < rect[2] and rect[1] < rect[3] and core.crop(rect).getextrema() == (index, index) and mask.crop(rect).getextrema() == (255, 255):
+                inner = (*rect, index)
         if len(self._tiles) >= _KEEP_PTILES:
             self._tiles.clear()
-        got = self._tiles[key] = (parts, exact, small)
+        got = self._tiles[key] = (parts, exact, small, inner)
         return got
 
     def _big_tile(self, key: tuple) -> list[tuple[Any, Any, tuple[int, int, int, int]]]:
@@ -634,6 +655,7 @@ class PaletteCanvas(Canvas):
         tile of the two (a cell with its icon, a slot with its token) once they were
         drawn together (as :meth:`flat_box` and :meth:`paste_rgba` would draw them)."""
         x0, y0, x1, y1 = xy
+        self._fresh = None
         if x0 >= 0 and y0 >= 0:
             ox, oy = 2 * int(x0 // 2), 2 * int(y0 // 2)
             key = ("boxed", x0 - ox, y0 - oy, x1 - ox, y1 - oy, radius, fill, outline, width, id(im), x - ox, y - oy)
@@ -752,6 +774,7 @@ class PaletteDraw:
         pixels marked impure if a colour is not exact, else pure again."""
         if fill is None and outline is None:
             raise Inexact("ImageDraw's default colour")
+        self.cv._fresh = None
         ink = self.cv.inks.ink
         (i, ok), (j, ok2) = ink(fill) if fill is not None else (None, True), ink(outline) if outline is not None else (None, True)
         getattr(self.draw, name)(xy, fill=i, outline=j, **kw)
@@ -778,8 +801,13 @@ class PaletteDraw:
         would be drawn in RGB)."""
         if fill is None:
             raise Inexact("ImageDraw's default colour")
+        self.cv._fresh = None
         index, exact = self.cv.inks.ink(fill)
-        self.draw.line(xy, fill=index, width=width, joint=joint)
+        if joint == "curve" and width > 4:
+            self.draw.line(xy, fill=index, width=width, joint=joint)
+        elif width:  # (what ImageDraw.line does then)
+            core = self.draw.draw
+            core.draw_lines(xy, core.draw_ink(index), width)
         if not exact:
             x0, y0, x1, y1 = _bounds(xy)
             self.cv.taint((x0 - width, y0 - width, x1 + width, y1 + width))
