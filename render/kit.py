@@ -342,7 +342,6 @@ class Inexact(Exception):
     the picture is to be drawn on an RGB canvas instead."""
 
 
-_ONES = [0] + [255] * 255  # a mask's covered pixels (any coverage) as a 1-bit mask
 _COVERED = [255] + [0] * 255  # what a map of uncovered pixels (255) covers
 _KEEP_SPRITES = 8192  # sprites of a palette kept (then they are all dropped and made anew)
 _KEEP_PTILES = 4096  # box tiles on a palette kept (likewise)
@@ -404,13 +403,14 @@ class PaletteCanvas(Canvas):
     Flat shapes (ImageDraw's, the tiles of boxes) are drawn in their colour's index:
     Pillow maps each pixel to the palette on its own, so a shape's pixels are the
     index of its colour either way. What blends with the pixels under it (text
-    through its anti-aliased mask, an RGBA icon) is blended over the true colour
-    under it and mapped to the palette, then pasted through a 1-bit mask of what it
-    covers: over one flat colour from a cache (one sprite per text, colour and
-    ground), over several flat colours in place. The true colour of a pixel is known
-    while only *exact* flat colours (:class:`Inks`) drew it; ``self.impure`` marks what
-    was blended or drawn in another colour. A blend over such a pixel (or outside the
-    canvas) raises :class:`Inexact`: the caller draws the picture on a :class:`Canvas`.
+    through its anti-aliased mask, an RGBA icon) is blended over the true colours
+    under it and mapped to the palette: over one flat colour, a sprite from a cache
+    (one per text or icon, colour and ground) pasted whole; over several, in place.
+    The true colour of a pixel is known while only *exact* flat colours (:class:`Inks`)
+    drew it; ``self.impure`` marks (not 0) what was blended or drawn in another
+    colour. A blend over such a pixel raises :class:`Inexact`: the caller draws the
+    picture on a :class:`Canvas` instead (none of the boards of the seeded games
+    tested does).
 
     ``FIRST``: the colours that keep an index two flat colours share (the backgrounds).
     """
@@ -476,8 +476,8 @@ class PaletteCanvas(Canvas):
         self, key: Hashable, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any, ground: int, ref: Any
     ) -> tuple[Any, Any, Any]:
         """What the blend (see :meth:`_blend`) makes of ``box`` all of the flat colour
-        ``ground``, on the palette; kept under ``key`` with ``ones`` (what it covers) and ``ref`` (the
-        object ``key`` names by id, kept with it)."""
+        ``ground``, on the palette; kept under ``key`` with ``ones`` (what it covers)
+        and ``ref`` (the object ``key`` names by id, kept with it)."""
         w, h = box[2] - box[0], box[3] - box[1]
         im = Image.core.fill("RGB", (w, h), self.inks.truth[ground])
         im.paste(colour if colour is not None else mask, (0, 0, w, h), mask)
@@ -489,8 +489,8 @@ class PaletteCanvas(Canvas):
     def _blend(self, box: tuple[int, int, int, int], colour: Any, mask: Any, ones: Any) -> None:
         """Paste ``colour`` through ``mask`` (a text), or the RGBA ``mask`` through itself
         (``colour`` None: an icon), at ``box`` as the RGB canvas would, mapped to the
-        palette; ``ones``: what it covers (not 0 where it does). Over the true colours of the
-        pixels under it, blended and mapped back (:meth:`_ink_through` and
+        palette; ``ones``: what it covers (not 0 where it does). Over the true colours
+        of the pixels under it, blended and mapped back (:meth:`_ink_through` and
         :meth:`paste_rgba` take a sprite over one flat colour)."""
         x0, y0, x1, y1 = box
         if x0 < 0 or y0 < 0 or x1 > self.width or y1 > self.height:  # cut to the canvas, as paste cuts
@@ -826,6 +826,7 @@ class PaletteDraw:
 
     def __getattr__(self, name: str) -> Any:
         raise Inexact(f"ImageDraw.{name} on the palette")
+
 
 def png_bytes(image: Image.Image) -> bytes:
     """``image`` encoded as PNG (a palette picture at :data:`PALETTE_LEVEL`)."""
