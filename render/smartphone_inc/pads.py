@@ -30,10 +30,24 @@ def plan_grid(plan: dict[str, Any], owned: list[str]) -> list[dict[str, Any]] | 
     The plan was validated when it was sealed; it is laid out leniently (4G allowed)
     because the Technologies may have changed since.
     """
-    try:
-        return engine_pads.evaluated(plan, owned, True)["grid"]  # (remembered for the plans seen last)
+    try:  # (remembered for the plans seen last)
+        return engine_pads.evaluated(plan, _placed(plan, owned), True)["grid"]
     except ValueError:
         return None
+
+
+def _placed(plan: dict[str, Any], owned: list[str]) -> list[str]:
+    """The owned Improvements ``plan`` places: its grid depends on no other, and it is
+    refused alike with those alone; so a decision's grid is remembered from one Phase
+    to the next while the company takes more Improvements. ``owned`` itself if the
+    data is not as expected (the same errors then)."""
+    try:
+        if all(isinstance(i, str) for i in owned):
+            placed = {item["id"] for item in plan["improvements"]}
+            return [i for i in owned if i in placed]
+    except (TypeError, KeyError, AttributeError):
+        pass
+    return owned
 
 
 def grid_origin(plan: dict[str, Any], has_4g: bool) -> tuple[int, int]:
