@@ -12,7 +12,7 @@ from render.smartphone_inc import frame, modules, techs
 from render.smartphone_inc import map as world
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
-from render.smartphone_inc.kit import Canvas
+from render.smartphone_inc.kit import Canvas, PaletteCanvas
 
 INNER = t.WIDTH - 2 * t.MARGIN
 ROW_H = 40
@@ -33,7 +33,15 @@ def draw(view: dict[str, Any]) -> Image.Image:
 
 
 def _draw(view: dict[str, Any], height: int) -> Image.Image:
-    cv = Canvas(t.WIDTH, height)
+    """The picture on a canvas ``height`` px high: drawn straight on the palette, or in
+    RGB where that cannot be exact (the same bytes either way)."""
+    try:
+        return _draw_on(PaletteCanvas(t.WIDTH, height), view)
+    except kit.Inexact:
+        return _draw_on(Canvas(t.WIDTH, height), view)
+
+
+def _draw_on(cv: Canvas, view: dict[str, Any]) -> Image.Image:
     x = t.MARGIN
     y = frame.tracks(cv, view, x, t.MARGIN, INNER, "Smartphone Inc.")
     y = frame.waiting_line(cv, view, x, y, INNER) + 8
@@ -320,15 +328,9 @@ def draw_steve_cells(cv: Canvas, view: dict[str, Any], x: float, y: float, w: fl
         ox = x + (w - len(row) * cell) / 2
         oy = y + 20 + r * (cell + 30)
         for i, sym in enumerate(row):
-            cv.box(
-                ox + i * cell,
-                oy,
-                ox + (i + 1) * cell,
-                oy + cell,
-                fill=t.PAD_BOTTOM,
-                outline="#a9b2bd",
+            cv.icon_box(
+                (ox + i * cell, oy, ox + (i + 1) * cell, oy + cell), 3, cell - 6, sym, t.PAD_BOTTOM, "#a9b2bd"
             )
-            cv.icon(ox + i * cell + 3, oy + 3, cell - 6, sym)
         if r == 1:
             for k in range(len(row) // 2):
                 label = t.ROMAN[k] if k < len(t.ROMAN) else str(k + 1)
@@ -393,8 +395,7 @@ def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, 
     cell = 34
     for i, sym in enumerate(STEVE_PAD["cells"]):
         cx = x + 12 + i * cell
-        cv.box(cx, top, cx + cell, top + cell, fill=t.PAD_BOTTOM, outline="#a9b2bd")
-        cv.icon(cx + 3, top + 3, cell - 6, sym)
+        cv.icon_box((cx, top, cx + cell, top + cell), 3, cell - 6, sym, t.PAD_BOTTOM, "#a9b2bd")
     cur = str(view.get("round"))
     slots = st.get("slots", {})
     sy = top + cell + 28

@@ -69,6 +69,34 @@ class Canvas(kit.Canvas):
         if symbol is not None:
             self.paste(icon_image(symbol, size), x, y)
 
+    def icon_box(
+        self,
+        xy: tuple[float, float, float, float],
+        inset: int,
+        size: int,
+        symbol: str | None,
+        fill: str,
+        outline: str,
+    ) -> None:
+        """A cell: the box ``xy`` with the icon of ``symbol`` (``size`` px) ``inset`` px in."""
+        self.box(*xy, fill=fill, outline=outline)
+        self.icon(xy[0] + inset, xy[1] + inset, size, symbol)
+
+    def box_paste(
+        self,
+        xy: tuple[float, float, float, float],
+        im: Image.Image,
+        x: float,
+        y: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        """:meth:`box` of ``xy``, then ``im`` pasted at (x, y) (a slot with its token)."""
+        self.box(*xy, fill=fill, outline=outline, width=width, radius=radius)
+        self.paste(im, x, y)
+
     def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
         w = self.text(x, y, s, t.LARGE, bold=True)
         if note:
@@ -131,6 +159,61 @@ def palette() -> kit.Palette:
 
 
 SI_PALETTE = Canvas.PALETTE = palette()
+
+
+class PaletteCanvas(kit.PaletteCanvas, Canvas):
+    """The canvas of the public board: drawn straight on the palette
+    (:class:`render.kit.PaletteCanvas`), byte for byte the picture a :class:`Canvas`
+    gives. Its helpers are the Canvas's; boxes and pasted icons go on the palette."""
+
+    FIRST = (t.BG, t.PANEL)  # the grounds keep an index they share with another colour
+
+    def __init__(self, width: int, height: int, bg: str = t.BG) -> None:
+        kit.PaletteCanvas.__init__(self, width, height, bg)
+
+    def box(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
+
+    def paste(self, im: Image.Image, x: float, y: float) -> None:
+        self.paste_rgba(im, round(x), round(y))
+
+    def icon_box(
+        self,
+        xy: tuple[float, float, float, float],
+        inset: int,
+        size: int,
+        symbol: str | None,
+        fill: str,
+        outline: str,
+    ) -> None:
+        if symbol is None:
+            self.box(*xy, fill=fill, outline=outline)
+        else:
+            x, y = xy[0] + inset, xy[1] + inset
+            self.boxed(xy, fill, outline, icon_image(symbol, size), round(x), round(y))
+
+    def box_paste(
+        self,
+        xy: tuple[float, float, float, float],
+        im: Image.Image,
+        x: float,
+        y: float,
+        fill: str | None = None,
+        outline: str | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
 
 
 # --- cached, anti-aliased pieces ----------------------------------------------------------

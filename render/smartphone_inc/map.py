@@ -5,11 +5,12 @@ progress."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.smartphone_inc.data import BOARD_REGIONS, REGIONS, RETAILERS
 from render.smartphone_inc import theme as t
-from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image
+from render.smartphone_inc.kit import Canvas, ceo_image, marketing_image, token_image
 
 COLS, ROWS = 4, 3
 GRID: dict[str, tuple[int, int]] = {
@@ -128,21 +129,28 @@ def link_path(
 def draw_links(cv: Canvas, boxes: dict[str, Rect], board: str = "big") -> None:
     """Routed links first; straight ones over them with a halo, so that a crossing
     reads as one line passing over another rather than as a junction."""
-    paths = []
-    done = set()
-    for rid, reg in REGIONS.items():  # the data's order (it decides which line lies on top)
-        if rid not in boxes:
-            continue
-        for other in reg["links"]:
-            key = frozenset((rid, other))
-            if key in done or other not in boxes:
-                continue
-            done.add(key)
-            paths.append(link_path(rid, other, boxes, board))
-    for path in sorted(paths, key=len, reverse=True):
+    for path in _link_paths(tuple(boxes.items()), board):
         if len(path) == 2:
             cv.d.line(path, fill=t.BG, width=18)
         cv.d.line(path, fill=t.LINK, width=6, joint="curve")
+
+
+@lru_cache(maxsize=64)
+def _link_paths(boxes: tuple[tuple[str, Rect], ...], board: str) -> list[list[tuple[float, float]]]:
+    """The paths :func:`draw_links` draws, in its order (the same for the same boxes)."""
+    where = dict(boxes)
+    paths = []
+    done = set()
+    for rid, reg in REGIONS.items():  # the data's order (it decides which line lies on top)
+        if rid not in where:
+            continue
+        for other in reg["links"]:
+            key = frozenset((rid, other))
+            if key in done or other not in where:
+                continue
+            done.add(key)
+            paths.append(link_path(rid, other, where, board))
+    return sorted(paths, key=len, reverse=True)
 
 
 def draw(cv: Canvas, view: dict[str, Any], x0: float, y0: float) -> float:
@@ -243,11 +251,13 @@ def _offices(
         )
         top = y + 16
         edge, width = (t.ACCENT, 4) if i == paying else ("#b5ad9c", 2)
-        cv.box(sx, top, sx + SLOT_W, top + SLOT_H, fill=t.SLOT, outline=edge, width=width, radius=6)
-        if i < len(offices):
-            cv.token(
-                sx + (SLOT_W - 28) / 2, top + (SLOT_H - 28) / 2, 28, colour.get(offices[i], "grey")
-            )
+        slot = (sx, top, sx + SLOT_W, top + SLOT_H)
+        if i < len(offices):  # the slot with the Office's token
+            token = token_image(colour.get(offices[i], "grey"), 28)
+            at = (sx + (SLOT_W - 28) / 2, top + (SLOT_H - 28) / 2)
+            cv.box_paste(slot, token, *at, fill=t.SLOT, outline=edge, width=width, radius=6)
+        else:
+            cv.box(*slot, fill=t.SLOT, outline=edge, width=width, radius=6)
 
 
 def _buyers(
@@ -276,12 +286,15 @@ def _buyers(
         else:
             tech, price = buyer.get("tech"), buyer.get("price")
             edge = t.BUYER_TECH if tech and price is None else t.BUYER_PRICE
-            cv.box(
-                bx, y, bx + BUYER_W, y + BUYER_H, fill="#ffffff", outline=edge, width=4, radius=6
-            )
+            bounds = (bx, y, bx + BUYER_W, y + BUYER_H)
+            token = token_image(colour.get(who, "grey"), 32)
+            at = (bx + (BUYER_W - 32) / 2, y + (BUYER_H - 32) / 2)
             if tech and price is not None:  # a mixed Buyer keeps both colours when sold
+                cv.box(*bounds, fill="#ffffff", outline=edge, width=4, radius=6)
                 cv.box(bx + 4, y + BUYER_H - 8, bx + BUYER_W - 4, y + BUYER_H - 4, fill=t.BUYER_TECH)
-            cv.token(bx + (BUYER_W - 32) / 2, y + (BUYER_H - 32) / 2, 32, colour.get(who, "grey"))
+                cv.paste(token, *at)
+            else:  # the Buyer with the seller's token
+                cv.box_paste(bounds, token, *at, fill="#ffffff", outline=edge, width=4, radius=6)
             if owner is not None:
                 cv.paste(marketing_image(colour.get(owner) or "grey", 20), bx + BUYER_W - 16, y - 6)
         if seconds and i in seconds:  # Gamepad Patent: a second Goods on this Buyer

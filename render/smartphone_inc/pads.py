@@ -30,10 +30,24 @@ def plan_grid(plan: dict[str, Any], owned: list[str]) -> list[dict[str, Any]] | 
     The plan was validated when it was sealed; it is laid out leniently (4G allowed)
     because the Technologies may have changed since.
     """
-    try:
-        return engine_pads.evaluate(plan, owned, True)["grid"]
+    try:  # (remembered for the plans seen last)
+        return engine_pads.evaluated(plan, _placed(plan, owned), True)["grid"]
     except ValueError:
         return None
+
+
+def _placed(plan: dict[str, Any], owned: list[str]) -> list[str]:
+    """The owned Improvements ``plan`` places: its grid depends on no other, and it is
+    refused alike with those alone; so a decision's grid is remembered from one Phase
+    to the next while the company takes more Improvements. ``owned`` itself if the
+    data is not as expected (the same errors then)."""
+    try:
+        if all(isinstance(i, str) for i in owned):
+            placed = {item["id"] for item in plan["improvements"]}
+            return [i for i in owned if i in placed]
+    except (TypeError, KeyError, AttributeError):
+        pass
+    return owned
 
 
 def grid_origin(plan: dict[str, Any], has_4g: bool) -> tuple[int, int]:
@@ -87,8 +101,7 @@ def draw_grid(
         py = y0 + (c["y"] - miny) * cell
         mini = c["item"] in MINI_UPGRADES
         fill = t.MINI if mini else LAYER_FILL[c["layer"]]
-        cv.box(px, py, px + cell, py + cell, fill=fill, outline="#a9b2bd")
-        cv.icon(px + pad, py + pad, cell - 2 * pad, c["symbol"])
+        cv.icon_box((px, py, px + cell, py + cell), pad, cell - 2 * pad, c["symbol"], fill, "#a9b2bd")
         if mini and c["symbol"] is None:  # the open half names the Mini-upgrade
             mini_label(cv, c["item"], px, py, cell)
     lw = max(2, cell // 12)
@@ -119,8 +132,7 @@ def draw_pad_side(cv: Canvas, pad: str, side: int, x: float, y: float, cell: int
     for r, row in enumerate(rows):
         for c, sym in enumerate(row):
             px, py = x + c * cell, y + r * cell
-            cv.box(px, py, px + cell, py + cell, fill=t.PAD_BOTTOM, outline="#a9b2bd")
-            cv.icon(px + inset, py + inset, cell - 2 * inset, sym)
+            cv.icon_box((px, py, px + cell, py + cell), inset, cell - 2 * inset, sym, t.PAD_BOTTOM, "#a9b2bd")
     cv.box(x, y, x + 3 * cell, y + 2 * cell, outline=LAYER_EDGE["bottom"], width=max(2, cell // 12))
 
 
@@ -135,10 +147,8 @@ def draw_domino(
     fill = t.FAINT if faded else (t.MINI if mini else t.IMPROVEMENT)
     for i, sym in enumerate(cells):
         px = x + i * cell
-        cv.box(px, y, px + cell, y + cell, fill=fill, outline="#c8b27a")
-        if sym is not None:
-            cv.icon(px + inset, y + inset, cell - 2 * inset, sym)
-        elif mini:
+        cv.icon_box((px, y, px + cell, y + cell), inset, cell - 2 * inset, sym, fill, "#c8b27a")
+        if sym is None and mini:
             mini_label(cv, imp, px, y, cell)
     edge = t.MINI_EDGE if mini else t.IMPROVEMENT_EDGE
     cv.box(x, y, x + 2 * cell, y + cell, outline=edge, width=max(2, cell // 14), radius=3)
