@@ -156,14 +156,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     kw: dict[str, Any] = {} if shards is None else {"shards": shards}
     if table is not None:
         kw["table"] = table  # the live table, served by this process on the same App
-    client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, **kw)
+    from bot.runtime import Collector, tune_gc
+
+    # the garbage collector run from the event loop, in short passes (bot/runtime.py)
+    client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, collector=Collector(), **kw)
     log.info(
         "starting boardroom with database %s (%s)", config.db_path,
         "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
     )
-    from bot.runtime import tune_gc
-
-    tune_gc()  # shorter, rarer garbage-collector pauses of the event loop (bot/runtime.py)
+    tune_gc()  # what start-up left alive is never walked again (bot/runtime.py)
     try:
         client.run(config.token, log_handler=None)
     except LeaseHeld as exc:

@@ -82,6 +82,7 @@ class BoardroomBot(commands.Bot):
         delivery: dict[str, Any] | None = None,
         intents: discord.Intents | None = None,
         table: Any = None,
+        collector: Any = None,
         **discord_kwargs: Any,
     ) -> None:
         intents = intents or discord.Intents.default()
@@ -116,6 +117,7 @@ class BoardroomBot(commands.Bot):
         self.ready_event = asyncio.Event()
         self.lease_owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self._heartbeat: asyncio.Task[None] | None = None
+        self.collector = collector  # bot.runtime.Collector: the garbage collector, on the loop
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -135,6 +137,8 @@ class BoardroomBot(commands.Bot):
         from bot.views import DYNAMIC_ITEMS, answer_stray
 
         log.info("%s", version_line())
+        if self.collector is not None:
+            self.collector.start()
         self.storage = await Storage.open(self.db_path)
         try:  # one live process per database (a second one would fight over every write)
             await self.storage.take_lease(self.lease_owner, LEASE_SECONDS, self.clock)
@@ -236,6 +240,8 @@ class BoardroomBot(commands.Bot):
                 await self.delivery.close()
             if self._heartbeat is not None:
                 self._heartbeat.cancel()
+            if self.collector is not None:
+                self.collector.stop()
             if self.storage is not None:
                 await self.storage.release_lease(self.lease_owner)
         except Exception:

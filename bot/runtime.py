@@ -1,24 +1,124 @@
-"""Process-wide settings of the bot's process (``boardroom run``).
+"""Process-wide settings of the bot's process (``boardroom run``): its garbage collector.
 
-:func:`tune_gc`: Python's cyclic garbage collector stops the event loop while it walks
-every container object; with a few hundred games' states in memory a full pass took
-100-270 ms (``benchmarks/bench_load.py``, ``saturated_gc_pause_max_ms``), a stall every
-player of every game waits out. The states are trees freed by reference counting, so
-the collector finds little: it runs a tenth as often (a young generation of 10,000
-objects instead of 700, older ones after 20 of the younger passes) and the objects
-alive after start-up (modules, data tables, fonts) are frozen out of its walks
-(``gc.freeze``). Garbage cycles are still collected, only less often.
+Python's cyclic garbage collector stops every thread while it walks the container
+objects of the generations it collects. Left to itself it starts in the middle of
+whatever allocates (an action, or the database thread, which then holds the event loop
+behind the GIL), and under load its young generation is not young: its counter is the
+allocations *minus* the frees, so a bot that replaces each game's state with a new one
+at every move (as many frees as allocations) lets the young generation grow to every
+game's state before it runs. The 200-game load (``benchmarks/bench_load.py``) saw young
+collections of 90,000 objects, 40-70 ms each: the longest stalls of the event loop.
+
+So :func:`tune_gc` freezes what start-up left alive (modules, data tables, fonts: never
+walked again), and :class:`Collector` runs the collector from the event loop, between
+two callbacks, on a clock:
+
+* every ``EVERY_S``, the young and middle generations: what survived since the last
+  pass, a few milliseconds of work under the heaviest load. A survivor is walked once
+  and then left to the old generation, where reference counting frees it (a game's
+  state, replaced at its next move);
+* the old generation (a full pass over the whole heap) when it has doubled since the
+  last full pass and holds more than ``FULL_FLOOR`` objects, and at least every
+  ``FULL_AT_LEAST_S``. The old generation grows only with what stays: more games kept
+  in memory, a backlog of posts, or garbage cycles, which are what a full pass is for.
+  ``bench_load.py`` times a full pass under its load (``saturated_full_gc_ms``).
+
+Automatic collections are off while it runs (:meth:`Collector.start`) and on again when
+it stops.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
 
-GC_THRESHOLDS = (10_000, 20, 20)
+log = logging.getLogger(__name__)
+
+EVERY_S = 0.1
+FULL_CHECK_EVERY = 10  # passes
+FULL_GROWTH = 2.0
+FULL_FLOOR = 100_000  # objects
+FULL_AT_LEAST_S = 600.0
+SLOW_PASS_S = 0.1  # a pass longer than this is logged
 
 
 def tune_gc() -> None:
-    """Collect once, freeze what is alive now, and collect less often from now on."""
+    """Collect once and freeze what is alive now: never walked again."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+
+
+class Collector:
+    """The garbage collector, run from the event loop on a clock (module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        every: float = EVERY_S,
+        full_check_every: int = FULL_CHECK_EVERY,
+        full_growth: float = FULL_GROWTH,
+        full_floor: int = FULL_FLOOR,
+        full_at_least: float = FULL_AT_LEAST_S,
+        clock: Callable[[], float] = time.monotonic,
+        collector: Any = gc,
+    ) -> None:
+        self.every = every
+        self.full_check_every = max(1, full_check_every)
+        self.full_growth = full_growth
+        self.full_floor = full_floor
+        self.full_at_least = full_at_least
+        self.clock = clock
+        self.gc = collector
+        self.passes = 0
+        self.longest = 0.0  # the longest pass so far, in seconds
+        self._old_after_full = len(collector.get_objects(2))
+        self._full_at = clock()
+        self._task: asyncio.Task[None] | None = None
+
+    def step(self) -> int:
+        """One pass; returns the oldest generation it collected."""
+        self.passes += 1
+        generation = 1
+        if self.passes % self.full_check_every == 0 and self._full_due():
+            generation = 2
+        t = time.perf_counter()
+        self.gc.collect(generation)
+        took = time.perf_counter() - t
+        self.longest = max(self.longest, took)
+        if generation == 2:
+            self._old_after_full = len(self.gc.get_objects(2))
+            self._full_at = self.clock()
+        if took > SLOW_PASS_S:
+            log.warning("garbage collection of generation %d took %.0f ms", generation, took * 1000)
+        return generation
+
+    def _full_due(self) -> bool:
+        if self.clock() - self._full_at >= self.full_at_least:
+            return True
+        old = len(self.gc.get_objects(2))
+        return old > self.full_floor and old > self._old_after_full * self.full_growth
+
+    def start(self) -> None:
+        """Automatic collections off; passes on the running loop from now on."""
+        if self._task is None:
+            self.gc.disable()
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="boardroom-gc")
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                self.step()
+            except Exception:  # never let the collector's clock stop
+                log.exception("garbage collection failed")
+
+    def stop(self) -> None:
+        """Stop the passes; automatic collections on again."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        self.gc.enable()

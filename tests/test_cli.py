@@ -15,6 +15,7 @@ import pytest
 from bot import cli
 from bot.config import Config, ConfigError, load_env_file, parse_env_file
 from bot.demo import run_demo
+from bot.runtime import Collector
 from bot.storage import migration_files
 
 SECRET = "MTIzNDU2Nzg5.secret-token-value.abcdef"
@@ -179,6 +180,7 @@ def test_run_passes_the_token_and_never_prints_it(
     monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))
     monkeypatch.setenv("BOARDROOM_GUILD_ID", "42")
     assert cli.main(["run"]) == 1
+    assert isinstance(calls.pop("collector"), Collector)  # the garbage collector, run from the loop
     assert calls == {"token": SECRET, "db_path": str(tmp_path / "bot.db"), "sync_guild_id": 42}
     captured = capsys.readouterr()
     assert SECRET not in captured.out + captured.err + caplog.text

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import replace
 
 from bot.app.compose import post_row
-from bot.app.core import LIVE, Core, _stage
+from bot.app.core import LIVE, Core
 from bot.records import AppError, Conflict, Forbidden, GameInfo, NotFound, Outcome
 from bot.settings import QuietHours
 
@@ -109,7 +109,7 @@ class AdminOps(Core):
             state = await self._state(info)
             out = Outcome(game_id, status="resumed", version=int(state["version"]))
             out.phase_changed = True
-            out.round, out.phase = _stage(self.reads.public(game, state))
+            out.round, out.phase = self.reads.stage(game, state)
             out.new_prompts.update({s: {} for s in self.reads.pending(game, state)})  # prompt everyone again
             await self._run_ai(info, out)
             await self._publish(info, out)
@@ -201,7 +201,7 @@ class AdminOps(Core):
             game = self.engine(info.game)
             state = await self._state(info)
             out = Outcome(game_id, status="takeover", seat=seat, version=int(state["version"]))
-            out.round, out.phase = _stage(self.reads.public(game, state))
+            out.round, out.phase = self.reads.stage(game, state)
             out.message = f"The AI now plays for {target.display_name}."
             if not target.ai_takeover:
                 async with self.storage.transaction() as tx:

@@ -837,7 +837,7 @@ class Core:
         if new:
             settings = info.settings  # read with the game, under its lock
             pending = self.reads.pending(game, state)
-            stage = _stage(self.reads.public(game, state))
+            stage = self.reads.stage(game, state)
             for s in sorted(new):
                 asked = now
                 if is_secret(pending[s], pending):  # the clock runs from when it was first asked
@@ -1009,7 +1009,7 @@ class Core:
     async def _ai_once(self, info: GameInfo, game: Game) -> Outcome | None:
         state = await self._state(info)
         out = Outcome(info.id, status="advanced", version=int(state["version"]))
-        out.round, out.phase = _stage(self.reads.public(game, state))
+        out.round, out.phase = self.reads.stage(game, state)
         if not await self._ai_step(info, game, out):
             return None
         self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
@@ -1077,11 +1077,16 @@ class Core:
             self._finish_outcome(out, info, game, await self._state(self._bump(info, out)), set())
 
     async def _notify(self, game_id: int) -> None:
+        """Tell the listeners (the live table) that the game changed; then its state is at
+        rest and its public view is let go (:meth:`EngineReads.rest`)."""
         for listener in list(self.listeners):
             try:
                 await listener(game_id)
             except Exception:
                 log.exception("listener failed for game %s", game_id)
+        state = self._cache.get(game_id)
+        if state is not None:
+            self.reads.rest(state)
 
 
 def _replay(game: Game, state: State, rows: list[Any]) -> State:

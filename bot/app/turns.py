@@ -75,7 +75,7 @@ class TurnOps(Core):
             except IllegalAction as exc:
                 return self._refusal(info, game, state, seat, "illegal", str(exc))
             out = Outcome(game_id, seat=seat, version=version)
-            out.round, out.phase = _stage(self.reads.public(game, state))
+            out.round, out.phase = self.reads.stage(game, state)
             await self._commit(info, game, state, new_state, seat, action, "player", out)
             await self._answer(info, out)  # (a disk full from here on: the move still counts)
         await self._notify(game_id)
@@ -106,7 +106,7 @@ class TurnOps(Core):
             state, before, last = found
             new = {**before, "version": info.version + 1}
             out = Outcome(game_id, seat=seat, version=info.version)
-            out.round, out.phase = _stage(self.reads.public(game, state))
+            out.round, out.phase = self.reads.stage(game, state)
             took_back = [f"{mine.display_name} took back their last move."]
             await self._commit(
                 info, game, state, new, seat, {"type": UNDO, "undoes": last.seq}, "player", out, events=took_back,
@@ -149,7 +149,7 @@ class TurnOps(Core):
         pending = game.pending(before)
         if seat not in pending or is_secret(pending[seat], pending):
             return "A sealed decision is changed with its own button, not taken back."
-        if _stage(game.view(before, None)) != _stage(game.view(state, None)):
+        if _stage(game.view(before, None)) != self.reads.stage(game, state):
             return "Too late to take it back: the phase is over."
         if not check(before, state, seat):
             return "That move cannot be taken back: it revealed something hidden or used chance."
@@ -204,7 +204,7 @@ class TurnOps(Core):
             game = self.engine(info.game)
             state = await self._state(info)
             out = Outcome(game_id, status="advanced", version=int(state["version"]))
-            out.round, out.phase = _stage(self.reads.public(game, state))
+            out.round, out.phase = self.reads.stage(game, state)
             if info.status == "active":
                 await self._run_ai(info, out)
                 await self._publish(info, out)
