@@ -19,8 +19,11 @@ event loop nor in its CPU time. The bot still checks every move.
   ``saturated_actions_per_second`` (moves taken while the players played), the CPU of
   the picture workers per action (``picture_workers_cpu_per_action_ms``: on 2 cores
   they are what a sustained load runs out of first), pictures and rows per action,
-  the rows sent per second while the players played, latency p50/p99, and the longest
-  event-loop stall over the run and the drain;
+  the rows sent per second while the players played, latency p50/p99, the longest
+  event-loop stall over the run and the drain, and ``saturated_full_gc_ms``: a full
+  pass of the garbage collector timed once the players stop, with the load's heap (the
+  bot's collector makes one every 10 minutes, or when its heap has doubled past a
+  floor: ``bot.runtime.Collector``), not counted as a stall of the run;
 * **offered**: moves arrive at ``--rate`` per second (a Poisson process) in games
   picked at random among those not moving already: ``offered_act_p50_ms`` /
   ``offered_act_p99_ms`` (``App.act``), ``offered_act_picture_p99_ms`` (``App.act`` and
@@ -350,8 +353,8 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
             wall = time.perf_counter() - t0
             rows_in_window = sender.sent - rows0
             # what a full pass of the garbage collector costs with this load's heap (the
-            # bot's collector makes one when the heap doubles, or every 10 minutes:
-            # bot.runtime.Collector), timed here and not counted as a stall of the run
+            # bot's collector makes one every 10 minutes, or when the heap has doubled past
+            # its floor: bot.runtime.Collector), timed here, not counted as a stall of the run
             import gc
 
             worst, gc_worst, t = stalls.worst, gcs.worst, time.perf_counter()
