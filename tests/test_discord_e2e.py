@@ -313,6 +313,7 @@ async def test_restart_mid_planning_old_buttons_still_work(fake: FakeDiscord, tm
         await fake.wait_for(lambda: fake.dm_messages(ann), what="ann's planner DM")
         msg = await build_plan(fake, ann, planner_dm(fake, ann))
         await seal(fake, ann, msg)
+        await fake.wait_for(lambda: fake.dm_messages(bob), what="bob's planner DM")  # (it may come after ann's)
         bob_half = await pick_value(fake, bob, planner_dm(fake, bob), "hand:", 2)  # half-built before the restart
         await public_with(fake, "Plans sealed 1/2")
         # the export of a game in Planning hides the sealed plan (not revealed yet)

@@ -89,6 +89,10 @@ async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, li
             ix = await fake.click(user, msg, "Confirm")
         else:
             opts = ps.options(msg)
+            if not opts and "moved to a newer message" in message_text(msg):
+                # the prompt was sent again meanwhile (one live copy): the player follows its link
+                msg = next(m for m in reversed(fake.dm_messages(user)) if ps.select(m) is not None)
+                continue
             assert opts, message_text(msg)
             pick = _choose(opts, rnd)
             trail.append(pick["label"])
