@@ -148,6 +148,7 @@ from typing import Any
 
 from bot.app.compose import Context, Row, compose, decision_key, status_edit, status_text
 from bot.app.reads import EngineReads
+from bot.app.reads import stage_of as _stage  # (turns.py imports it from here)
 from bot.games import Presenter
 from bot.games import find as find_presenter
 from bot.games import names as offered
@@ -225,10 +226,6 @@ def replay_row(
     if int(new["version"]) != seq:
         raise RuntimeError(f"replaying seq {seq} gave version {new['version']}")
     return new, state
-
-
-def _stage(view: Mapping[str, Any]) -> tuple[Any, Any]:
-    return view.get("round"), view.get("phase")
 
 
 def default_ai_choose(game_name: str, state: State, seat: str, kind: str) -> dict[str, Any]:

@@ -19,6 +19,11 @@ from engine import Game
 State = dict[str, Any]
 
 
+def stage_of(view: dict[str, Any]) -> tuple[Any, Any]:
+    """(round, phase) of a public view."""
+    return view.get("round"), view.get("phase")
+
+
 class EngineReads:
     def __init__(self, size: int = 32) -> None:
         self.size = size
@@ -49,7 +54,7 @@ class EngineReads:
         slot = self._slot(state)
         if "public" not in slot:
             view = slot["public"] = game.view(state, None)
-            slot["stage"] = (view.get("round"), view.get("phase"))
+            slot["stage"] = stage_of(view)
         return slot["public"]
 
     def stage(self, game: Game, state: State) -> tuple[Any, Any]:
