@@ -14,7 +14,9 @@ and the AI use when present:
 
 - ``trace(state, seat, action) -> [view]``: the public views at the end of every phase
   the action completes, automatic phases included (the bot posts the picture of a
-  round's sales before Phase 8 clears the map);
+  round's sales before Phase 8 clears the map); ``apply_traced(state, seat, action) ->
+  (state, [view])`` is ``apply`` and ``trace`` in one pass, what the app calls (a move
+  is applied once). All three games have both (``engine.standard.StateRecord``);
 - ``random_action(state, seat, rng)``: a uniformly drawn legal action without listing
   every action (the random player; ``rng`` is an :class:`engine.rng.Rng`);
 - ``undoable(before, after, seat) -> bool``: whether ``seat``'s action that turned

@@ -14,6 +14,31 @@ State = dict[str, Any]
 
 
 class StateRecord:
+    """A game class gives ``_apply(state, seat, action, on_phase)`` (the new state;
+    ``on_phase(state)`` called at the end of every phase the action completes, automatic
+    phases included, or None) and ``view``; these three read it."""
+
+    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
+        raise NotImplementedError
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
+        return self._apply(state, seat, action, None)
+
+    def trace(self, state: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The public views at the end of every phase that ``action`` completes (the
+        automatic phases included), for the pictures posted after each phase."""
+        return self.apply_traced(state, seat, action)[1]
+
+    def apply_traced(self, state: State, seat: str, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+        """``apply`` and ``trace`` in one pass: (the new state, the phase views). The app
+        applies a move once and has its pictures' views with it."""
+        views: list[dict[str, Any]] = []
+        new = self._apply(state, seat, action, lambda s: views.append(self.view(s, None)))
+        return new, views
+
     def events(self, state: State) -> list[str]:
         return list(state["log"])
 

@@ -248,17 +248,15 @@ def _info(row: GameRow, seats: list[SeatRow], settings: Settings) -> GameInfo:
 _READ = object()  # "not read yet" (Core._put_reminders)
 
 
-def _phase_views(game: Game, old: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
-    """The public view at the end of each phase the action completed, automatic phases
-    included, where the engine can trace them (``game.trace``); else nothing."""
-    trace = getattr(game, "trace", None)
-    if trace is None:
-        return []
-    try:
-        return list(trace(old, seat, action))
-    except Exception:  # pictures are a nicety; the action is already committed
-        log.exception("tracing the phases of an action failed")
-        return []
+def apply_traced(game: Game, state: State, seat: str, action: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    """``game.apply`` and the public view at the end of each phase the move completed,
+    automatic phases included, in one pass where the engine can trace them
+    (``game.apply_traced``); else no views (the outcome then shows its last view)."""
+    traced = getattr(game, "apply_traced", None)
+    if traced is None:
+        return game.apply(state, seat, action), []
+    new, views = traced(state, seat, action)
+    return new, list(views)
 
 
 class Core:
@@ -894,6 +892,7 @@ class Core:
         actor: str,
         out: Outcome,
         *,
+        views: list[dict[str, Any]] | None = None,
         events: list[str] | None = None,
         settle: bool = True,
     ) -> None:
@@ -904,7 +903,8 @@ class Core:
         :meth:`_publish` has nothing left to do). Otherwise they are held back until the
         chain of AI moves after it ends (:meth:`_publish` rewrites them then; after a
         crash they are delivered as they are). ``settle=False``: the caller finishes the
-        outcome itself (an undo)."""
+        outcome itself (an undo). ``views``: the public views at the end of each phase
+        the move completed (:func:`apply_traced`)."""
         seq = int(new["version"])
         if seq != int(old["version"]) + 1:
             raise RuntimeError(f"engine gave version {seq} after {old['version']}")
@@ -914,10 +914,7 @@ class Core:
         round_changed = stage[0] != out.round
         over = self.reads.over(game, new)
         result = game.result(new) if over else None
-        # on the event loop, not in a thread: it is pure Python (a thread runs no faster
-        # under the GIL), and a thread holding the GIL makes the loop wait for it in 5 ms
-        # slices (issue 25: several phase changes at once stalled the loop 60 ms)
-        views = _phase_views(game, old, seat, action) if phase_changed else []
+        views = (views or []) if phase_changed else []
         now = self.clock()
         async with self.storage.transaction() as tx:
             await tx.append_action(info.id, seq, seat, action, actor, now)
@@ -1028,15 +1025,15 @@ class Core:
         # the choice may take a while (a bot's plan): off the event loop
         action = await asyncio.to_thread(self.ai_choose, info.game, state, s.seat, kind)
         try:
-            new = game.apply(state, s.seat, action)
+            new, views = apply_traced(game, state, s.seat, action)
         except IllegalAction:
             log.exception("game %s: AI chose an illegal action for %s", info.id, s.seat)
             action = game.legal_actions(state, s.seat)[0]
-            new = game.apply(state, s.seat, action)
+            new, views = apply_traced(game, state, s.seat, action)
         if out.status == "advanced":
             out.seat = out.seat or s.seat
         actor = "takeover" if s.is_human else "bot"
-        await self._commit(info, game, state, new, s.seat, action, actor, out)
+        await self._commit(info, game, state, new, s.seat, action, actor, out, views=views)
         return True
 
     async def _answer(self, info: GameInfo, out: Outcome) -> None:

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from bot.app.core import UNDO, Core, _stage, canonical_input, is_undo, log
+from bot.app.core import UNDO, Core, _stage, apply_traced, canonical_input, is_undo, log
 from bot.limits import clip_input
 from bot.records import AppError, Conflict, Forbidden, GameInfo, Outcome, is_secret
 from engine import IllegalAction
@@ -71,12 +71,12 @@ class TurnOps(Core):
                     f"That move has field(s) this game does not know: {clip_input(', '.join(unknown))}.",
                 )
             try:
-                new_state = game.apply(state, seat, action)
+                new_state, views = apply_traced(game, state, seat, action)
             except IllegalAction as exc:
                 return self._refusal(info, game, state, seat, "illegal", str(exc))
             out = Outcome(game_id, seat=seat, version=version)
             out.round, out.phase = self.reads.stage(game, state)
-            await self._commit(info, game, state, new_state, seat, action, "player", out)
+            await self._commit(info, game, state, new_state, seat, action, "player", out, views=views)
             await self._answer(info, out)  # (a disk full from here on: the move still counts)
         await self._notify(game_id)
         return out

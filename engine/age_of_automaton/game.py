@@ -46,16 +46,6 @@ class AgeOfAutomaton(StateRecord):
         IllegalAction for a malformed one (engine/canonical.py)."""
         return canonical.canonical_action(action)
 
-    def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
-        return self._apply(state, seat, action, None)
-
-    def trace(self, state: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """The public views at the end of every phase ``action`` completes (automatic
-        phases included), for the pictures posted after each phase."""
-        views: list[dict[str, Any]] = []
-        self._apply(state, seat, action, lambda s: views.append(make_view(s, None)))
-        return views
-
     def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
         if not isinstance(action, dict):
             raise IllegalAction("an action is a JSON object with a 'type'")

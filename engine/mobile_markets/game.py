@@ -62,15 +62,6 @@ class MobileMarkets(StateRecord):
         IllegalAction for a malformed one (engine/canonical.py)."""
         return mm_actions.canonical_action(action)
 
-    def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
-        return self._apply(state, seat, action, None)
-
-    def trace(self, state: State, seat: str, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """The public views at the end of every phase that ``action`` completes."""
-        views: list[dict[str, Any]] = []
-        self._apply(state, seat, action, lambda s: views.append(make_view(s, None)))
-        return views
-
     def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
         if not isinstance(action, dict):
             raise IllegalAction("an action is a JSON object with a 'type'")
