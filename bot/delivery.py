@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from bot import jsontext
 from bot.storage import OutboxRow, Storage
 
 log = logging.getLogger("boardroom.delivery")
@@ -108,10 +108,10 @@ def picture_calls(payload: dict[str, Any]) -> list[tuple[str, str, str]]:
     out = []
     for spec in payload.get("pictures") or []:
         if isinstance(spec, str):
-            spec = json.loads(spec)
+            spec = jsontext.loads(spec)
         args = spec.get("args_json")
         if args is None:
-            args = json.dumps(list(spec.get("args") or []))
+            args = jsontext.dumps(list(spec.get("args") or []))
         out.append((str(spec.get("file") or "picture.png"), str(spec.get("fn") or "draw"), args))
     return out
 
@@ -140,7 +140,7 @@ def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _content_key(row: OutboxRow) -> int:
     """What an edit shows (its payload but the ``settle`` mark), as a number."""
-    return hash(json.dumps({k: v for k, v in row.payload.items() if k != "settle"}, sort_keys=True))
+    return hash(jsontext.dumps({k: v for k, v in row.payload.items() if k != "settle"}))
 
 
 def lane(row: OutboxRow) -> str:

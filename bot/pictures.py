@@ -41,7 +41,6 @@ import asyncio
 import contextlib
 import inspect
 import io
-import json
 import logging
 import multiprocessing
 import os
@@ -52,6 +51,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from PIL import Image
+
+from bot import jsontext
 
 log = logging.getLogger("boardroom.pictures")
 
@@ -259,7 +260,7 @@ def call_json(fn: Callable[..., Any], args_json: str) -> Any:
     """``fn(*args)`` with the arguments given as JSON text: a stored post's picture is
     handed to a worker as the text it was kept as, and decoded there, not on the event
     loop (issue 25)."""
-    return fn(*json.loads(args_json))
+    return fn(*jsontext.loads(args_json))
 
 
 def _run_pickled(fn: Callable[..., Any], blob: bytes) -> Any:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import os
 import re
@@ -37,6 +36,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot import jsontext
 from bot.settings import QuietHours, Settings
 
 log = logging.getLogger("boardroom.storage")
@@ -131,7 +131,7 @@ class DamagedRecord(StorageError):
 
 def _action_row(r: Any) -> ActionRow:
     try:
-        action = json.loads(r[3])
+        action = jsontext.loads(r[3])
     except (TypeError, ValueError):
         raise DamagedRecord(int(r[0]), int(r[1])) from None
     if not isinstance(action, dict):
@@ -348,7 +348,7 @@ _OUTBOX_COLS = (
 
 def _outbox(row: Iterable[Any]) -> OutboxRow:
     r = list(row)
-    r[5] = json.loads(r[5])
+    r[5] = jsontext.loads(r[5])
     r[7] = bool(r[7])
     return OutboxRow(*r)
 
@@ -361,8 +361,7 @@ class MessageRef:
     message_id: int
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+dumps = jsontext.dumps  # canonical JSON text (bot.jsontext)
 
 
 def outbox_payload(payload: dict[str, Any]) -> str:
@@ -380,7 +379,7 @@ def outbox_payload(payload: dict[str, Any]) -> str:
 
 def _stored_picture(spec: Any) -> dict[str, Any]:
     if isinstance(spec, str):
-        spec = json.loads(spec)
+        spec = jsontext.loads(spec)
     if "args_json" in spec:
         return dict(spec)
     return {"file": spec.get("file"), "fn": spec.get("fn"), "args_json": dumps(list(spec.get("args") or []))}
@@ -396,9 +395,9 @@ def _game(row: Iterable[Any] | None) -> GameRow | None:
     if row is None:
         return None
     r = list(row)
-    r[2] = json.loads(r[2])
+    r[2] = jsontext.loads(r[2])
     r[3] = int(r[3]) if r[3] is not None else None  # TEXT since 0002: seeds of 128 bits
-    r[10] = json.loads(r[10]) if r[10] is not None else None
+    r[10] = jsontext.loads(r[10]) if r[10] is not None else None
     return GameRow(*r)
 
 
@@ -897,7 +896,7 @@ class Tx:
         out, seen = [], {}
         for r in rows:
             known = parsed.get(r[0])
-            payload = known[1] if known is not None and known[0] == r[5] else json.loads(r[5])
+            payload = known[1] if known is not None and known[0] == r[5] else jsontext.loads(r[5])
             seen[r[0]] = (r[5], payload)
             out.append(OutboxRow(r[0], r[1], r[2], r[3], r[4], payload, r[6], bool(r[7]), *r[8:]))
         parsed.clear()
@@ -930,7 +929,7 @@ class Tx:
             " ORDER BY id",
             (game_id, before_id),
         )
-        return [line for (p,) in rows for line in json.loads(p).get("lines", [])]
+        return [line for (p,) in rows for line in jsontext.loads(p).get("lines", [])]
 
     async def release_held(self, game_id: int, before_id: int) -> None:
         await self._write(
@@ -1001,7 +1000,7 @@ class Tx:
     # round results, notices told once, a seat's preferences (0007)
     async def round_start(self, game_id: int) -> tuple[int, dict[str, int]] | None:
         row = await self._one("SELECT round, scores FROM round_starts WHERE game_id = ?", (game_id,))
-        return (int(row[0]), {str(k): int(v) for k, v in json.loads(row[1]).items()}) if row else None
+        return (int(row[0]), {str(k): int(v) for k, v in jsontext.loads(row[1]).items()}) if row else None
 
     async def put_round_start(self, game_id: int, round_no: int, scores: dict[str, int]) -> None:
         await self._write(
