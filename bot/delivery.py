@@ -40,6 +40,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from bot import jsontext
@@ -54,7 +55,9 @@ MAX_EMBEDS = 10
 KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
 LAST_EDITS = 4096  # messages whose last edited content is remembered (to skip a repeat)
 MARK_GATHER_S = 0.01  # how long a "delivered" mark waits for others to share its transaction
-REREAD_S = 5.0  # a game's sender reads its pending rows again at least this often
+# a game's sender reads all its pending rows again at least this often: a safety net, for
+# a change the storage does not count (``Storage.outbox_epoch``; e.g. another process)
+REREAD_S = 60.0
 
 
 class DeliveryError(Exception):
@@ -193,9 +196,18 @@ class Deliverer:
         # then needs no look-up (issue 25: one trip to the database thread less per send).
         # Only this deliverer puts a block; /game move only clears one.
         self._unblocked: set[int] = set()
-        # games whose pending rows may have changed since their sender read them (new rows
-        # kicked, a row marked here other than by a clean send): read them again
+        # games whose pending rows may have changed since their sender read them (a row
+        # marked here other than by a clean send): read them all again
         self._dirty: set[int] = set()
+        # games kicked since their sender read its rows: new rows may have been written
+        # (read the rows after the last one read, unless the storage's ``outbox_epoch``
+        # says rows were changed otherwise: then all of them)
+        self._grown: set[int] = set()
+        # game -> {row id: None (settled here without a send) or its new due time}: what
+        # this deliverer wrote to rows its sender knows, applied to them instead of a
+        # read of them all (issue 25: a superseded edit of the status message, about one
+        # action in three under load, had the game's whole backlog read again)
+        self._patches: dict[int, dict[int, float | None]] = {}
         # "delivered" marks waiting for their shared transaction (:meth:`_delivered`)
         self._marks: list[tuple[Callable[[Any], Awaitable[None]], asyncio.Future[None]]] = []
         self._marker: asyncio.Task[None] | None = None
@@ -220,7 +232,7 @@ class Deliverer:
         """Deliver the game's pending rows now (starts its sender task if none runs)."""
         if self._closed:
             return
-        self._dirty.add(game_id)
+        self._grown.add(game_id)
         self._wake.setdefault(game_id, asyncio.Event()).set()
         task = self._tasks.get(game_id)
         if task is None or task.done():
@@ -268,12 +280,15 @@ class Deliverer:
         busy: set[int] = set()  # ids of the rows being sent (still "pending" in the database)
         parsed: dict[int, tuple[str, dict[str, Any]]] = {}  # payloads decoded already (pending_outbox)
         # The pending rows as last read, less the rows this loop's sends settled since
-        # (issue 25: read again only when something else may have changed them: a kick,
-        # a send that did not settle its rows, a row marked here, or REREAD_S passed; a
-        # backlog read again after every send cost its length per row).
+        # (issue 25: read again only when something else may have changed them: a send
+        # that did not settle its rows, a row marked here, a rewrite by the app (the
+        # storage's ``outbox_epoch``), or REREAD_S passed; a backlog read again after
+        # every send cost its length per row). After a kick only the rows written since
+        # (ids greater than ``top``, the greatest read) are read and added.
         known: list[OutboxRow] | None = None
         read_at = 0.0
-        self._dirty.add(game_id)
+        top = 0
+        epoch = self.storage.outbox_epoch(game_id)
         try:
             while not self._closed:
                 wake.clear()
@@ -286,16 +301,32 @@ class Deliverer:
                         self._dirty.add(game_id)
                     elif known is not None:
                         known = [r for r in known if r.id not in settled]
+                patch = self._patches.pop(game_id, None)
+                if patch and known is not None:
+                    known = [
+                        r if r.id not in patch else replace(r, next_try_at=patch[r.id])
+                        for r in known if r.id not in patch or patch[r.id] is not None
+                    ]
                 busy = {i for t in inflight.values() for i in getattr(t, "row_ids", ())}
                 async with self._slots:
-                    if known is None or game_id in self._dirty or time.monotonic() - read_at >= REREAD_S:
+                    full = known is None or game_id in self._dirty or time.monotonic() - read_at >= REREAD_S
+                    if full or game_id in self._grown or self.storage.outbox_epoch(game_id) != epoch:
                         self._dirty.discard(game_id)
-                        read_at = time.monotonic()
-                        async with self.storage.read() as q:
-                            known = [r for r in await q.pending_outbox(game_id, parsed) if r.kind != "hold"]  # held: below
+                        self._grown.discard(game_id)
+                        async with self.storage.read() as q:  # (the epoch as of this read: in its lock)
+                            full = full or self.storage.outbox_epoch(game_id)[:2] != epoch[:2]
+                            epoch = self.storage.outbox_epoch(game_id)
+                            if full:
+                                read_at = time.monotonic()
+                                fresh = await q.pending_outbox(game_id, parsed)
+                            else:
+                                fresh = await q.pending_outbox(game_id, parsed, after=top)
+                        top = max([top, *(r.id for r in fresh)])
+                        added = [r for r in fresh if r.kind != "hold"]  # held: below
+                        known = added if full or known is None else known + added
                     rows = [r for r in known if r.id not in busy]
                     if not rows and not inflight:
-                        if game_id in self._dirty:  # kicked while it read: read again
+                        if game_id in self._dirty or game_id in self._grown:  # kicked while it read
                             continue
                         return
                     started, due = await self._start_lanes(game_id, rows, inflight)
@@ -390,18 +421,26 @@ class Deliverer:
         repeat = not newer and self._last_edit.get((row.game_id, row.target)) == _content_key(row)
         if not (same or newer or repeat):
             return False
-        self._dirty.add(row.game_id)
+        patch: dict[int, float | None] = {x.id: None for x in same}
+        if newer or repeat:
+            patch[row.id] = None
+        last = newer[-1] if newer else None
+        if last is not None and last.payload.get("settle") and last.next_try_at > now:
+            patch[last.id] = now  # due when this one was
 
         async def write(tx: Any) -> None:
-            for x in same:
-                await tx.mark_outbox(x.id, "delivered")
-            if newer or repeat:
-                await tx.mark_outbox(row.id, "delivered")
-            last = newer[-1] if newer else None
-            if last is not None and last.payload.get("settle") and last.next_try_at > now:
-                await tx.mark_outbox(last.id, "pending", next_try_at=now)  # due when this one was
+            for row_id, due in patch.items():
+                if due is None:
+                    await tx.mark_outbox(row_id, "delivered")
+                else:
+                    await tx.mark_outbox(row_id, "pending", next_try_at=due)
 
-        await self._shared(write)
+        try:
+            await self._shared(write)
+        except BaseException:
+            self._dirty.add(row.game_id)  # what was written is not known: read them all again
+            raise
+        self._patches.setdefault(row.game_id, {}).update(patch)
         return bool(newer or repeat)
 
     def _edited(self, row: OutboxRow) -> None:

@@ -465,9 +465,21 @@ class Tx:
         # (counted when the write is made, before it commits): a copy of a game's row read
         # at one number is current while the number has not changed (``Storage.game_epoch``)
         self.epochs: dict[int, int] = {}
+        # game id (None: every game) -> a number that changes whenever the game's pending
+        # outbox rows are changed other than by new rows or the deliverer's own marks
+        # (``Storage.outbox_epoch``): rows read at one number, and the rows written since
+        # (ids only grow: AUTOINCREMENT), are the pending rows while it has not changed
+        self.outbox_epochs: dict[int | None, int] = {}
+        self.outbox_appends: dict[int, int] = {}  # game id -> a number that new rows change
 
     def _touch(self, game_id: int) -> None:
         self.epochs[game_id] = self.epochs.get(game_id, 0) + 1
+
+    def _rewrite_outbox(self, game_id: int | None) -> None:
+        self.outbox_epochs[game_id] = self.outbox_epochs.get(game_id, 0) + 1
+
+    def _append_outbox(self, game_id: int) -> None:
+        self.outbox_appends[game_id] = self.outbox_appends.get(game_id, 0) + 1
 
     async def _flush(self) -> None:
         """Send the queued statements to the database thread (one trip), if any."""
@@ -814,6 +826,7 @@ class Tx:
         at: float,
         not_before: float = 0.0,
     ) -> int:
+        self._append_outbox(game_id)
         cur = await self._cursor(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
@@ -841,6 +854,7 @@ class Tx:
         earliest (:mod:`bot.delivery`)."""
         if not rows:
             return
+        self._append_outbox(game_id)
         await self._write_many(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
@@ -882,14 +896,15 @@ class Tx:
         return int(row[0])
 
     async def pending_outbox(
-        self, game_id: int, parsed: dict[int, tuple[str, dict[str, Any]]] | None = None
+        self, game_id: int, parsed: dict[int, tuple[str, dict[str, Any]]] | None = None, *, after: int = 0
     ) -> list[OutboxRow]:
-        """The game's pending rows in order. ``parsed`` (the caller's, kept between calls):
-        a row's payload read before with the same text is not decoded again (the
-        deliverer reads a paced game's pending rows after every send); it keeps only
-        the rows still pending."""
+        """The game's pending rows in order (``after``: only those with a greater id, the
+        rows written since the caller's last read). ``parsed`` (the caller's, kept
+        between calls): a row's payload read before with the same text is not decoded
+        again; a read of every pending row (no ``after``) keeps only the rows found."""
         rows = await self._all(
-            f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' ORDER BY id", (game_id,)
+            f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' AND id > ? ORDER BY id",
+            (game_id, after),
         )
         if parsed is None:
             return [_outbox(r) for r in rows]
@@ -899,7 +914,8 @@ class Tx:
             payload = known[1] if known is not None and known[0] == r[5] else jsontext.loads(r[5])
             seen[r[0]] = (r[5], payload)
             out.append(OutboxRow(r[0], r[1], r[2], r[3], r[4], payload, r[6], bool(r[7]), *r[8:]))
-        parsed.clear()
+        if not after:  # (a read of them all: what it did not find is no longer pending)
+            parsed.clear()
         parsed.update(seen)
         return out
 
@@ -915,6 +931,7 @@ class Tx:
 
     async def cover_syncs(self, game_id: int, version: int) -> None:
         """The posts of everything up to ``version`` are queued: its 'sync' markers are done."""
+        self._rewrite_outbox(game_id)
         await self._write(
             f"UPDATE outbox SET state = 'delivered', payload = {_SPENT}"
             " WHERE game_id = ? AND kind = 'sync' AND state = 'pending'"
@@ -932,6 +949,8 @@ class Tx:
         return [line for (p,) in rows for line in jsontext.loads(p).get("lines", [])]
 
     async def release_held(self, game_id: int, before_id: int) -> None:
+        """The 'hold' rows before ``before_id`` are done (posted with the phase post).
+        Not an outbox rewrite for the deliverer: it never keeps 'hold' rows."""
         await self._write(
             f"UPDATE outbox SET state = 'delivered', payload = {_SPENT}"
             " WHERE game_id = ? AND kind = 'hold' AND state = 'pending' AND id < ?",
@@ -973,6 +992,7 @@ class Tx:
         """Delete a batch's rows that nothing has touched yet (pending, never tried): an
         outcome's rows are rewritten at each commit of its chain. Returns how many of
         the batch's rows were touched already (delivered, or tried) and so were kept."""
+        self._rewrite_outbox(game_id)
         await self._write(
             "DELETE FROM outbox WHERE game_id = ? AND batch = ? AND state = 'pending' AND attempts = 0",
             (game_id, batch),
@@ -983,6 +1003,7 @@ class Tx:
     async def release_batch(self, game_id: int, batch: int) -> None:
         """The rows of one batch held back for the end of a chain are due now (the chain
         ended early: its AI moves could not be saved)."""
+        self._rewrite_outbox(game_id)
         await self._write(
             "UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND batch = ? AND state = 'pending'"
             " AND attempts = 0 AND next_try_at > 0",
@@ -992,6 +1013,7 @@ class Tx:
     async def release_held_batches(self) -> int:
         """At start-up (no chain of AI moves runs yet): the rows a dead process held back
         for the end of its chain are due now."""
+        self._rewrite_outbox(None)
         cur = await self._cursor(
             "UPDATE outbox SET next_try_at = 0 WHERE state = 'pending' AND attempts = 0 AND next_try_at > 0"
         )
@@ -1046,6 +1068,7 @@ class Tx:
         )
 
     async def retry_outbox_now(self, game_id: int) -> None:
+        self._rewrite_outbox(game_id)
         await self._write("UPDATE outbox SET next_try_at = 0 WHERE game_id = ? AND state = 'pending'", (game_id,))
 
     async def delivery_block(self, game_id: int) -> tuple[int, float, float | None] | None:
@@ -1380,6 +1403,16 @@ class Storage:
             except Exception:  # closing anyway
                 pass
             await asyncio.to_thread(close)
+
+    def outbox_epoch(self, game_id: int) -> tuple[int, int, int]:
+        """What changed in the game's pending outbox rows through this storage (counted
+        when the write is made, before it commits): ``(rewrites of every game, rewrites
+        of this game, new rows of this game)``. A rewrite is any change but new rows and
+        :meth:`Tx.mark_outbox` (a batch dropped and written again, rows released or made
+        due). While the first two have not changed, the rows read before and those with
+        greater ids (AUTOINCREMENT) are all the game's pending rows."""
+        epochs = self._tx.outbox_epochs
+        return epochs.get(None, 0), epochs.get(game_id, 0), self._tx.outbox_appends.get(game_id, 0)
 
     def game_epoch(self, game_id: int) -> int:
         """A number that changes whenever the game's row, seats or settings are written

@@ -451,3 +451,118 @@ async def test_rows_written_while_a_backlog_goes_out_are_sent_after_a_kick(stora
     await settle(d)
     assert sender.contents() == ["dm 0", "dm 1", "dm 2", "late"]
     await d.close()
+
+
+class ReadsByKind:
+    """Records each read of a game's pending rows: all of them (0) or those after an id."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        from bot.storage import Tx
+
+        self.after: list[int] = []
+        real = Tx.pending_outbox
+
+        async def spied(tx: Any, game_id: int, parsed: Any = None, *, after: int = 0) -> Any:
+            self.after.append(after)
+            return await real(tx, game_id, parsed, after=after)
+
+        monkeypatch.setattr(Tx, "pending_outbox", spied)
+
+
+def _gated(sender: FakeSender, content: str) -> asyncio.Event:
+    """Holds the send of ``content`` until the event is set."""
+    gate = asyncio.Event()
+
+    async def deliver(row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        if row.payload.get("content") == content:
+            await gate.wait()
+        return await FakeSender.deliver(sender, row, merged)
+
+    sender.deliver = deliver  # type: ignore[method-assign]
+    return gate
+
+
+async def test_after_a_kick_only_the_new_rows_are_read(storage, monkeypatch):
+    """Issue 25: the backlog is not read again for the rows an action adds: the sender
+    reads the rows after the last it read, and sends them in order after the backlog."""
+    reads = ReadsByKind(monkeypatch)
+    sender = FakeSender()
+    gate = _gated(sender, "dm 0")
+    await queue(storage, 1, *[("dm", "7", {"content": f"dm {i}"}, True) for i in range(5)])
+    d = make(storage, sender)
+    d.kick(1)
+    await asyncio.sleep(0.05)
+    async with storage.read() as q:
+        last = max(r.id for r in await q.outbox_rows(1))
+    for n in range(3):
+        await queue(storage, 1, ("dm", "7", {"content": f"late {n}"}, True))
+        d.kick(1)
+        await asyncio.sleep(0.02)
+    gate.set()
+    await settle(d)
+    assert sender.contents() == [*(f"dm {i}" for i in range(5)), "late 0", "late 1", "late 2"]
+    assert reads.after[0] == 0  # the first read: every pending row
+    assert reads.after[1:] and all(a >= last for a in reads.after[1:]), reads.after
+    assert await states(storage, 1) == ["delivered"] * 8
+    await d.close()
+
+
+async def test_rows_written_without_a_kick_are_still_found(storage, monkeypatch):
+    """New rows are counted by the storage: the sender's next look finds them without a
+    kick (it reads the new rows only)."""
+    reads = ReadsByKind(monkeypatch)
+    sender = FakeSender()
+    gate = _gated(sender, "dm 0")
+    await queue(storage, 1, ("dm", "7", {"content": "dm 0"}, True))
+    d = make(storage, sender)
+    d.kick(1)
+    await asyncio.sleep(0.05)
+    await queue(storage, 1, ("dm", "7", {"content": "unkicked"}, True))
+    gate.set()
+    await settle(d)
+    assert sender.contents() == ["dm 0", "unkicked"]
+    assert reads.after[-1] > 0
+    await d.close()
+
+
+async def test_a_batch_rewritten_meanwhile_is_read_again_whole(storage, monkeypatch):
+    """A chain of moves drops its batch and writes it again (``drop_outbox_batch``): the
+    sender, which knew the dropped rows, reads every pending row again and never sends a
+    dropped one."""
+    reads = ReadsByKind(monkeypatch)
+    sender = FakeSender()
+    gate = _gated(sender, "first")
+    await queue(storage, 1, post("first"))
+    async with storage.transaction() as tx:
+        batch = await tx.next_outbox_batch()
+        # held back for the end of the chain, as the app writes it (not merged meanwhile)
+        await tx.put_outbox_rows(1, batch, [post("old draft")], at=time.time(), not_before=time.time() + 30)
+    d = make(storage, sender)
+    d.kick(1)
+    await asyncio.sleep(0.05)  # the sender knows "first" and "old draft"
+    async with storage.transaction() as tx:
+        assert await tx.drop_outbox_batch(1, batch) == 0
+        await tx.put_outbox_rows(1, batch, [post("new draft")], at=time.time())
+    d.kick(1)
+    gate.set()
+    await settle(d)
+    assert sender.contents() == ["first", "new draft"]
+    assert reads.after.count(0) >= 2, reads.after  # read whole again after the rewrite
+    await d.close()
+
+
+async def test_a_superseded_edit_is_settled_without_reading_the_backlog_again(storage, monkeypatch):
+    """An older edit of the status message, dropped for a newer one, is taken out of the
+    rows the sender knows: no read of every pending row for it (issue 25: one action in
+    three under load had the whole backlog read again), and only the newer edit is sent."""
+    reads = ReadsByKind(monkeypatch)
+    sender = FakeSender()
+    await queue(storage, 1, ("edit", "status", {"content": "waiting for Ann"}, True))
+    await queue(storage, 1, ("edit", "status", {"content": "waiting for Bob"}, True))
+    d = make(storage, sender)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["waiting for Bob"]
+    assert await states(storage, 1) == ["delivered"] * 2
+    assert reads.after == [0], reads.after
+    await d.close()
