@@ -278,7 +278,6 @@ class Deliverer:
         wake = self._wake.setdefault(game_id, asyncio.Event())
         inflight: dict[str, asyncio.Task[None]] = {}
         busy: set[int] = set()  # ids of the rows being sent (still "pending" in the database)
-        parsed: dict[int, tuple[str, dict[str, Any]]] = {}  # payloads decoded already (pending_outbox)
         # The pending rows as last read, less the rows this loop's sends settled since
         # (issue 25: read again only when something else may have changed them: a send
         # that did not settle its rows, a row marked here, a rewrite by the app (the
@@ -318,12 +317,10 @@ class Deliverer:
                             epoch = self.storage.outbox_epoch(game_id)
                             if full:
                                 read_at = time.monotonic()
-                                fresh = await q.pending_outbox(game_id, parsed)
-                            else:
-                                fresh = await q.pending_outbox(game_id, parsed, after=top)
+                            # (not the held log lines: they go with the next phase post)
+                            fresh = await q.pending_outbox(game_id, after=0 if full else top, held=False)
                         top = max([top, *(r.id for r in fresh)])
-                        added = [r for r in fresh if r.kind != "hold"]  # held: below
-                        known = added if full or known is None else known + added
+                        known = fresh if full or known is None else known + fresh
                     rows = [r for r in known if r.id not in busy]
                     if not rows and not inflight:
                         if game_id in self._dirty or game_id in self._grown:  # kicked while it read

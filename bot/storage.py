@@ -895,29 +895,17 @@ class Tx:
         row = await self._one("SELECT coalesce(max(batch), 0) + 1 FROM outbox")
         return int(row[0])
 
-    async def pending_outbox(
-        self, game_id: int, parsed: dict[int, tuple[str, dict[str, Any]]] | None = None, *, after: int = 0
-    ) -> list[OutboxRow]:
+    async def pending_outbox(self, game_id: int, *, after: int = 0, held: bool = True) -> list[OutboxRow]:
         """The game's pending rows in order (``after``: only those with a greater id, the
-        rows written since the caller's last read). ``parsed`` (the caller's, kept
-        between calls): a row's payload read before with the same text is not decoded
-        again; a read of every pending row (no ``after``) keeps only the rows found."""
+        rows written since the caller's last read; ``held=False``: not the log lines held
+        for the next phase post, rows of kind 'hold')."""
+        but_held = "" if held else " AND kind != 'hold'"
         rows = await self._all(
-            f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' AND id > ? ORDER BY id",
+            f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? AND state = 'pending' AND id > ?{but_held}"
+            " ORDER BY id",
             (game_id, after),
         )
-        if parsed is None:
-            return [_outbox(r) for r in rows]
-        out, seen = [], {}
-        for r in rows:
-            known = parsed.get(r[0])
-            payload = known[1] if known is not None and known[0] == r[5] else jsontext.loads(r[5])
-            seen[r[0]] = (r[5], payload)
-            out.append(OutboxRow(r[0], r[1], r[2], r[3], r[4], payload, r[6], bool(r[7]), *r[8:]))
-        if not after:  # (a read of them all: what it did not find is no longer pending)
-            parsed.clear()
-        parsed.update(seen)
-        return out
+        return [_outbox(r) for r in rows]
 
     async def outbox_rows(self, game_id: int) -> list[OutboxRow]:
         rows = await self._all(f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))

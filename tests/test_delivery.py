@@ -462,9 +462,9 @@ class ReadsByKind:
         self.after: list[int] = []
         real = Tx.pending_outbox
 
-        async def spied(tx: Any, game_id: int, parsed: Any = None, *, after: int = 0) -> Any:
-            self.after.append(after)
-            return await real(tx, game_id, parsed, after=after)
+        async def spied(tx: Any, game_id: int, **kw: Any) -> Any:
+            self.after.append(kw.get("after", 0))
+            return await real(tx, game_id, **kw)
 
         monkeypatch.setattr(Tx, "pending_outbox", spied)
 
