@@ -96,11 +96,15 @@ def pct(values: list[float], p: float) -> float:
 class NullSender:
     """A Discord that takes every post at once (message ids 1, 2, ...). With a
     ``painter``, a post's pictures are drawn first, as ``bot.posting.DiscordSender``
-    draws them (each picture spec of the post and of the posts merged into it)."""
+    draws them (each picture spec of the post and of the posts merged into it). With an
+    ``app``, a post that asks to be remembered (the game's status message) is, as
+    ``DiscordSender`` remembers it (the app then edits it instead of looking for its
+    post among the pending rows)."""
 
-    def __init__(self, painter: Any = None) -> None:
+    def __init__(self, painter: Any = None, app: Any = None) -> None:
         self.sent = 0
         self.painter = painter
+        self.app = app
         self.pictures = 0
 
     async def channel_key(self, row: Any) -> str | None:
@@ -122,6 +126,8 @@ class NullSender:
             self.pictures += len(calls)
             await asyncio.gather(*calls)
         self.sent += 1
+        if self.app is not None and row.kind == "post" and row.payload.get("remember"):
+            await self.app.remember_message(row.game_id, row.payload["remember"], row.game_id, self.sent)
         return self.sent
 
     async def tell_blocked(self, game_id: int, code: int) -> None:
@@ -331,6 +337,7 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
         gcs = GcPauses()
         try:
             app = App(storage)
+            sender.app = app
             load = Load(app, deliverer, painter, 1)
             t = time.perf_counter()
             await load.setup(games)
