@@ -875,9 +875,11 @@ class Tx:
         reminder rows (by due time), the seats that asked for a DM every turn and the next
         outbox batch number."""
         status, rem, every, batch = await self._fetch(
-            ("SELECT EXISTS (SELECT 1 FROM messages WHERE game_id = ? AND kind = 'status')"
-             " OR EXISTS (SELECT 1 FROM outbox WHERE game_id = ? AND state = 'pending' AND kind = 'post'"
-             " AND batch != ? AND instr(payload, ?) > 0)",
+            # (CASE, not OR: SQLite works out both sides of an OR, and the second reads the
+            # payloads of the game's pending posts, a backlog under load)
+            ("SELECT CASE WHEN EXISTS (SELECT 1 FROM messages WHERE game_id = ? AND kind = 'status') THEN 1"
+             " ELSE EXISTS (SELECT 1 FROM outbox WHERE game_id = ? AND state = 'pending' AND kind = 'post'"
+             " AND batch != ? AND instr(payload, ?) > 0) END",
              (game_id, game_id, -1 if rewritten is None else rewritten, dumps({"remember": "status"})[1:-1])),
             ("SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders WHERE game_id = ? ORDER BY due_at",
              (game_id,)),
