@@ -1087,9 +1087,13 @@ class Tx:
         )
         return [WaitingRow(*r) for r in rows]
 
-    async def put_waiting(self, game_id: int, seat: str, since_version: int, since_at: float) -> None:
-        # REPLACE deletes the old row, so its reminders go too (ON DELETE CASCADE)
-        await self._write("DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat))
+    async def put_waiting(
+        self, game_id: int, seat: str, since_version: int, since_at: float, *, absent: bool = False
+    ) -> None:
+        """The seat's wait, anew. ``absent``: the caller knows it has no row (read or
+        deleted in this transaction), so none is deleted first."""
+        if not absent:  # the old row goes, and its reminders with it (ON DELETE CASCADE)
+            await self._write("DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat))
         await self._write(
             "INSERT INTO waiting (game_id, seat, since_version, since_at) VALUES (?, ?, ?, ?)",
             (game_id, seat, since_version, since_at),

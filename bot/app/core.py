@@ -839,7 +839,7 @@ class Core:
                     # a decision the engine numbers in steps (a draft's pass) is a new one each step
                     step = pending[s].get("pass", "")
                     asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}:{step}", now)
-                await tx.put_waiting(info.id, s, version, asked)
+                await tx.put_waiting(info.id, s, version, asked, absent=True)  # (not there, or deleted above)
                 holder = info.seat_named(s)
                 await self._put_reminders(
                     tx, info, s, settings, now, asked=asked,
