@@ -65,6 +65,11 @@ TICK = 0.005  # the stall watcher's sleep
 DRAIN_LIMIT_S = 300.0  # the deliverer must have sent the saturated run's rows by then
 START_SPREAD_S = 0.5  # the saturated run's players make their first move within this
 
+try:  # the moves are decoded as fast as the bot decodes what it reads (bot.jsontext)
+    from orjson import loads as _loads
+except ImportError:
+    _loads = json.loads
+
 
 def play_out(game: Any, state: dict[str, Any], seats: set[str]) -> list[str]:
     """The moves of a whole game from ``state`` on (JSON text ``[seat, action]``), each the
@@ -245,7 +250,7 @@ class Load:
             if t.next >= len(t.script):
                 t.over = True
                 return
-            seat, action = json.loads(t.script[t.next])
+            seat, action = _loads(t.script[t.next])  # (the player's move, read: not the bot's work)
             state = await app.state(t.gid)  # what the player looks at (one read: the game and its state)
             t0 = time.perf_counter()
             try:
