@@ -193,5 +193,6 @@ def test_run_all_grades_the_median_of_repeated_runs(tmp_path):
 
 
 def test_the_noisy_benchmarks_are_graded_on_3_runs():
-    """make bench runs the load and App.act benchmarks 3 times (issue 25)."""
+    """make bench runs the load, App.act and scale benchmarks 3 times (issue 25)."""
     assert run_all.REPEATS["bench_load.py"] == 3 and run_all.REPEATS["bench_app.py"] == 3
+    assert run_all.REPEATS["bench_scale.py"] == 3
