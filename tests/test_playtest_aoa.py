@@ -90,8 +90,17 @@ async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, li
         else:
             opts = ps.options(msg)
             if not opts and "moved to a newer message" in message_text(msg):
-                # the prompt was sent again meanwhile (one live copy): the player follows its link
-                msg = next(m for m in reversed(fake.dm_messages(user)) if ps.select(m) is not None)
+                # the decision moved to a newer message (one live prompt): the player follows
+                # the link, and opens the turn there if that message is its "Open my turn"
+                old_id = msg["id"]
+                msg = await fake.wait_for(
+                    lambda old_id=old_id: next((m for m in reversed(fake.dm_messages(user)) if m["id"] != old_id
+                                                and (ps.select(m) is not None or ps.can(m, "Open my turn"))), None),
+                    15, what="the decision's newer message",
+                )
+                if ps.select(msg) is None:
+                    ix = await fake.click(user, msg, "Open my turn")
+                    msg = ix.followups[-1] if ix.followups else ix.original
                 continue
             assert opts, message_text(msg)
             pick = _choose(opts, rnd)
