@@ -184,7 +184,10 @@ class Stalls:
 def worker_cpu_s(painter: Any) -> float:
     """CPU seconds (user + system) the painter's worker processes have used so far."""
     pool = getattr(painter, "_processes", None)
-    procs = getattr(pool, "_processes", None) or {}
+    if hasattr(pool, "pids"):
+        procs: Any = pool.pids()
+    else:  # an older bot (a before-and-after run): a ProcessPoolExecutor
+        procs = getattr(pool, "_processes", None) or {}
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for pid in list(procs):

@@ -22,11 +22,12 @@ GIL, and in threads they starved the event loop (every database answer and reque
 the round end waited for the GIL behind them). ``BOARDROOM_PICTURES=thread`` keeps it
 all in 2 threads of the bot's process (the default on a single core); ``process``
 forces the processes. Where worker processes cannot start, the painter works in
-threads. The workers are started when first needed (the bot warms them up after its
-start-up catch-up) and stopped at exit (or by :meth:`Painter.close`). A bot that dies
-without stopping them (SIGKILL, the OOM killer) takes them with it: each worker watches
-the bot's process and ends within a moment of it (:func:`watch_bot`), and the
-forkserver and resource tracker end once their workers have.
+threads. The workers (:mod:`bot.picture_workers`: each answers on a pipe of its own,
+read by the event loop, with no thread of the bot's process in between) are started
+when first needed (the bot warms them up after its start-up catch-up) and stopped at
+exit (or by :meth:`Painter.close`). A bot that dies without stopping them (SIGKILL, the
+OOM killer) takes them with it: a worker ends when the bot's end of its pipe closes, and
+it also watches the bot's process, in case it is drawing then (:func:`watch_bot`).
 
 :func:`warm_up` (run by the bot in the painter once the start-up catch-up is done)
 draws one throwaway picture per game, so that the first picture a player waits for
@@ -42,17 +43,16 @@ import contextlib
 import inspect
 import io
 import logging
-import multiprocessing
 import os
 import pickle
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from PIL import Image
 
 from bot import jsontext
+from bot.picture_workers import WorkerDied, WorkerPool, WorkersUnavailable
 
 log = logging.getLogger("boardroom.pictures")
 
@@ -60,6 +60,7 @@ MAX_UPLOAD = 8 * 1024 * 1024  # bytes; Discord's older per-upload limit (bots no
 HALVINGS = 3
 FAST_LEVEL = 3  # zlib level of the first try on a palette picture
 WORKERS = 2  # the machine has 2 cores
+DIED_IN_A_ROW = 3  # worker processes that die before answering, in a row: threads from then on
 
 
 def _png(image: Image.Image, **kw: Any) -> bytes:
@@ -203,12 +204,11 @@ def _bot_gone(pid: int) -> bool:
 def _watch_bot(pid: int) -> None:
     """Block until process ``pid`` (the bot) ends, then end this worker at once.
 
-    A worker's parent is the forkserver, not the bot, and a killed bot (SIGKILL, the
-    OOM killer) runs no clean-up: without this, the forkserver and its workers lived
-    on for ever, holding the dead bot's stdout. On Linux a pidfd becomes readable
-    when the process ends, so the worker wakes at once; elsewhere it looks every
-    :data:`PARENT_POLL_S` seconds. When the workers are gone the forkserver (whose
-    clients they were) and multiprocessing's resource tracker end by themselves."""
+    A killed bot (SIGKILL, the OOM killer) runs no clean-up. Its workers see their job
+    pipe close, but only once they are done drawing; this ends a busy one at once too
+    (it would otherwise hold the dead bot's stdout a while). On Linux a pidfd becomes
+    readable when the process ends, so the worker wakes at once; elsewhere it looks
+    every :data:`PARENT_POLL_S` seconds."""
     try:
         fd = os.pidfd_open(pid)  # type: ignore[attr-defined]  # Linux 5.3+, Python 3.9+
     except ProcessLookupError:
@@ -263,11 +263,6 @@ def call_json(fn: Callable[..., Any], args_json: str) -> Any:
     return fn(*jsontext.loads(args_json))
 
 
-def _run_pickled(fn: Callable[..., Any], blob: bytes) -> Any:
-    """What a worker process runs: ``fn(*args)``, the arguments pickled by the caller."""
-    return fn(*pickle.loads(blob))
-
-
 def usable_cores() -> int:
     """The cores this process may run on (1 if the host cannot say)."""
     try:
@@ -302,7 +297,7 @@ class Painter:
         if mode not in (None, "process", "thread"):
             raise ValueError(f"unknown painter mode {mode!r}")
         self.workers, self._mode = workers, mode
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: WorkerPool | None = None
         self._threads: ThreadPoolExecutor | None = None
         self._picklable: dict[Any, bool] = {}
         self._warmed = False
@@ -319,19 +314,19 @@ class Painter:
             self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="painter")
         return self._threads
 
-    def _process_pool(self) -> ProcessPoolExecutor:
+    def _process_pool(self) -> WorkerPool:
         if self._processes is None:
-            # forkserver: never fork the bot's own process (threads, sockets, event loop)
-            self._processes = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                initializer=_warm_worker, initargs=(os.getpid(),),  # each worker ends with the bot
-            )
+            # fresh interpreters, never a fork of the bot's own process (threads, sockets,
+            # event loop); each worker warms up, and ends with the bot
+            self._processes = WorkerPool(self.workers, ("bot.pictures:_warm_worker", (os.getpid(),)))
         return self._processes
 
-    def _executor(self, fn: Callable[..., Any]) -> Executor:
-        if self.mode == "process" and self._can_send(fn):
-            return self._process_pool()
-        return self._thread_pool()
+    def _no_processes(self, why: object) -> None:
+        log.warning("worker processes are unavailable (%s): working in threads", why)
+        self._mode = "thread"
+        if self._processes is not None:
+            self._processes.close()
+        self._processes = None
 
     def _can_send(self, fn: Callable[..., Any]) -> bool:
         known = self._picklable.get(fn)
@@ -364,24 +359,18 @@ class Painter:
                 blob = None
         if blob is None:
             return await loop.run_in_executor(self._thread_pool(), fn, *args)
+        pool = self._process_pool()
         try:
-            pool = self._process_pool()
-            future = loop.run_in_executor(pool, _run_pickled, fn, blob)
-        except (OSError, NotImplementedError, RuntimeError) as exc:
-            # no worker processes here (no semaphores, a sandbox, interpreter shutting
-            # down): threads from now on
-            log.warning("worker processes are unavailable (%s): working in threads", exc)
-            self._mode = "thread"
-            self._processes = None
-            return await loop.run_in_executor(self._thread_pool(), fn, *args)
-        try:
-            return await future
-        except BrokenProcessPool:
-            log.warning("a worker process died; starting new ones")
-            if self._processes is pool:
-                self._processes = None
-                pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self._thread_pool(), fn, *args)
+            return await pool.run(fn, blob)
+        except WorkersUnavailable as exc:
+            # no worker processes here (a sandbox, no memory): threads from now on
+            self._no_processes(exc)
+        except WorkerDied:
+            if pool.failures >= DIED_IN_A_ROW:  # they die as they start: something is broken
+                self._no_processes(f"{pool.failures} workers died in a row")
+            else:
+                log.warning("a picture worker process died; starting a new one")
+        return await loop.run_in_executor(self._thread_pool(), fn, *args)
 
     def warm_up(self) -> None:
         """:func:`warm_up` in a worker now, without waiting (the bot's start-up); once per
@@ -392,20 +381,17 @@ class Painter:
         load_packages()  # no import races with the event loop's thread (see load_packages)
         if self.mode == "process":
             try:
-                pool = self._process_pool()
-                for _ in range(self.workers):  # start them all now: each warms up as it starts
-                    pool.submit(int)
+                self._process_pool().start()  # start them all now: each warms up as it starts
                 return
-            except (OSError, NotImplementedError, RuntimeError) as exc:
-                log.warning("worker processes are unavailable (%s): working in threads", exc)
-                self._mode = "thread"
-                self._processes = None
+            except WorkersUnavailable as exc:
+                self._no_processes(exc)
         self._thread_pool().submit(warm_up)
 
     def close(self) -> None:
-        for pool in (self._processes, self._threads):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.close()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
         self._processes = self._threads = None
 
 

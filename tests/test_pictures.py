@@ -254,10 +254,12 @@ def test_painter_falls_back_to_threads_when_processes_are_unavailable(monkeypatc
     in threads instead, from then on; nothing fails."""
     import asyncio
 
+    from bot import picture_workers
+
     def unavailable(*args: Any, **kwargs: Any) -> Any:
         raise OSError("no process pools here")
 
-    monkeypatch.setattr(pictures, "ProcessPoolExecutor", unavailable)
+    monkeypatch.setattr(picture_workers, "Worker", unavailable)
     painter = pictures.Painter(mode="process")
     try:
         data = asyncio.run(painter.png(_small_picture))

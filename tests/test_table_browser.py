@@ -183,7 +183,8 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             await plan_by_hand(pb)
             for p in (pa, pb):
                 await p.page.wait_for_function("() => !document.querySelector('#stage').innerText.includes('Planning')", timeout=5_000)
-            assert "All 2 plans sealed" in everything_posted(fake)
+            # the thread's post follows the tables: it waits for its picture and the pacing
+            await fake.wait_for(lambda: "All 2 plans sealed" in everything_posted(fake), 15, what="the round-2 reveal")
             await pa.assert_plain_words()
             await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)

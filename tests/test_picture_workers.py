@@ -1,0 +1,198 @@
+"""The painter's worker processes, each answering on its own pipe (issue 25).
+
+``bot.picture_workers`` replaced ``ProcessPoolExecutor``, whose feeder and manager
+threads cost the bot 0.4-0.9 ms of CPU per picture. These tests hold what the pool must
+still do: answer in order and in full (a large job, a large answer), raise what a job
+raised, survive a worker that dies or a wait that is cancelled, move from one event loop
+to the next, and start no thread in the bot's process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import threading
+import time
+
+import pytest
+
+from bot import picture_workers, pictures
+from bot.picture_workers import WorkerDied, WorkerPool
+
+SETUP = ("os:getpid", ())  # a set-up that does nothing to speak of
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _echo(data: bytes) -> bytes:
+    return data[::-1]
+
+
+def _slow_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _fail(text: str) -> None:
+    raise ValueError(text)
+
+
+def _die() -> None:
+    os._exit(3)
+
+
+def _blob(*args: object) -> bytes:
+    return pickle.dumps(args)
+
+
+@pytest.fixture
+def pool():
+    p = WorkerPool(2, SETUP)
+    yield p
+    p.close()
+
+
+def test_a_large_job_and_a_large_answer_arrive_whole(pool: WorkerPool) -> None:
+    """5 MiB each way: far more than a pipe holds, so both ends are read and written in
+    pieces by the event loop."""
+    data = os.urandom(5 * 2**20)
+
+    async def go() -> bytes:
+        return await pool.run(_echo, _blob(data))
+
+    assert asyncio.run(go()) == data[::-1]
+
+
+def test_what_a_job_raises_is_raised_here_and_the_worker_goes_on(pool: WorkerPool) -> None:
+    async def go() -> tuple[str, int, int]:
+        with pytest.raises(ValueError) as caught:
+            await pool.run(_fail, _blob("no picture"))
+        first = pool.pids()
+        return str(caught.value), await pool.run(_pid, _blob()), len(first)
+
+    text, pid, workers = asyncio.run(go())
+    assert text == "no picture"
+    assert pid in pool.pids() and workers == 2  # nobody was restarted for a job's error
+
+
+def test_jobs_wait_for_an_idle_worker_and_no_worker_runs_two(pool: WorkerPool) -> None:
+    """6 jobs of 0.3 s on 2 workers: 3 rounds, each worker doing one job at a time."""
+
+    async def go() -> tuple[list[int], float]:
+        start = time.perf_counter()
+        pids = await asyncio.gather(*(pool.run(_slow_pid, _blob(0.3)) for _ in range(6)))
+        return list(pids), time.perf_counter() - start
+
+    pids, took = asyncio.run(go())
+    assert sorted(set(pids)) == sorted(pool.pids())
+    assert all(pids.count(p) == 3 for p in set(pids))
+    assert took >= 0.85  # 3 rounds of 0.3 s: two jobs never shared a worker
+
+
+def test_a_worker_that_dies_fails_its_job_and_is_replaced(pool: WorkerPool) -> None:
+    async def go() -> tuple[list[int], int, list[int]]:
+        await pool.run(_pid, _blob())
+        before = pool.pids()
+        with pytest.raises(WorkerDied):
+            await pool.run(_die, _blob())
+        pid = await pool.run(_pid, _blob())
+        return before, pid, pool.pids()
+
+    before, pid, after = asyncio.run(go())
+    assert len(after) == 2 and len(set(after) - set(before)) == 1  # one new worker
+    assert pid in after
+
+
+def test_a_cancelled_wait_retires_its_worker_and_the_next_job_is_answered(pool: WorkerPool) -> None:
+    """A job cancelled mid-draw leaves its worker out of step with its pipes (its answer
+    would be read as the next job's): that worker is never used again."""
+
+    async def go() -> tuple[list[int], int, list[int]]:
+        await asyncio.gather(pool.run(_pid, _blob()), pool.run(_pid, _blob()))
+        before = pool.pids()
+        task = asyncio.ensure_future(pool.run(_slow_pid, _blob(1.0)))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        answers = await asyncio.gather(*(pool.run(_slow_pid, _blob(0.01)) for _ in range(4)))
+        return before, len(set(answers)), pool.pids()
+
+    before, distinct, after = asyncio.run(go())
+    assert len(after) == 2 and len(set(after) & set(before)) == 1
+    assert distinct <= 2
+
+
+def test_the_pool_moves_to_a_new_event_loop(pool: WorkerPool) -> None:
+    first = asyncio.run(pool.run(_pid, _blob()))
+    second = asyncio.run(pool.run(_pid, _blob()))
+    assert {first, second} <= set(pool.pids())
+
+
+def test_a_picture_call_starts_no_thread_in_the_bots_process() -> None:
+    """The old executor's feeder and manager threads were the cost (module docstring)."""
+    painter = pictures.Painter(mode="process")
+
+    async def go() -> tuple[int, int]:
+        await painter.call(_pid)  # the workers start
+        threads = threading.active_count()
+        await asyncio.gather(*(painter.call(_slow_pid, 0.05) for _ in range(4)))
+        return threads, threading.active_count()
+
+    try:
+        before, after = asyncio.run(go())
+        assert after == before and painter._threads is None
+    finally:
+        painter.close()
+
+
+def test_the_painter_draws_in_threads_for_a_job_whose_worker_died(monkeypatch) -> None:
+    """The job is done all the same (in a thread here); after workers die in a row
+    without answering, the painter works in threads from then on."""
+    painter = pictures.Painter(mode="process")
+    where: list[int] = []
+
+    async def go() -> None:
+        for _ in range(pictures.DIED_IN_A_ROW):
+            where.append(await painter.call(_die_in_a_worker))
+
+    try:
+        asyncio.run(go())
+        assert where == [os.getpid()] * pictures.DIED_IN_A_ROW  # each done here, in a thread
+        assert painter.mode == "thread" and painter._processes is None
+    finally:
+        painter.close()
+
+
+def _die_in_a_worker() -> int:
+    """Kills a worker process; returns this process's id where it is not one."""
+    if os.environ.get("BOARDROOM_TEST_MAIN_PID") != str(os.getpid()):
+        os._exit(5)
+    return os.getpid()
+
+
+os.environ.setdefault("BOARDROOM_TEST_MAIN_PID", str(os.getpid()))
+
+
+def test_a_worker_ends_when_the_bots_end_of_its_pipe_closes(pool: WorkerPool) -> None:
+    asyncio.run(pool.run(_pid, _blob()))
+    workers = list(pool.workers)
+    for w in workers:
+        os.close(w.job_w)  # what the kernel does when the bot dies
+        w.job_w = os.open(os.devnull, os.O_WRONLY)  # so that close() has something to close
+    deadline = time.monotonic() + 10
+    while not all(w.process.poll() is not None for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(w.process.returncode == 0 for w in workers)
+
+
+def test_a_worker_that_cannot_start_is_reported_as_unavailable(monkeypatch, pool: WorkerPool) -> None:
+    def no_fork(*args: object, **kw: object) -> object:
+        raise OSError("fork: Resource temporarily unavailable")
+
+    monkeypatch.setattr(picture_workers.subprocess, "Popen", no_fork)
+    with pytest.raises(picture_workers.WorkersUnavailable):
+        asyncio.run(pool.run(_pid, _blob()))
