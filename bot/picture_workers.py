@@ -27,6 +27,10 @@ itself when the bot's end of its job pipe closes, which happens when the bot die
 however it dies, and it also watches the bot's process (:func:`bot.pictures.watch_bot`)
 in case it is busy drawing then.
 
+The workers are children of the bot's process: code in that process that collects any
+child with ``os.wait()`` would collect them too (mutmut does: ``scripts/mutants.py``
+runs its tests with the pictures in threads). The bot itself waits only for its own.
+
 No ``discord`` import here.
 """
 
@@ -81,26 +85,18 @@ class Worker:
         finally:
             os.close(job_r)
             os.close(answer_w)
+        # the first frame: this process's import path (the worker imports what the bot's
+        # pickles name, tests' helpers included) and what to run before the first job;
+        # small (the pipe holds 64 KiB), so written at once
+        try:
+            _write_all(self.job_w, _frame((list(sys.path), setup)))
+        except OSError:  # it died at once
+            self.close()
+            raise
         os.set_blocking(self.job_w, False)
         os.set_blocking(self.answer_r, False)
         self.busy = False
         self.dead = False
-        # the first frame: this process's import path (the worker imports what the bot's
-        # pickles name, tests' helpers included) and what to run before the first job
-        self._pending = bytearray(_frame((list(sys.path), setup)))
-        self._flush_blocking_start()
-
-    def _flush_blocking_start(self) -> None:
-        """The set-up frame is small: written now (the pipe holds 64 KiB)."""
-        while self._pending:
-            try:
-                n = os.write(self.job_w, self._pending)
-            except BlockingIOError:
-                import time
-
-                time.sleep(0.001)
-                continue
-            del self._pending[:n]
 
     @property
     def pid(self) -> int:

@@ -116,8 +116,13 @@ def prepare(game: str, work: Path, modules: list[str], tests: Path) -> None:
 def mutmut(work: Path, names: list[str], jobs: int) -> int:
     exe = Path(sys.executable).parent / "mutmut"
     cmd = ["nice", "-n", "10", str(exe), "run", "--max-children", str(jobs), *names]
+    # The bot's picture workers are child processes of the process that draws
+    # (bot.picture_workers), and mutmut collects its own workers with os.wait(): a picture
+    # worker of a test run in mutmut's process (a bot that warms its painter up) would be
+    # collected in their place, and mutmut stops (KeyError). Rules tests draw in threads.
+    env = {**os.environ, "BOARDROOM_PICTURES": "thread"}
     with open(work / "mutmut.log", "a") as log:
-        return subprocess.call(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT)
+        return subprocess.call(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT, env=env)
 
 
 def metas(work: Path) -> dict[str, dict[str, int | None]]:
