@@ -332,5 +332,18 @@ async def main() -> None:
     print(json.dumps({**figures, "python": sys.version.split()[0]}))  # the last line, for run_all.py
 
 
+def bot_loop() -> Any:
+    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
+    installed); asyncio's for an older bot (a before-and-after run)."""
+    try:
+        from bot.runtime import event_loop
+    except ImportError:
+        from contextlib import nullcontext
+
+        return nullcontext("asyncio")
+    return event_loop()
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    with bot_loop():
+        asyncio.run(main())

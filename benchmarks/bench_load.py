@@ -39,7 +39,8 @@ longest time a 5 ms sleep of a watcher task overslept (``loop_stall_max_ms``; on
 machine shared with other work this includes the time the process was not scheduled:
 ``load_avg_1min`` says how busy it was), ``..._gc_pause_max_ms`` the longest garbage
 collection. The garbage collector is set as ``boardroom run`` sets it
-(``bot.runtime.tune_gc`` and ``bot.runtime.Collector``).
+(``bot.runtime.tune_gc`` and ``bot.runtime.Collector``), and the run is on its event
+loop (``bot.runtime.event_loop``: uvloop's where installed; ``event_loop`` says which).
 
 Prints one JSON line. Nothing is asserted.
 """
@@ -167,11 +168,12 @@ class Stalls:
         self.worst = 0.0
 
     async def _watch(self) -> None:
-        loop = asyncio.get_running_loop()
+        # (the clock, not the loop's time: uvloop's is in whole milliseconds, read once per
+        # pass of the loop)
         while True:
-            t = loop.time()
+            t = time.perf_counter()
             await asyncio.sleep(TICK)
-            self.worst = max(self.worst, loop.time() - t - TICK)
+            self.worst = max(self.worst, time.perf_counter() - t - TICK)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._watch())
@@ -430,6 +432,18 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
     return out
 
 
+def bot_loop() -> Any:
+    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
+    installed); asyncio's for an older bot (a before-and-after run)."""
+    try:
+        from bot.runtime import event_loop
+    except ImportError:
+        from contextlib import nullcontext
+
+        return nullcontext("asyncio")
+    return event_loop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)
@@ -439,7 +453,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.quick:
         args.seconds = 10.0
-    out = asyncio.run(run(args.games, args.seconds, args.rate))
+    with bot_loop() as loop_name:
+        out = asyncio.run(run(args.games, args.seconds, args.rate))
+    out["event_loop"] = loop_name
     out["load_avg_1min"] = round(os.getloadavg()[0], 2)  # other work on the machine
     print(json.dumps(out))
 

@@ -227,6 +227,18 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
 
 
+def bot_loop() -> Any:
+    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
+    installed); asyncio's for an older bot (a before-and-after run)."""
+    try:
+        from bot.runtime import event_loop
+    except ImportError:
+        from contextlib import nullcontext
+
+        return nullcontext("asyncio")
+    return event_loop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -239,7 +251,8 @@ def main() -> None:
         figures = run(args.runs)
         figures["pictures_alone_ms"] = figures.pop("round_end_pictures_ms")
     if not args.pictures_only:
-        figures.update(asyncio.run(round_end_e2e(args.runs)))
+        with bot_loop():
+            figures.update(asyncio.run(round_end_e2e(args.runs)))
     if args.json:
         print(json.dumps(figures))
         return

@@ -523,6 +523,18 @@ def run(
     return out
 
 
+def bot_loop() -> Any:
+    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
+    installed); asyncio's for an older bot (a before-and-after run)."""
+    try:
+        from bot.runtime import event_loop
+    except ImportError:
+        from contextlib import nullcontext
+
+        return nullcontext("asyncio")
+    return event_loop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
@@ -540,7 +552,9 @@ def main() -> None:
     parser.add_argument("--spawned-at", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        result = asyncio.run(measure(Path(args.measure), args.acts, args.profile, args.baseline_db, args.spawned_at))
+        with bot_loop() as loop_name:
+            result = asyncio.run(measure(Path(args.measure), args.acts, args.profile, args.baseline_db, args.spawned_at))
+        result["event_loop"] = loop_name
         print(json.dumps(result))
         return
     with tempfile.TemporaryDirectory() as d:

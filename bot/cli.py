@@ -156,7 +156,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     kw: dict[str, Any] = {} if shards is None else {"shards": shards}
     if table is not None:
         kw["table"] = table  # the live table, served by this process on the same App
-    from bot.runtime import Collector, tune_gc
+    from bot.runtime import Collector, event_loop, tune_gc
 
     # the garbage collector run from the event loop, in short passes (bot/runtime.py)
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, collector=Collector(), **kw)
@@ -166,7 +166,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     tune_gc()  # what start-up left alive is never walked again (bot/runtime.py)
     try:
-        client.run(config.token, log_handler=None)
+        with event_loop() as loop_name:  # uvloop's where installed (bot/runtime.py)
+            log.info("event loop: %s", loop_name)
+            client.run(config.token, log_handler=None)
     except LeaseHeld as exc:
         return _fail(str(exc), 2)
     except Exception as exc:  # never echo the token: report the type and a safe message
@@ -186,13 +188,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not 1 <= args.players <= 5:
         return _fail("--players must be between 1 and 5", 2)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from bot.runtime import event_loop
+
     try:
-        asyncio.run(
-            run_demo(
-                game=args.game, players=args.players, seed=args.seed, db=args.db,
-                out=args.out, pace=args.pace, ai=args.ai,
+        with event_loop():  # the bot's own loop: the demo is the real stack
+            asyncio.run(
+                run_demo(
+                    game=args.game, players=args.players, seed=args.seed, db=args.db,
+                    out=args.out, pace=args.pace, ai=args.ai,
+                )
             )
-        )
     except AppError as exc:
         return _fail(f"demo failed: {exc}")
     except Exception as exc:
@@ -205,6 +210,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     import tempfile
 
     from bot.records import AppError
+    from bot.runtime import event_loop
     from bot.table.local import serve_local
 
     if not 1 <= args.players <= 5:
@@ -215,7 +221,8 @@ def cmd_table(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="boardroom-table-") as tmp:
         db = args.db or str(Path(tmp) / "table.db")
         try:
-            asyncio.run(serve_local(args.game, args.port, players=args.players, seed=args.seed, db=db))
+            with event_loop():  # the bot's own loop (bot/runtime.py)
+                asyncio.run(serve_local(args.game, args.port, players=args.players, seed=args.seed, db=db))
         except KeyboardInterrupt:
             return 0
         except AppError as exc:

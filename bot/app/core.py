@@ -948,7 +948,7 @@ class Core:
             else:
                 await self._write_rows(tx, info, game, new, out, final=False)
         if not over:  # the game's row as this commit left it (nothing else wrote it: its lock)
-            self._keep_info(self.storage.game_epoch(info.id), replace(info, version=seq, updated_at=now))
+            self._keep_info(self.storage.game_epoch(info.id), info.at_version(seq, now))
         self._remember(info.id, new)
 
     async def _round_ended(
@@ -1011,7 +1011,7 @@ class Core:
 
     @staticmethod
     def _bump(info: GameInfo, out: Outcome) -> GameInfo:
-        return replace(info, version=out.version)
+        return info.at_version(out.version)
 
     async def _ai_step(self, info: GameInfo, game: Game, out: Outcome) -> bool:
         """One AI action for the first pending AI-played seat, committed. False if none."""

@@ -1,0 +1,103 @@
+"""The bot's event loop (``bot.runtime.event_loop``, issue 25): uvloop's where installed
+(a dependency everywhere but Windows), asyncio's with ``BOARDROOM_LOOP=asyncio`` or
+without uvloop; ``boardroom run`` starts discord.py on it; and a whole game through the
+fake Discord plays on it as on asyncio's loop (the demo in a subprocess, with its
+picture workers, runs on it too: ``tests/test_demo.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import cli
+from bot.runtime import LOOP_ENV, event_loop
+
+SECRET = "MTIz.not-a-real-token.abc"
+
+
+async def _loop_module() -> str:
+    return type(asyncio.get_running_loop()).__module__
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(LOOP_ENV, raising=False)
+    if sys.platform == "win32":
+        pytest.skip("uvloop does not build on Windows: asyncio's loop there")
+    import uvloop  # noqa: F401  (a dependency of the bot on every other platform)
+
+    before = asyncio.get_event_loop_policy()
+    with event_loop() as name:
+        assert name == "uvloop"
+        assert asyncio.run(_loop_module()).startswith("uvloop")
+    assert asyncio.get_event_loop_policy() is before  # restored on the way out
+    assert asyncio.run(_loop_module()).startswith("asyncio")
+
+
+def test_boardroom_loop_asyncio_keeps_asyncios_own_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(LOOP_ENV, " AsyncIO ")
+    with event_loop() as name:
+        assert name == "asyncio"
+        assert asyncio.run(_loop_module()).startswith("asyncio")
+
+
+def test_without_uvloop_the_loop_is_asyncios(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(LOOP_ENV, raising=False)
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # import uvloop -> ImportError
+    with event_loop() as name:
+        assert name == "asyncio"
+        assert asyncio.run(_loop_module()).startswith("asyncio")
+
+
+def test_boardroom_run_starts_discord_on_the_bots_loop(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    if sys.platform == "win32":
+        pytest.skip("uvloop does not build on Windows")
+    seen: list[str] = []
+
+    class FakeClient:
+        def run(self, token: str, **kw: object) -> None:  # discord.py's Client.run: asyncio.run
+            seen.append(asyncio.run(_loop_module()))
+
+    async def approximate_guild_count(token: str) -> int:
+        return 1
+
+    fake = types.ModuleType("bot.discord_bot")
+    fake.create_bot = lambda db_path, **kw: FakeClient()  # type: ignore[attr-defined]
+    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+    monkeypatch.delenv(LOOP_ENV, raising=False)
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["run"]) == 0
+    assert len(seen) == 1 and seen[0].startswith("uvloop"), seen
+    monkeypatch.setenv(LOOP_ENV, "asyncio")
+    assert cli.main(["run"]) == 0
+    assert seen[1].startswith("asyncio"), seen
+
+
+def test_a_whole_game_through_the_fake_discord_on_uvloop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole two-player game with Steve of ``tests/test_discord_e2e.py`` (lobby, DM
+    planners, every turn by buttons, the final scores, no error and no internal id),
+    on the bot's loop instead of asyncio's."""
+    if sys.platform == "win32":
+        pytest.skip("uvloop does not build on Windows")
+    from tests.fake_discord import FakeDiscord
+    from tests.test_discord_e2e import test_a_whole_game_to_the_final_scores as whole_game
+
+    monkeypatch.delenv(LOOP_ENV, raising=False)
+
+    async def play() -> str:
+        async with FakeDiscord() as fake:
+            await whole_game(fake, tmp_path, None, True, None)
+            fake.assert_clean()
+        return await _loop_module()
+
+    with event_loop() as name:
+        assert name == "uvloop"
+        ran_on: Any = asyncio.run(play())
+    assert ran_on.startswith("uvloop")
