@@ -41,6 +41,11 @@ from bot.demo import run_demo  # noqa: E402
 from bot.reminders import ReminderScheduler  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 
+try:  # the event loop ``boardroom run`` runs on (bot/runtime.py: uvloop's where installed)
+    from bot.runtime import event_loop as bot_loop
+except ImportError:  # an older bot (a before-and-after run): asyncio's, as it ran
+    from contextlib import nullcontext as bot_loop
+
 GAME = "smartphone-inc"
 
 
@@ -330,18 +335,6 @@ async def main() -> None:
         figures |= await bench_startup(tmp, args.startup_games)
         figures |= await bench_bytes(tmp, args.games)
     print(json.dumps({**figures, "python": sys.version.split()[0]}))  # the last line, for run_all.py
-
-
-def bot_loop() -> Any:
-    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
-    installed); asyncio's for an older bot (a before-and-after run)."""
-    try:
-        from bot.runtime import event_loop
-    except ImportError:
-        from contextlib import nullcontext
-
-        return nullcontext("asyncio")
-    return event_loop()
 
 
 if __name__ == "__main__":

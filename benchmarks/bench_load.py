@@ -61,6 +61,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+try:  # the event loop ``boardroom run`` runs on (bot/runtime.py: uvloop's where installed)
+    from bot.runtime import event_loop as bot_loop
+except ImportError:  # an older bot (a before-and-after run): asyncio's, as it ran
+    from contextlib import nullcontext as bot_loop
+
 GAME = "smartphone-inc"
 TICK = 0.005  # the stall watcher's sleep
 DRAIN_LIMIT_S = 300.0  # the deliverer must have sent the saturated run's rows by then
@@ -430,18 +435,6 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
             painter.close()
             await storage.close()
     return out
-
-
-def bot_loop() -> Any:
-    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
-    installed); asyncio's for an older bot (a before-and-after run)."""
-    try:
-        from bot.runtime import event_loop
-    except ImportError:
-        from contextlib import nullcontext
-
-        return nullcontext("asyncio")
-    return event_loop()
 
 
 def main() -> None:

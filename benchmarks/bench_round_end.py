@@ -53,6 +53,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+try:  # the event loop ``boardroom run`` runs on (bot/runtime.py: uvloop's where installed)
+    from bot.runtime import event_loop as bot_loop
+except ImportError:  # an older bot (a before-and-after run): asyncio's, as it ran
+    from contextlib import nullcontext as bot_loop
+
 import render  # noqa: E402
 from bot import pictures  # noqa: E402
 from engine.simulate import choose  # noqa: E402
@@ -225,18 +230,6 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
-
-
-def bot_loop() -> Any:
-    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
-    installed); asyncio's for an older bot (a before-and-after run)."""
-    try:
-        from bot.runtime import event_loop
-    except ImportError:
-        from contextlib import nullcontext
-
-        return nullcontext("asyncio")
-    return event_loop()
 
 
 def main() -> None:

@@ -63,6 +63,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+try:  # the event loop ``boardroom run`` runs on (bot/runtime.py: uvloop's where installed)
+    from bot.runtime import event_loop as bot_loop
+except ImportError:  # an older bot (a before-and-after run): asyncio's, as it ran
+    from contextlib import nullcontext as bot_loop
+
 GAME = "smartphone-inc"
 CORE_LOG = "bot.app.core"  # the logger of bot/app/core.py
 STOPS = (1, 12, 25, 38, 50)  # actions played in each base game (several phases and rounds)
@@ -521,18 +526,6 @@ def run(
     out = json.loads(child.stdout.strip().splitlines()[-1])
     out.update(build_s=built, db_mib=round(os.path.getsize(db) / 2**20, 1))
     return out
-
-
-def bot_loop() -> Any:
-    """The event loop ``boardroom run`` runs on (``bot.runtime.event_loop``: uvloop's where
-    installed); asyncio's for an older bot (a before-and-after run)."""
-    try:
-        from bot.runtime import event_loop
-    except ImportError:
-        from contextlib import nullcontext
-
-        return nullcontext("asyncio")
-    return event_loop()
 
 
 def main() -> None:
