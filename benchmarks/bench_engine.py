@@ -49,7 +49,7 @@ def actions_per_second(games: int) -> dict[str, float]:
 LOOK = 25  # outcomes read per call: one page of a list (as benchmarks/bench_plans.py)
 
 
-def plan_enumeration() -> dict[str, float]:
+def plan_enumeration(runs: int = 7) -> dict[str, float]:
     """Milliseconds of ``distinct_outcomes`` with 0, 3 and 6 Improvements, without and
     with 4G (the goal's case: 6 Improvements and 4G ≤ 50 ms). ``distinct_outcomes``
     builds each outcome and its plan when it is read (issue 9: "build plan dicts only
@@ -63,7 +63,7 @@ def plan_enumeration() -> dict[str, float]:
 
     def timed(fn: Any) -> float:
         times = []
-        for _ in range(7):
+        for _ in range(runs):
             t0 = time.perf_counter()
             fn()
             times.append(time.perf_counter() - t0)
@@ -152,11 +152,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--read-games", type=int, default=None, help="games for the read figures (default: min(games, 10))")
     parser.add_argument("--runs", type=int, default=3, help="runs of the read figures (their median)")
+    parser.add_argument("--plan-runs", type=int, default=7, help="runs of each plan enumeration figure (their median)")
     args = parser.parse_args()
     read_games = args.read_games if args.read_games is not None else min(args.games, 10)
     figures = {
         **actions_per_second(args.games),
-        **plan_enumeration(),
+        **plan_enumeration(args.plan_runs),
         **state_size(),
         **read_calls(read_games, args.runs),
     }

@@ -25,7 +25,7 @@ _spec.loader.exec_module(run_all)
 @pytest.mark.parametrize(
     "args",
     [
-        ["bench_engine.py", "--games", "2"],
+        ["bench_engine.py", "--games", "2", "--runs", "1", "--plan-runs", "1"],
         ["bench_mm.py", "--games", "2"],
         ["bench_plans.py", "--runs", "1"],
         ["bench_planner.py", "--runs", "1"],
