@@ -133,12 +133,13 @@ def run(runs: int = 5) -> dict[str, Any]:
     return figures
 
 
-async def round_end_e2e(runs: int) -> dict[str, Any]:
+async def round_end_e2e(runs: int, per: float | None = None) -> dict[str, Any]:
     """(see the module docstring) the time from the round-ending ``App.act`` to its last
     message: ``runs`` round ends after a pause (the pace windows empty), then ``runs``
     that land while the posts of the moves before are still pacing out (the players
     move as fast as the bot answers). A game has 4 round ends and its end (counted
-    too); more games are played as needed."""
+    too); more games are played as needed. ``per``: the pace window in seconds (the
+    bot's 5 s unless given: the suite's smoke run gives the tests' short one)."""
     import tempfile
 
     from engine.ai import choose as ai_choose
@@ -150,7 +151,7 @@ async def round_end_e2e(runs: int) -> dict[str, Any]:
     async with FakeDiscord() as fake:
         users = {name: fake.add_member(name) for name in SEATS}
         with tempfile.TemporaryDirectory() as tmp:
-            async with running(fake, str(Path(tmp) / "round-end.db"), delivery=PACED) as bot:
+            async with running(fake, str(Path(tmp) / "round-end.db"), delivery={**PACED, **({"per": per} if per else {})}) as bot:
                 app, play = bot.app, bot.get_cog("Play")
 
                 async def new_game() -> int:
@@ -238,6 +239,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--pictures-only", action="store_true", help="only the pictures drawn alone")
     ap.add_argument("--e2e-only", action="store_true", help="only the round end through the fake Discord")
+    ap.add_argument("--pace", type=float, default=None, help="seconds per 5 channel writes (default: the bot's 5)")
     args = ap.parse_args()
     figures: dict[str, Any] = {}
     if not args.e2e_only:
@@ -245,7 +247,7 @@ def main() -> None:
         figures["pictures_alone_ms"] = figures.pop("round_end_pictures_ms")
     if not args.pictures_only:
         with bot_loop():
-            figures.update(asyncio.run(round_end_e2e(args.runs)))
+            figures.update(asyncio.run(round_end_e2e(args.runs, args.pace)))
     if args.json:
         print(json.dumps(figures))
         return

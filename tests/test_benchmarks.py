@@ -30,7 +30,7 @@ _spec.loader.exec_module(run_all)
         ["bench_plans.py", "--runs", "1"],
         ["bench_planner.py", "--runs", "1"],
         ["bench_render.py", "--runs", "1"],
-        ["bench_round_end.py", "--runs", "1"],
+        ["bench_round_end.py", "--runs", "1", "--pace", "0.25"],
         ["bench_app.py", "--quick", "--startup-games", "5"],
         ["bench_upgrade.py", "--quick", "--runs", "3"],
         ["bench_scale.py", "--games", "12", "--acts", "5", "--baseline", "10"],
