@@ -1,0 +1,208 @@
+"""The player's home across games (issue 36): ``/games``, ``/profile``, ``/leaderboard``.
+
+Thin glue: each command asks :class:`bot.app.home.HomeOps` and shows the answer
+privately. ``/games`` and ``/profile`` work in a server and in a DM with the bot.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.home import GameRecord, HomeGame
+from bot.cogs import app_of, bot_of, make_command
+from bot.errors import UserError
+from bot.views import OPEN_LABEL, OpenButton
+
+if TYPE_CHECKING:
+    from bot.discord_bot import BoardroomBot
+
+EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+GUILD_ONLY = app_commands.AppCommandContext(guild=True)
+GUILD_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+BUTTONS = 25  # components a message holds
+DESCRIPTION = 4000  # an embed's description (4,096) with room to spare
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class Home(commands.Cog):
+    def __init__(self, bot: BoardroomBot) -> None:
+        self.bot = bot
+
+
+def server_name(bot: Any, guild_id: int | None) -> str:
+    guild = bot.get_guild(guild_id) if guild_id is not None else None
+    return guild.name if guild is not None else "another server"
+
+
+def game_line(bot: Any, g: HomeGame) -> str:
+    bits = [f"**#{g.id} {g.title}**", server_name(bot, g.guild_id), f"<#{g.thread_id or g.channel_id}>"]
+    if g.status == "lobby":
+        bits.append("in the lobby")
+    elif g.round is not None or g.phase is not None:
+        bits.append(", ".join(b for b in (f"round {g.round}" if g.round else None, g.phase) if b))
+    if g.status == "finished":
+        bits.append(f"finished: {g.result}")
+    elif g.status == "paused":
+        bits.append("paused")
+    elif g.mine:
+        bits.append("⏳ **your move**")
+    elif g.movers:
+        bits.append("waiting for " + ", ".join(g.movers))
+    if g.deadline is not None and g.status == "active":
+        bits.append(f"AI takes over <t:{int(g.deadline)}:R>")
+    if g.away_until is not None:
+        bits.append(f"away until <t:{int(g.away_until)}:D>")
+    bits.append(f"[open]({g.link})")
+    return " · ".join(bits)
+
+
+def games_message(bot: Any, games: list[HomeGame]) -> tuple[list[discord.Embed], discord.ui.View]:
+    """The embeds of ``/games`` (a new one when the text fills one) and a button per game
+    waiting on the asker (the first 25; the others open with ``/plan game:``)."""
+    sections = (
+        ("Waiting on you", [g for g in games if g.mine]),
+        ("Running", [g for g in games if not g.mine and g.status != "finished"]),
+        ("Finished in the last 7 days", [g for g in games if g.status == "finished"]),
+    )
+    embeds: list[discord.Embed] = []
+    text = ""
+    for head, rows in sections:
+        if not rows:
+            continue
+        for line in [f"__{head}__", *(game_line(bot, g) for g in rows)]:
+            if len(text) + len(line) + 1 > DESCRIPTION:
+                embeds.append(discord.Embed(description=text))
+                text = ""
+            text += line + "\n"
+    embeds.append(discord.Embed(description=text))
+    embeds[0].title = "Your games"
+    view = discord.ui.View(timeout=None)
+    for g in [g for g in games if g.mine][:BUTTONS]:
+        button = OpenButton(g.id)
+        button.item.label = f"{OPEN_LABEL}: #{g.id}"
+        view.add_item(button)
+    return embeds[:10], view
+
+
+async def games_command(interaction: discord.Interaction[Any]) -> None:
+    games = await app_of(interaction).home_games(interaction.user.id)
+    if not games:
+        raise UserError("You are not in any game: open one with `/game new`, or join a lobby with its **Join** button.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    embeds, view = games_message(bot_of(interaction), games)
+    await interaction.followup.send(embeds=embeds, view=view, ephemeral=True)
+
+
+# ------------------------------------------------------------------------ profile
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def record_text(r: GameRecord) -> str:
+    lines = [f"played {r.played}, finished {r.finished}, won {r.won}"]
+    if r.average_place is not None:
+        lines.append(f"average place {r.average_place:.2f}")
+    if r.median_move is not None:
+        lines.append(f"median time to move {duration(r.median_move)}")
+    if r.deadlines_met is not None:
+        lines.append(f"deadlines met {r.deadlines_met:.0%}")
+    lines.append(f"rating **{r.rating:.1f}** ({r.rated} rated)" if r.rating is not None else "not rated yet")
+    return "\n".join(lines)
+
+
+@app_commands.describe(user="Whose profile (yours if left out)", hidden="Hide your own profile and keep off leaderboards")
+async def profile_command(
+    interaction: discord.Interaction[Any], user: discord.User | None = None, hidden: bool | None = None
+) -> None:
+    app = app_of(interaction)
+    who = user or interaction.user
+    if hidden is not None:
+        if user is not None and user.id != interaction.user.id:
+            raise UserError("You can hide only your own profile.")
+        await app.set_hidden(interaction.user.id, hidden)
+    if who.bot:
+        raise UserError(f"{who.display_name} is a bot: bots have no profile.")
+    records = await app.profile(who.id, interaction.user.id)
+    name = getattr(who, "display_name", None) or who.name
+    note = ""
+    if hidden is not None:
+        note = "Your profile is hidden now: only you see it, and you are on no leaderboard." if hidden else (
+            "Your profile is visible again.")
+    if not records:
+        await interaction.response.send_message(
+            (note + "\n" if note else "") + f"{name} has not played a game yet.", ephemeral=True
+        )
+        return
+    embed = discord.Embed(title=f"{name}'s profile")
+    for r in records[:25]:
+        embed.add_field(name=r.title, value=record_text(r), inline=False)
+    embed.set_footer(text="Rating: OpenSkill, conservative (mu - 3 sigma), from finished games.")
+    await interaction.response.send_message(note or None, embed=embed, ephemeral=True)
+
+
+async def _game_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    app = app_of(interaction)
+    out = [app_commands.Choice(name=app.presenter(n).title, value=n) for n in app.offered_games()]
+    return [c for c in out if current.lower() in c.name.lower() or current.lower() in c.value][:25]
+
+
+@app_commands.describe(game="Which game (this channel's by default)")
+@app_commands.autocomplete(game=_game_choices)
+async def leaderboard_command(
+    interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 40] | None = None
+) -> None:
+    app = app_of(interaction)
+    guild = interaction.guild
+    if guild is None:
+        raise UserError("Use `/leaderboard` in a server: it ranks that server's members.")
+    if game is None:
+        here = await app.game_in_channel(int(interaction.channel_id or 0))
+        game = here.game if here is not None else app.offered_games()[0]
+    elif game not in app.offered_games():
+        raise UserError("Pick a game from the list.")
+    members = [m.id for m in guild.members]
+    board = await app.leaderboard(game, members)
+    lines = [f"{i}. <@{u}>: **{r:.1f}** ({n} rated games)" for i, (u, r, n) in enumerate(board[:25], 1)]
+    embed = discord.Embed(title=f"{app.presenter(game).title}: leaderboard", description="\n".join(lines))
+    embed.set_footer(text="Members with 3 or more rated games; rating = mu - 3 sigma (OpenSkill).")
+    await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+# ------------------------------------------------------------------------ setup
+
+COMMANDS = (
+    ("games", "Every game you play, on every server: whose move, deadlines, links", games_command, True),
+    ("profile", "Your record and rating per game (or another player's)", profile_command, True),
+    ("leaderboard", "This server's best players of a game", leaderboard_command, False),
+)
+
+
+async def setup(bot: BoardroomBot) -> None:
+    await bot.add_cog(Home(bot))
+    for name, description, callback, everywhere in COMMANDS:
+        command = make_command(name, description, callback)
+        if everywhere:
+            command.allowed_contexts = EVERYWHERE
+            command.allowed_installs = GUILD_INSTALL
+        else:
+            command.allowed_contexts = GUILD_ONLY
+        bot.tree.add_command(command)
+    if bot.app is not None:
+        await bot.app.rebuild_ratings()  # once, after migration 0009
+
+
+async def teardown(bot: BoardroomBot) -> None:
+    for name, *_ in COMMANDS:
+        bot.tree.remove_command(name)

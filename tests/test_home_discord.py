@@ -1,0 +1,108 @@
+"""The player's home through the fake Discord (issue 36): /games on two servers, in a
+server and in a DM, its "Open my turn" button; /profile and /leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fakegame import GAME, _presenter, fake_ai
+
+from tests.discord_support import Clock, running
+from tests.fake_discord import FakeDiscord, message_text
+from tests.test_discord_e2e import fake
+
+__all__ = ["fake"]  # the fixture
+
+OTHER_GUILD = 4242  # a second server the bot shares with the player (stored games only)
+
+
+def dm_channel(fake: FakeDiscord, user: dict[str, Any]) -> str:
+    """The user's DM channel with the bot (as the fake opens one)."""
+    if user["id"] not in fake.dm_channels:
+        cid = fake.new_id()
+        fake.channels[cid] = {"id": cid, "type": 1, "recipients": [user], "last_message_id": None, "_user_id": user["id"]}
+        fake.messages[cid] = []
+        fake.dm_channels[user["id"]] = cid
+    return fake.dm_channels[user["id"]]
+
+
+def bot_kwargs(clock: Clock) -> dict[str, Any]:
+    return {"renderer": None, "clock": clock, "games": {"fake": GAME}, "presenters": {"fake": _presenter()},
+            "ai_choose": fake_ai}
+
+
+async def game(bot: Any, users: list[dict[str, Any]], *, guild: int, channel: int) -> int:
+    app = bot.app
+    ids = [int(u["id"]) for u in users]
+    info = await app.create_game("fake", guild_id=guild, channel_id=channel, host_id=ids[0],
+                                 host_name=users[0]["username"].title(), options={"rounds": 1})
+    for u in users[1:]:
+        await app.join(info.id, int(u["id"]), u["username"].title())
+    await app.start(info.id, ids[0], seed=1)
+    return info.id
+
+
+def reply(ix: Any) -> dict[str, Any]:
+    msgs = ix.messages()
+    assert msgs, ix.all_text()
+    return msgs[-1]
+
+
+async def test_games_on_two_servers_in_a_server_and_in_a_dm(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
+    clock = Clock()
+    async with running(fake, str(tmp_path / "home.db"), **bot_kwargs(clock)) as bot:
+        here = await game(bot, [ann, bob], guild=int(fake.guild_id), channel=int(fake.channel_id))
+        there = await game(bot, [bob, cid], guild=OTHER_GUILD, channel=777)
+        theirs = await game(bot, [ann, cid], guild=OTHER_GUILD, channel=778)  # not Bob's
+        await bot.app.act(here, int(bob["id"]), None, {"pick": 2}, (await bot.app.info(here)).version)
+
+        ix = await fake.slash(bob, "games")
+        msg = reply(ix)
+        assert msg.get("flags", 0) & 64  # ephemeral
+        text = message_text(msg)
+        assert f"#{there} Fake Game" in text and f"#{here} Fake Game" in text
+        assert f"#{theirs} " not in text
+        assert text.index(f"#{there} ") < text.index("Running") < text.index(f"#{here} ")  # waiting on Bob first
+        assert "Boardroom test guild" in text and "another server" in text
+        assert f"https://discord.com/channels/{OTHER_GUILD}/777" in text
+        assert f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}" in text
+        assert "waiting for Ann" in text and "your move" in text
+        labels = [c.get("label") for row in msg.get("components", []) for c in row.get("components", [])]
+        assert labels == [f"Open my turn: #{there}"]  # only the game that waits on him
+
+        opened = await fake.click(bob, msg, f"Open my turn: #{there}")
+        assert not opened.failed and "no seat" not in opened.all_text()
+        assert "nothing to decide" not in opened.all_text()
+
+        dm = dm_channel(fake, bob)
+        ix = await fake.slash(bob, "games", channel_id=dm)
+        text = message_text(reply(ix))
+        assert f"#{there} Fake Game" in text and f"#{here} Fake Game" in text and f"#{theirs} " not in text
+
+        nobody = fake.add_member("dee")
+        ix = await fake.slash(nobody, "games")
+        assert "not in any game" in ix.all_text()
+
+
+async def test_profile_hidden_and_leaderboard_refusals(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    clock = Clock()
+    async with running(fake, str(tmp_path / "home.db"), **bot_kwargs(clock)) as bot:
+        gid = await game(bot, [ann, bob], guild=int(fake.guild_id), channel=int(fake.channel_id))
+        app = bot.app
+        for user, action in ((ann, {"pick": 3}), (bob, {"pick": 1}), (ann, {"take": 2}), (bob, {"take": 0})):
+            await app.act(gid, int(user["id"]), None, action, (await app.info(gid)).version)
+        assert (await app.info(gid)).status == "finished"
+
+        ix = await fake.slash(bob, "profile", {"user": ann})
+        text = ix.all_text()
+        assert "Fake Game" in text and "played 1, finished 1, won 1" in text and "rating" in text
+
+        ix = await fake.slash(bob, "leaderboard", {"game": "fake"})
+        assert "Nobody here has finished 3 rated games" in ix.all_text()
+
+        ix = await fake.slash(ann, "profile", {"hidden": True})
+        assert "hidden now" in ix.all_text()
+        ix = await fake.slash(bob, "profile", {"user": ann})
+        assert "keeps their profile hidden" in ix.all_text() and "played" not in ix.all_text()
