@@ -1465,9 +1465,24 @@ class Tx:
         else:
             await self._write("DELETE FROM away_seats WHERE user_id = ? AND game_id = ?", (user_id, game_id))
 
-    async def push_reminders(self, game_id: int, seat: str, by: float) -> None:
-        """The seat's deadlines frozen: each moved ``by`` seconds later."""
-        await self._write("UPDATE reminders SET due_at = due_at + ? WHERE game_id = ? AND seat = ?", (by, game_id, seat))
+    async def log_away(self, user_id: int, game_id: int, seat: str, from_seq: int, to_seq: int) -> None:
+        await self._write(
+            "INSERT OR REPLACE INTO away_log (user_id, game_id, seat, from_seq, to_seq) VALUES (?, ?, ?, ?, ?)",
+            (user_id, game_id, seat, from_seq, to_seq),
+        )
+
+    async def away_log(self, user_id: int) -> list[Any]:
+        """(game_id, seat, from_seq, to_seq) of a player's past vacations."""
+        return await self._all("SELECT game_id, seat, from_seq, to_seq FROM away_log WHERE user_id = ?", (user_id,))
+
+    async def away_over(self, now: float) -> list[int]:
+        """The players whose vacation's time is up."""
+        return [int(r[0]) for r in await self._all("SELECT user_id FROM away WHERE until <= ?", (now,))]
+
+    async def away_in_game(self, game_id: int) -> dict[str, float]:
+        """{seat: when its player's vacation ends in this game}."""
+        rows = await self._all("SELECT seat, ends_at FROM away_seats WHERE game_id = ?", (game_id,))
+        return {str(r[0]): float(r[1]) for r in rows}
 
 
 def _quiet_query(user_ids: Iterable[int | None]) -> tuple[str, tuple[Any, ...]] | None:

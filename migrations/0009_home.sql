@@ -77,6 +77,16 @@ CREATE TABLE away_seats (
     PRIMARY KEY (user_id, game_id)
 ) WITHOUT ROWID;
 CREATE INDEX away_seats_ends ON away_seats (ends_at);
+-- The moves of a vacation past (from_seq..to_seq): the AI's moves for the player then
+-- count as no missed deadline in /profile.
+CREATE TABLE away_log (
+    user_id  INTEGER NOT NULL,
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat     TEXT    NOT NULL,
+    from_seq INTEGER NOT NULL,
+    to_seq   INTEGER NOT NULL,
+    PRIMARY KEY (user_id, game_id, from_seq)
+) WITHOUT ROWID;
 
 -- The history of ratings is rebuilt from the games finished before this migration by
 -- the first start after it (bot.app.home, App.rebuild_ratings): a migration is SQL only.

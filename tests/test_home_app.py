@@ -10,7 +10,7 @@ from fakegame import GAME, FakeClock, new_app
 from openskill.models import PlackettLuce
 
 from bot.app import App
-from bot.records import Forbidden, NotFound
+from bot.records import AppError, Conflict, Forbidden, NotFound
 from bot.storage import Storage
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cid", 4: "Dee", 5: "Eve"}
@@ -190,3 +190,72 @@ async def test_profile_and_leaderboard(app: App, clock: FakeClock) -> None:
 async def test_no_game_in_the_profile_is_empty(app: App) -> None:
     assert await app.profile(42, viewer_id=42) == []
     assert GAME.name == "fake"
+
+
+# --- /away -------------------------------------------------------------------------------
+
+
+async def takeover_due(app: App, gid: int, seat: str) -> float | None:
+    return next((d.due_at for d in await app.deadlines(gid) if d.seat == seat and d.kind == "takeover"), None)
+
+
+async def test_away_one_game_frozen_one_played_by_the_ai(app: App, clock: FakeClock) -> None:
+    day = 86400.0
+    frozen = await started(app, [1, 2], channel=100)
+    by_ai = await started(app, [1, 2], channel=200)
+    assert await app.set_vacation_policy(frozen, 1, cap_days=2) == ("freeze", 2)
+    await app.set_vacation_policy(by_ai, 1, policy="ai")
+    takeover_hours = (await app.info(frozen)).settings.takeover_after_hours
+    start = clock()
+    until, games = await app.go_away(2, 3)
+    assert until == start + 3 * day
+    assert {(g.game_id, g.mode, g.ends_at) for g in games} == {(frozen, "freeze", start + 2 * day), (by_ai, "ai", until)}
+    # frozen: Bob's deadline counts from the end of his vacation there
+    assert await takeover_due(app, frozen, "bob") == start + 2 * day + takeover_hours * 3600
+    # the AI plays for him in the other game: his pick is made
+    info = await app.info(by_ai)
+    assert info.seat_of(2).ai_takeover and await app.prompt(by_ai, "bob") is None
+    assert {g.id: g.away_until for g in await app.home_games(2)} == {frozen: start + 2 * day, by_ai: until}
+    assert await app.away_in_game(frozen) == {"bob": start + 2 * day}
+    # a wait that begins during the vacation is frozen too (his turn to take)
+    await move(app, frozen, 2, {"pick": 1})
+    await move(app, frozen, 1, {"pick": 3})
+    clock.advance(3600)
+    await move(app, frozen, 1, {"take": 0})
+    assert await app.prompt(frozen, "bob") is not None
+    assert await takeover_due(app, frozen, "bob") == start + 2 * day + takeover_hours * 3600
+    # bad input changes nothing
+    for days in (31, -1):
+        with pytest.raises(AppError, match="0 to 30"):
+            await app.go_away(3, days)
+    assert await app.away_until(3) is None
+    with pytest.raises(Conflict, match="already"):
+        await app.go_away(2, 5)
+    assert await app.away_until(2) == until
+
+    clock.advance(2 * day + 1)  # the cap of the frozen game
+    [told] = await app.end_vacations()
+    assert told.user_id == 2 and f"#{frozen}" in told.text and f"#{by_ai}" not in told.text
+    assert await takeover_due(app, frozen, "bob") == clock() + takeover_hours * 3600
+    assert (await app.info(by_ai)).seat_of(2).ai_takeover  # still on vacation there
+    clock.advance(day)
+    [told] = await app.end_vacations()
+    assert f"#{by_ai}" in told.text and "by the AI for you" in told.text
+    assert not (await app.info(by_ai)).seat_of(2).ai_takeover  # his seat again, without a command
+    assert await app.away_until(2) is None and await app.end_vacations() == []
+
+
+async def test_away_not_allowed_and_coming_back_early(app: App, clock: FakeClock) -> None:
+    gid = await started(app, [1, 2], channel=100)
+    await app.set_vacation_policy(gid, 1, policy="none")
+    before = await takeover_due(app, gid, "bob")
+    with pytest.raises(Forbidden):
+        await app.set_vacation_policy(gid, 2, policy="ai")  # not the host
+    with pytest.raises(AppError, match="1 to 30"):
+        await app.set_vacation_policy(gid, 1, cap_days=0)
+    _, [g] = await app.go_away(2, 2)
+    assert g.mode == "none" and await takeover_due(app, gid, "bob") == before
+    with pytest.raises(Conflict, match="not away"):
+        await app.come_back(3)
+    assert await app.come_back(2) == []  # nothing was changed in any game
+    assert await app.away_until(2) is None

@@ -106,3 +106,35 @@ async def test_profile_hidden_and_leaderboard_refusals(fake: FakeDiscord, tmp_pa
         assert "hidden now" in ix.all_text()
         ix = await fake.slash(bob, "profile", {"user": ann})
         assert "keeps their profile hidden" in ix.all_text() and "played" not in ix.all_text()
+
+
+async def test_away_frozen_and_played_by_the_ai_then_told_by_dm(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    clock = Clock()
+    async with running(fake, str(tmp_path / "home.db"), **bot_kwargs(clock)) as bot:
+        app = bot.app
+        frozen = await game(bot, [ann, bob], guild=int(fake.guild_id), channel=int(fake.channel_id))
+        by_ai = await game(bot, [ann, bob], guild=OTHER_GUILD, channel=777)
+        ix = await fake.slash(ann, "game settings", {"vacation": "ai", "vacation_days": 5}, channel_id=fake.channel_id)
+        assert "Vacation policy saved" in ix.all_text() and "the AI plays for the away player, for at most 5 days" in ix.all_text()
+        await app.set_vacation_policy(frozen, int(ann["id"]), policy="freeze")  # (back: the other game is elsewhere)
+        await app.set_vacation_policy(by_ai, int(ann["id"]), policy="ai")
+
+        ix = await fake.slash(bob, "away", {"days": 31})
+        assert "30" in ix.all_text() and await app.away_until(int(bob["id"])) is None  # refused, nothing changed
+        ix = await fake.slash(bob, "away", {"days": 3})
+        text = ix.all_text()
+        assert "You are away until" in text
+        assert f"#{frozen} Fake Game: your deadlines are frozen" in text and f"#{by_ai} Fake Game: the AI plays for you" in text
+        assert (await app.info(by_ai)).seat_of(int(bob["id"])).ai_takeover
+
+        ix = await fake.slash(ann, "game status", channel_id=fake.channel_id)
+        assert "away until <t:" in ix.all_text()
+        ix = await fake.slash(bob, "games")
+        assert message_text(reply(ix)).count("away until <t:") == 2
+
+        clock.advance(3 * 86400 + 1)
+        await bot.get_cog("Home").tick()
+        dm = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob) if "Welcome back" in message_text(m)], what="the DM")
+        assert f"#{by_ai} Fake Game" in message_text(dm[-1]) and "by the AI for you" in message_text(dm[-1])
+        assert not (await app.info(by_ai)).seat_of(int(bob["id"])).ai_takeover

@@ -9,6 +9,7 @@ the cogs are split:
 - :mod:`bot.app.admin`: settings, quiet hours, pause/resume, abandon, takeover, reclaim;
 - :mod:`bot.app.export`: export and replay;
 - :mod:`bot.app.home`: the player's home across games (/games, profiles, ratings);
+- :mod:`bot.app.away`: a player's vacation (/away) and each game's vacation policy;
 - :mod:`bot.app.replay`: the game's true record, step by step, as a viewer may see it
   (the engine's ``shown_action``: /game log, history, replay and the export read it);
 - :mod:`bot.app.compose`: what an outcome tells Discord, as outbox rows (pure; written by
@@ -23,6 +24,7 @@ presenter (:mod:`bot.games`).
 from __future__ import annotations
 
 from bot.app.admin import AdminOps
+from bot.app.away import AwayOps
 from bot.app.core import LIVE, AiChoose, Core, Listener, State, default_ai_choose
 from bot.app.export import ExportOps, replay_export
 from bot.app.home import HomeOps
@@ -32,6 +34,6 @@ from bot.app.turns import TurnOps
 __all__ = ["App", "AiChoose", "Core", "LIVE", "Listener", "State", "default_ai_choose", "replay_export"]
 
 
-class App(LobbyOps, TurnOps, AdminOps, ExportOps, HomeOps):
+class App(LobbyOps, TurnOps, AwayOps, AdminOps, ExportOps, HomeOps):
     """The application layer: every call of the lobby, turns, admin and export areas on
     one object (constructed as :class:`bot.app.core.Core`)."""

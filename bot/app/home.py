@@ -257,6 +257,7 @@ class HomeOps(Core):
             history = await q.seat_history(ids)
             turns = await q.seat_turns(ids)
             ratings = await q.ratings_of_user(user_id)
+            vacations = await q.away_log(user_id)
         hist: dict[int, list[Any]] = defaultdict(list)
         for r in history:
             hist[int(r[0])].append(r)
@@ -282,7 +283,9 @@ class HomeOps(Core):
                 p["mine"] += 1
                 if gap is not None:
                     p["moves"].append(float(gap))
-            elif actor == "takeover":
+            elif actor == "takeover" and not any(
+                int(g) == int(gid) and s == seat and a <= int(seq) <= b for g, s, a, b in vacations
+            ):  # the AI's moves for them while on vacation miss no deadline
                 p["missed"] += 1
         out = []
         for game in sorted(set(per) | set(ratings)):

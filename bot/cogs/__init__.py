@@ -11,7 +11,7 @@ This module holds the few helpers the cogs share.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("boardroom.cogs")
+
+# a game's vacation policy (bot.app.away), a choice of /game new and /game settings
+VACATION = Literal["freeze", "ai", "none"]
+# how a player is told of a turn (bot.app.home), a choice of /games and /game settings
+NOTIFY = Literal["mention", "dm", "both", "digest"]
 
 # Discord refused the acknowledgement: 10062 (later than 3 s, or unknown), 40060 (already
 # acknowledged: a click the gateway replayed after a RESUME)

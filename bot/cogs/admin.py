@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import text, views
 from bot.cogs import (
+    VACATION,
     acknowledge,
     app_of,
     game_autocomplete,
@@ -44,6 +45,8 @@ log = logging.getLogger("boardroom.admin")
     timezone="Your time zone for quiet hours, e.g. Europe/Paris",
     clear_quiet="Remove your quiet hours",
     dm_every_turn="Send me a DM for every turn of mine in this game (off: only turns inside a phase and planning)",
+    vacation="On /away: freeze the player's deadlines, the AI plays for them, or no vacations (host)",
+    vacation_days="The longest vacation in this game, in days (host)",
 )
 async def game_settings(
     interaction: discord.Interaction[Any],
@@ -56,10 +59,14 @@ async def game_settings(
     timezone: app_commands.Range[str, None, 64] | None = None,
     clear_quiet: bool = False,
     dm_every_turn: bool | None = None,
+    vacation: VACATION | None = None,
+    vacation_days: app_commands.Range[int, 1, 30] | None = None,
 ) -> None:
     app = app_of(interaction)
     info = await game_here(interaction)
     notes: list[str] = []
+    if (vacation is not None or vacation_days is not None) and not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can change the game's vacation policy.")
     game_changes = {
         "remind_after_hours": remind_hours,
         "repeat_hours": repeat_hours,
@@ -82,6 +89,11 @@ async def game_settings(
             raise UserError("Give both quiet_start and quiet_end (like 22:00 and 07:30).")
         await app.set_quiet_hours(interaction.user.id, quiet_start, quiet_end, timezone or "UTC")
         notes.append(f"Your quiet hours: {quiet_start}–{quiet_end} ({timezone or 'UTC'}), for all your games.")
+    if vacation is not None or vacation_days is not None:
+        await app.set_vacation_policy(
+            info.id, interaction.user.id, policy=vacation, cap_days=vacation_days, is_admin=is_admin(interaction)
+        )
+        notes.append("Vacation policy saved.")
     if dm_every_turn is not None:
         await app.set_dm_every_turn(info.id, interaction.user.id, dm_every_turn)
         notes.append(
@@ -93,6 +105,7 @@ async def game_settings(
         f"**Game #{info.id} settings**",
         f"First reminder after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}.",
         f"AI takeover: {'on, after ' + text.hours(st.takeover_after_hours) if st.takeover else 'off'}.",
+        vacation_line(*await app.vacation_policy(info.id)),
     ]
     if info.seat_of(interaction.user.id) is not None:
         every = await app.dm_every_turn(info.id, interaction.user.id)
@@ -101,6 +114,13 @@ async def game_settings(
             else "Your DMs: turns inside a phase and your planner (this command can turn on a DM for every turn)."
         )
     await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
+def vacation_line(policy: str, cap_days: int) -> str:
+    if policy == "none":
+        return "Vacations (`/away`): not allowed in this game."
+    what = "the AI plays for the away player" if policy == "ai" else "the away player's deadlines are frozen"
+    return f"Vacations (`/away`): {what}, for at most {cap_days} days."
 
 
 def _may_manage(interaction: discord.Interaction[Any], info: GameInfo) -> None:

@@ -6,14 +6,16 @@ privately. ``/games`` and ``/profile`` work in a server and in a DM with the bot
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
+from bot.app.away import AwayGame
 from bot.app.home import GameRecord, HomeGame
-from bot.cogs import app_of, bot_of, make_command
+from bot.cogs import acknowledge, app_of, bot_of, make_command
 from bot.errors import UserError
 from bot.views import OPEN_LABEL, OpenButton
 
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
 EVERYWHERE = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 GUILD_ONLY = app_commands.AppCommandContext(guild=True)
 GUILD_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+log = logging.getLogger("boardroom.home")
+TICK = 60.0  # seconds between looks at the vacations and digests due
 BUTTONS = 25  # components a message holds
 DESCRIPTION = 4000  # an embed's description (4,096) with room to spare
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -31,6 +35,35 @@ NO_MENTIONS = discord.AllowedMentions.none()
 class Home(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.ticker.start()
+
+    async def cog_unload(self) -> None:
+        self.ticker.cancel()
+
+    @tasks.loop(seconds=TICK)
+    async def ticker(self) -> None:
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("the home's minute (vacations, digests) failed; the next one tries again")
+
+    async def tick(self) -> None:
+        """What is due now: vacations over (the players told by DM)."""
+        app = self.bot.app
+        if app is None:
+            return
+        for ended in await app.end_vacations():
+            await app.queue(ended.game_id, [("dm", str(ended.user_id), {"content": ended.text}, False)])
+            self.kick(ended.game_id, *ended.games)
+
+    def kick(self, *game_ids: int) -> None:
+        """Wake the deliverer up for what the app wrote for these games."""
+        delivery = getattr(self.bot, "delivery", None)
+        if delivery is not None:
+            for gid in game_ids:
+                delivery.kick(gid)
 
 
 def server_name(bot: Any, guild_id: int | None) -> str:
@@ -180,12 +213,44 @@ async def leaderboard_command(
     await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
+# ------------------------------------------------------------------------ away
+
+
+def away_game_line(g: AwayGame) -> str:
+    if g.mode == "none":
+        return f"• #{g.game_id} {g.title}: vacations are not allowed in this game; your deadlines run as usual."
+    what = "the AI plays for you" if g.mode == "ai" else "your deadlines are frozen"
+    return f"• #{g.game_id} {g.title}: {what} until <t:{int(g.ends_at or 0)}:D>."
+
+
+@app_commands.describe(days="Days away, 1 to 30; 0 ends your vacation now")
+async def away_command(interaction: discord.Interaction[Any], days: app_commands.Range[int, 0, 30]) -> None:
+    app = app_of(interaction)
+    cog = interaction.client.get_cog("Home")  # type: ignore[attr-defined]
+    if days == 0:
+        ended = await app.come_back(interaction.user.id)
+        text = "\n".join(e.text for e in ended) or "Your vacation is over: your seats are yours again."
+        if cog is not None:
+            cog.kick(*(g for e in ended for g in e.games))
+        await interaction.response.send_message(text, ephemeral=True)
+        return
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    until, games = await app.go_away(interaction.user.id, days)
+    lines = [f"🏖️ You are away until <t:{int(until)}:f>. `/away days:0` ends it early."]
+    lines += [away_game_line(g) for g in games] or ["You play no running game now: nothing to hold."]
+    if cog is not None:
+        cog.kick(*(g.game_id for g in games))
+    await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
 # ------------------------------------------------------------------------ setup
 
 COMMANDS = (
     ("games", "Every game you play, on every server: whose move, deadlines, links", games_command, True),
     ("profile", "Your record and rating per game (or another player's)", profile_command, True),
     ("leaderboard", "This server's best players of a game", leaderboard_command, False),
+    ("away", "A vacation from all your games (days:0 ends it)", away_command, True),
 )
 
 
