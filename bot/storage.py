@@ -1354,6 +1354,16 @@ class Tx:
         rows = await self._all(f"SELECT user_id, mu, sigma, rated FROM ratings WHERE game = ?{where}", (game, *(ids or ())))
         return {int(r[0]): (float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
+    async def guild_players(self, guild_id: int) -> set[int]:
+        """Everyone who sat in a game of this server (its members the bot knows without
+        the privileged member list)."""
+        rows = await self._all(
+            "SELECT s.user_id FROM seats s JOIN games g ON g.id = s.game_id WHERE g.guild_id = ? AND s.user_id IS NOT NULL"
+            " UNION SELECT h.user_id FROM seat_history h JOIN games g ON g.id = h.game_id WHERE g.guild_id = ?",
+            (guild_id, guild_id),
+        )
+        return {int(r[0]) for r in rows}
+
     async def ratings_of_user(self, user_id: int) -> dict[str, tuple[float, float, int]]:
         rows = await self._all("SELECT game, mu, sigma, rated FROM ratings WHERE user_id = ?", (user_id,))
         return {str(r[0]): (float(r[1]), float(r[2]), int(r[3])) for r in rows}

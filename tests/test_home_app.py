@@ -185,6 +185,9 @@ async def test_profile_and_leaderboard(app: App, clock: FakeClock) -> None:
     assert 1 not in [u for u, _, _ in await app.leaderboard("fake")]
     with pytest.raises(NotFound, match="Nobody"):
         await app.leaderboard("fake", members=[4, 5])
+    assert {u for u, _, _ in await app.leaderboard("fake", guild_id=7)} == {2, 3}  # the players of its games
+    with pytest.raises(NotFound, match="Nobody"):
+        await app.leaderboard("fake", guild_id=8)
 
 
 async def test_no_game_in_the_profile_is_empty(app: App) -> None:

@@ -138,3 +138,44 @@ async def test_away_frozen_and_played_by_the_ai_then_told_by_dm(fake: FakeDiscor
         dm = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob) if "Welcome back" in message_text(m)], what="the DM")
         assert f"#{by_ai} Fake Game" in message_text(dm[-1]) and "by the AI for you" in message_text(dm[-1])
         assert not (await app.info(by_ai)).seat_of(int(bob["id"])).ai_takeover
+
+
+async def test_a_substitute_accepted_mid_game(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob, cid = fake.add_member("ann"), fake.add_member("bob"), fake.add_member("cid")
+    stranger = fake._make_user("zed")  # not a member of the server
+    clock = Clock()
+    async with running(fake, str(tmp_path / "home.db"), **bot_kwargs(clock)) as bot:
+        app = bot.app
+        gid = await game(bot, [ann, bob], guild=int(fake.guild_id), channel=int(fake.channel_id))
+        for user, action in ((ann, {"pick": 3}), (bob, {"pick": 1}), (ann, {"take": 2})):
+            await app.act(gid, int(user["id"]), None, action, (await app.info(gid)).version)
+        assert await app.prompt(gid, "bob") is not None  # Bob is awaited, and idle
+
+        for who, words in ((fake.bot_user, "is a bot"), (bob, "already plays"), (stranger, "not a member")):
+            ix = await fake.slash(ann, "game sub", {"user": who, "seat": "bob"})
+            assert words in ix.all_text(), ix.all_text()
+        ix = await fake.slash(cid, "game sub", {"user": cid, "seat": "bob"})  # not the host, not his seat
+        assert "already plays" in ix.all_text() or "Only the host" in ix.all_text()
+        assert (await app.info(gid)).seat_named("bob").user_id == int(bob["id"])  # nothing changed
+
+        ix = await fake.slash(ann, "game sub", {"user": cid, "seat": "bob"})
+        offer = ix.original
+        assert offer is not None and "you are offered **Bob**'s seat" in message_text(offer)
+        no = await fake.click(bob, offer, "Take the seat")
+        assert "offered to someone else" in no.all_text()
+        yes = await fake.click(cid, offer, "Take the seat")
+        assert "The seat is yours" in yes.all_text() and "your move" in yes.all_text()
+        info = await app.info(gid)
+        assert info.seat_named("bob").user_id == int(cid["id"]) and info.seat_of(int(bob["id"])) is None
+        await fake.wait_for(lambda: any("Cid plays Bob's seat from round 1" in message_text(m)
+                                        for m in fake.public_messages()), what="the log line")
+        again = await fake.click(cid, offer, "Take the seat") if offer.get("components") else None
+        assert again is None or "out of date" in again.all_text() or "already" in again.all_text()
+
+        await app.act(gid, int(cid["id"]), None, {"take": 0}, info.version)
+        assert (await app.info(gid)).status == "finished"
+        [bobs] = await app.profile(int(bob["id"]), int(bob["id"]))
+        [cids] = await app.profile(int(cid["id"]), int(cid["id"]))
+        assert (bobs.played, bobs.finished, bobs.rated) == (1, 0, 0)  # his part: one move, no result
+        assert (cids.played, cids.finished, cids.rated) == (1, 1, 1)  # the result is the finisher's
+        assert bobs.deadlines_met == 1.0 and cids.deadlines_met == 1.0

@@ -10,6 +10,7 @@ the cogs are split:
 - :mod:`bot.app.export`: export and replay;
 - :mod:`bot.app.home`: the player's home across games (/games, profiles, ratings);
 - :mod:`bot.app.away`: a player's vacation (/away) and each game's vacation policy;
+- :mod:`bot.app.sub`: a seat handed to a substitute (/game sub);
 - :mod:`bot.app.replay`: the game's true record, step by step, as a viewer may see it
   (the engine's ``shown_action``: /game log, history, replay and the export read it);
 - :mod:`bot.app.compose`: what an outcome tells Discord, as outbox rows (pure; written by
@@ -29,11 +30,12 @@ from bot.app.core import LIVE, AiChoose, Core, Listener, State, default_ai_choos
 from bot.app.export import ExportOps, replay_export
 from bot.app.home import HomeOps
 from bot.app.lobby import LobbyOps
+from bot.app.sub import SubOps
 from bot.app.turns import TurnOps
 
 __all__ = ["App", "AiChoose", "Core", "LIVE", "Listener", "State", "default_ai_choose", "replay_export"]
 
 
-class App(LobbyOps, TurnOps, AwayOps, AdminOps, ExportOps, HomeOps):
+class App(LobbyOps, TurnOps, AwayOps, AdminOps, ExportOps, HomeOps, SubOps):
     """The application layer: every call of the lobby, turns, admin and export areas on
     one object (constructed as :class:`bot.app.core.Core`)."""

@@ -302,14 +302,19 @@ class HomeOps(Core):
             ))
         return out
 
-    async def leaderboard(self, game: str, members: Iterable[int] | None = None) -> list[tuple[int, float, int]]:
+    async def leaderboard(
+        self, game: str, members: Iterable[int] | None = None, *, guild_id: int | None = None
+    ) -> list[tuple[int, float, int]]:
         """(user, conservative rating, rated games), best first, of the players with at
-        least 3 rated games of ``game`` (among ``members``), hidden profiles left out."""
+        least 3 rated games of ``game``, hidden profiles left out: among ``members``, or
+        the players of the games of server ``guild_id``."""
         if game not in self.offered_games():
             raise NotFound("I don't know that game.")
         async with self.storage.read() as q:
             rows = {u: r for u, r in (await q.ratings(game)).items() if r[2] >= LEADERBOARD_MIN}
             hidden = await q.hidden_users(list(rows))
+            if guild_id is not None:
+                members = await q.guild_players(guild_id)
         among = None if members is None else set(members)
         board = [
             (u, conservative(mu, sg), n) for u, (mu, sg, n) in rows.items()

@@ -13,9 +13,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot import errors
 from bot.app.away import AwayGame
 from bot.app.home import GameRecord, HomeGame
-from bot.cogs import acknowledge, app_of, bot_of, make_command
+from bot.cogs import acknowledge, app_of, bot_of, display_name, game_here, is_admin, make_command
 from bot.errors import UserError
 from bot.views import OPEN_LABEL, OpenButton
 
@@ -205,12 +206,18 @@ async def leaderboard_command(
         game = here.game if here is not None else app.offered_games()[0]
     elif game not in app.offered_games():
         raise UserError("Pick a game from the list.")
-    members = [m.id for m in guild.members]
-    board = await app.leaderboard(game, members)
+    board = await app.leaderboard(game, guild_id=guild.id)  # the players of this server's games
     lines = [f"{i}. <@{u}>: **{r:.1f}** ({n} rated games)" for i, (u, r, n) in enumerate(board[:25], 1)]
     embed = discord.Embed(title=f"{app.presenter(game).title}: leaderboard", description="\n".join(lines))
     embed.set_footer(text="Members with 3 or more rated games; rating = mu - 3 sigma (OpenSkill).")
     await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+async def _seat_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    info = await app_of(interaction).game_in_channel(int(interaction.channel_id or 0))
+    seats = [s for s in (info.seats if info else ()) if not s.played_by_engine]
+    return [app_commands.Choice(name=s.display_name[:100], value=s.seat) for s in seats
+            if current.lower() in s.display_name.lower()][:25]
 
 
 # ------------------------------------------------------------------------ away
@@ -244,6 +251,78 @@ async def away_command(interaction: discord.Interaction[Any], days: app_commands
     await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 
+# ------------------------------------------------------------------------ substitute
+
+
+class SubButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"bh:sub:(?P<gid>\d+):(?P<holder>\d+):(?P<new>\d+):(?P<seat>[^:]{1,40})",
+):
+    """"Take the seat": only the member it was offered to. ``holder`` 0: the AI held it.
+    (Not a ``br:`` id: those are :mod:`bot.views`' own, answered there when stray.)"""
+
+    def __init__(self, gid: int, holder: int, new: int, seat: str) -> None:
+        self.gid, self.holder, self.new, self.seat = gid, holder, new, seat
+        super().__init__(discord.ui.Button(
+            label="Take the seat", emoji="🔁", style=discord.ButtonStyle.success,
+            custom_id=f"bh:sub:{gid}:{holder}:{new}:{seat}",
+        ))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: Any
+    ) -> SubButton:
+        return cls(int(match["gid"]), int(match["holder"]), int(match["new"]), match["seat"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await take_seat(interaction, self)
+        except Exception as exc:  # noqa: BLE001 - the one error handler decides
+            await errors.handle(interaction, exc)
+
+
+async def take_seat(interaction: discord.Interaction[Any], offer: SubButton) -> None:
+    if interaction.user.id != offer.new:
+        raise UserError("This seat is offered to someone else.")
+    app = app_of(interaction)
+    if not await acknowledge(interaction, ephemeral=True, thinking=True):
+        return
+    out = await app.take_seat(offer.gid, offer.seat, offer.holder or None, interaction.user.id, display_name(interaction.user))
+    cog = interaction.client.get_cog("Home")  # type: ignore[attr-defined]
+    if cog is not None:
+        cog.kick(offer.gid)
+    info = await app.info(offer.gid)
+    if interaction.message is not None:
+        try:
+            await interaction.message.edit(view=None)
+        except discord.HTTPException:
+            pass  # the offer stays; a second click is refused by the app
+    turn = " It is your move: use **Open my turn** or `/plan`." if offer.seat in out.pending else ""
+    await interaction.followup.send(
+        f"🔁 The seat is yours in game #{info.id}: its private view comes to you from now on.{turn}", ephemeral=True
+    )
+
+
+@app_commands.describe(user="The member who takes the seat", seat="Which seat (yours if left out; the host may name any)")
+@app_commands.autocomplete(seat=_seat_choices)
+async def game_sub(
+    interaction: discord.Interaction[Any], user: discord.User, seat: app_commands.Range[str, None, 40] | None = None
+) -> None:
+    info = await game_here(interaction)
+    if user.bot:
+        raise UserError(f"{display_name(user)} is a bot: a seat goes to a member (the AI seats come from the lobby).")
+    if interaction.guild_id is None or not isinstance(user, discord.Member):  # (Discord resolves members)
+        raise UserError(f"{display_name(user)} is not a member of this server.")
+    target = await app_of(interaction).check_sub(info.id, interaction.user.id, seat, user.id, is_admin=is_admin(interaction))
+    view = discord.ui.View(timeout=None)
+    view.add_item(SubButton(info.id, target.user_id or 0, user.id, target.seat))
+    await interaction.response.send_message(
+        f"🔁 <@{user.id}>, you are offered **{target.display_name}**'s seat in game #{info.id}."
+        " Press the button to take it: you play it from the next move on.",
+        view=view, allowed_mentions=discord.AllowedMentions(users=[user]),
+    )
+
+
 # ------------------------------------------------------------------------ setup
 
 COMMANDS = (
@@ -264,6 +343,8 @@ async def setup(bot: BoardroomBot) -> None:
         else:
             command.allowed_contexts = GUILD_ONLY
         bot.tree.add_command(command)
+    bot.game_group.add_command(make_command("sub", "Hand a seat to another member (host, or your own seat)", game_sub))
+    bot.add_dynamic_items(SubButton)
     if bot.app is not None:
         await bot.app.rebuild_ratings()  # once, after migration 0009
 
@@ -271,3 +352,5 @@ async def setup(bot: BoardroomBot) -> None:
 async def teardown(bot: BoardroomBot) -> None:
     for name, *_ in COMMANDS:
         bot.tree.remove_command(name)
+    bot.game_group.remove_command("sub")
+    bot.remove_dynamic_items(SubButton)
