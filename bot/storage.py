@@ -1387,10 +1387,10 @@ class Tx:
             await self._write("DELETE FROM home_todo WHERE what = ?", (what,))
         return row is not None
 
-    async def user_home(self, user_id: int) -> tuple[bool, str, int | None, float | None]:
+    async def user_home(self, user_id: int) -> tuple[bool, str | None, int | None, float | None]:
         """(hidden, notify, digest hour, next digest) of a player (defaults if never set)."""
         row = await self._one("SELECT hidden, notify, digest_hour, digest_next FROM user_home WHERE user_id = ?", (user_id,))
-        return (bool(row[0]), str(row[1]), row[2], row[3]) if row else (False, "both", None, None)
+        return (bool(row[0]), row[1], row[2], row[3]) if row else (False, None, None, None)
 
     async def put_user_home(self, user_id: int, **fields: Any) -> None:
         if not fields or set(fields) - {"hidden", "notify", "digest_hour", "digest_next"}:
@@ -1402,6 +1402,24 @@ class Tx:
             f" ON CONFLICT (user_id) DO UPDATE SET {sets}",
             (user_id, *fields.values()),
         )
+
+    async def notify_prefs(self) -> dict[int, str]:
+        """{user: notify} of the players who chose how they are told of a turn."""
+        rows = await self._all("SELECT user_id, notify FROM user_home WHERE notify IS NOT NULL")
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    async def put_tz(self, user_id: int, tz: str) -> None:
+        await self._write(
+            "INSERT INTO user_settings (user_id, tz) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET tz = excluded.tz",
+            (user_id, tz),
+        )
+
+    async def user_tz(self, user_id: int) -> str:
+        row = await self._one("SELECT tz FROM user_settings WHERE user_id = ?", (user_id,))
+        return str(row[0]) if row else "UTC"
+
+    async def put_digest_next(self, rows: list[tuple[float, int]]) -> None:
+        await self._write_many("UPDATE user_home SET digest_next = ? WHERE user_id = ?", rows)
 
     async def hidden_users(self, user_ids: Iterable[int]) -> set[int]:
         ids = tuple(user_ids)

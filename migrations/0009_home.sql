@@ -44,11 +44,12 @@ CREATE TABLE seat_history (
 CREATE INDEX seat_history_user ON seat_history (user_id);
 
 -- A player's choices for all their games: hidden profile, how they are told of a turn.
--- notify: mention | dm | both | digest (one DM a day at digest_hour, in user_settings.tz).
+-- notify: mention | dm | both | digest (one DM a day at digest_hour, in user_settings.tz);
+-- NULL: as every game does by default (a mention, and a DM for a turn inside a phase).
 CREATE TABLE user_home (
     user_id     INTEGER PRIMARY KEY,
     hidden      INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),
-    notify      TEXT    NOT NULL DEFAULT 'both' CHECK (notify IN ('mention', 'dm', 'both', 'digest')),
+    notify      TEXT    CHECK (notify IS NULL OR notify IN ('mention', 'dm', 'both', 'digest')),
     digest_hour INTEGER CHECK (digest_hour IS NULL OR digest_hour BETWEEN 0 AND 23),
     digest_next REAL                      -- when the next digest is due (UTC seconds)
 );

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from fakegame import GAME, FakeClock, new_app
@@ -262,3 +264,63 @@ async def test_away_not_allowed_and_coming_back_early(app: App, clock: FakeClock
         await app.come_back(3)
     assert await app.come_back(2) == []  # nothing was changed in any game
     assert await app.away_until(2) is None
+
+
+# --- notifications and the digest ---------------------------------------------------------
+
+
+async def turn_rows(storage: Storage, gid: int, after: int) -> list[Any]:
+    async with storage.read() as q:
+        return [r for r in await q.outbox_rows(gid) if r.id > after]
+
+
+async def last_id(storage: Storage, gid: int) -> int:
+    async with storage.read() as q:
+        return max((r.id for r in await q.outbox_rows(gid)), default=0)
+
+
+async def test_notify_mention_only_and_dm_only(app: App, storage: Storage) -> None:
+    gid = await started(app, [1, 2], channel=100)
+    await move(app, gid, 1, {"pick": 3})
+    await move(app, gid, 2, {"pick": 1})  # the take phase: Ann first, then Bob (a turn inside the phase)
+    assert "mention" in await app.set_notify(2, "mention")
+    mark = await last_id(storage, gid)
+    await move(app, gid, 1, {"take": 0})
+    rows = await turn_rows(storage, gid, mark)
+    assert not [r for r in rows if r.kind == "dm" and r.target == "2"]  # no DM for Bob's turn
+    with pytest.raises(AppError):
+        await app.set_notify(2, "pigeon")
+    with pytest.raises(AppError):
+        await app.set_notify(2, "digest", digest_hour=24)
+    gid2 = await started(app, [1, 2], channel=200, rounds=2)
+    await app.set_notify(2, "dm")
+    await move(app, gid2, 2, {"pick": 1})
+    await move(app, gid2, 1, {"pick": 3})
+    await move(app, gid2, 1, {"take": 0})
+    mark = await last_id(storage, gid2)
+    await move(app, gid2, 2, {"take": 0})  # round 2's post asks both to plan
+    posts = " ".join(str(r.payload.get("content", "")) for r in await turn_rows(storage, gid2, mark) if r.kind == "post")
+    assert "<@1>" in posts and "<@2>" not in posts and "**Bob**" in posts  # his name, no ping
+
+
+async def test_digest_at_its_hour_in_the_players_time_zone(app: App, storage: Storage, clock: FakeClock) -> None:
+    gid = await started(app, [1, 2], channel=100)
+    other = await started(app, [2, 3], channel=200)
+    await move(app, other, 2, {"pick": 1})  # not waiting on Bob there any more
+    words = await app.set_notify(2, "digest", digest_hour=9, tz="Asia/Tokyo")
+    assert "09:00 (Asia/Tokyo)" in words
+    local = datetime.fromtimestamp(clock(), ZoneInfo("Asia/Tokyo"))
+    nine = local.replace(hour=9, minute=0, second=0, microsecond=0)
+    due = nine.timestamp() if nine > local else nine.timestamp() + 86400
+    clock.now = due - 60
+    assert await app.send_digests() == []
+    clock.now = due + 1
+    [d] = await app.send_digests()
+    assert d.user_id == 2 and f"#{gid} Fake Game" in d.text and f"#{other} " not in d.text
+    assert await app.send_digests() == []  # once a day
+    async with storage.read() as q:
+        rows = [r for r in await q.outbox_rows(gid) if r.kind == "dm" and r.target == "2" and "digest" in str(r.payload)]
+        assert len(rows) == 1
+        assert (await q.user_home(2))[3] == due + 86400
+    clock.now = due + 86400 + 1
+    assert len(await app.send_digests()) == 1

@@ -3,7 +3,9 @@ server and in a DM, its "Open my turn" button; /profile and /leaderboard."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from fakegame import GAME, _presenter, fake_ai
 
@@ -179,3 +181,25 @@ async def test_a_substitute_accepted_mid_game(fake: FakeDiscord, tmp_path: Any) 
         assert (bobs.played, bobs.finished, bobs.rated) == (1, 0, 0)  # his part: one move, no result
         assert (cids.played, cids.finished, cids.rated) == (1, 1, 1)  # the result is the finisher's
         assert bobs.deadlines_met == 1.0 and cids.deadlines_met == 1.0
+
+
+async def test_the_digest_at_its_hour_through_the_outbox(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    clock = Clock()
+    async with running(fake, str(tmp_path / "home.db"), **bot_kwargs(clock)) as bot:
+        gid = await game(bot, [ann, bob], guild=int(fake.guild_id), channel=int(fake.channel_id))
+        ix = await fake.slash(bob, "games", {"notify": "digest", "digest_hour": 9, "timezone": "Asia/Tokyo"})
+        assert "one DM a day at 09:00 (Asia/Tokyo)" in ix.all_text()
+        ix = await fake.slash(bob, "games", {"timezone": "Mars/Olympus"})
+        assert "unknown time zone" in ix.all_text()
+        local = datetime.fromtimestamp(clock(), ZoneInfo("Asia/Tokyo"))
+        nine = local.replace(hour=9, minute=0, second=0, microsecond=0)
+        due = nine.timestamp() if nine > local else nine.timestamp() + 86400
+        home = bot.get_cog("Home")
+        clock.now = due - 30
+        await home.tick()
+        clock.now = due + 30
+        await home.tick()
+        dms = await fake.wait_for(
+            lambda: [m for m in fake.dm_messages(bob) if "daily digest" in message_text(m)], what="the digest")
+        assert len(dms) == 1 and f"#{gid} Fake Game" in message_text(dms[0])

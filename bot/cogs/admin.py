@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import text, views
 from bot.cogs import (
+    NOTIFY,
     VACATION,
     acknowledge,
     app_of,
@@ -47,6 +48,8 @@ log = logging.getLogger("boardroom.admin")
     dm_every_turn="Send me a DM for every turn of mine in this game (off: only turns inside a phase and planning)",
     vacation="On /away: freeze the player's deadlines, the AI plays for them, or no vacations (host)",
     vacation_days="The longest vacation in this game, in days (host)",
+    notify="How you are told of a turn, in all your games: mention, dm, both, or a daily digest",
+    digest_hour="The hour of your daily digest, 0-23 (in your time zone)",
 )
 async def game_settings(
     interaction: discord.Interaction[Any],
@@ -61,6 +64,8 @@ async def game_settings(
     dm_every_turn: bool | None = None,
     vacation: VACATION | None = None,
     vacation_days: app_commands.Range[int, 1, 30] | None = None,
+    notify: NOTIFY | None = None,
+    digest_hour: app_commands.Range[int, 0, 23] | None = None,
 ) -> None:
     app = app_of(interaction)
     info = await game_here(interaction)
@@ -94,6 +99,9 @@ async def game_settings(
             info.id, interaction.user.id, policy=vacation, cap_days=vacation_days, is_admin=is_admin(interaction)
         )
         notes.append("Vacation policy saved.")
+    if notify is not None or digest_hour is not None:
+        notes.append("In all your games you are told of your turns by " + await app.set_notify(
+            interaction.user.id, notify, digest_hour=digest_hour, tz=timezone if not (quiet_start or quiet_end) else None) + ".")
     if dm_every_turn is not None:
         await app.set_dm_every_turn(info.id, interaction.user.id, dm_every_turn)
         notes.append(

@@ -16,7 +16,16 @@ from discord.ext import commands, tasks
 from bot import errors
 from bot.app.away import AwayGame
 from bot.app.home import GameRecord, HomeGame
-from bot.cogs import acknowledge, app_of, bot_of, display_name, game_here, is_admin, make_command
+from bot.cogs import (
+    NOTIFY,
+    acknowledge,
+    app_of,
+    bot_of,
+    display_name,
+    game_here,
+    is_admin,
+    make_command,
+)
 from bot.errors import UserError
 from bot.views import OPEN_LABEL, OpenButton
 
@@ -51,13 +60,14 @@ class Home(commands.Cog):
             log.exception("the home's minute (vacations, digests) failed; the next one tries again")
 
     async def tick(self) -> None:
-        """What is due now: vacations over (the players told by DM)."""
+        """What is due now: vacations over (the players told by DM), daily digests."""
         app = self.bot.app
         if app is None:
             return
         for ended in await app.end_vacations():
             await app.queue(ended.game_id, [("dm", str(ended.user_id), {"content": ended.text}, False)])
             self.kick(ended.game_id, *ended.games)
+        self.kick(*{d.game_id for d in await app.send_digests()})
 
     def kick(self, *game_ids: int) -> None:
         """Wake the deliverer up for what the app wrote for these games."""
@@ -122,13 +132,27 @@ def games_message(bot: Any, games: list[HomeGame]) -> tuple[list[discord.Embed],
     return embeds[:10], view
 
 
-async def games_command(interaction: discord.Interaction[Any]) -> None:
-    games = await app_of(interaction).home_games(interaction.user.id)
+@app_commands.describe(
+    notify="How you are told of a turn, in all your games: mention, dm, both, or a daily digest",
+    digest_hour="The hour of your daily digest, 0-23 (your time zone)",
+    timezone="Your time zone, e.g. Europe/Paris (the digest's hour, quiet hours)",
+)
+async def games_command(
+    interaction: discord.Interaction[Any], notify: NOTIFY | None = None,
+    digest_hour: app_commands.Range[int, 0, 23] | None = None, timezone: app_commands.Range[str, None, 64] | None = None,
+) -> None:
+    app = app_of(interaction)
+    note = ""
+    if notify is not None or digest_hour is not None or timezone is not None:
+        note = "You are told of your turns by " + await app.set_notify(
+            interaction.user.id, notify, digest_hour=digest_hour, tz=timezone) + "."
+    games = await app.home_games(interaction.user.id)
     if not games:
-        raise UserError("You are not in any game: open one with `/game new`, or join a lobby with its **Join** button.")
+        raise UserError((note + "\n" if note else "")
+                        + "You are not in any game: open one with `/game new`, or join a lobby with its **Join** button.")
     await interaction.response.defer(ephemeral=True, thinking=True)
     embeds, view = games_message(bot_of(interaction), games)
-    await interaction.followup.send(embeds=embeds, view=view, ephemeral=True)
+    await interaction.followup.send(note or None, embeds=embeds, view=view, ephemeral=True)
 
 
 # ------------------------------------------------------------------------ profile
