@@ -203,3 +203,14 @@ async def test_the_digest_at_its_hour_through_the_outbox(fake: FakeDiscord, tmp_
         dms = await fake.wait_for(
             lambda: [m for m in fake.dm_messages(bob) if "daily digest" in message_text(m)], what="the digest")
         assert len(dms) == 1 and f"#{gid} Fake Game" in message_text(dms[0])
+
+
+async def test_the_vacation_policy_is_chosen_at_game_new(fake: FakeDiscord, tmp_path: Any) -> None:
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "home.db"), **bot_kwargs(Clock())) as bot:
+        ix = await fake.slash(ann, "game new", {"game": "fake", "vacation": "none", "vacation_days": 3})
+        assert not ix.failed and "game #1" in message_text(ix.original)
+        assert await bot.app.vacation_policy(1) == ("none", 3)
+        ix = await fake.slash(bob, "game settings", {"vacation": "ai"})  # not the host: refused, nothing changed
+        assert "Only the host" in ix.all_text()
+        assert await bot.app.vacation_policy(1) == ("none", 3)
