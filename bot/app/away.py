@@ -154,7 +154,10 @@ class AwayOps(AdminOps):
             if mode == "freeze":
                 await self._restart_clock(info.id, seat.seat)
             elif mode == "ai":
-                await self.take_over(info.id, seat.seat, user_id=info.host_id)
+                try:
+                    await self.take_over(info.id, seat.seat, user_id=info.host_id)
+                except AppError:  # the game ended or paused meanwhile: its clock runs as before
+                    pass
             if mode != "none":
                 what = "the AI plays their seat meanwhile" if mode == "ai" else "their deadlines wait"
                 await self.queue(info.id, [post_row(

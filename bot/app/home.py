@@ -18,6 +18,7 @@ are rated by :meth:`HomeOps.rebuild_ratings` at the first start after it.
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
@@ -222,20 +223,24 @@ class HomeOps(Core):
             await tx.put_rating(user, info.game, mu, sigma)
         return True
 
-    async def rebuild_ratings(self) -> int:
+    async def rebuild_ratings(self, chunk: int = 100) -> int:
         """Rate the games finished before ratings existed (migration 0009 asks for it
-        once): in the order they ended, in one transaction. Returns how many were rated."""
+        once), in the order they ended, ``chunk`` games a transaction (moves go on in
+        between; a game is counted once, so a rebuild cut short goes on at the next
+        start). Returns how many were rated."""
         async with self.storage.read() as q:
             if not await q.home_todo("rebuild_ratings"):
                 return 0
+            finished = sorted(await q.games_with_status("finished"), key=lambda g: (g.updated_at, g.id))
         n = 0
+        for i in range(0, len(finished), chunk):
+            async with self.storage.transaction() as tx:
+                for row in finished[i:i + chunk]:
+                    if row.result is not None:
+                        n += await self._rate(tx, await self._info_q(tx, row.id), row.result, row.updated_at)
+            await asyncio.sleep(0)
         async with self.storage.transaction() as tx:
             await tx.home_todo("rebuild_ratings", done=True)
-            finished = sorted(await tx.games_with_status("finished"), key=lambda g: (g.updated_at, g.id))
-            for row in finished:
-                info = await self._info_q(tx, row.id)
-                if row.result is not None:
-                    n += await self._rate(tx, info, row.result, row.updated_at)
         return n
 
     # -- /profile, /leaderboard ----------------------------------------------------------

@@ -25,7 +25,9 @@ from bot.cogs import (
     game_here,
     is_admin,
     make_command,
+    notify_autocomplete,
     place_of,
+    vacation_autocomplete,
 )
 from bot.errors import Denied, UserError
 from bot.records import GameInfo
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("boardroom.admin")
 
 
+@app_commands.autocomplete(vacation=vacation_autocomplete, notify=notify_autocomplete)
 @app_commands.describe(
     remind_hours="Hours before the first reminder to a player who holds the game up",
     repeat_hours="Hours between further reminders",

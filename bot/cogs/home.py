@@ -6,6 +6,7 @@ privately. ``/games`` and ``/profile`` work in a server and in a DM with the bot
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from bot.cogs import (
     game_here,
     is_admin,
     make_command,
+    notify_autocomplete,
 )
 from bot.errors import UserError
 from bot.views import OPEN_LABEL, OpenButton
@@ -45,12 +47,22 @@ NO_MENTIONS = discord.AllowedMentions.none()
 class Home(commands.Cog):
     def __init__(self, bot: BoardroomBot) -> None:
         self.bot = bot
+        self.rebuild: asyncio.Task[int] | None = None  # the ratings of games finished before 0009
 
     async def cog_load(self) -> None:
         self.ticker.start()
 
     async def cog_unload(self) -> None:
         self.ticker.cancel()
+        if self.rebuild is not None and not self.rebuild.done():
+            self.rebuild.cancel()
+
+    async def rebuild_ratings(self) -> int:
+        try:
+            return int(await self.bot.app.rebuild_ratings())
+        except Exception:
+            log.exception("rating the games finished before the ratings failed; the next start goes on")
+            return 0
 
     @tasks.loop(seconds=TICK)
     async def ticker(self) -> None:
@@ -132,6 +144,7 @@ def games_message(bot: Any, games: list[HomeGame]) -> tuple[list[discord.Embed],
     return embeds[:10], view
 
 
+@app_commands.autocomplete(notify=notify_autocomplete)
 @app_commands.describe(
     notify="How you are told of a turn, in all your games: mention, dm, both, or a daily digest",
     digest_hour="The hour of your daily digest, 0-23 (your time zone)",
@@ -369,8 +382,9 @@ async def setup(bot: BoardroomBot) -> None:
         bot.tree.add_command(command)
     bot.game_group.add_command(make_command("sub", "Hand a seat to another member (host, or your own seat)", game_sub))
     bot.add_dynamic_items(SubButton)
-    if bot.app is not None:
-        await bot.app.rebuild_ratings()  # once, after migration 0009
+    cog = bot.get_cog("Home")
+    if bot.app is not None and isinstance(cog, Home):  # once, after migration 0009: in the background
+        cog.rebuild = asyncio.get_running_loop().create_task(cog.rebuild_ratings(), name="boardroom-ratings")
 
 
 async def teardown(bot: BoardroomBot) -> None:

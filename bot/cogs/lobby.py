@@ -20,6 +20,7 @@ from bot.cogs import (
     is_admin,
     make_command,
     place_of,
+    vacation_autocomplete,
 )
 from bot.errors import UserError
 
@@ -86,7 +87,7 @@ async def _options_autocomplete(
     vacation="On /away: freeze the player's deadlines (default), the AI plays for them, or no vacations",
     vacation_days="The longest vacation in this game, in days (default 14)",
 )
-@app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete)
+@app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete, vacation=vacation_autocomplete)
 async def game_new(
     interaction: discord.Interaction[Any],
     game: app_commands.Range[str, None, 100],
