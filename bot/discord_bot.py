@@ -47,7 +47,7 @@ log = logging.getLogger("boardroom.bot")
 
 LEASE_SECONDS = 60.0  # a crashed process's database is free again after this long
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help", "bot.cogs.table")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help", "bot.cogs.table", "bot.cogs.home")
 
 _UNSET: Any = object()
 

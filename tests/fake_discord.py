@@ -1657,6 +1657,8 @@ class FakeDiscord:
 
     @staticmethod
     def _option(name: str, value: Any) -> dict[str, Any]:
+        if isinstance(value, dict) and "username" in value:  # a user option: its id (resolved beside)
+            return {"name": name, "type": 6, "value": value["id"]}
         if isinstance(value, bool):
             kind = 5
         elif isinstance(value, int):
@@ -1687,6 +1689,15 @@ class FakeDiscord:
         }
         if registered and registered.get("guild_id"):
             data["guild_id"] = registered["guild_id"]
+        users = [v for v in options.values() if isinstance(v, dict) and "username" in v]
+        if users:  # what Discord resolves for user options: the user, and the member if in the guild
+            data["resolved"] = {
+                "users": {u["id"]: u for u in users},
+                "members": {
+                    u["id"]: {k: v for k, v in self._member_payload(u).items() if k != "user"}
+                    for u in users if u["id"] in self.users or u.get("bot")
+                },
+            }
         return data
 
     async def slash(

@@ -37,6 +37,7 @@ _spec.loader.exec_module(run_all)
         ["bench_aoa.py", "--games", "2", "--bot-games", "1"],
         ["bench_table.py", "--runs", "1"],
         ["bench_load.py", "--games", "4", "--seconds", "1"],
+        ["bench_home.py", "--games", "200", "--digests", "50", "--calls", "10"],
     ],
 )
 def test_benchmark_runs(args, tmp_path):

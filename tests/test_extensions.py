@@ -39,7 +39,7 @@ async def test_extensions_register_the_commands(tmp_path) -> None:
             await client.load_extension(name)
         client.tree.add_command(client.game_group)
         top = {c.name for c in client.tree.get_commands()}
-        assert top == {"game", "plan", "rules", "help"}
+        assert top == {"game", "plan", "rules", "help", "games", "profile", "leaderboard", "away"}
         subs = {c.name for c in client.game_group.commands}
         assert subs >= {"new", "join", "leave", "start", "status", "settings", "abandon", "kick", "history", "export"}
         assert {c.qualified_name for c in client.game_group.commands} >= {"game new", "game status"}

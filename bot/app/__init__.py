@@ -8,6 +8,10 @@ the cogs are split:
 - :mod:`bot.app.turns`: a player's action and the AI seats answering it;
 - :mod:`bot.app.admin`: settings, quiet hours, pause/resume, abandon, takeover, reclaim;
 - :mod:`bot.app.export`: export and replay;
+- :mod:`bot.app.home`: the player's home across games (/games, profiles, ratings);
+- :mod:`bot.app.away`: a player's vacation (/away) and each game's vacation policy;
+- :mod:`bot.app.sub`: a seat handed to a substitute (/game sub);
+- :mod:`bot.app.notify`: how each player is told of a turn, and the daily digest;
 - :mod:`bot.app.replay`: the game's true record, step by step, as a viewer may see it
   (the engine's ``shown_action``: /game log, history, replay and the export read it);
 - :mod:`bot.app.compose`: what an outcome tells Discord, as outbox rows (pure; written by
@@ -22,14 +26,18 @@ presenter (:mod:`bot.games`).
 from __future__ import annotations
 
 from bot.app.admin import AdminOps
+from bot.app.away import AwayOps
 from bot.app.core import LIVE, AiChoose, Core, Listener, State, default_ai_choose
 from bot.app.export import ExportOps, replay_export
+from bot.app.home import HomeOps
 from bot.app.lobby import LobbyOps
+from bot.app.notify import NotifyOps
+from bot.app.sub import SubOps
 from bot.app.turns import TurnOps
 
 __all__ = ["App", "AiChoose", "Core", "LIVE", "Listener", "State", "default_ai_choose", "replay_export"]
 
 
-class App(LobbyOps, TurnOps, AdminOps, ExportOps):
+class App(LobbyOps, TurnOps, AwayOps, AdminOps, ExportOps, HomeOps, SubOps, NotifyOps):
     """The application layer: every call of the lobby, turns, admin and export areas on
     one object (constructed as :class:`bot.app.core.Core`)."""

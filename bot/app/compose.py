@@ -80,7 +80,9 @@ class Context:
     - ``untouched``: seats still deciding in secret whose planner shows a fresh draft;
     - ``deadlines``: seat -> {"nudge": due_at, "takeover": due_at} (epoch seconds);
     - ``every_turn``: user ids who asked for a DM at every turn of theirs;
-    - ``last_one``: seats to tell (once) that they are the last one to decide.
+    - ``last_one``: seats to tell (once) that they are the last one to decide;
+    - ``no_dm``/``no_mention``: players who want no DM for a turn (a mention only, or the
+      daily digest) or no mention in the channel (DMs only, or the digest): issue 36.
     """
 
     has_status: bool = True
@@ -88,6 +90,8 @@ class Context:
     deadlines: dict[str, dict[str, float]] = field(default_factory=dict)
     every_turn: set[int] = field(default_factory=set)
     last_one: list[str] = field(default_factory=list)
+    no_dm: set[int] = field(default_factory=set)
+    no_mention: set[int] = field(default_factory=set)
 
 
 def when(due: float | None) -> str:
@@ -135,7 +139,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
         if seat == keyboard:
             continue  # the message they clicked shows their next decision: no second copy
         uid = user_of(info, seat)
-        if uid is not None:  # closed DMs: a note in the phase post, or a mention of its own
+        if uid is not None and uid not in ctx.no_dm:  # closed DMs: a note in the phase post, or a mention of its own
             note = {} if new_post else {"fallback": f"<@{uid}>{CLOSED_NOTE_SHORT}"}
             due = deadline_words(ctx, seat)
             if due:
@@ -172,7 +176,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
     rows.extend(turn_dms(info, game, out, view, ctx, new_post=new_post))
     for seat in ctx.last_one:
         uid = user_of(info, seat)
-        if uid is None:
+        if uid is None or uid in ctx.no_dm:
             continue
         due = deadline_words(ctx, seat)
         rows.append((
@@ -220,8 +224,8 @@ def turn_dms(
     rows: list[Row] = []
     pending = {uid: s for s, uid in out.pending.items()}
     for uid in out.mentions:
-        if new_post and uid not in ctx.every_turn:
-            continue  # the phase's post mentions them
+        if (new_post and uid not in ctx.every_turn) or uid in ctx.no_dm:
+            continue  # the phase's post mentions them, or they want no DM
         seat = pending.get(uid)
         what = game.describe_prompt(out.new_prompts.get(seat) if seat else None)
         due = deadline_words(ctx, seat)
@@ -268,6 +272,13 @@ def status_text(
     return "\n".join(lines)
 
 
+def ping(info: GameInfo, ctx: Context, uid: int) -> str:
+    """A mention, or the player's name for one who wants no mention (issue 36)."""
+    if uid not in ctx.no_mention:
+        return f"<@{uid}>"
+    return next((f"**{s.display_name}**" for s in info.seats if s.user_id == uid), "a player")
+
+
 def post_text(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, Any], ctx: Context) -> str:
     """The phase post's text: heading, log lines, who must act (one mention each)."""
     head = f"**Round {view.get('round')} · {view.get('phase_title') or game.phase_title(view.get('phase'))}**"
@@ -278,7 +289,7 @@ def post_text(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, 
     if events:
         parts.append(text.log_block(events, limit=1200))
     if out.mentions and not out.over:
-        pings = " ".join(f"<@{u}>" for u in out.mentions)
+        pings = " ".join(ping(info, ctx, u) for u in out.mentions)
         seats = {uid: s for s, uid in out.pending.items()}
         if game.secret_phase(view):
             due = deadline_words(ctx, seats.get(out.mentions[0]))
@@ -292,7 +303,7 @@ def post_text(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, 
                 seat = seats.get(uid)
                 prompt = out.new_prompts.get(seat) if seat else None
                 due = deadline_words(ctx, seat)
-                what.append(f"<@{uid}>: {game.describe_prompt(prompt)}" + (f" ({due})" if due else ""))
+                what.append(f"{ping(info, ctx, uid)}: {game.describe_prompt(prompt)}" + (f" ({due})" if due else ""))
             parts.append("Your move — " + "; ".join(what) + ".")
     elif out.pending and not out.over:
         parts.append("Waiting for " + ", ".join(names(info, list(out.pending))) + ".")

@@ -923,6 +923,8 @@ class Core:
             if over:
                 fields.update(status="finished", result=result)
             await tx.update_game(info.id, now, **fields)
+            if over or phase_changed:  # the stage /games shows; a finished game rated (bot.app.home)
+                await self._stage_changed(tx, info, stage, result, now)
             if over or phase_changed or seq % self.snapshot_every == 0:
                 await tx.put_snapshot(info.id, seq, game.dump(new), now)
                 await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
@@ -950,6 +952,10 @@ class Core:
         if not over:  # the game's row as this commit left it (nothing else wrote it: its lock)
             self._keep_info(self.storage.game_epoch(info.id), info.at_version(seq, now))
         self._remember(info.id, new)
+
+    async def _stage_changed(self, tx: Tx, info: GameInfo, stage: tuple[Any, Any], result: Any, now: float) -> None:
+        """A hook in the commit's transaction when the phase changed or the game ended
+        (``result`` not None): :class:`bot.app.home.HomeOps` keeps the stage and rates."""
 
     async def _round_ended(
         self, tx: Tx, info: GameInfo, new_round: Any, views: list[dict[str, Any]], pub: dict[str, Any],

@@ -26,6 +26,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("boardroom.cogs")
 
+# a game's vacation policy (bot.app.away), an option of /game new and /game settings, and
+# how a player is told of a turn (bot.app.notify), of /games and /game settings: words
+# offered by autocomplete, checked by the app (a string option has a max_length)
+VACATION = app_commands.Range[str, None, 10]
+NOTIFY = app_commands.Range[str, None, 10]
+VACATION_CHOICES = {"freeze": "freeze the away player's deadlines", "ai": "the AI plays for the away player",
+                    "none": "no vacations in this game"}
+NOTIFY_CHOICES = {"mention": "a mention in the channel", "dm": "a DM for every turn", "both": "a mention and a DM",
+                  "digest": "one DM a day (digest_hour)"}
+
+
+async def vacation_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=f"{k}: {v}", value=k) for k, v in VACATION_CHOICES.items() if current.lower() in k]
+
+
+async def notify_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=f"{k}: {v}", value=k) for k, v in NOTIFY_CHOICES.items() if current.lower() in k]
+
 # Discord refused the acknowledgement: 10062 (later than 3 s, or unknown), 40060 (already
 # acknowledged: a click the gateway replayed after a RESUME)
 ACK_REFUSED = (10062, 40060)

@@ -17,13 +17,17 @@ from discord.ext import commands
 
 from bot import text, views
 from bot.cogs import (
+    NOTIFY,
+    VACATION,
     acknowledge,
     app_of,
     game_autocomplete,
     game_here,
     is_admin,
     make_command,
+    notify_autocomplete,
     place_of,
+    vacation_autocomplete,
 )
 from bot.errors import Denied, UserError
 from bot.records import GameInfo
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("boardroom.admin")
 
 
+@app_commands.autocomplete(vacation=vacation_autocomplete, notify=notify_autocomplete)
 @app_commands.describe(
     remind_hours="Hours before the first reminder to a player who holds the game up",
     repeat_hours="Hours between further reminders",
@@ -44,6 +49,10 @@ log = logging.getLogger("boardroom.admin")
     timezone="Your time zone for quiet hours, e.g. Europe/Paris",
     clear_quiet="Remove your quiet hours",
     dm_every_turn="Send me a DM for every turn of mine in this game (off: only turns inside a phase and planning)",
+    vacation="On /away: freeze the player's deadlines, the AI plays for them, or no vacations (host)",
+    vacation_days="The longest vacation in this game, in days (host)",
+    notify="How you are told of a turn, in all your games: mention, dm, both, or a daily digest",
+    digest_hour="The hour of your daily digest, 0-23 (in your time zone)",
 )
 async def game_settings(
     interaction: discord.Interaction[Any],
@@ -56,10 +65,16 @@ async def game_settings(
     timezone: app_commands.Range[str, None, 64] | None = None,
     clear_quiet: bool = False,
     dm_every_turn: bool | None = None,
+    vacation: VACATION | None = None,
+    vacation_days: app_commands.Range[int, 1, 30] | None = None,
+    notify: NOTIFY | None = None,
+    digest_hour: app_commands.Range[int, 0, 23] | None = None,
 ) -> None:
     app = app_of(interaction)
     info = await game_here(interaction)
     notes: list[str] = []
+    if (vacation is not None or vacation_days is not None) and not info.can_manage(interaction.user.id, is_admin(interaction)):
+        raise Denied("Only the host or a member with Manage Server can change the game's vacation policy.")
     game_changes = {
         "remind_after_hours": remind_hours,
         "repeat_hours": repeat_hours,
@@ -82,6 +97,14 @@ async def game_settings(
             raise UserError("Give both quiet_start and quiet_end (like 22:00 and 07:30).")
         await app.set_quiet_hours(interaction.user.id, quiet_start, quiet_end, timezone or "UTC")
         notes.append(f"Your quiet hours: {quiet_start}–{quiet_end} ({timezone or 'UTC'}), for all your games.")
+    if vacation is not None or vacation_days is not None:
+        await app.set_vacation_policy(
+            info.id, interaction.user.id, policy=vacation, cap_days=vacation_days, is_admin=is_admin(interaction)
+        )
+        notes.append("Vacation policy saved.")
+    if notify is not None or digest_hour is not None:
+        notes.append("In all your games you are told of your turns by " + await app.set_notify(
+            interaction.user.id, notify, digest_hour=digest_hour, tz=timezone if not (quiet_start or quiet_end) else None) + ".")
     if dm_every_turn is not None:
         await app.set_dm_every_turn(info.id, interaction.user.id, dm_every_turn)
         notes.append(
@@ -93,6 +116,7 @@ async def game_settings(
         f"**Game #{info.id} settings**",
         f"First reminder after {text.hours(st.remind_after_hours)}, then every {text.hours(st.repeat_hours)}.",
         f"AI takeover: {'on, after ' + text.hours(st.takeover_after_hours) if st.takeover else 'off'}.",
+        vacation_line(*await app.vacation_policy(info.id)),
     ]
     if info.seat_of(interaction.user.id) is not None:
         every = await app.dm_every_turn(info.id, interaction.user.id)
@@ -101,6 +125,13 @@ async def game_settings(
             else "Your DMs: turns inside a phase and your planner (this command can turn on a DM for every turn)."
         )
     await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+
+def vacation_line(policy: str, cap_days: int) -> str:
+    if policy == "none":
+        return "Vacations (`/away`): not allowed in this game."
+    what = "the AI plays for the away player" if policy == "ai" else "the away player's deadlines are frozen"
+    return f"Vacations (`/away`): {what}, for at most {cap_days} days."
 
 
 def _may_manage(interaction: discord.Interaction[Any], info: GameInfo) -> None:

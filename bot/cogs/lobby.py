@@ -11,7 +11,17 @@ from discord.ext import commands
 
 from bot import text, views
 from bot.choices import Choice
-from bot.cogs import acknowledge, app_of, display_name, game_here, is_admin, make_command, place_of
+from bot.cogs import (
+    VACATION,
+    acknowledge,
+    app_of,
+    display_name,
+    game_here,
+    is_admin,
+    make_command,
+    place_of,
+    vacation_autocomplete,
+)
 from bot.errors import UserError
 
 if TYPE_CHECKING:
@@ -74,14 +84,18 @@ async def _options_autocomplete(
 @app_commands.describe(
     game="Which game (start typing)",
     options="Game options, e.g. tech_sides=random block_size=3",
+    vacation="On /away: freeze the player's deadlines (default), the AI plays for them, or no vacations",
+    vacation_days="The longest vacation in this game, in days (default 14)",
 )
-@app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete)
+@app_commands.autocomplete(game=_game_name_autocomplete, options=_options_autocomplete, vacation=vacation_autocomplete)
 async def game_new(
     interaction: discord.Interaction[Any],
     game: app_commands.Range[str, None, 100],
     options: app_commands.Range[str, None, 1000] | None = None,
+    vacation: VACATION | None = None,
+    vacation_days: app_commands.Range[int, 1, 30] | None = None,
 ) -> None:
-    await _cog(interaction).new(interaction, game, options)
+    await _cog(interaction).new(interaction, game, options, vacation=vacation, vacation_days=vacation_days)
 
 
 async def game_join(interaction: discord.Interaction[Any]) -> None:
@@ -115,7 +129,10 @@ class Lobby(commands.Cog):
     def embed(self, info: GameInfo) -> discord.Embed:
         return lobby_embed(info, self.bot.app.presenter(info.game))
 
-    async def new(self, interaction: discord.Interaction[Any], game: str, options: str | None) -> None:
+    async def new(
+        self, interaction: discord.Interaction[Any], game: str, options: str | None, *,
+        vacation: str | None = None, vacation_days: int | None = None,
+    ) -> None:
         app = app_of(interaction)
         offered = app.offered_games()
         if game not in offered:
@@ -138,6 +155,8 @@ class Lobby(commands.Cog):
             options=opts,
             join=True,
         )
+        if vacation is not None or vacation_days is not None:  # the host's vacation policy (issue 36)
+            await app.set_vacation_policy(info.id, interaction.user.id, policy=vacation, cap_days=vacation_days)
         msg = await interaction.edit_original_response(embed=self.embed(info), view=views.lobby_view(info.id))
         await app_of(interaction).remember_message(info.id, "lobby", msg.channel.id, msg.id)
         log.info("game %s created in %s by %s", info.id, channel_id, interaction.user.id)

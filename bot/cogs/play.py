@@ -873,10 +873,13 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
     lines = [f"Round **{view.get('round')}**/{view.get('rounds', '?')} · phase **{phase}**"]
     holdups = await app.holdups(info.id)
     due = {(d.seat, d.kind): d.due_at for d in await app.deadlines(info.id)}
+    away = await app.away_in_game(info.id)  # /away (issue 36)
     for s in sorted(info.seats, key=lambda s: s.position):
         bits = [f"**{s.display_name}**", *game.status_bits(view, s.seat)]
         if s.ai_takeover:
             bits.append("(AI plays this seat)")
+        if s.seat in away:
+            bits.append(f"🏖️ away until <t:{int(away[s.seat])}:D>")
         h = next((h for h in holdups if h.seat == s.seat), None)
         if h is not None:
             wait = f"⏳ to move since <t:{int(h.since_at)}:R>"
