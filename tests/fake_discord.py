@@ -493,6 +493,11 @@ def iter_components(msg: dict[str, Any]) -> Iterable[dict[str, Any]]:
     return walk(msg.get("components") or [])
 
 
+def select_menu(msg: dict[str, Any]) -> dict[str, Any] | None:
+    """The message's first select menu (component type 3), or None."""
+    return next((c for c in iter_components(msg) if c["type"] == 3), None)
+
+
 # ------------------------------------------------------------------ faults
 ACK_DEADLINE = 3.0  # seconds: an interaction not acknowledged by then is gone (10062)
 

@@ -6,15 +6,14 @@ not once more to trace its pictures' views."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from bot.app import App
-from bot.storage import Storage
 from engine import get_game
 from engine.ai import choose
 from engine.simulate import play_game
+from tests.app_support import storage_fixture
 
 GAMES = {
     "smartphone-inc": ["p1", "p2", "p3"],
@@ -60,11 +59,7 @@ class Counting:
         return getattr(self.game, name)
 
 
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "traced.db")
-    yield s
-    await s.close()
+storage = storage_fixture("traced.db")
 
 
 async def test_the_app_applies_a_move_once_even_when_it_ends_phases(storage):

@@ -4,14 +4,10 @@ the next action does not work the old state's view out again: the stage it needs
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from bot.app import App
-from bot.storage import Storage
 from engine import get_game
 from engine.ai import choose
+from tests.app_support import storage_fixture
 
 GAME = "smartphone-inc"
 
@@ -32,11 +28,7 @@ class Counting:
         return self.game.view(state, seat)
 
 
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "rest.db")
-    yield s
-    await s.close()
+storage = storage_fixture("rest.db")
 
 
 async def test_no_view_kept_at_rest_and_none_made_again(storage):
