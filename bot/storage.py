@@ -1100,12 +1100,7 @@ class Tx:
         )
 
     async def delete_waiting(self, game_id: int, seat: str | None = None) -> None:
-        if seat is None:
-            await self._write("DELETE FROM waiting WHERE game_id = ?", (game_id,))
-        else:
-            await self._write(
-                "DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat)
-            )
+        await self._delete_of_game("waiting", game_id, "seat", seat)
 
     async def put_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         await self._write(
@@ -1115,12 +1110,15 @@ class Tx:
         )
 
     async def delete_reminders(self, game_id: int, kind: str | None = None) -> None:
-        if kind is None:
-            await self._write("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+        await self._delete_of_game("reminders", game_id, "kind", kind)
+
+    async def _delete_of_game(self, table: str, game_id: int, column: str, value: str | None) -> None:
+        """The game's rows of ``table``; only those whose ``column`` is ``value`` unless None.
+        (``table`` and ``column`` are this module's names, never a caller's text.)"""
+        if value is None:
+            await self._write(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         else:
-            await self._write(
-                "DELETE FROM reminders WHERE game_id = ? AND kind = ?", (game_id, kind)
-            )
+            await self._write(f"DELETE FROM {table} WHERE game_id = ? AND {column} = ?", (game_id, value))
 
     async def takeover_wait(self, game_id: int, seat: str) -> tuple[WaitingRow, float] | None:
         """The seat's wait and the due time of its takeover deadline, in one read (None:

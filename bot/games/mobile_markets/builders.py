@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.choices import Choice, page
+from bot.choices import Choice, page, picked, tagged
 from bot.games.mobile_markets import words
 from engine import IllegalAction
 from engine.mobile_markets.data import FEATURES
@@ -38,14 +38,7 @@ class PlanDraft:
     pg: int = 0
 
     def encode(self) -> str:
-        parts = []
-        if self.price is not None:
-            parts.append(f"p{self.price}")
-        if self.choice is not None:
-            parts.append(f"c{self.choice}")
-        if self.pg:
-            parts.append(f"g{self.pg}")
-        return ".".join(parts) or "-"
+        return ".".join(tagged(("p", self.price), ("c", self.choice), ("g", self.pg or None))) or "-"
 
     @classmethod
     def decode(cls, code: str | None) -> PlanDraft:
@@ -121,16 +114,9 @@ class PlanBuilder:
             return PlanDraft()
         if op == "back":
             return PlanDraft() if draft.choice is None else replace(draft, choice=None)
-        if op != "select":
-            raise IllegalAction("That button is from an older version; open your planner again.")
-        if value == "@next":
-            return replace(draft, pg=draft.pg + 1)
-        if value == "@prev":
-            return replace(draft, pg=max(0, draft.pg - 1))
-        try:
-            kind, n = value[0], int(value[1:])
-        except (IndexError, ValueError):
-            raise IllegalAction("That choice is not on the list any more.") from None
+        kind, n = picked(op, value, draft.pg, "That button is from an older version; open your planner again.")
+        if kind == "@":
+            return replace(draft, pg=n)
         if kind == "p" and any(c["price"] == n for c in ctx.choices):
             return PlanDraft(price=n)
         if kind == "c" and 0 <= n < len(ctx.choices):
@@ -298,16 +284,9 @@ class ProductBuilder:
             if d.pick is not None:
                 return replace(d, pick=None, pg=0)
             return replace(d, placed=d.placed[:-1], pg=0)
-        if op != "select":
-            raise IllegalAction("That button is from an older version; open your turn again.")
-        if value == "@next":
-            return replace(d, pg=d.pg + 1)
-        if value == "@prev":
-            return replace(d, pg=max(0, d.pg - 1))
-        try:
-            kind, n = value[0], int(value[1:])
-        except (IndexError, ValueError):
-            raise IllegalAction("That choice is not on the list any more.") from None
+        kind, n = picked(op, value, d.pg, "That button is from an older version; open your turn again.")
+        if kind == "@":
+            return replace(d, pg=n)
         if kind == "c" and 0 <= n < len(ctx.features):
             return replace(d, pick=n, pg=0)
         if kind == "s" and d.pick is not None and 0 <= n < len(ctx.slots):
