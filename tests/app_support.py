@@ -1,5 +1,6 @@
 """Set-ups many test modules share: a fresh database per test, a fake Discord checked
-after each test, a clock that ticks, a two-player game started, an export replayed.
+after each test, a clock that ticks, a stand-in for the Discord client's module, a
+two-player game started, an export replayed.
 
 A module takes a fixture by naming it: ``storage = storage_fixture("app.db")`` makes
 the module's ``storage`` fixture (a factory, so that each module keeps its own file
@@ -7,14 +8,16 @@ name and no conftest has to serve them all)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
+import sys
+import types
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.app import App
-from bot.records import GameInfo
+from bot.records import GameInfo, Outcome
 from bot.storage import Storage
 from engine import Game, get_game
 from engine.versions import export_edition, setup_as
@@ -46,6 +49,19 @@ def fake_fixture(check: Callable[[FakeDiscord], None] = FakeDiscord.assert_clean
     return fake
 
 
+def fake_bot_module(monkeypatch: pytest.MonkeyPatch, create_bot: Callable[..., Any]) -> None:
+    """``bot.discord_bot`` as ``boardroom run`` imports it, replaced by ``create_bot`` and a
+    guild count of one (no sharding, and no request to the real Discord)."""
+
+    async def approximate_guild_count(token: str) -> int:
+        return 1
+
+    fake = types.ModuleType("bot.discord_bot")
+    fake.create_bot = create_bot  # type: ignore[attr-defined]
+    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+
+
 class TickingClock:
     """A clock that moves on by ``step`` seconds each time it is read."""
 
@@ -58,12 +74,15 @@ class TickingClock:
         return self.now
 
 
-async def two_player_game(app: App, game: str, seed: int, channel_id: int = 9) -> GameInfo:
-    """Ann (user 1, the host) and Bob (user 2) in a started game of ``game``."""
-    info = await app.create_game(game, channel_id=channel_id, host_id=1, host_name="Ann")
-    await app.join(info.id, 2, "Bob")
-    await app.start(info.id, 1, seed=seed)
-    return info
+async def started_game(
+    app: App, game: str, seed: int, names: Sequence[str] = ("Ann", "Bob"), channel_id: int = 9
+) -> tuple[GameInfo, Outcome]:
+    """``names`` (users 1, 2, ...; the first one hosts) start a game of ``game``: the game
+    as created and the start's outcome."""
+    info = await app.create_game(game, channel_id=channel_id, host_id=1, host_name=names[0])
+    for user_id, name in enumerate(names[1:], start=2):
+        await app.join(info.id, user_id, name)
+    return info, await app.start(info.id, 1, seed=seed)
 
 
 def replay_exported(
