@@ -56,14 +56,23 @@ def _goal(c: Mapping[str, Any]) -> str:
     return f"{c['tech']} Technology · {c['mkt']} Marketing · {words.plural(c['goods'], 'Goods')}"
 
 
-class PlanBuilder:
-    noun = "plan"
-    seal_label = "Seal plan 🔒"
+class Builder:
+    """What the game's two builders share: no buttons beyond back/reset/seal, and the
+    prompt read from the seat's view (which holds it in full) before the one given."""
+
     extra_ops: Sequence[tuple[str, str]] = ()
 
+    @staticmethod
+    def full_prompt(prompt: Mapping[str, Any] | None, view: Mapping[str, Any]) -> Mapping[str, Any]:
+        return view.get("prompt") or prompt or {}
+
+
+class PlanBuilder(Builder):
+    noun = "plan"
+    seal_label = "Seal plan 🔒"
+
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> PlanCtx:
-        # the seat's view holds the prompt with the engine's list of plan effects
-        full = view.get("prompt") or prompt or {}
+        full = self.full_prompt(prompt, view)  # with the engine's list of plan effects
         return PlanCtx(tuple(full.get("choices") or ()))
 
     def decode(self, code: str | None) -> PlanDraft:
@@ -202,13 +211,12 @@ class ProductDraft:
         return cls(tuple(placed), **kw)
 
 
-class ProductBuilder:
+class ProductBuilder(Builder):
     noun = "product"
     seal_label = "Build and sell ✅"
-    extra_ops: Sequence[tuple[str, str]] = ()
 
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> ProductCtx:
-        p = view.get("prompt") or prompt or {}
+        p = self.full_prompt(prompt, view)
         return ProductCtx(dict(view), tuple(p.get("slots") or ()), tuple(p.get("features") or ()), int(p.get("tokens") or 0))
 
     def decode(self, code: str | None) -> ProductDraft:
