@@ -14,35 +14,20 @@ import statistics
 import time
 from typing import Any
 
-from engine.simulate import module_mix, play_game, simulate
+from engine.simulate import apply_rates, module_mix, play_game, simulate
 from engine.smartphone_inc import decisions
 from engine.smartphone_inc.data import DECK, STARTING
 from engine.smartphone_inc.game import GAME
 
 
 def actions_per_second(games: int) -> dict[str, float]:
-    apply_time = 0.0
-    applies = 0
-    slowest = float("inf")
     summary = simulate("smartphone-inc", 4, games, 1, {}, "random")
-    # apply() alone, on recorded games (without the random player's choosing)
-    for seed in range(min(games, 20)):
-        _, log, _ = play_game("smartphone-inc", ["a", "b", "c", "d"], seed, {}, "random")
-        state = GAME.setup(["a", "b", "c", "d"], seed, {})
-        t0 = time.perf_counter()
-        for seat, action in log:
-            state = GAME.apply(state, seat, action)
-        spent = time.perf_counter() - t0
-        apply_time += spent
-        applies += len(log)
-        slowest = min(slowest, len(log) / spent)
     return {
         "games": games,
         "failures": summary["failures"],
         "actions_per_second_with_random_player": summary["actions_per_second"],
-        "apply_per_second": round(applies / apply_time, 1),
-        # the game whose actions were slowest to apply (the total hides a slow one)
-        "slowest_game_apply_per_second": round(slowest, 1),
+        # apply() alone, on recorded games (without the random player's choosing)
+        **apply_rates("smartphone-inc", ["a", "b", "c", "d"], range(min(games, 20))),
     }
 
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.ai import choose  # noqa: E402
 from engine.mobile_markets.game import GAME  # noqa: E402
-from engine.simulate import play_game  # noqa: E402
+from engine.simulate import apply_rates, play_game  # noqa: E402
 
 SEATS = ["a", "b", "c", "d"]
 
@@ -39,21 +39,7 @@ def with_random_player(games: int) -> dict[str, float]:
 
 
 def apply_alone(games: int) -> dict[str, float]:
-    spent = 0.0
-    applies = 0
     biggest = 0
-    slowest = float("inf")
-    for seed in range(games):
-        _, log, _ = play_game("mobile-markets", SEATS, seed, {}, "random")
-        state = GAME.setup(SEATS, seed, {})
-        t0 = time.process_time()
-        for seat, action in log:
-            state = GAME.apply(state, seat, action)
-        took = time.process_time() - t0
-        spent += took
-        applies += len(log)
-        if took > 0:
-            slowest = min(slowest, len(log) / took)
     for seed in range(min(games, 10)):  # the largest dumped state along whole games
         for opts in ({}, {"automata": ["d"], "difficulty": "hard"}):
             seats = SEATS if not opts else ["a", "d"]
@@ -64,8 +50,7 @@ def apply_alone(games: int) -> dict[str, float]:
 
             play_game("mobile-markets", seats, seed, opts, "random", on_state=track)
     return {
-        "apply_per_second": round(applies / spent, 1),
-        "slowest_game_apply_per_second": round(slowest, 1),  # the total hides a slow game
+        **apply_rates("mobile-markets", SEATS, range(games), clock=time.process_time),
         "largest_state_bytes": biggest,
         "largest_state_kib": round(biggest / 1024, 2),
     }

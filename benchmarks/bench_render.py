@@ -34,31 +34,13 @@ sys.path.insert(0, str(ROOT))
 
 import render  # noqa: E402
 from bot import pictures  # noqa: E402
+from tests.test_render_compact import CASES as COMPACT_KINDS  # noqa: E402
+from tests.test_render_mm import CASES as MM_CASES  # noqa: E402
+from tests.test_render_reference import CASES as SI_CASES  # noqa: E402
 
 REF = ROOT / "tests" / "reference"
-CASES = (
-    "board-start",
-    "board-round3",
-    "board-end-5p",
-    "private-planning",
-    "private-sell",
-    "plan-preview",
-    "mm-board-start",
-    "mm-board-round3",
-    "mm-board-end",
-    "mm-private-planning",
-    "mm-private-sales",
-    "mm-plan-preview",
-    "mm-product-preview",
-)
-COMPACT = (
-    "compact-plan",
-    "compact-improvement",
-    "compact-research",
-    "compact-logistics",
-    "compact-sell",
-    "compact-retailer_bonus-progress",
-)
+CASES = SI_CASES + MM_CASES  # the reference pictures of the tests
+COMPACT = tuple(f"compact-{kind}" for kind in COMPACT_KINDS)
 GAME = "smartphone-inc"
 
 

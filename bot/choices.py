@@ -69,6 +69,37 @@ def page(items: list[Choice], number: int) -> list[Choice]:
     return chunk
 
 
+def turned_page(value: str, number: int) -> int | None:
+    """The page a "previous"/"more" entry of :func:`page` leads to from page ``number``;
+    None when ``value`` is an option."""
+    if value == "@next":
+        return number + 1
+    if value == "@prev":
+        return max(0, number - 1)
+    return None
+
+
+def picked(op: str, value: str, number: int, stale: str) -> tuple[str, int]:
+    """A select's pick in a builder whose options are a letter and a number ("c3"): the
+    letter and the number, or ``("@", page)`` for a page turned from page ``number``.
+    IllegalAction: ``stale`` for an op that is not a select (an older button), "not on
+    the list" for a value that is neither."""
+    if op != "select":
+        raise IllegalAction(stale)
+    turned = turned_page(value, number)
+    if turned is not None:
+        return "@", turned
+    try:
+        return value[0], int(value[1:])
+    except (IndexError, ValueError):
+        raise IllegalAction("That choice is not on the list any more.") from None
+
+
+def tagged(*fields: tuple[str, Any]) -> list[str]:
+    """A draft's fields in its code: the tag and value of each field that is not None."""
+    return [f"{tag}{value}" for tag, value in fields if value is not None]
+
+
 
 @dataclass(frozen=True)
 class Step:

@@ -137,15 +137,12 @@ class ReminderHost(Protocol):
     listeners: list[Callable[[int], Awaitable[None]]]
 
     async def take_over(
-        self,
-        game_id: int,
-        seat: str,
-        *,
-        user_id: int | None = None,
-        is_admin: bool | int = False,
-        waiting_since: int | None = None,
-        due_at: float | None = None,
-    ) -> Outcome | None: ...
+        self, game_id: int, seat: str, *, waiting_since: int | None = ..., due_at: float | None = ...
+    ) -> Outcome | None:
+        """The AI plays ``seat`` from now on, if the seat still waits as it did
+        (``waiting_since``) and the row is still due (``due_at``): only what the timer
+        passes is declared here; the app's call takes more."""
+        ...
 
 
 class ReminderScheduler:

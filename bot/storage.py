@@ -321,6 +321,10 @@ class ReminderRow:
     count: int
 
 
+# a ReminderRow's columns, in its order, from the reminders (as ``r``)
+REMINDER_ROWS = "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+
+
 @dataclass(frozen=True)
 class OutboxRow:
     """One thing to tell Discord (migration 0004; :mod:`bot.delivery`)."""
@@ -881,8 +885,7 @@ class Tx:
              " ELSE EXISTS (SELECT 1 FROM outbox WHERE game_id = ? AND state = 'pending' AND kind = 'post'"
              " AND batch != ? AND instr(payload, ?) > 0) END",
              (game_id, game_id, -1 if rewritten is None else rewritten, dumps({"remember": "status"})[1:-1])),
-            ("SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders WHERE game_id = ? ORDER BY due_at",
-             (game_id,)),
+            (f"{REMINDER_ROWS} WHERE r.game_id = ? ORDER BY r.due_at", (game_id,)),
             ("SELECT seat FROM seat_prefs WHERE game_id = ? AND dm_every_turn = 1", (game_id,)),
             ("SELECT coalesce(max(batch), 0) + 1 FROM outbox", ()),
         )
@@ -1100,12 +1103,7 @@ class Tx:
         )
 
     async def delete_waiting(self, game_id: int, seat: str | None = None) -> None:
-        if seat is None:
-            await self._write("DELETE FROM waiting WHERE game_id = ?", (game_id,))
-        else:
-            await self._write(
-                "DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat)
-            )
+        await self._delete_of_game("waiting", game_id, "seat", seat)
 
     async def put_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         await self._write(
@@ -1115,12 +1113,15 @@ class Tx:
         )
 
     async def delete_reminders(self, game_id: int, kind: str | None = None) -> None:
-        if kind is None:
-            await self._write("DELETE FROM reminders WHERE game_id = ?", (game_id,))
+        await self._delete_of_game("reminders", game_id, "kind", kind)
+
+    async def _delete_of_game(self, table: str, game_id: int, column: str, value: str | None) -> None:
+        """The game's rows of ``table``; only those whose ``column`` is ``value`` unless None.
+        (``table`` and ``column`` are this module's names, never a caller's text.)"""
+        if value is None:
+            await self._write(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
         else:
-            await self._write(
-                "DELETE FROM reminders WHERE game_id = ? AND kind = ?", (game_id, kind)
-            )
+            await self._write(f"DELETE FROM {table} WHERE game_id = ? AND {column} = ?", (game_id, value))
 
     async def takeover_wait(self, game_id: int, seat: str) -> tuple[WaitingRow, float] | None:
         """The seat's wait and the due time of its takeover deadline, in one read (None:
@@ -1135,28 +1136,21 @@ class Tx:
         return (WaitingRow(*row[:4]), float(row[4])) if row else None
 
     async def reminder(self, game_id: int, seat: str, kind: str) -> ReminderRow | None:
-        row = await self._one(
-            "SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders"
-            " WHERE game_id = ? AND seat = ? AND kind = ?",
-            (game_id, seat, kind),
-        )
-        return ReminderRow(*row) if row else None
+        rows = await self._reminder_rows(" WHERE r.game_id = ? AND r.seat = ? AND r.kind = ?", (game_id, seat, kind))
+        return rows[0] if rows else None
 
     async def reminders_of(self, game_id: int) -> list[ReminderRow]:
-        rows = await self._all(
-            "SELECT game_id, seat, kind, due_at, sent_at, count FROM reminders"
-            " WHERE game_id = ? ORDER BY due_at",
-            (game_id,),
-        )
-        return [ReminderRow(*r) for r in rows]
+        return await self._reminder_rows(" WHERE r.game_id = ? ORDER BY r.due_at", (game_id,))
 
     async def all_reminders(self) -> list[ReminderRow]:
         """Reminder rows of active games, soonest first."""
-        rows = await self._all(
-            "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+        return await self._reminder_rows(
             " JOIN games g ON g.id = r.game_id WHERE g.status = 'active' ORDER BY r.due_at"
         )
-        return [ReminderRow(*r) for r in rows]
+
+    async def _reminder_rows(self, rest: str, args: tuple[Any, ...] = ()) -> list[ReminderRow]:
+        """The reminder rows (``r``) that ``rest`` of the query joins, picks and orders."""
+        return [ReminderRow(*r) for r in await self._all(REMINDER_ROWS + rest, args)]
 
     async def earliest_reminder(self, game_id: int | None = None, after: float | None = None) -> float | None:
         """The earliest due time of a reminder row of an active game (of one game; later
@@ -1187,14 +1181,12 @@ class Tx:
 
     async def due_reminders(self, now: float, limit: int) -> list[ReminderRow]:
         """Reminder rows of active games due by ``now``, oldest first."""
-        rows = await self._all(
-            "SELECT r.game_id, r.seat, r.kind, r.due_at, r.sent_at, r.count FROM reminders r"
+        return await self._reminder_rows(
             " INDEXED BY reminders_due"  # in due order, never a walk over every active game
             " JOIN games g ON g.id = r.game_id WHERE r.due_at <= ? AND g.status = 'active'"
             " ORDER BY r.due_at LIMIT ?",
             (now, limit),
         )
-        return [ReminderRow(*r) for r in rows]
 
     async def reschedule_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
         await self._write(

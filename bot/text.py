@@ -219,10 +219,13 @@ def describe_action(action: Mapping[str, Any]) -> str:
     return head or ", ".join(rest) or "pass"
 
 
+NOTHING_TO_DECIDE = "nothing to decide"  # a seat without a prompt, in every game
+
+
 def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
     """One line for what a seat must decide now (any game)."""
     if not prompt:
-        return "nothing to decide"
+        return NOTHING_TO_DECIDE
     kind = prompt.get("type") or prompt.get("kind")
     return words(str(kind)) if kind else "decide"
 

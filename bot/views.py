@@ -90,6 +90,38 @@ async def _safely(interaction: discord.Interaction[Any], coro: Any) -> None:
         await errors.handle(interaction, exc)
 
 
+NUMBERS = ("gid", "ver", "n")  # the groups of the items' templates that are numbers
+
+
+class FromCustomId:
+    """Rebuilds a persistent item (discord.py's ``DynamicItem``) from its custom id: the
+    named groups of its template are the constructor's keyword arguments, ``NUMBERS`` as
+    numbers (a group the id leaves out: None)."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Any:
+        args = {k: int(v) if k in NUMBERS and v is not None else v for k, v in match.groupdict().items()}
+        return cls(**args)
+
+
+def _select(custom_id: str, choices: Sequence[Choice], placeholder: str) -> discord.ui.Select[Any]:
+    """A select of ``choices`` (the first 25); without any, one "-" option, disabled."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder[:150] or "Choose",
+        options=_options(choices) or [discord.SelectOption(label="-", value="-")],
+        disabled=not choices,
+    )
+
+
+def _picked(item: discord.ui.Select[Any], interaction: discord.Interaction[Any]) -> str:
+    """The value picked in a select ("" if none came)."""
+    values = list(item.values) or list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+    return values[0] if values else ""
+
+
 def _options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
     return [
         discord.SelectOption(label=c.label[:100] or "-", value=c.value[:100], description=c.description[:100] or None)
@@ -97,45 +129,49 @@ def _options(choices: Sequence[Choice]) -> list[discord.SelectOption]:
     ]
 
 
-# ------------------------------------------------------------------------- lobby
-
-LOBBY_BUTTONS = {
+# the buttons' labels and styles, by op (an op not listed: its name, secondary)
+LOBBY_BUTTONS = {  # a lobby
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "ai": ("Add AI", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
 }
+PLANNER_BUTTONS = {  # a secret decision's planner
+    "back": ("◀ Back", discord.ButtonStyle.secondary),
+    "reset": ("Start over", discord.ButtonStyle.secondary),
+    "seal": ("Seal 🔒", discord.ButtonStyle.success),
+    "sealok": ("Yes, seal 🔒", discord.ButtonStyle.success),
+    "cancel": ("◀ Not yet", discord.ButtonStyle.secondary),
+    "unseal": ("Change my plan 🔓", discord.ButtonStyle.secondary),
+}
+ACTION_BUTTONS = {  # a turn's step-by-step action
+    "back": ("◀ Back", discord.ButtonStyle.secondary),
+    "confirm": ("Confirm ✅", discord.ButtonStyle.success),
+    "undo": ("↩ Undo", discord.ButtonStyle.secondary),
+    "finish": ("Confirm and end the turn ⏭", discord.ButtonStyle.primary),
+}
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
+# ------------------------------------------------------------------------- lobby
+
+
+class LobbyButton(FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:lobby:(?P<gid>\d+):(?P<op>[a-z]+)"):
     def __init__(self, gid: int, op: str) -> None:
         label, style = LOBBY_BUTTONS.get(op, (op.title(), discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"br:lobby:{gid}:{op}"))
         self.gid, self.op = gid, op
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["gid"]), match["op"])
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _safely(interaction, _lobby(interaction).on_lobby_button(interaction, self.gid, self.op))
 
 
-class AddAiSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"br:ai:(?P<gid>\d+)"):
+class AddAiSelect(FromCustomId, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"br:ai:(?P<gid>\d+)"):
     """The AI players the game offers (its presenter's automata)."""
 
     def __init__(self, gid: int, choices: Sequence[Choice] = ()) -> None:
         opts = _options(choices) or [discord.SelectOption(label="-", value="-")]
         super().__init__(discord.ui.Select(custom_id=f"br:ai:{gid}", placeholder="Which AI?", options=opts))
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AddAiSelect:
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         kind = self.item.values[0] if self.item.values else "bot"
@@ -162,7 +198,7 @@ def add_ai_view(gid: int, choices: Sequence[Choice]) -> discord.ui.View:
 OPEN_LABEL = "Open my turn"  # the one name of the button that opens a player's decision
 
 
-class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)(?::(?P<ver>\d+))?"):
+class OpenButton(FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:open:(?P<gid>\d+)(?::(?P<ver>\d+))?"):
     """``ver``: the state version of the decision the button was posted for (a click after
     the caller's own later move is answered in place: that decision is over); a button
     from before versions were carried has none."""
@@ -172,12 +208,6 @@ class OpenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:o
         super().__init__(discord.ui.Button(label=OPEN_LABEL, style=discord.ButtonStyle.primary, custom_id=cid))
         self.gid, self.ver = gid, ver
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OpenButton:
-        return cls(int(match["gid"]), int(match["ver"]) if match["ver"] is not None else None)
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _safely(interaction, _play(interaction).open_decision(interaction, self.gid, self.ver))
 
@@ -186,7 +216,7 @@ TABLE_LABEL = "Open the table"
 TABLE: dict[str, bool] = {"on": False}  # set by the Table cog while the table is served
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:table:(?P<gid>\d+)"):
+class TableButton(FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:table:(?P<gid>\d+)"):
     """Launches the live table (the Activity) in the channel of the message."""
 
     def __init__(self, gid: int) -> None:
@@ -194,12 +224,6 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:
             discord.ui.Button(label=TABLE_LABEL, emoji="🎲", style=discord.ButtonStyle.secondary, custom_id=f"br:table:{gid}")
         )
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TableButton:
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Table")  # type: ignore[attr-defined]
@@ -232,46 +256,21 @@ def open_view(gid: int, ver: int | None = None) -> discord.ui.View:
 
 
 class PlannerSelect(
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"br:ps:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+)",
 ):
     def __init__(self, gid: int, seat: str, ver: int, choices: Sequence[Choice] = (), placeholder: str = "") -> None:
-        opts = _options(choices) or [discord.SelectOption(label="-", value="-")]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"br:ps:{gid}:{seat}:{ver}",
-                placeholder=placeholder[:150] or "Choose",
-                options=opts,
-                disabled=not choices,
-            )
-        )
+        super().__init__(_select(f"br:ps:{gid}:{seat}:{ver}", choices, placeholder))
         self.gid, self.seat, self.ver = gid, seat, ver
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PlannerSelect:
-        return cls(int(match["gid"]), match["seat"], int(match["ver"]))
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values) or list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _safely(
-            interaction,
-            _play(interaction).on_planner(interaction, self.gid, self.seat, self.ver, "select", values[0] if values else ""),
-        )
-
-
-PLANNER_BUTTONS = {
-    "back": ("◀ Back", discord.ButtonStyle.secondary),
-    "reset": ("Start over", discord.ButtonStyle.secondary),
-    "seal": ("Seal 🔒", discord.ButtonStyle.success),
-    "sealok": ("Yes, seal 🔒", discord.ButtonStyle.success),
-    "cancel": ("◀ Not yet", discord.ButtonStyle.secondary),
-    "unseal": ("Change my plan 🔓", discord.ButtonStyle.secondary),
-}
+        value = _picked(self.item, interaction)
+        await _safely(interaction, _play(interaction).on_planner(interaction, self.gid, self.seat, self.ver, "select", value))
 
 
 class PlannerButton(
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"br:pb:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<op>[a-z]+)",
 ):
@@ -285,12 +284,6 @@ class PlannerButton(
             )
         )
         self.gid, self.seat, self.ver, self.op = gid, seat, ver, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PlannerButton:
-        return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _safely(
@@ -343,48 +336,25 @@ PATH = r"[0-9.=-]{1,60}"
 
 
 class ActionSelect(
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=rf"br:as:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<path>{PATH})",
 ):
     def __init__(
         self, gid: int, seat: str, ver: int, path: str, choices: Sequence[Choice] = (), placeholder: str = ""
     ) -> None:
-        opts = _options(choices) or [discord.SelectOption(label="-", value="-")]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"br:as:{gid}:{seat}:{ver}:{path}",
-                placeholder=placeholder[:150] or "Choose",
-                options=opts,
-                disabled=not choices,
-            )
-        )
+        super().__init__(_select(f"br:as:{gid}:{seat}:{ver}:{path}", choices, placeholder))
         self.gid, self.seat, self.ver, self.path = gid, seat, ver, path
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ActionSelect:
-        return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["path"])
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(self.item.values) or list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        value = _picked(self.item, interaction)
         await _safely(
-            interaction,
-            _play(interaction).on_action(
-                interaction, self.gid, self.seat, self.ver, self.path, "select", values[0] if values else ""
-            ),
+            interaction, _play(interaction).on_action(interaction, self.gid, self.seat, self.ver, self.path, "select", value)
         )
-
-
-ACTION_BUTTONS = {
-    "back": ("◀ Back", discord.ButtonStyle.secondary),
-    "confirm": ("Confirm ✅", discord.ButtonStyle.success),
-    "undo": ("↩ Undo", discord.ButtonStyle.secondary),
-    "finish": ("Confirm and end the turn ⏭", discord.ButtonStyle.primary),
-}
 
 
 class ActionButton(
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"br:ab:(?P<gid>\d+):(?P<seat>{SEAT}):(?P<ver>\d+):(?P<path>{PATH}):(?P<op>[a-z]+)",
 ):
@@ -396,12 +366,6 @@ class ActionButton(
             )
         )
         self.gid, self.seat, self.ver, self.path, self.op = gid, seat, ver, path, op
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ActionButton:
-        return cls(int(match["gid"]), match["seat"], int(match["ver"]), match["path"], match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.op not in ACTION_BUTTONS:  # a crafted id: no such button was ever sent
@@ -435,7 +399,7 @@ def action_view(
 # ------------------------------------------------------------------------ admin
 
 
-class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:abandon:(?P<gid>\d+)"):
+class AbandonButton(FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"br:abandon:(?P<gid>\d+)"):
     def __init__(self, gid: int) -> None:
         super().__init__(
             discord.ui.Button(
@@ -443,12 +407,6 @@ class AbandonButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"b
             )
         )
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AbandonButton:
-        return cls(int(match["gid"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _safely(interaction, _admin(interaction).on_abandon_confirmed(interaction, self.gid))
@@ -466,6 +424,7 @@ REPLAY_BUTTONS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 
 
 class ReplayButton(
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"br:rp:(?P<gid>\d+):(?P<op>first|prev|next|last|round):(?P<n>\d{1,7})",
 ):
@@ -482,12 +441,6 @@ class ReplayButton(
             )
         )
         self.gid, self.op, self.n = gid, op, n
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ReplayButton:
-        return cls(int(match["gid"]), match["op"], int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _safely(interaction, _replay(interaction).on_replay(interaction, self.gid, self.op, self.n))

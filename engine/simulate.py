@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine import get_game
@@ -37,6 +38,30 @@ def play_game(
         if len(log) > max_actions:
             raise RuntimeError("the game does not end")
     return state, log, len(log)
+
+
+def apply_rates(
+    game_name: str, seats: list[str], seeds: Iterable[int], clock: Callable[[], float] = time.perf_counter
+) -> dict[str, float]:
+    """``apply`` alone, timed by ``clock``, replaying the random player's games of ``seeds``
+    (without the player's choosing): applies per second over them all, and in the
+    slowest game (the total hides a slow one)."""
+    game = get_game(game_name)
+    spent = 0.0
+    applies = 0
+    slowest = float("inf")
+    for seed in seeds:
+        _, log, _ = play_game(game_name, seats, seed, {}, "random")
+        state = game.setup(seats, seed, {})
+        started = clock()
+        for seat, action in log:
+            state = game.apply(state, seat, action)
+        took = clock() - started
+        spent += took
+        applies += len(log)
+        if took > 0:
+            slowest = min(slowest, len(log) / took)
+    return {"apply_per_second": round(applies / spent, 1), "slowest_game_apply_per_second": round(slowest, 1)}
 
 
 def module_mix(seed: int, players: int) -> tuple[int, dict[str, Any], bool]:

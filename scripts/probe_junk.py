@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import App
+from bot.errors import expected_message
+from bot.records import GameInfo
 from bot.storage import Storage
 from engine import get_game
 from engine.ai import choose
@@ -42,18 +44,25 @@ def junks(action: dict[str, Any]) -> list[Any]:
     return out[:N]
 
 
+async def first_move(app: App, name: str) -> tuple[GameInfo, str, int, dict[str, Any]]:
+    """Ann and Bob start a game of ``name`` (seed 7): the game, the first seat to move,
+    its player and the state."""
+    info = await app.create_game(name, channel_id=9, host_id=1, host_name="Ann")
+    await app.join(info.id, 2, "Bob")
+    await app.start(info.id, 1, seed=7)
+    state = await app.state(info.id)
+    seat = sorted(get_game(name).pending(state))[0]
+    uid = (await app.info(info.id)).seat_named(seat).user_id  # type: ignore[union-attr]
+    return info, seat, uid, state
+
+
 async def probe(tmp: Path, name: str) -> dict[str, int]:
     tally: Counter[str] = Counter()
     for i, bad in enumerate(range(N)):
         storage = await Storage.open(tmp / f"{name}-{i}.db")
         try:
             app = App(storage)
-            info = await app.create_game(name, channel_id=9, host_id=1, host_name="Ann")
-            await app.join(info.id, 2, "Bob")
-            await app.start(info.id, 1, seed=7)
-            state = await app.state(info.id)
-            seat = sorted(get_game(name).pending(state))[0]
-            uid = (await app.info(info.id)).seat_named(seat).user_id
+            info, seat, uid, state = await first_move(app, name)
             action = choose(name, state, seat, "random")
             move = junks(action)[bad]
             try:
@@ -73,12 +82,7 @@ async def probe(tmp: Path, name: str) -> dict[str, int]:
     storage = await Storage.open(tmp / f"{name}-corrupt.db")
     try:
         app = App(storage)
-        info = await app.create_game(name, channel_id=9, host_id=1, host_name="Ann")
-        await app.join(info.id, 2, "Bob")
-        await app.start(info.id, 1, seed=7)
-        state = await app.state(info.id)
-        seat = sorted(get_game(name).pending(state))[0]
-        uid = (await app.info(info.id)).seat_named(seat).user_id
+        info, seat, uid, state = await first_move(app, name)
         await app.act(info.id, uid, seat, choose(name, state, seat, "random"), int(state["version"]))
         async with storage.transaction() as tx:
             await tx.conn.execute("DROP TRIGGER actions_append_only")  # the damage: by hand
@@ -89,9 +93,7 @@ async def probe(tmp: Path, name: str) -> dict[str, int]:
             await app2.view(info.id, None)
             tally["corrupt row: read as if fine"] += 1
         except Exception as exc:  # noqa: BLE001
-            from bot.errors import expected_message  # what the Discord error handler shows
-
-            polite = expected_message(exc)
+            polite = expected_message(exc)  # what the Discord error handler shows
             status = (await app2.info(info.id)).status
             kind = f"polite ({status})" if polite else f"raw {type(exc).__name__}"
             tally[f"corrupt row: {kind}: {(polite or str(exc))[:60]}"] += 1

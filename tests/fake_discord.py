@@ -493,6 +493,11 @@ def iter_components(msg: dict[str, Any]) -> Iterable[dict[str, Any]]:
     return walk(msg.get("components") or [])
 
 
+def select_menu(msg: dict[str, Any]) -> dict[str, Any] | None:
+    """The message's first select menu (component type 3), or None."""
+    return next((c for c in iter_components(msg) if c["type"] == 3), None)
+
+
 # ------------------------------------------------------------------ faults
 ACK_DEADLINE = 3.0  # seconds: an interaction not acknowledged by then is gone (10062)
 
@@ -1426,12 +1431,18 @@ class FakeDiscord:
     async def r_edit(self, rec: Recorded, channel: str, message: str) -> web.Response:
         if channel not in self.channels:
             return _error(404, 10003, "Unknown Channel")
-        msg = self._find(channel, message)
+        return self._edit(rec, self._find(channel, message), interaction=False)
+
+    def _edit(self, rec: Recorded, msg: dict[str, Any] | None, *, interaction: bool) -> web.Response:
+        """The request's edit of ``msg`` (None: Unknown Message), if Discord would take the
+        payload. An interaction's edit (its webhook) also ends the "thinking" state (flag 1 << 7)."""
         if msg is None:
             return _error(404, 10008, "Unknown Message")
-        bad = self._refuse(rec, check_message(rec.json, rec.files, create=False, interaction=False))
+        bad = self._refuse(rec, check_message(rec.json, rec.files, create=False, interaction=interaction))
         if bad is not None:
             return bad
+        if interaction:
+            msg["flags"] = msg["flags"] & ~(1 << 7)
         self._apply_edit(msg, rec.json, rec.files)
         return _json_response(self.public(msg))
 
@@ -1563,15 +1574,7 @@ class FakeDiscord:
         ix = self._ix_by_token(token)
         if ix is None or not ix.callbacks:
             return _error(404, 10015, "Unknown Webhook")
-        msg = self._wh_target(token, mid)
-        if msg is None:
-            return _error(404, 10008, "Unknown Message")
-        bad = self._refuse(rec, check_message(rec.json, rec.files, create=False, interaction=True))
-        if bad is not None:
-            return bad
-        msg["flags"] = msg["flags"] & ~(1 << 7)
-        self._apply_edit(msg, rec.json, rec.files)
-        return _json_response(self.public(msg))
+        return self._edit(rec, self._wh_target(token, mid), interaction=True)
 
     async def r_wh_delete(self, rec: Recorded, app: str, token: str, mid: str) -> web.Response:
         msg = self._wh_target(token, mid)

@@ -43,6 +43,13 @@ def reveal_with(
     return state
 
 
+def revealed_at(state: dict[str, Any], outcomes: dict[str, dict[str, Any]], phase: str) -> dict[str, Any]:
+    """:func:`reveal_with`, checked to stop at a decision of ``phase``."""
+    state = reveal_with(state, outcomes)
+    assert state["phase"] == phase, state["phase"]
+    return state
+
+
 def act(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     return GAME.apply(state, seat, action)
 

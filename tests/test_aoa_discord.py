@@ -10,28 +10,19 @@ import json
 import random
 from typing import Any
 
-import pytest
-
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
-from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
+from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text, select_menu
 from tests.test_words import assert_plain_words
 
 GAME = "age-of-automaton"
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
-
-
-def _select(msg: dict[str, Any]) -> dict[str, Any] | None:
-    return next((c for c in iter_components(msg) if c["type"] == 3), None)
+fake = fake_fixture()
 
 
 def _options(msg: dict[str, Any]) -> list[dict[str, Any]]:
-    sel = _select(msg)
+    sel = select_menu(msg)
     return [o for o in (sel or {}).get("options", []) if not o["value"].startswith("@")]
 
 
@@ -58,7 +49,7 @@ async def decide(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, l
                 break
             options = _options(msg)
             assert options, message_text(msg)
-            ix = await fake.click(user, msg, _select(msg)["custom_id"], values=[_choose(options, rnd)["value"]])
+            ix = await fake.click(user, msg, select_menu(msg)["custom_id"], values=[_choose(options, rnd)["value"]])
             msg = ix.original
             if "Done:" in message_text(msg):
                 break
@@ -66,7 +57,7 @@ async def decide(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, l
         text_ = message_text(msg)
         assert "Done:" in text_, text_
         done += 1
-        if _select(msg) is None or done == limit:
+        if select_menu(msg) is None or done == limit:
             return done
     raise AssertionError("a decision that never ends")
 
@@ -242,12 +233,12 @@ async def test_overdrive_offer_and_donation_limit_through_discord(fake: FakeDisc
         labels = [o["label"] for o in _options(msg)]
         claim = next(lab for lab in labels if "Claim" in lab)
         if claim.startswith("Kind:"):  # a long list is narrowed by kind first
-            ix = await fake.click(users[seat], msg, _select(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
+            ix = await fake.click(users[seat], msg, select_menu(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
             msg = ix.original
             labels = [o["label"] for o in _options(msg)]
             claim = next(lab for lab in labels if lab.startswith("Claim Achievement "))
         assert claim.startswith("Claim Achievement ") and "VP" in claim, labels
-        ix = await fake.click(users[seat], msg, _select(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
+        ix = await fake.click(users[seat], msg, select_menu(msg)["custom_id"], values=[_options(msg)[labels.index(claim)]["value"]])
         # a claim in the turn's list applies at once (issue 22: no Confirm for a free action)
         assert "Done:" in message_text(ix.original), message_text(ix.original)
         after = await bot.app.state(1)

@@ -13,6 +13,7 @@ import pytest
 from bot.games.age_of_automaton.presenter import AgeOfAutomaton
 from bot.games.age_of_automaton.rules import topics
 from engine.age_of_automaton import setup as aoa_setup
+from tests.app_support import fake_fixture
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
 
@@ -41,11 +42,7 @@ def test_each_rules_version_says_its_own_achievements_rule_AA_ACH_01() -> None:
     assert P.rules_topics() == list(topics(1)) == list(topics(None))
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 async def _rules_in_a_game(fake: FakeDiscord, db: str) -> str:

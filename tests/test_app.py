@@ -20,13 +20,9 @@ from hypothesis import strategies as st
 from bot.app import App, replay_export
 from bot.records import AppError, Conflict, Forbidden, NotFound, ReplayMismatch
 from bot.storage import Storage, Tx
+from tests.app_support import storage_fixture
 
-
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "app.db")
-    yield s
-    await s.close()
+storage = storage_fixture("app.db")
 
 
 @pytest.fixture

@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from bot.games import find
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 from tests.test_discord_e2e import (
@@ -27,11 +26,7 @@ from tests.test_words import assert_plain_words
 STAMP = re.compile(r"<t:(\d+):R>")
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 def stub_spy() -> SpyRenderer:

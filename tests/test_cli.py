@@ -7,8 +7,8 @@ import os
 import sqlite3
 import subprocess
 import sys
-import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +17,7 @@ from bot.config import Config, ConfigError, load_env_file, parse_env_file
 from bot.demo import run_demo
 from bot.runtime import Collector
 from bot.storage import migration_files
+from tests.app_support import fake_bot_module
 
 SECRET = "MTIzNDU2Nzg5.secret-token-value.abcdef"
 
@@ -121,26 +122,31 @@ def test_env_file_sets_only_what_the_environment_lacks(tmp_path: Path) -> None:
     assert env == {"BOARDROOM_DB": "from-env.db", "DISCORD_TOKEN": SECRET}
 
 
-def test_run_reads_the_token_from_dot_env(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
-) -> None:
-    calls: dict[str, object] = {}
+def recording_bot(monkeypatch: pytest.MonkeyPatch, login_fails: bool = False) -> dict[str, Any]:
+    """A stand-in Discord client for ``boardroom run``: what it was given is recorded in the
+    dict returned (``token``, ``db_path``, and ``kw``: create_bot's other arguments);
+    ``login_fails``: its run raises with the token in the message, as a failed login may."""
+    calls: dict[str, Any] = {}
 
     class FakeClient:
         def run(self, token: str, **kw: object) -> None:
             calls["token"] = token
+            if login_fails:
+                raise RuntimeError(f"login failed for {token}")
 
     def create_bot(db_path: str, **kw: object) -> FakeClient:
         calls["db_path"] = db_path
+        calls["kw"] = dict(kw)
         return FakeClient()
 
-    async def approximate_guild_count(token: str) -> int:
-        return 1  # one server: no sharding (and no request to the real Discord)
+    fake_bot_module(monkeypatch, create_bot)
+    return calls
 
-    fake = types.ModuleType("bot.discord_bot")
-    fake.create_bot = create_bot  # type: ignore[attr-defined]
-    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+
+def test_run_reads_the_token_from_dot_env(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    calls = recording_bot(monkeypatch)
     for name in ("DISCORD_TOKEN", "BOARDROOM_DB", "BOARDROOM_GUILD_ID", "BOARDROOM_LOG_LEVEL"):
         # unset, and restored afterwards: load_env_file writes to os.environ itself
         monkeypatch.setenv(name, "placeholder")
@@ -149,6 +155,7 @@ def test_run_reads_the_token_from_dot_env(
     (tmp_path / ".env").write_text(f"DISCORD_TOKEN={SECRET}\nBOARDROOM_DB=dot.db\n")
     caplog.set_level("INFO")
     assert cli.main(["run"]) == 0
+    calls.pop("kw")
     assert calls == {"token": SECRET, "db_path": "dot.db"}
     captured = capsys.readouterr()
     assert SECRET not in captured.out + captured.err + caplog.text
@@ -157,31 +164,14 @@ def test_run_reads_the_token_from_dot_env(
 def test_run_passes_the_token_and_never_prints_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
-    calls: dict[str, object] = {}
-
-    class FakeClient:
-        def run(self, token: str, **kw: object) -> None:
-            calls["token"] = token
-            raise RuntimeError(f"login failed for {token}")
-
-    def create_bot(db_path: str, **kw: object) -> FakeClient:
-        calls["db_path"] = db_path
-        calls.update(kw)
-        return FakeClient()
-
-    async def approximate_guild_count(token: str) -> int:
-        return 1  # one server: no sharding (and no request to the real Discord)
-
-    fake = types.ModuleType("bot.discord_bot")
-    fake.create_bot = create_bot  # type: ignore[attr-defined]
-    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+    calls = recording_bot(monkeypatch, login_fails=True)
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
     monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))
     monkeypatch.setenv("BOARDROOM_GUILD_ID", "42")
     assert cli.main(["run"]) == 1
-    assert isinstance(calls.pop("collector"), Collector)  # the garbage collector, run from the loop
-    assert calls == {"token": SECRET, "db_path": str(tmp_path / "bot.db"), "sync_guild_id": 42}
+    kw = calls.pop("kw")
+    assert isinstance(kw.pop("collector"), Collector)  # the garbage collector, run from the loop
+    assert calls == {"token": SECRET, "db_path": str(tmp_path / "bot.db")} and kw == {"sync_guild_id": 42}
     captured = capsys.readouterr()
     assert SECRET not in captured.out + captured.err + caplog.text
     assert "<token>" in captured.err

@@ -7,18 +7,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import pytest
-
+from tests.app_support import fake_fixture
 from tests.discord_support import running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, FakeInteraction
 from tests.test_discord_e2e import new_game
 
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 async def press(

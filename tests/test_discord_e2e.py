@@ -16,16 +16,12 @@ from typing import Any
 
 import pytest
 
+from tests.app_support import fake_fixture
 from tests.discord_support import TOKEN, Clock, SpyRenderer, png_size, running, texts
 from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
 from tests.test_words import assert_plain_words
 
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 def _select(msg: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from bot import errors
+from bot import errors, games
 from bot.cogs.play import history_views
 from bot.games.smartphone_inc import PRESENTER
 from engine import IllegalAction, get_game
@@ -105,3 +105,12 @@ def test_sealed_counts_leave_steve_out() -> None:
         "players": {"ann": {"sealed": True}, "bob": {"sealed": False}, "steve": {"steve": True, "sealed": True}},
     }
     assert PRESENTER.sealed_counts(view) == (1, 2, ["bob"])
+
+
+def test_every_game_words_a_seat_without_a_prompt_the_same() -> None:
+    """What a seat with nothing to decide reads is said once (the presenter), for every
+    game, and a real prompt still gets the game's own words."""
+    for name in games.names():
+        presenter = games.presenter(name)
+        assert presenter.describe_prompt(None) == presenter.describe_prompt({}) == "nothing to decide"
+    assert PRESENTER.describe_prompt({"type": "plan"}) == "plan this round's decision (secret)"

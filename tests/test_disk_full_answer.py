@@ -8,19 +8,14 @@ next sweep (``App.advance_all``, which the bot runs with every delivery sweep)."
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 from fakegame import FakeClock, lobby, new_app
 
 from bot.storage import Storage, Tx
+from tests.app_support import storage_fixture
 
-
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "full.db")
-    yield s
-    await s.close()
+storage = storage_fixture("full.db")
 
 
 async def test_a_disk_full_after_the_move_keeps_the_move_and_leaves_the_ai_to_the_sweep(

@@ -6,15 +6,14 @@ not once more to trace its pictures' views."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from bot.app import App
-from bot.storage import Storage
 from engine import get_game
 from engine.ai import choose
 from engine.simulate import play_game
+from tests.app_support import started_game, storage_fixture
 
 GAMES = {
     "smartphone-inc": ["p1", "p2", "p3"],
@@ -60,21 +59,14 @@ class Counting:
         return getattr(self.game, name)
 
 
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "traced.db")
-    yield s
-    await s.close()
+storage = storage_fixture("traced.db")
 
 
 async def test_the_app_applies_a_move_once_even_when_it_ends_phases(storage):
     name = "smartphone-inc"
     engine = Counting(name)
     app = App(storage, games={name: engine})
-    info = await app.create_game(name, channel_id=10, host_id=1, host_name="Ann")
-    await app.join(info.id, 2, "Bob")
-    await app.join(info.id, 3, "Cat")
-    await app.start(info.id, 1, seed=3)
+    info, _out = await started_game(app, name, 3, ("Ann", "Bob", "Cat"), channel_id=10)
     users = {s.seat: s.user_id for s in (await app.info(info.id)).seats}
     phase_ends = 0
     for _ in range(40):

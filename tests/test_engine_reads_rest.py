@@ -4,14 +4,10 @@ the next action does not work the old state's view out again: the stage it needs
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from bot.app import App
-from bot.storage import Storage
 from engine import get_game
 from engine.ai import choose
+from tests.app_support import started_game, storage_fixture
 
 GAME = "smartphone-inc"
 
@@ -32,20 +28,13 @@ class Counting:
         return self.game.view(state, seat)
 
 
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "rest.db")
-    yield s
-    await s.close()
+storage = storage_fixture("rest.db")
 
 
 async def test_no_view_kept_at_rest_and_none_made_again(storage):
     engine = Counting()
     app = App(storage, games={GAME: engine})
-    info = await app.create_game(GAME, channel_id=10, host_id=1, host_name="Ann")
-    await app.join(info.id, 2, "Bob")
-    await app.join(info.id, 3, "Cat")
-    await app.start(info.id, 1, seed=3)
+    info, _out = await started_game(app, GAME, 3, ("Ann", "Bob", "Cat"), channel_id=10)
     users = {s.seat: s.user_id for s in (await app.info(info.id)).seats}
     for _ in range(30):
         state = await app.state(info.id)

@@ -8,21 +8,15 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
 from bot.cogs.play import log_messages
 from bot.records import SeatInfo
 from bot.text import with_player_names
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, message_text
 from tests.test_words import assert_plain_words
 
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_no_unknown()
+fake = fake_fixture(FakeDiscord.assert_no_unknown)
 
 
 def private(ix: Any, user: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import pytest
 
 from bot.text import with_player_names
 from engine import get_game
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, png_size, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
 from tests.test_words import assert_plain_words
@@ -22,11 +23,7 @@ GAMES = ("smartphone-inc", "mobile-markets", "age-of-automaton")
 STEP = re.compile(r"step (\d+) of (\d+)")
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_no_unknown()
+fake = fake_fixture(FakeDiscord.assert_no_unknown)
 
 
 def _stub_renderer() -> SpyRenderer:

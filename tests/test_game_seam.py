@@ -14,6 +14,7 @@ from fakegame import fake_ai
 import bot.games
 import engine
 from bot.games import BOT, RANDOM, Option, Presenter
+from tests.app_support import fake_fixture
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 
@@ -71,11 +72,7 @@ def test_declared_options_are_checked_and_shown_in_words() -> None:
     assert p.option_choices("rounds=1 ") == []
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_no_unknown()
+fake = fake_fixture(FakeDiscord.assert_no_unknown)
 
 
 async def test_the_lobby_offers_a_registered_game(registered: None, fake: FakeDiscord, tmp_path: Any) -> None:

@@ -15,13 +15,9 @@ from fakegame import FakeClock, lobby, new_app
 from bot.errors import CANNOT_SAVE, expected_message
 from bot.records import NotFound
 from bot.storage import LeaseHeld, Storage, StorageUnavailable, Tx
+from tests.app_support import storage_fixture
 
-
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "h.db")
-    yield s
-    await s.close()
+storage = storage_fixture("h.db")
 
 
 @pytest.fixture

@@ -4,22 +4,14 @@ What it hands out must always be what a fresh read of the database says."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from bot.app import App
-from bot.storage import Storage
 from engine.ai import choose
+from tests.app_support import storage_fixture
 
 GAME = "smartphone-inc"
 
 
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "info.db")
-    yield s
-    await s.close()
+storage = storage_fixture("info.db")
 
 
 async def fresh(app: App, game_id: int):

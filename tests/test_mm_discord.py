@@ -11,17 +11,13 @@ from typing import Any
 
 import pytest
 
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
 from tests.test_discord_e2e import pick, public_with
 from tests.test_words import assert_plain_words
 
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 def _labels(msg: dict[str, Any]) -> list[str]:

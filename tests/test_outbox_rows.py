@@ -6,21 +6,16 @@ doubled by the chain. No Discord here: the rows themselves are checked."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import OutboxRow, Storage
 from bot.text import with_player_names
+from tests.app_support import storage_fixture
 from tests.fakegame import GAME, FakeClock, lobby, new_app
 
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> Any:
-    s = await Storage.open(str(tmp_path / "rows.db"))
-    yield s
-    await s.close()
+storage = storage_fixture("rows.db")
 
 
 async def rows_of(storage: Storage, gid: int) -> list[OutboxRow]:

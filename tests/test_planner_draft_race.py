@@ -18,15 +18,14 @@ from bot.app import App
 from bot.app.compose import decision_key
 from bot.cogs.play import Play
 from bot.storage import Storage
+from tests.app_support import started_game
 
 
 async def test_a_click_while_the_planner_dm_is_remembered_is_kept(tmp_path: Path) -> None:
     storage = await Storage.open(tmp_path / "race.db")
     try:
         app = App(storage, clock=FakeClock())
-        info = await app.create_game("smartphone-inc", channel_id=9, host_id=1, host_name="Ann")
-        await app.join(info.id, 2, "Bob")
-        out = await app.start(info.id, 1, seed=21)
+        info, out = await started_game(app, "smartphone-inc", seed=21)
         assert out.phase == "planning" and "ann" in out.secret_seats
         info = await app.info(info.id)
         seat = "ann"

@@ -17,15 +17,11 @@ from typing import Any
 
 import pytest
 
+from tests.app_support import fake_fixture
 from tests.fake_discord import FakeDiscord
 from tests.prompt_driver import play_whole_game
 
-
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 @pytest.mark.parametrize("game", ["smartphone-inc", "mobile-markets", "age-of-automaton"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from fakegame import FakeClock, lobby, new_app
@@ -25,6 +24,7 @@ from bot.reminders import (
     takeover_due,
 )
 from bot.storage import Storage
+from tests.app_support import storage_fixture
 
 H = 3600.0
 
@@ -90,11 +90,7 @@ def test_decide() -> None:
 # --- the scheduler with a fake clock ----------------------------------------------------
 
 
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "rem.db")
-    yield s
-    await s.close()
+storage = storage_fixture("rem.db")
 
 
 class Sender:

@@ -22,7 +22,11 @@ from engine.age_of_automaton.data import DRAFTABLE
 from engine.age_of_automaton.game import GAME
 from engine.jsonstate import clone
 from engine.rng import Rng, initial_state
-from tests.test_render_reference import MAX_DIFF_FRACTION, MAX_TILE_FRACTION, difference
+from tests.test_render_reference import (
+    MAX_TILE_FRACTION,
+    assert_like_reference,
+    difference,
+)
 
 NAME = "age-of-automaton"
 REF = Path(__file__).resolve().parent / "reference"
@@ -147,15 +151,7 @@ def regenerated() -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_reference_picture(name: str, regenerated: None) -> None:
-    want_png = REF / f"{name}.png"
-    assert want_png.exists(), f"missing {want_png}; run with RENDER_REGEN=1"
-    view = json.loads((REF / f"{name}.json").read_text("utf-8"))
-    got = render.draw(NAME, view)
-    want = Image.open(want_png)
-    assert got.size == want.size, f"{name}: size {got.size} != reference {want.size}"
-    total, tile = difference(got, want)
-    assert total <= MAX_DIFF_FRACTION, f"{name}: {total:.2%} of pixels differ from the reference"
-    assert tile <= MAX_TILE_FRACTION, f"{name}: a tile differs by {tile:.0%} from the reference"
+    assert_like_reference(name, render.draw(NAME, json.loads((REF / f"{name}.json").read_text("utf-8"))))
 
 
 def test_reference_tolerance_catches_a_changed_credit() -> None:

@@ -20,10 +20,8 @@ from engine.mobile_markets.preview import preview_from_view
 from engine.rng import Rng, initial_state
 from engine.simulate import play_game
 from tests.test_render_reference import (
-    CHANNEL_TOL,
-    MAX_DIFF_FRACTION,
     MAX_TILE_FRACTION,
-    TILE,
+    assert_like_reference,
     difference,
 )
 
@@ -212,14 +210,7 @@ def regenerated() -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_reference_picture(name: str, regenerated: None) -> None:
-    png = REF / f"{name}.png"
-    assert png.exists(), f"missing {png}; run with RENDER_REGEN=1"
-    got = _draw(json.loads((REF / f"{name}.json").read_text("utf-8")))
-    want = Image.open(png)
-    assert got.size == want.size, f"{name}: size {got.size} != reference {want.size}"
-    total, tile = difference(got, want)
-    assert total <= MAX_DIFF_FRACTION, f"{name}: {total:.2%} of pixels differ"
-    assert tile <= MAX_TILE_FRACTION, f"{name}: a {TILE}px tile differs by {tile:.0%} (channel tolerance {CHANNEL_TOL})"
+    assert_like_reference(name, _draw(json.loads((REF / f"{name}.json").read_text("utf-8"))))
 
 
 def test_readme_pictures_are_the_references() -> None:

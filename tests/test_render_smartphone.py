@@ -13,9 +13,9 @@ from PIL import Image
 
 import render
 from engine import IllegalAction, get_game
-from engine.simulate import play_game
 from engine.smartphone_inc import flow, pads
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES
+from tests.render_support import first_states
 
 GAME = "smartphone-inc"
 G = get_game(GAME)
@@ -43,14 +43,8 @@ def walk_round(state: dict[str, Any]) -> list[dict[str, Any]]:
 def snapshots(seats: list[str], seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
     """The first state of every (round, phase) a random game stops in, every phase of
     rounds 1 and 3, and the end."""
-    seen: dict[tuple[int, str], dict[str, Any]] = {}
-    first = G.setup(seats, seed, options)
-    seen[(1, first["phase"])] = first
-
-    def on_state(s: dict[str, Any]) -> None:
-        seen.setdefault((s["round"], s["phase"]), s)
-
-    final, _, _ = play_game(GAME, seats, seed, options, kind="random", on_state=on_state)
+    seen, final = first_states(GAME, seats, seed, options, setup_round=1)
+    first = next(iter(seen.values()))  # the set-up
     walked = walk_round(first) + walk_round(seen[(3, "planning")])
     return list(seen.values()) + walked + [final]
 

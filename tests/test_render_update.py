@@ -16,6 +16,7 @@ from engine import get_game
 from engine.simulate import play_game
 from engine.smartphone_inc.data import BOARD_REGIONS, REGIONS
 from render.smartphone_inc import map as world
+from tests.render_support import first_states
 
 GAME = "smartphone-inc"
 G = get_game(GAME)
@@ -25,14 +26,7 @@ MAX_COMPACT_WIDTH = 800
 def phase_states(seats: list[str], seed: int, options: dict[str, Any]) -> list[dict[str, Any]]:
     """The setup state, the first state of every (round, phase) a random game stops in,
     and the end."""
-    seen: dict[tuple[int, str], dict[str, Any]] = {}
-    first = G.setup(seats, seed, options)
-    seen[(0, first["phase"])] = first
-
-    def on_state(s: dict[str, Any]) -> None:
-        seen.setdefault((s["round"], s["phase"]), s)
-
-    final, _, _ = play_game(GAME, seats, seed, options, kind="random", on_state=on_state)
+    seen, final = first_states(GAME, seats, seed, options, setup_round=0)
     return [*seen.values(), final]
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 
 from bot import cli
 from bot.runtime import LOOP_ENV, event_loop
+from tests.app_support import fake_bot_module
 
 SECRET = "MTIz.not-a-real-token.abc"
 
@@ -62,13 +62,7 @@ def test_boardroom_run_starts_discord_on_the_bots_loop(monkeypatch: pytest.Monke
         def run(self, token: str, **kw: object) -> None:  # discord.py's Client.run: asyncio.run
             seen.append(asyncio.run(_loop_module()))
 
-    async def approximate_guild_count(token: str) -> int:
-        return 1
-
-    fake = types.ModuleType("bot.discord_bot")
-    fake.create_bot = lambda db_path, **kw: FakeClient()  # type: ignore[attr-defined]
-    fake.approximate_guild_count = approximate_guild_count  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+    fake_bot_module(monkeypatch, lambda db_path, **kw: FakeClient())
     monkeypatch.delenv(LOOP_ENV, raising=False)
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
     monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))

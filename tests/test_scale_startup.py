@@ -15,13 +15,9 @@ from fakegame import FakeClock, lobby, new_app
 
 from bot.app import App
 from bot.storage import Storage, connect, default_migrations_dir, migrate, migration_files
+from tests.app_support import storage_fixture
 
-
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "app.db")
-    yield s
-    await s.close()
+storage = storage_fixture("app.db")
 
 
 @pytest.fixture

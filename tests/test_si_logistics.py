@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from si_support import act, act_here, new_game, outcome, reveal_with
+from si_support import act, act_here, new_game, outcome, revealed_at
 
 from engine import IllegalAction
 from engine.smartphone_inc import control, flow, logistics, scoring, technologies
@@ -12,9 +12,7 @@ from engine.smartphone_inc.game import GAME
 
 
 def at_logistics(state, outcomes):
-    state = reveal_with(state, outcomes)
-    assert state["phase"] == "logistics", state["phase"]
-    return state
+    return revealed_at(state, outcomes, "logistics")
 
 
 def test_logistics_symbols_give_markers_SI_LOG_01():

@@ -19,6 +19,7 @@ from engine.simulate import play_game, simulate
 from engine.smartphone_inc.common import offices_used
 from engine.smartphone_inc.data import GOODS_SUPPLY, OFFICE_MARKERS, REGIONS
 from engine.smartphone_inc.game import GAME
+from tests.protocol_support import assert_deterministic_round_trip
 
 
 def test_plans_are_secret_until_all_sealed_SI_PLAN_01():
@@ -61,15 +62,7 @@ def test_apply_never_mutates_and_versions_count():
 
 
 def test_dump_load_round_trip_and_determinism():
-    a, log_a, _ = play_game("smartphone-inc", ["a", "b", "c"], 7, {}, "random")
-    b, log_b, _ = play_game("smartphone-inc", ["a", "b", "c"], 7, {}, "random")
-    assert GAME.dump(a) == GAME.dump(b) and log_a == log_b
-    assert GAME.load(GAME.dump(a)) == a
-    # replay from seed + log gives the same bytes
-    state = GAME.setup(["a", "b", "c"], 7, {})
-    for seat, action in log_a:
-        state = GAME.apply(state, seat, action)
-    assert GAME.dump(state) == GAME.dump(a)
+    assert_deterministic_round_trip("smartphone-inc", ["a", "b", "c"], 7)
     with pytest.raises(ValueError):
         GAME.load(json.dumps({"game": "other"}))
 

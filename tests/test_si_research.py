@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from si_support import act, act_here, new_game, outcome, pass_turns, reveal_with
+from si_support import act, act_here, new_game, outcome, pass_turns, reveal_with, revealed_at
 
 from engine import IllegalAction
 from engine.smartphone_inc import technologies
@@ -13,9 +13,7 @@ from engine.smartphone_inc.game import GAME
 
 
 def at_research(state, outcomes):
-    state = reveal_with(state, outcomes)
-    assert state["phase"] == "research", state["phase"]
-    return state
+    return revealed_at(state, outcomes, "research")
 
 
 def test_research_symbols_give_progress_markers_SI_RES_01():

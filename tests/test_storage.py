@@ -20,13 +20,9 @@ from bot.storage import (
     migration_files,
     schema_version,
 )
+from tests.app_support import storage_fixture
 
-
-@pytest.fixture
-async def storage(tmp_path: Path):
-    s = await Storage.open(tmp_path / "t.db")
-    yield s
-    await s.close()
+storage = storage_fixture("t.db")
 
 
 async def schema_of(path: Path) -> list[tuple[str, str, str]]:

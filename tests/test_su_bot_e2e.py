@@ -13,12 +13,11 @@ import re
 from collections import defaultdict
 from typing import Any
 
-import pytest
-
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
-from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
+from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text, select_menu
 from tests.test_discord_e2e import pick, pick_value, public_with, seal
-from tests.test_words import ID_PATTERNS, KNOWN_LEFTOVERS, player_texts
+from tests.test_words import internal_ids, player_texts
 
 # what the test answers when it is offered (first match wins), per decision kind
 WANTED = {
@@ -28,15 +27,7 @@ WANTED = {
 }
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
-
-
-def _select(msg: dict[str, Any]) -> dict[str, Any] | None:
-    return next((c for c in iter_components(msg) if c["type"] == 3), None)
+fake = fake_fixture()
 
 
 def _has(msg: dict[str, Any], label: str) -> bool:
@@ -65,7 +56,7 @@ class Player:
         msg = await self.fake.wait_for(planner_dm, 60, what=f"the round {rnd} planner")
         await self.fake.idle()
         msg = await pick_value(self.fake, self.user, msg, f"goal:{self.goals[(rnd - 1) % len(self.goals)]}")
-        listed = next(o["label"] for o in _select(msg)["options"] if not o["value"].startswith("@"))
+        listed = next(o["label"] for o in select_menu(msg)["options"] if not o["value"].startswith("@"))
         msg = await pick(self.fake, self.user, msg, 0)
         clicks += 2
         gives = re.search(r"Goods \*\*(\d+)\*\*", message_text(msg))
@@ -74,7 +65,7 @@ class Player:
         self.shown["goal_goods"].append(f"listed {listed!r}, the plan gives {gives.group(1) if gives else '?'} Goods")
         minis = [i for i in prompt["improvements"] if i.startswith("M")]
         if minis:
-            sel = _select(msg)
+            sel = select_menu(msg)
             offers = [o for o in sel["options"] if o["value"].startswith("+M")] if sel else []
             if offers:  # the Mini-upgrade is face down in the goal's plan: place it like an Improvement
                 assert offers[0]["label"].startswith("Place the Mini-upgrade"), offers[0]
@@ -102,7 +93,7 @@ class Player:
         for _step in range(12):
             if _has(msg, "Confirm"):
                 break
-            sel = _select(msg)
+            sel = select_menu(msg)
             assert sel is not None, message_text(msg)
             options = [o for o in sel["options"] if not o["value"].startswith("@")]
             self.shown[f"options:{kind}"].extend(o["label"] for o in options)
@@ -161,20 +152,6 @@ async def play_game(fake: FakeDiscord, bot: Any, players: dict[str, Player]) -> 
     raise AssertionError("the game did not end")
 
 
-def internal_ids(fake: FakeDiscord) -> list[str]:
-    """As ``tests.test_words.assert_plain_words``, listing what it finds."""
-    found = []
-    leftovers = KNOWN_LEFTOVERS
-    for t in player_texts(fake):
-        for name, pattern in ID_PATTERNS.items():
-            for m in re.finditer(pattern, t):
-                line = t[t.rfind("\n", 0, m.start()) + 1 : (t.find("\n", m.end()) + 1 or len(t) + 1) - 1]
-                if any(n == name and re.search(around, line) for n, around, _why in leftovers):
-                    continue
-                found.append(f"{name}: {m.group(0)!r} in {line[:160]!r}")
-    return sorted(set(found))
-
-
 OPTIONS = "board=small directives=true technologies=spatial-vp+ceo-wi-fi+gamepad:0+world-nfc+blitz-li-ion+4g:1"
 
 
@@ -220,18 +197,26 @@ async def test_a_whole_small_board_game_with_every_update_module(fake: FakeDisco
     assert public and all(v["board"] == "small" for v in public)
     assert any(v.get("marketing") for v in public) and any(v.get("ceo") for v in public)
     assert any(kind == "draw_plan" and any(i["id"].startswith("M") for i in p.get("improvements") or []) for kind, _g, _v, p in spy.calls)
-    assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
-    found = internal_ids(fake)
-    assert not found, "internal ids reach players:\n" + "\n".join(found)
-    _report(seen, shown)
-    # the goal list's Goods are what the chosen plan gives, under the game's rules version
-    assert shown.get("goal_goods"), "no plan was sealed by goal"
-    assert not goal_goods_differ(shown), "goal list Goods differ:\n" + "\n".join(goal_goods_differ(shown))
+    _assert_no_failure_no_id_right_goods(fake, caplog, seen, shown)
     print("lobby:", text)
     for needle in ("· Start", "Directive", "CEO", "Marketing Token", "Mini-upgrade"):
         m = next((m for m in fake.public_messages() if needle in message_text(m)), None)
         if m is not None:
             print(f"public with {needle!r}:", message_text(m)[:900])
+
+
+def _assert_no_failure_no_id_right_goods(
+    fake: FakeDiscord, caplog: Any, seen: dict[str, list[int]], shown: dict[str, list[str]]
+) -> None:
+    """What every whole game here ends on: no failure logged, no internal id shown to a
+    player, and the goal list's Goods what the chosen plan gives."""
+    assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
+    found = internal_ids(player_texts(fake))
+    assert not found, "internal ids reach players:\n" + "\n".join(found)
+    _report(seen, shown)
+    # the goal list's Goods are what the chosen plan gives, under the game's rules version
+    assert shown.get("goal_goods"), "no plan was sealed by goal"
+    assert not goal_goods_differ(shown), "goal list Goods differ:\n" + "\n".join(goal_goods_differ(shown))
 
 
 def goal_goods_differ(shown: dict[str, list[str]]) -> list[str]:
@@ -286,10 +271,4 @@ async def test_the_standard_board_with_steve_hardcore_directives_and_a_recommend
     assert any(c["holder"] for c in state["directives"]["cards"]), state["directives"]
     assert "Steve" in message_text(final)
     assert all(v["board"] == "big" for kind, _g, v, _p in spy.calls if kind == "draw")
-    assert not [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
-    found = internal_ids(fake)
-    assert not found, "internal ids reach players:\n" + "\n".join(found)
-    _report(seen, shown)
-    # the goal list's Goods are what the chosen plan gives, under the game's rules version
-    assert shown.get("goal_goods"), "no plan was sealed by goal"
-    assert not goal_goods_differ(shown), "goal list Goods differ:\n" + "\n".join(goal_goods_differ(shown))
+    _assert_no_failure_no_id_right_goods(fake, caplog, seen, shown)

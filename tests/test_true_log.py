@@ -11,7 +11,6 @@ skipped until then, with the reason)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from bot.records import AppError
 from bot.storage import Storage
 from bot.text import with_player_names
 from engine import get_game
+from tests.app_support import TickingClock, storage_fixture
 
 GAMES = ("smartphone-inc", "mobile-markets", "age-of-automaton")
 
@@ -36,20 +36,7 @@ CASES = [
 ]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_750_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> Any:
-    s = await Storage.open(tmp_path / "true-log.db")
-    yield s
-    await s.close()
+storage = storage_fixture("true-log.db")
 
 
 def _whole_log(app: App, game: Any, rec: Any, info: Any) -> list[str]:
@@ -62,7 +49,7 @@ def _whole_log(app: App, game: Any, rec: Any, info: Any) -> list[str]:
 
 @pytest.mark.parametrize("name", CASES)
 async def test_the_log_after_undos_is_the_moves_in_order(storage: Storage, name: str) -> None:
-    app = App(storage, clock=Clock())
+    app = App(storage, clock=TickingClock())
     game = get_game(name)
     info = await app.create_game(name, channel_id=5, host_id=1, host_name="Ann", guild_id=1)
     await app.join(info.id, 2, "Bob")

@@ -24,6 +24,7 @@ import json
 import re
 import shutil
 import sqlite3
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,10 @@ from bot import cli
 from bot.app import App, replay_export
 from bot.storage import Storage
 from engine import IllegalAction, get_game
-from engine.ai import choose
 from engine.jsonstate import dumps
-from engine.versions import edition, export_edition, setup_as
+from engine.versions import edition, setup_as
+from tests.app_support import TickingClock, replay_exported
+from tests.fixtures.make_upgrade_fixture import play_to_end
 
 UPGRADE = Path(__file__).parent / "fixtures" / "upgrade"
 FIXTURES = sorted(p for p in UPGRADE.iterdir() if (p / "manifest.json").is_file())
@@ -51,13 +53,7 @@ AOA2 = UPGRADE / "aoa2"  # Age of Automaton rules 2: Achievements offered, not y
 AOA3 = UPGRADE / "aoa3"  # Age of Automaton rules 3 (claims before the Audit), before rules 4
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 30.0
-        return self.now
+Clock = partial(TickingClock, 1_800_000_000.0, 30.0)
 
 
 def test_there_is_a_fixture_of_the_first_version() -> None:
@@ -242,21 +238,9 @@ async def test_every_fixture_game_plays_to_the_end(fixture: Path, entry: dict[st
         if info.status == "finished":
             assert info.result is not None and (await app.state(gid))["phase"] == "over"
             return
-        if info.status == "paused":
-            out = await app.resume(gid, info.host_id)
-        else:
-            out = await app.run_ai(gid)
-        users = {s.seat: s.user_id for s in info.seats if s.user_id is not None}
-        for _ in range(5000):
-            if out.over:
-                break
-            seat = sorted(out.pending)[0]
-            state = await app.state(gid)
-            action = choose(info.game, state, seat, "random")
-            out = await app.act(gid, users[seat], seat, action, int(state["version"]))
-            assert out.status == "applied", out.message
+        await play_to_end(app, gid)  # raises if a move is refused or the game does not end
         info = await app.info(gid)
-        assert out.over and info.status == "finished" and info.result is not None
+        assert info.status == "finished" and info.result is not None
         assert (info.rules, info.rng) == (entry["rules"], entry["rng"])
         assert edition(await app.state(gid)) == (entry["rules"], entry["rng"])
         data = await app.export(gid)
@@ -274,12 +258,7 @@ def test_every_export_replays_byte_identical(
     old code computed, once the engine's migrations have brought those to today's shape."""
     path = fixture / "exports" / f"{entry['name']}.json"
     data = json.loads(path.read_text())
-    game = get_game(data["game"])
-    seats = [s["seat"] for s in sorted(data["seats"], key=lambda s: s["position"])]
-    rules, rng = export_edition(data)
-    state = setup_as(game, seats, int(data["seed"]), dict(data["options"]), rules=rules, rng=rng)
-    for row in sorted(data["actions"], key=lambda r: r["seq"]):
-        state = game.apply(state, row["seat"], row["action"])
+    game, state = replay_exported(data)
     then = game.load((fixture / "states" / f"{entry['name']}.json").read_text())
     assert game.dump(state) == game.dump(then)
     assert int(state["version"]) == entry["export_version"]
@@ -357,13 +336,7 @@ def test_every_game_in_flight_ends_as_the_old_code_ended_it(fixture: Path, entry
     data = json.loads((fixture / "exports" / f"{entry['name']}.json").read_text())
     end = json.loads((fixture / "ends" / f"{entry['name']}.json").read_text())
     assert end["after"] == len(data["actions"])
-    game = get_game(data["game"])
-    seats = [s["seat"] for s in sorted(data["seats"], key=lambda s: s["position"])]
-    rules, rng = export_edition(data)
-    state = setup_as(game, seats, int(data["seed"]), dict(data["options"]), rules=rules, rng=rng)
-    log = [(r["seat"], r["action"]) for r in sorted(data["actions"], key=lambda r: r["seq"])]
-    for seat, action in log + [(seat, action) for seat, action in end["actions"]]:
-        state = game.apply(state, seat, action)
+    game, state = replay_exported(data, [(seat, action) for seat, action in end["actions"]])
     assert state["phase"] == "over" and state["result"] == end["result"]
     assert int(state["version"]) == end["version"]
     assert hashlib.sha256(game.dump(state).encode()).hexdigest() == end["sha256"]

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bot.games.smartphone_inc.presenter import PRESENTER
 from engine.smartphone_inc.game import GAME
+from tests.app_support import fake_fixture
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 from tests.test_discord_e2e import build_plan, new_game, planner_dm, public_with, seal
@@ -32,11 +31,7 @@ def _bench() -> Any:
     return mod
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_clean()
+fake = fake_fixture()
 
 
 async def test_interactions_per_plan_and_per_turn() -> None:

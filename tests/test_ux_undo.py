@@ -6,7 +6,6 @@ chance was used (issue 7, "Turns" and "Confirming")."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,22 +14,9 @@ from bot.app import App, replay_export
 from bot.records import Conflict
 from bot.storage import Storage
 from engine.smartphone_inc.game import GAME
+from tests.app_support import TickingClock, storage_fixture
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_750_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> Any:
-    s = await Storage.open(tmp_path / "undo.db")
-    yield s
-    await s.close()
+storage = storage_fixture("undo.db")
 
 
 async def _started(app: App) -> int:
@@ -53,7 +39,7 @@ async def _plan_both(app: App, gid: int) -> None:
 
 
 async def test_unseal_restores_the_state_and_replays(storage: Storage) -> None:
-    app = App(storage, clock=Clock())
+    app = App(storage, clock=TickingClock())
     gid = await _started(app)
     before = json.loads(GAME.dump(await app.state(gid)))
     info = await app.info(gid)
@@ -64,12 +50,12 @@ async def test_unseal_restores_the_state_and_replays(storage: Storage) -> None:
     after = await app.state(gid)
     assert (after["players"], after["rng"], after["pile"]) == (before["players"], before["rng"], before["pile"])
     assert "ann" in {h.seat for h in await app.holdups(gid)}  # waited for again
-    fresh = App(storage, clock=Clock())  # replayed from the log
+    fresh = App(storage, clock=TickingClock())  # replayed from the log
     assert GAME.dump(await fresh.state(gid)) == GAME.dump(after)
 
 
 async def test_undo_restores_exactly_the_earlier_state_and_the_log_keeps_it(storage: Storage) -> None:
-    app = App(storage, clock=Clock())
+    app = App(storage, clock=TickingClock())
     gid = await _started(app)
     await _plan_both(app, gid)
     undone = 0
@@ -112,19 +98,19 @@ async def test_undo_restores_exactly_the_earlier_state_and_the_log_keeps_it(stor
     from bot.cogs.play import history_views
 
     assert history_views(export, 1)  # /game history replays past the undo rows too
-    fresh = App(storage, clock=Clock())
+    fresh = App(storage, clock=TickingClock())
     assert GAME.dump(await fresh.state(gid)) == GAME.dump(await app.state(gid))
 
 
 async def test_a_player_cannot_send_an_undo_row_as_a_move(storage: Storage) -> None:
-    app = App(storage, clock=Clock())
+    app = App(storage, clock=TickingClock())
     gid = await _started(app)
     out = await app.act(gid, 1, "ann", {"type": "undo", "undoes": 1}, (await app.info(gid)).version)
     assert out.status == "illegal"
 
 
 async def test_an_old_confirm_after_an_undo_is_not_taken_for_already_done(storage: Storage) -> None:
-    app = App(storage, clock=Clock())
+    app = App(storage, clock=TickingClock())
     gid = await _started(app)
     await _plan_both(app, gid)
     for _ in range(80):

@@ -24,6 +24,7 @@ from engine.rng import BLAKE2B, SPLITMIX64, kind_of
 from engine.smartphone_inc import migrations, versions
 from engine.smartphone_inc.game import GAME
 from engine.versions import edition, export_edition, rules_version, setup_as
+from tests.app_support import started_game
 
 V1 = Path(__file__).parent / "fixtures" / "upgrade" / "v1"
 
@@ -116,9 +117,7 @@ async def test_the_app_refuses_a_game_saved_by_a_newer_boardroom_politely(tmp_pa
     storage = await Storage.open(tmp_path / "new.db")
     try:
         app = App(storage, clock=FakeClock())
-        info = await app.create_game("smartphone-inc", channel_id=5, host_id=1, host_name="Ann")
-        await app.join(info.id, 2, "Bob")
-        await app.start(info.id, 1, seed=9)
+        info, _out = await started_game(app, "smartphone-inc", seed=9, channel_id=5)
         state = dict(await app.state(info.id), schema=versions.SCHEMA + 1)
         async with storage.transaction() as tx:
             await tx.put_snapshot(info.id, int(state["version"]), dumps(state), 0.0)

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 
@@ -169,11 +170,7 @@ def test_plain_words_pass() -> None:
     assert internal_ids(["Take an Improvement (Research + Logistics)", "Markers: North Africa 2, Wi-Fi +1"]) == []
 
 
-@pytest.fixture
-async def fake() -> Any:
-    async with FakeDiscord() as f:
-        yield f
-        f.assert_no_unknown()
+fake = fake_fixture(FakeDiscord.assert_no_unknown)
 
 
 async def test_a_played_round_shows_no_internal_id(fake: FakeDiscord, tmp_path: Any) -> None:

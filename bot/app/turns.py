@@ -8,11 +8,20 @@ from typing import Any
 
 from bot.app.core import UNDO, Core, _stage, apply_traced, canonical_input, is_undo, log
 from bot.limits import clip_input
-from bot.records import AppError, Conflict, Forbidden, GameInfo, Outcome, is_secret
+from bot.records import AppError, Conflict, Forbidden, GameInfo, Outcome, SeatInfo, is_secret
 from engine import IllegalAction
 
 # games the start-up catch-up advances side by side (App.advance_all)
 CATCH_UP_AT_ONCE = 4
+
+
+def own_seat(info: GameInfo, user_id: int, seat: str | None, refusal: str) -> SeatInfo:
+    """The seat ``seat`` names (None: the caller's own), if the caller sits there; else
+    Forbidden, saying ``refusal``."""
+    mine = info.seat_of(user_id) if seat is None else info.seat_named(seat)
+    if mine is None or mine.user_id != user_id:
+        raise Forbidden(refusal)
+    return mine
 
 
 class TurnOps(Core):
@@ -33,9 +42,7 @@ class TurnOps(Core):
             info = await self.info(game_id)
             if info.status in ("lobby", "abandoned"):
                 raise Conflict(f"The game is {info.status}; no moves now.")
-            mine = info.seat_of(user_id) if seat is None else info.seat_named(seat)
-            if mine is None or mine.user_id != user_id:
-                raise Forbidden("You can only act for your own seat.")
+            mine = own_seat(info, user_id, seat, "You can only act for your own seat.")
             seat = mine.seat
             game = self.engine(info.game)
             state = await self._state(info)
@@ -95,9 +102,7 @@ class TurnOps(Core):
             info = await self.info(game_id)
             if info.status != "active":
                 raise Conflict(f"The game is {info.status}; no moves now.")
-            mine = info.seat_of(user_id) if seat is None else info.seat_named(seat)
-            if mine is None or mine.user_id != user_id:
-                raise Forbidden("You can only take back your own move.")
+            mine = own_seat(info, user_id, seat, "You can only take back your own move.")
             seat = mine.seat
             game = self.engine(info.game)
             found = await self._undo_check(info, seat, version)

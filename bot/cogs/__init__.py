@@ -11,7 +11,8 @@ This module holds the few helpers the cogs share.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("boardroom.cogs")
+F = TypeVar("F", bound=Callable[..., Any])
 
 # a game's vacation policy (bot.app.away), an option of /game new and /game settings, and
 # how a player is told of a turn (bot.app.notify), of /games and /game settings: words
@@ -121,6 +123,43 @@ def seat_owner(info: GameInfo, seat: str, user_id: int) -> None:
 def make_command(name: str, description: str, callback: Any) -> app_commands.Command[Any, ..., Any]:
     """A fresh Command from a module-level (decorated) function."""
     return app_commands.Command(name=name, description=description, callback=callback)
+
+
+class CommandSet:
+    """A cog module's slash commands, each declared by a decorator above its function:
+    ``@commands.top(name, description)`` for a top-level command, ``@commands.game(...)``
+    for a ``/game`` subcommand. ``add_to`` gives one bot fresh Command objects of them
+    all; ``remove_from`` takes them off again (the extension's teardown)."""
+
+    def __init__(self) -> None:
+        self.tops: list[tuple[str, str, Any]] = []
+        self.games: list[tuple[str, str, Any]] = []
+
+    def top(self, name: str, description: str) -> Callable[[F], F]:
+        return self._declare(self.tops, name, description)
+
+    def game(self, name: str, description: str) -> Callable[[F], F]:
+        return self._declare(self.games, name, description)
+
+    @staticmethod
+    def _declare(into: list[tuple[str, str, Any]], name: str, description: str) -> Callable[[F], F]:
+        def declare(callback: F) -> F:
+            into.append((name, description, callback))
+            return callback
+
+        return declare
+
+    def add_to(self, bot: BoardroomBot) -> None:
+        for name, description, callback in self.tops:
+            bot.tree.add_command(make_command(name, description, callback))
+        for name, description, callback in self.games:
+            bot.game_group.add_command(make_command(name, description, callback))
+
+    def remove_from(self, bot: BoardroomBot) -> None:
+        for name, _description, _callback in self.tops:
+            bot.tree.remove_command(name)
+        for name, _description, _callback in self.games:
+            bot.game_group.remove_command(name)
 
 
 async def game_autocomplete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:

@@ -19,12 +19,12 @@ from bot import text, views
 from bot.cogs import (
     NOTIFY,
     VACATION,
+    CommandSet,
     acknowledge,
     app_of,
     game_autocomplete,
     game_here,
     is_admin,
-    make_command,
     notify_autocomplete,
     place_of,
     vacation_autocomplete,
@@ -38,6 +38,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("boardroom.admin")
 
 
+slash = CommandSet()  # the module's slash commands, declared above each function
+
+
+@slash.game("settings", "Reminders, AI takeover, your quiet hours")
 @app_commands.autocomplete(vacation=vacation_autocomplete, notify=notify_autocomplete)
 @app_commands.describe(
     remind_hours="Hours before the first reminder to a player who holds the game up",
@@ -139,6 +143,7 @@ def _may_manage(interaction: discord.Interaction[Any], info: GameInfo) -> None:
         raise Denied("Only the host or a member with Manage Server can do that.")
 
 
+@slash.game("pause", "Pause the game (host or Manage Server)")
 async def game_pause(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     _may_manage(interaction, info)  # refused privately, before the public acknowledgement
@@ -150,6 +155,7 @@ async def game_pause(interaction: discord.Interaction[Any]) -> None:
     )
 
 
+@slash.game("resume", "Resume a paused game (host or Manage Server)")
 async def game_resume(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     _may_manage(interaction, info)
@@ -161,6 +167,7 @@ async def game_resume(interaction: discord.Interaction[Any]) -> None:
     await play.publish(out)
 
 
+@slash.game("abandon", "End the game for everyone (host or Manage Server)")
 async def game_abandon(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     if not info.can_manage(interaction.user.id, is_admin(interaction)):
@@ -206,6 +213,7 @@ async def _seat_autocomplete(
     ][:25]
 
 
+@slash.game("kick", "Remove a seat, or hand it to the AI (host or Manage Server)")
 @app_commands.describe(seat="The seat to remove (lobby) or to hand to the AI (running game)")
 @app_commands.autocomplete(seat=_seat_autocomplete)
 async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Range[str, None, 100]) -> None:
@@ -253,6 +261,7 @@ async def game_kick(interaction: discord.Interaction[Any], seat: app_commands.Ra
     await play.publish(out)
 
 
+@slash.game("reclaim", "Play your seat again after an AI takeover")
 async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     if not await acknowledge(interaction, thinking=True):
@@ -263,6 +272,7 @@ async def game_reclaim(interaction: discord.Interaction[Any]) -> None:
     await play.publish(out)
 
 
+@slash.game("move", "Move a game into this channel (host or Manage Server)")
 @app_commands.describe(game="The game to move into this channel or thread (its number)")
 @app_commands.autocomplete(game=game_autocomplete)
 async def game_move(interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 30]) -> None:
@@ -311,16 +321,8 @@ class Admin(commands.Cog):
 
 async def setup(bot: BoardroomBot) -> None:
     await bot.add_cog(Admin(bot))
-    group = bot.game_group
-    group.add_command(make_command("settings", "Reminders, AI takeover, your quiet hours", game_settings))
-    group.add_command(make_command("pause", "Pause the game (host or Manage Server)", game_pause))
-    group.add_command(make_command("resume", "Resume a paused game (host or Manage Server)", game_resume))
-    group.add_command(make_command("abandon", "End the game for everyone (host or Manage Server)", game_abandon))
-    group.add_command(make_command("kick", "Remove a seat, or hand it to the AI (host or Manage Server)", game_kick))
-    group.add_command(make_command("reclaim", "Play your seat again after an AI takeover", game_reclaim))
-    group.add_command(make_command("move", "Move a game into this channel (host or Manage Server)", game_move))
+    slash.add_to(bot)
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    for name in ("settings", "pause", "resume", "abandon", "kick", "reclaim", "move"):
-        bot.game_group.remove_command(name)
+    slash.remove_from(bot)

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import text
-from bot.cogs import app_of, make_command
+from bot.cogs import CommandSet, app_of
 
 if TYPE_CHECKING:
     from bot.discord_bot import BoardroomBot
@@ -37,6 +37,10 @@ async def _topic_autocomplete(interaction: discord.Interaction[Any], current: st
     return [app_commands.Choice(name=t, value=t) for t in topics if current.lower() in t][:25]
 
 
+slash = CommandSet()  # the module's slash commands, declared above each function
+
+
+@slash.top("rules", "The rules in short (the current phase by default)")
 @app_commands.describe(topic="A rules topic; without one, the current phase of the game here")
 @app_commands.autocomplete(topic=_topic_autocomplete)
 async def rules_command(
@@ -47,6 +51,7 @@ async def rules_command(
     await interaction.response.send_message(text.clip(words, 2000), ephemeral=True)
 
 
+@slash.top("help", "How to play with this bot")
 async def help_command(interaction: discord.Interaction[Any]) -> None:
     app = app_of(interaction)
     games = ", ".join(app.presenter(n).title for n in app.offered_games())
@@ -60,10 +65,8 @@ class Help(commands.Cog):
 
 async def setup(bot: BoardroomBot) -> None:
     await bot.add_cog(Help(bot))
-    bot.tree.add_command(make_command("rules", "The rules in short (the current phase by default)", rules_command))
-    bot.tree.add_command(make_command("help", "How to play with this bot", help_command))
+    slash.add_to(bot)
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    bot.tree.remove_command("rules")
-    bot.tree.remove_command("help")
+    slash.remove_from(bot)

@@ -13,12 +13,12 @@ from bot import text, views
 from bot.choices import Choice
 from bot.cogs import (
     VACATION,
+    CommandSet,
     acknowledge,
     app_of,
     display_name,
     game_here,
     is_admin,
-    make_command,
     place_of,
     vacation_autocomplete,
 )
@@ -81,6 +81,10 @@ async def _options_autocomplete(
 # ----------------------------------------------------------------------- commands
 
 
+slash = CommandSet()  # the module's slash commands, declared above each function
+
+
+@slash.game("new", "Open a lobby for a new game in this channel")
 @app_commands.describe(
     game="Which game (start typing)",
     options="Game options, e.g. tech_sides=random block_size=3",
@@ -98,16 +102,19 @@ async def game_new(
     await _cog(interaction).new(interaction, game, options, vacation=vacation, vacation_days=vacation_days)
 
 
+@slash.game("join", "Join the game in this channel")
 async def game_join(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     await _cog(interaction).join(interaction, info.id, edit_in_place=False)
 
 
+@slash.game("leave", "Leave the game lobby in this channel")
 async def game_leave(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     await _cog(interaction).leave(interaction, info.id, edit_in_place=False)
 
 
+@slash.game("start", "Start the game in this channel (host)")
 async def game_start(interaction: discord.Interaction[Any]) -> None:
     # No seed option: a seed chosen by a player would tell them the order of the
     # Improvement pile. The app draws one (tests pass seed_source).
@@ -331,13 +338,8 @@ class Lobby(commands.Cog):
 
 async def setup(bot: BoardroomBot) -> None:
     await bot.add_cog(Lobby(bot))
-    group = bot.game_group
-    group.add_command(make_command("new", "Open a lobby for a new game in this channel", game_new))
-    group.add_command(make_command("join", "Join the game in this channel", game_join))
-    group.add_command(make_command("leave", "Leave the game lobby in this channel", game_leave))
-    group.add_command(make_command("start", "Start the game in this channel (host)", game_start))
+    slash.add_to(bot)
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    for name in ("new", "join", "leave", "start"):
-        bot.game_group.remove_command(name)
+    slash.remove_from(bot)

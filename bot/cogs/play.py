@@ -23,7 +23,7 @@ import hashlib
 import io
 import json
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -33,7 +33,8 @@ from discord.ext import commands
 from bot import choices, pictures, text, views
 from bot import prompts as board
 from bot.app.compose import Row, decision_key, post_row
-from bot.cogs import app_of, game_autocomplete, game_here, make_command, seat_owner
+from bot.app.replay import round_phases
+from bot.cogs import CommandSet, app_of, game_autocomplete, game_here, seat_owner
 from bot.errors import UserError
 from bot.records import AppError
 from engine import IllegalAction
@@ -121,7 +122,7 @@ class Play(commands.Cog):
         # every prompt message each seat was shown: the newest is its one live prompt; an
         # older one, or one whose decision is over, is edited to say so (bot/prompts.py)
         self.prompts = board.PromptBoard()
-        self._sweeps: dict[int, asyncio.Lock] = {}
+        self._sweeps: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one sweep per game at a time
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
@@ -257,10 +258,7 @@ class Play(commands.Cog):
             log.info("game %s: could not retire a prompt of %s (%s)", entry.gid, entry.seat, exc)
 
     def _sweep_lock(self, gid: int) -> asyncio.Lock:
-        lock = self._sweeps.get(gid)
-        if lock is None:
-            lock = self._sweeps[gid] = asyncio.Lock()
-        return lock
+        return self._sweeps[gid]
 
     async def sweep(self, gid: int) -> None:
         """Edit every prompt of the game whose decision is over (the seat moved since, the
@@ -823,6 +821,10 @@ class Play(commands.Cog):
 # --------------------------------------------------------------------- commands
 
 
+slash = CommandSet()  # the module's slash commands, declared above each function
+
+
+@slash.top("plan", "Open your decision privately (the planner in Planning)")
 @app_commands.describe(game="The game (only needed outside the game's channel)")
 @app_commands.autocomplete(game=game_autocomplete)
 async def plan_command(interaction: discord.Interaction[Any], game: app_commands.Range[str, None, 30] | None = None) -> None:
@@ -852,6 +854,7 @@ async def plan_command(interaction: discord.Interaction[Any], game: app_commands
     await _play(interaction).open_decision(interaction, gid)
 
 
+@slash.game("status", "Phase, whose move, sealed plans, deadlines")
 async def game_status(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     play = _play(interaction)
@@ -902,31 +905,39 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
     return embed, files
 
 
-async def round_log(play: Play, info: GameInfo, round_no: int) -> tuple[list[tuple[int, list[str]]], Any]:
-    """Round ``round_no`` of the game's true log as the public may see it now (each
-    phase: the step that ended it, its lines with the players' names) and the record
-    (:mod:`bot.app.replay`: what is secret is the engine's to say)."""
-    from bot.app.replay import round_phases
-
-    rec = await play.app.record(info.id)
-    game = play.app.engine(info.game)
-    phases = await asyncio.to_thread(round_phases, game, rec, round_no)
-    return [(i, text.with_player_names(lines, info)) for i, lines in phases], rec
-
-
-@app_commands.describe(round="Which round (1-5)")
-async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
-    """The pictures and log of one round, answered privately (only the asker sees it)."""
+async def round_asked(
+    interaction: discord.Interaction[Any], round_no: int | None
+) -> tuple[GameInfo, Play, int, list[tuple[int, list[str]]], Any] | None:
+    """What ``/game history`` and ``/game log`` answer privately (deferred here): the game
+    here, the Play cog, the round (None: the current one), its true log as the public may
+    see it now (each phase: the step that ended it, its lines with the players' names) and
+    the record (:mod:`bot.app.replay`: what is secret is the engine's to say). None, the
+    asker told why, before the game starts or before the round is played."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     if info.status == "lobby":
         await interaction.followup.send("The game has not started yet.", ephemeral=True)
-        return
-    phases, rec = await round_log(play, info, int(round))
+        return None
+    if round_no is None:
+        round_no = int((await play.app.view(info.id, None)).get("round") or 1)
+    rec = await play.app.record(info.id)
+    game = play.app.engine(info.game)
+    phases = await asyncio.to_thread(round_phases, game, rec, round_no)
     if not phases:
-        await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
+        await interaction.followup.send(f"Round {round_no} has not been played yet.", ephemeral=True)
+        return None
+    return info, play, round_no, [(i, text.with_player_names(lines, info)) for i, lines in phases], rec
+
+
+@slash.game("history", "The pictures and log of one round")
+@app_commands.describe(round="Which round (1-5)")
+async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
+    """The pictures and log of one round, answered privately (only the asker sees it)."""
+    asked = await round_asked(interaction, int(round))
+    if asked is None:
         return
+    info, play, round, phases, rec = asked
     files: list[discord.File] = []
     lines: list[str] = []
     for i, (step, log_lines) in enumerate(phases[:10]):
@@ -968,23 +979,16 @@ def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int
     return messages
 
 
+@slash.game("log", "The game's log as text, one round (privately)")
 @app_commands.describe(round="Which round (default: the current one)")
 async def game_log(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50] | None = None) -> None:
     """The game's log as text, one round at a time, answered privately: the game's
     applied actions in order, as the public may see them (an undone move once, marked
     as taken back; nothing repeats)."""
-    info = await game_here(interaction)
-    play = _play(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    if info.status == "lobby":
-        await interaction.followup.send("The game has not started yet.", ephemeral=True)
+    asked = await round_asked(interaction, None if round is None else int(round))
+    if asked is None:
         return
-    if round is None:
-        round = int((await play.app.view(info.id, None)).get("round") or 1)
-    phases, _rec = await round_log(play, info, int(round))
-    if not phases:
-        await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
-        return
+    info, _play_cog, round, phases, _rec = asked
     lines = [line for _i, log_lines in phases for line in log_lines if line]
     head = f"**Log of round {round}** of game #{info.id}" + ("" if lines else "\n(nothing happened yet)")
     for content in log_messages(head, lines):
@@ -1071,6 +1075,7 @@ async def replay_click(play: Play, interaction: discord.Interaction[Any], gid: i
     await interaction.edit_original_response(content=content, attachments=[file] if file else [], view=ui)
 
 
+@slash.game("replay", "The game move by move, privately")
 @app_commands.describe(game="The game's number (default: this channel's game, or its last one)")
 async def game_replay(interaction: discord.Interaction[Any], game: app_commands.Range[int, 1, None] | None = None) -> None:
     """The game move by move, privately: ◀ ▶ step through the log, ⏮ ⏭ to either end,
@@ -1104,6 +1109,7 @@ async def game_replay(interaction: discord.Interaction[Any], game: app_commands.
         await interaction.followup.send(content, view=ui, ephemeral=True)
 
 
+@slash.game("export", "The game record as JSON")
 async def game_export(interaction: discord.Interaction[Any]) -> None:
     info = await game_here(interaction)
     data = await app_of(interaction).export(info.id)  # as the public may see it; the seed once over
@@ -1145,16 +1151,8 @@ def _play(interaction: discord.Interaction[Any]) -> Play:
 
 async def setup(bot: BoardroomBot) -> None:
     await bot.add_cog(Play(bot))
-    bot.tree.add_command(make_command("plan", "Open your decision privately (the planner in Planning)", plan_command))
-    group = bot.game_group
-    group.add_command(make_command("status", "Phase, whose move, sealed plans, deadlines", game_status))
-    group.add_command(make_command("history", "The pictures and log of one round", game_history))
-    group.add_command(make_command("log", "The game's log as text, one round (privately)", game_log))
-    group.add_command(make_command("export", "The game record as JSON", game_export))
-    group.add_command(make_command("replay", "The game move by move, privately", game_replay))
+    slash.add_to(bot)
 
 
 async def teardown(bot: BoardroomBot) -> None:
-    bot.tree.remove_command("plan")
-    for name in ("status", "history", "log", "export", "replay"):
-        bot.game_group.remove_command(name)
+    slash.remove_from(bot)

@@ -223,6 +223,8 @@ class Presenter:
         return text.words(phase).capitalize() if phase else "?"
 
     def describe_prompt(self, prompt: Mapping[str, Any] | None) -> str:
+        if not prompt:
+            return text.NOTHING_TO_DECIDE
         if self.wording is not None:
             return str(self.wording.describe_prompt(prompt))
         return text.describe_prompt(prompt)

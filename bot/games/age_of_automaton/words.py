@@ -114,10 +114,9 @@ def describe_action(action: Mapping[str, Any]) -> str:
     return describe(action) or text.describe_action(action)
 
 
-def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
-    """The engine's prompt text (it already says costs, the dice and limits)."""
-    if not prompt:
-        return "nothing to decide"
+def describe_prompt(prompt: Mapping[str, Any]) -> str:
+    """The engine's prompt text (it already says costs, the dice and limits); a seat
+    without a prompt is worded by the presenter."""
     said = prompt.get("text")
     if isinstance(said, str) and said:
         return said

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.choices import Choice, page
+from bot.choices import Choice, page, picked, tagged
 from bot.games.mobile_markets import words
 from engine import IllegalAction
 from engine.mobile_markets.data import FEATURES
@@ -38,14 +38,7 @@ class PlanDraft:
     pg: int = 0
 
     def encode(self) -> str:
-        parts = []
-        if self.price is not None:
-            parts.append(f"p{self.price}")
-        if self.choice is not None:
-            parts.append(f"c{self.choice}")
-        if self.pg:
-            parts.append(f"g{self.pg}")
-        return ".".join(parts) or "-"
+        return ".".join(tagged(("p", self.price), ("c", self.choice), ("g", self.pg or None))) or "-"
 
     @classmethod
     def decode(cls, code: str | None) -> PlanDraft:
@@ -63,14 +56,23 @@ def _goal(c: Mapping[str, Any]) -> str:
     return f"{c['tech']} Technology · {c['mkt']} Marketing · {words.plural(c['goods'], 'Goods')}"
 
 
-class PlanBuilder:
-    noun = "plan"
-    seal_label = "Seal plan 🔒"
+class Builder:
+    """What the game's two builders share: no buttons beyond back/reset/seal, and the
+    prompt read from the seat's view (which holds it in full) before the one given."""
+
     extra_ops: Sequence[tuple[str, str]] = ()
 
+    @staticmethod
+    def full_prompt(prompt: Mapping[str, Any] | None, view: Mapping[str, Any]) -> Mapping[str, Any]:
+        return view.get("prompt") or prompt or {}
+
+
+class PlanBuilder(Builder):
+    noun = "plan"
+    seal_label = "Seal plan 🔒"
+
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> PlanCtx:
-        # the seat's view holds the prompt with the engine's list of plan effects
-        full = view.get("prompt") or prompt or {}
+        full = self.full_prompt(prompt, view)  # with the engine's list of plan effects
         return PlanCtx(tuple(full.get("choices") or ()))
 
     def decode(self, code: str | None) -> PlanDraft:
@@ -121,16 +123,9 @@ class PlanBuilder:
             return PlanDraft()
         if op == "back":
             return PlanDraft() if draft.choice is None else replace(draft, choice=None)
-        if op != "select":
-            raise IllegalAction("That button is from an older version; open your planner again.")
-        if value == "@next":
-            return replace(draft, pg=draft.pg + 1)
-        if value == "@prev":
-            return replace(draft, pg=max(0, draft.pg - 1))
-        try:
-            kind, n = value[0], int(value[1:])
-        except (IndexError, ValueError):
-            raise IllegalAction("That choice is not on the list any more.") from None
+        kind, n = picked(op, value, draft.pg, "That button is from an older version; open your planner again.")
+        if kind == "@":
+            return replace(draft, pg=n)
         if kind == "p" and any(c["price"] == n for c in ctx.choices):
             return PlanDraft(price=n)
         if kind == "c" and 0 <= n < len(ctx.choices):
@@ -216,13 +211,12 @@ class ProductDraft:
         return cls(tuple(placed), **kw)
 
 
-class ProductBuilder:
+class ProductBuilder(Builder):
     noun = "product"
     seal_label = "Build and sell ✅"
-    extra_ops: Sequence[tuple[str, str]] = ()
 
     def context(self, prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> ProductCtx:
-        p = view.get("prompt") or prompt or {}
+        p = self.full_prompt(prompt, view)
         return ProductCtx(dict(view), tuple(p.get("slots") or ()), tuple(p.get("features") or ()), int(p.get("tokens") or 0))
 
     def decode(self, code: str | None) -> ProductDraft:
@@ -298,16 +292,9 @@ class ProductBuilder:
             if d.pick is not None:
                 return replace(d, pick=None, pg=0)
             return replace(d, placed=d.placed[:-1], pg=0)
-        if op != "select":
-            raise IllegalAction("That button is from an older version; open your turn again.")
-        if value == "@next":
-            return replace(d, pg=d.pg + 1)
-        if value == "@prev":
-            return replace(d, pg=max(0, d.pg - 1))
-        try:
-            kind, n = value[0], int(value[1:])
-        except (IndexError, ValueError):
-            raise IllegalAction("That choice is not on the list any more.") from None
+        kind, n = picked(op, value, d.pg, "That button is from an older version; open your turn again.")
+        if kind == "@":
+            return replace(d, pg=n)
         if kind == "c" and 0 <= n < len(ctx.features):
             return replace(d, pick=n, pg=0)
         if kind == "s" and d.pick is not None and 0 <= n < len(ctx.slots):

@@ -61,9 +61,8 @@ def feature_short(fid: str) -> str:
     return card(fid) if fid in ALL_FEATURES else "?"
 
 
-def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
-    if not prompt:
-        return "nothing to decide"
+def describe_prompt(prompt: Mapping[str, Any]) -> str:
+    """One line for what a seat must decide now (the presenter words a seat without a prompt)."""
     kind = prompt.get("type")
     if kind == "plan":
         return "plan your Pads in secret"

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot import text
-from bot.choices import Choice
+from bot.choices import Choice, tagged, turned_page
 from bot.choices import page as _page
 from bot.games.smartphone_inc import words
 from engine import IllegalAction
@@ -141,31 +141,22 @@ class Draft:
         parts = []
         if self.bottom is not None and self.bottom_side is not None:
             parts.append(f"b{self.bottom}{self.bottom_side}")
-        if self.top_side is not None:
-            parts.append(f"t{self.top_side}")
-        if self.rot is not None:
-            parts.append(f"r{self.rot}")
+        parts += tagged(("t", self.top_side), ("r", self.rot))
         if self.x is not None and self.y is not None:
             parts.append(f"p{self.x},{self.y}")
         for p in self.improvements:
             parts.append(f"i{p.id},{p.x},{p.y},{p.rot},{p.layer[0]}")
         parts.append(f"s{self.step}")
-        if self.pick:
-            parts.append(f"k{self.pick}")
-        if self.pick_rot is not None:
-            parts.append(f"q{self.pick_rot}")
-        if self.pick_layer:
-            parts.append(f"l{self.pick_layer[0]}")
-        if self.price is not None:
-            parts.append(f"v{self.price}")
-        if self.goods is not None:
-            parts.append(f"w{self.goods}")
-        if self.page:
-            parts.append(f"g{self.page}")
-        if self.goal:
-            parts.append(f"o{self.goal}")
-        if self.every:
-            parts.append("e1")
+        parts += tagged(
+            ("k", self.pick or None),
+            ("q", self.pick_rot),
+            ("l", self.pick_layer[0] if self.pick_layer else None),
+            ("v", self.price),
+            ("w", self.goods),
+            ("g", self.page or None),
+            ("o", self.goal or None),
+            ("e", 1 if self.every else None),
+        )
         return " ".join(parts)
 
     @classmethod
@@ -562,10 +553,9 @@ def _plain(s: str) -> str:
 
 def choose(d: Draft, ctx: PlanContext, value: str) -> Draft:
     """The draft after the player picked ``value`` in the current step's select."""
-    if value == "@next":
-        return replace(d, page=d.page + 1)
-    if value == "@prev":
-        return replace(d, page=max(0, d.page - 1))
+    turned = turned_page(value, d.page)
+    if turned is not None:
+        return replace(d, page=turned)
     if value == "@every":
         return replace(d, every=True, page=0)
     d = replace(d, page=0)

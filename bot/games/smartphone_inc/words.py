@@ -273,10 +273,9 @@ def _markers(n: Any, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
-    """One line for what a seat must decide now."""
-    if not prompt:
-        return "nothing to decide"
+def describe_prompt(prompt: Mapping[str, Any]) -> str:
+    """One line for what a seat must decide now (the presenter words a seat without a
+    prompt)."""
     kind = prompt.get("type")
     if kind == "plan":
         return "plan this round's decision (secret)"
