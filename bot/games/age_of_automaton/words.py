@@ -120,7 +120,8 @@ def describe_prompt(prompt: Mapping[str, Any] | None) -> str:
         return "nothing to decide"
     said = prompt.get("text")
     if isinstance(said, str) and said:
-        return said
+        # the draft's select names the player on the left (turns.draft_title)
+        return said.replace(" to the player on your left.", ".") if prompt.get("type") == "draft" else said
     return TYPES.get(str(prompt.get("type")), "Decide")
 
 
