@@ -97,3 +97,17 @@ def test_each_options_small_grid_has_the_letters_and_numbers_its_option_names(dr
             assert {first_col, last_col} <= set(labels) and {first_row, last_row} <= set(labels), (label, labels)
             checked += 1
     assert checked > 10
+
+
+def test_every_position_is_drawn_whole() -> None:
+    """With "every position" (23 options on a page, 8 rows of small grids 3 to a row) the
+    picture ran past the canvas: its end was left black."""
+    from dataclasses import replace
+
+    view, ctx, d = _place_lists(4)[0]
+    d = replace(d, every=True)
+    assert len([c for c in planner.step_choices(d, ctx) if not c.value.startswith("@")]) >= 20
+    im = draw_plan(view, PLANNER.preview(d, ctx)).convert("RGB")
+    bottom = im.crop((0, im.height - 40, im.width, im.height))
+    black = sum(1 for p in bottom.getdata() if p == (0, 0, 0))
+    assert black < bottom.width * bottom.height // 20, black

@@ -33,6 +33,8 @@ from render.smartphone_inc.compact import (
 )
 from render.smartphone_inc.plan import has_4g
 
+THUMBS_PER_ROW = 3  # the small grids of a placing step's options: room for their letters and numbers
+THUMB_ROW = 220  # the most height a row of them takes (a grid of 4 rows, its number and letters)
 HIGHLIGHT = "#e67e22"  # the frame render.smartphone_inc.pads.draw_grid puts round the piece just placed
 
 
@@ -68,7 +70,7 @@ def option_thumbs(cv: CompactCanvas, view: dict[str, Any], options: list[dict[st
     if not drawn:
         return y
     origin = padview.grid_origin(has_4g(view))
-    per_row = 3  # room for the letters and numbers round each grid
+    per_row = THUMBS_PER_ROW
     tw = (INNER - 28 - (per_row - 1) * 10) / per_row
     side = SMALL + 4  # the row numbers left of a grid
     sizes = [padview.grid_size(g) for _n, g, _h in drawn]
@@ -116,7 +118,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     options = list(plan.pop("options", None) or [])
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
     outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))
-    cv = CompactCanvas(WIDTH, 2400)
+    cv = CompactCanvas(WIDTH, 2400 + THUMB_ROW * -(-len(options) // THUMBS_PER_ROW))  # (cut to the height drawn)
     y = header(cv, view, seat) + 12
     x = MARGIN
     cv.text(x, y, cv.fit("Plan preview (not sealed yet)", LARGE, True, INNER), LARGE, bold=True)
