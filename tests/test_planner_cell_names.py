@@ -111,3 +111,23 @@ def test_every_position_is_drawn_whole() -> None:
     bottom = im.crop((0, im.height - 40, im.width, im.height))
     black = sum(1 for p in bottom.getdata() if p == (0, 0, 0))
     assert black < bottom.width * bottom.height // 20, black
+
+
+def test_the_planner_text_names_the_pieces_by_the_pictures_cells() -> None:
+    """The planner's text said "offset x +1 y -1" and "at x 0, y 0", the planner's own
+    coordinates, which no picture shows: it names the cells as the picture labels them."""
+    view, ctx, d = _place_lists(1)[0]
+    first = next(c for c in planner.step_choices(d, ctx) if not c.value.startswith("@"))
+    review = planner.choose(d, ctx, first.value)
+    where = CELLS.search(first.label)
+    assert where
+    text = planner.describe_draft(review, ctx)
+    assert f"Top: Pad B side 1, turned 0°, {where.group(0)}" in text, text
+    add = next(c for c in planner.step_choices(review, ctx) if c.value.startswith("+"))
+    spot = re.search(r"e\.g\. on (\w+ and \w+):", add.description)
+    assert spot, add.description
+    pos = planner.choose(review, ctx, add.value)  # its places: the first is the description's "e.g."
+    one = next(c for c in planner.step_choices(pos, ctx) if not c.value.startswith("@"))
+    text = planner.describe_draft(planner.choose(pos, ctx, one.value), ctx)
+    assert f" on {spot.group(1)}, " in text, text
+    assert not re.search(r"\b(?:offset|at) x\b", text), text

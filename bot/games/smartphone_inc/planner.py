@@ -985,13 +985,15 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
         top = f"Top: Pad {d.top} side {d.top_side + 1}"
         if d.rot is not None:
             top += f", turned {d.rot * 90}°"
-        if d.x is not None:
-            top += f", offset x {d.x:+d} y {d.y:+d}"
+        if d.x is not None and d.y is not None and d.rot is not None:  # (cells as the picture labels them)
+            cells = sorted(pads.top_pad_positions(d.rot, d.x, d.y), key=lambda c: (c[1], c[0]))
+            top += f", on {cell_name(*cells[0], _origin(d, ctx))}–{cell_name(*cells[-1], _origin(d, ctx))}"
         lines.append(top)
     for p in d.improvements:
         where = "on top" if p.layer == "over" else "under the top Pad"
         label = words.improvement_label(p.id)
-        lines.append(f"{label[:1].upper()}{label[1:]} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
+        spot = " and ".join(cell_name(*c, _origin(d, ctx)) for c in pads.improvement_positions(p.x, p.y, p.rot))
+        lines.append(f"{label[:1].upper()}{label[1:]} on {spot}, {where}")
     unplaced = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
     face_down = face_down_goods(unplaced)
     if face_down and d.pads_complete():
