@@ -350,15 +350,6 @@ def _brute_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
 # -------------------------------------------------------------------------- choices
 
 
-def _dir(dx: int, dy: int) -> str:
-    bits = []
-    if dx:
-        bits.append(f"{abs(dx)} {'right' if dx > 0 else 'left'}")
-    if dy:
-        bits.append(f"{abs(dy)} {'down' if dy > 0 else 'up'}")
-    return ", ".join(bits) or "aligned"
-
-
 def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     """The options of the select for the draft's current step (already paged)."""
     arr = _arrangements()
@@ -452,11 +443,13 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for a in arr:
             if a[:4] == (d.bottom, d.bottom_side, d.top_side, d.rot):
                 cov = covered_cells(replace(d, x=a[4], y=a[5], improvements=()))
+                cells = sorted(pads.top_pad_positions(a[3], a[4], a[5]), key=lambda c: (c[1], c[0]))
+                origin = grid_origin(ctx.has_4g)  # the cells as the picture labels them
                 items.append(
                     Choice(
                         f"{a[4]},{a[5]}",
-                        f"Offset x {a[4]:+d}, y {a[5]:+d} ({_dir(a[4], a[5])})",
-                        f"covers {_cells(cov)}" if cov is not None else "",
+                        f"Top Pad on {cell_name(*cells[0], origin)}–{cell_name(*cells[-1], origin)}",
+                        f"covering {_cells(cov)} of the bottom Pad" if cov is not None else "",
                     )
                 )
     elif d.step == "review":
