@@ -253,7 +253,7 @@ def test_a_mini_upgrade_is_placed_in_the_planner_like_an_improvement_SU_TEC_11()
     d = planner.choose(d, ctx, next(c.value for c in planner.step_choices(d, ctx) if not c.value.startswith("@")))
     assert [p.id for p in d.improvements] == ["M1"]
     shown = planner.describe_draft(d, ctx)
-    assert "Mini-upgrade (Research) at x" in shown and "Not placed" not in shown
+    assert re.search(r"Mini-upgrade \(Research\) on [A-I]\d and [A-I]\d", shown) and "Not placed" not in shown
     assert PRESENTER.secret_builder({"type": "plan"}).action(d, ctx)["plan"]["improvements"][0]["id"] == "M1"
 
 

@@ -105,6 +105,26 @@ def test_spatial_goods_only_for_regions_controlled_in_first_place_SU_TEC_09():
     assert p2["goods"] == goods + 1 and p2["supply"] == supply - 1
 
 
+def test_spatial_goods_not_for_a_second_place_that_pays_vp_SU_TEC_09():
+    """SU-TEC-09 where second place pays (issue 34 §4): the test above puts p2 second in
+    China with 2 Offices there, where second place pays nothing, so an engine counting
+    every region that pays p2 control VP still gave 1 Goods. With 3 Offices in China
+    second place pays 3 VP (regions.json: China's third space, 6 VP / 3 VP): p2 is first
+    in North Africa (its Office alone, 1 VP) and second in China. 1 Goods, not 2."""
+    state = with_tech(new_game(5, technologies="overproduction"), "p2", "spatial-goods")
+    state["phase"] = "vp"
+    state["regions"]["north-africa"]["sold"] = ["p2", None, None, None]
+    china = state["regions"]["china"]
+    china["offices"] += ["p1", "p2", "p3"]
+    china["sold"] = ["p1", "p1", None, "p2", None]  # p1 2 Goods, p2 1: p2 second
+    p2 = state["players"]["p2"]
+    goods, supply = p2["goods"], p2["supply"]
+    scoring.receive_vp(state)
+    assert state["last_round"]["control"] == {"china": {"p1": 6, "p2": 3}, "north-africa": {"p2": 1}}
+    assert p2["goods"] == goods + 1 and p2["supply"] == supply - 1
+    assert any("p2 produces 1 Goods for the next round" in line for line in state["log"])
+
+
 # --- found by mutation testing (tests/MUTANTS.md) -----------------------------------------------
 
 

@@ -51,11 +51,12 @@ ID_PATTERNS: dict[str, str] = {
     # Mobile Markets: Feature cards and Customers carry no printed number, Steve Jr.'s
     # cards neither; Technology, Marketing and Event cards are named by their printed
     # number WITH their title ("T6 Integrated Design"), never by the number alone
-    "Mobile Markets Feature id": r"\bFS?\d{1,2}\b",
-    # (not a cell of the Smartphone Inc. planner's grid: "on A1–C2", "on B2 and C2")
-    "Mobile Markets Customer id": r"(?<!on )(?<!–)(?<!and )(?<![\w-])[RVC]\d{1,3}(?![\w-]|–| and [A-E]\d)",  # not "R1-R2" tiles
+    # (not a cell of the Smartphone Inc. planner's grid, columns A-I: "on D2–F3", "on E2
+    # and F2", "on C3 and C4")
+    "Mobile Markets Feature id": r"(?<![oO]n )(?<!–)(?<!and )\bFS?\d{1,2}\b(?!–| and [A-I]\d)",
+    "Mobile Markets Customer id": r"(?<![oO]n )(?<!–)(?<!and )(?<![\w-])[RVC]\d{1,3}(?![\w-]|–| and [A-I]\d)",  # not "R1-R2" tiles
     "Steve Jr. card id": r"\bSJ\d{1,2}\b",
-    "Mobile Markets card number alone": r"(?<!on )(?<!–)(?<!and )\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9]|–)",
+    "Mobile Markets card number alone": r"(?<![oO]n )(?<!–)(?<!and )\b(?:TS|T|M|E)\d{1,2}\b(?! [A-Z0-9]|–)",
 }
 
 # Internal ids that still reach players in one known place, each (pattern name, a regex of
@@ -168,6 +169,8 @@ def test_the_patterns_catch_the_ids_players_saw(text: str, name: str) -> None:
 
 def test_plain_words_pass() -> None:
     assert internal_ids(["Take an Improvement (Research + Logistics)", "Markers: North Africa 2, Wi-Fi +1"]) == []
+    # the Smartphone Inc. planner's cells (columns A-I): not Mobile Markets cards
+    assert internal_ids(["4. price 3 · 7 Goods · on D2–F3", "e.g. on E2 and F2: price 4", "1. On F4 and G4", "4. On E3 and F3"]) == []
 
 
 fake = fake_fixture(FakeDiscord.assert_no_unknown)

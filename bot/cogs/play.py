@@ -573,6 +573,7 @@ class Play(commands.Cog):
         else:  # each option with the numbers it changes (the engine's own previews)
             words = OptionWords(game, await self.app.previews(gid, seat), seat)
         step = game.action_step(prompt, actions, path, words)
+        title = text.with_player_names([step.title], info)[0]  # a seat it names, by its player's name
         self._remember_shown(gid, seat, info.version, prompt, actions)
         lines = [f"**{game.describe_prompt(prompt)}**"]
         if note:
@@ -580,10 +581,10 @@ class Play(commands.Cog):
         if step.action is not None:
             lines.append(f"You chose: **{words.describe_action(step.action)}**. Confirm it, or go back.")
         else:
-            lines.append(step.title)
+            lines.append(title)
         embed = discord.Embed(title=f"Your turn — game #{gid}", description="\n".join(lines))
         ui = views.action_view(
-            gid, seat, info.version, path.encode(), step.choices, step.title or "Choose",
+            gid, seat, info.version, path.encode(), step.choices, title or "Choose",
             done=step.action is not None, undo=undo, finish=step.finish is not None,
         )
         files: list[discord.File] = []

@@ -319,7 +319,8 @@ def _decision(cv: Canvas, view: dict[str, Any], seat: str, x: float, y: float, w
 
 
 def draw_steve_cells(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> None:
-    """Steve's Pad as two rows: the printed cells, then the round parts I-V."""
+    """Steve's Pad as two rows: the printed cells, then the round parts 1-5 (printed I-V:
+    numbered as the texts number the rounds)."""
     cells = steve_cells(view)
     printed = len(STEVE_PAD["cells"])
     rows = [cells[:printed], cells[printed:]]
@@ -333,7 +334,7 @@ def draw_steve_cells(cv: Canvas, view: dict[str, Any], x: float, y: float, w: fl
             )
         if r == 1:
             for k in range(len(row) // 2):
-                label = t.ROMAN[k] if k < len(t.ROMAN) else str(k + 1)
+                label = str(k + 1)
                 cv.text(ox + (2 * k + 1) * cell, oy - 12, label, t.SMALL, fill=t.MUTED, anchor="mm")
                 cv.d.line(
                     (ox + 2 * k * cell, oy, ox + 2 * k * cell, oy + cell), fill="#56677a", width=3
@@ -401,7 +402,7 @@ def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, 
     sy = top + cell + 28
     for i, rnd in enumerate(STEVE_PAD["round_slots"]):
         sx = x + 12 + i * (2 * cell + 10)
-        label = t.ROMAN[int(rnd) - 1] if rnd.isdigit() and 0 < int(rnd) <= 5 else rnd
+        label = f"Round {rnd}" if rnd.isdigit() else rnd
         cv.text(
             sx + cell,
             sy - 12,

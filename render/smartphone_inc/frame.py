@@ -37,7 +37,8 @@ def name_of(view: dict[str, Any], seat: str) -> str:
 
 
 def tracks(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, title: str) -> float:
-    """Title, Round track (I-V) and Phase track (1-8) with the current ones marked."""
+    """Title, Round track (1-5, in the numbers the texts say: "Round 1") and Phase track
+    (1-8) with the current ones marked."""
     cv.box(0, y - t.MARGIN, cv.width, y + 118, fill=t.HEADER)
     cv.text(x, y + 2, title, t.TITLE, bold=True, fill=t.HEADER_INK)
     rounds = int(view.get("rounds", 5))
@@ -61,7 +62,7 @@ def tracks(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, title
             width=2 if now else 1,
             radius=6,
         )
-        label = t.ROMAN[i] if i < len(t.ROMAN) else str(i + 1)
+        label = str(i + 1)
         cv.text(
             bx + bw / 2,
             y + 18,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.smartphone_inc import pads as engine_pads
@@ -50,14 +51,27 @@ def _placed(plan: dict[str, Any], owned: list[str]) -> list[str]:
     return owned
 
 
-def grid_origin(plan: dict[str, Any], has_4g: bool) -> tuple[int, int]:
-    """The cell named "A1" in the planner's words and pictures: the top-left of the two
-    Pads as laid out (one cell further out with 4G, where an Improvement may overhang),
-    so that a cell keeps its name while Improvements are added."""
-    bare = {"bottom": plan["bottom"], "top": plan["top"], "improvements": []}
-    cells = engine_pads.evaluate(bare, [], False)["grid"]
+@cache
+def _frame() -> tuple[int, int]:
+    """The top-left cell of the frame every legal arrangement of the two Pads lies in."""
+    cells = [
+        cell
+        for plan in engine_pads.all_arrangements()
+        for cell in engine_pads.top_pad_positions(plan["top"]["rot"], plan["top"]["x"], plan["top"]["y"])
+    ]
+    return min(0, *(x for x, _y in cells)), min(0, *(y for _x, y in cells))
+
+
+def grid_origin(has_4g: bool) -> tuple[int, int]:
+    """The cell named "A1" in the planner's words and pictures: the top-left of the frame
+    that every arrangement of the two Pads lies in (one cell further out with 4G, where an
+    Improvement may overhang). A cell has one name in every plan, so the top Pad's places
+    of a by-hand list, each drawn in its own small grid, are named as their grids are
+    labelled, and a cell keeps its name while Improvements are added (the bottom Pad lies
+    on C3-E4, D4-F5 with 4G)."""
     out = 1 if has_4g else 0
-    return min(c["x"] for c in cells) - out, min(c["y"] for c in cells) - out
+    x, y = _frame()
+    return x - out, y - out
 
 
 def cell_name(x: int, y: int, origin: tuple[int, int]) -> str:
@@ -81,16 +95,18 @@ def draw_grid(
     *,
     origin: tuple[int, int] | None = None,
     highlight: list[tuple[int, int]] | None = None,
+    label_size: int | None = None,
 ) -> tuple[int, int]:
     """Draw the visible cells of a plan with the outline of each Pad and Improvement;
     return the drawn width and height. With ``origin`` the columns are lettered and the
     rows numbered along the edges (:func:`cell_name`); ``highlight`` cells (the piece
-    just placed) get a thick frame."""
+    just placed) get a thick frame; ``label_size``: the letters' and numbers' size (by
+    default a third of a cell, 12 to 22)."""
     minx = min(c["x"] for c in grid)
     miny = min(c["y"] for c in grid)
     at = {(c["x"], c["y"]): c for c in grid}
     if origin is not None:
-        size = max(12, min(22, cell // 3))
+        size = label_size or max(12, min(22, cell // 3))
         for gx in sorted({c["x"] for c in grid}):
             cv.text(x0 + (gx - minx + 0.5) * cell, y0 - 4, cell_name(gx, origin[1], origin)[:-1], size, bold=True, fill="#34495e", anchor="md")
         for gy in sorted({c["y"] for c in grid}):

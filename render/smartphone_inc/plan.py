@@ -70,7 +70,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
         anchor="rm",
     )
     y = 76 + t.MARGIN
-    origin = padview.grid_origin(canon, has_4g(view))
+    origin = padview.grid_origin(has_4g(view))
     where = [
         f"{padview.improvement_name(i['id'], n)} on "
         + " and ".join(padview.cell_name(cx, cy, origin) for cx, cy in engine_pads.improvement_positions(i["x"], i["y"], i["rot"]))

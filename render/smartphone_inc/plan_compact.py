@@ -33,6 +33,8 @@ from render.smartphone_inc.compact import (
 )
 from render.smartphone_inc.plan import has_4g
 
+THUMBS_PER_ROW = 3  # the small grids of a placing step's options: room for their letters and numbers
+THUMB_ROW = 220  # the most height a row of them takes (a grid of 4 rows, its number and letters)
 HIGHLIGHT = "#e67e22"  # the frame render.smartphone_inc.pads.draw_grid puts round the piece just placed
 
 
@@ -53,7 +55,9 @@ def caption(plan: dict[str, Any], highlight: bool) -> list[str]:
 
 def option_thumbs(cv: CompactCanvas, view: dict[str, Any], options: list[dict[str, Any]], x: float, y: float) -> float:
     """Every option of the placing step drawn small, numbered as the list numbers it (the
-    large grid shows option 1 only): the player sees the place of the one they choose."""
+    large grid shows option 1 only): the player sees the place of the one they choose.
+    Each small grid has its column letters and row numbers, the names the list gives its
+    cells ("on D2–F3"): one frame for every option (``pads.grid_origin``)."""
     me = view["players"][view["you"]]
     drawn = []
     for o in options:
@@ -65,11 +69,14 @@ def option_thumbs(cv: CompactCanvas, view: dict[str, Any], options: list[dict[st
         drawn.append((o["n"], grid, [tuple(c) for c in o.get("highlight") or []]))
     if not drawn:
         return y
-    per_row = 4
+    origin = padview.grid_origin(has_4g(view))
+    per_row = THUMBS_PER_ROW
     tw = (INNER - 28 - (per_row - 1) * 10) / per_row
+    side = SMALL + 4  # the row numbers left of a grid
     sizes = [padview.grid_size(g) for _n, g, _h in drawn]
-    cell = int(min(30, min((tw - 8) / gw for gw, _gh in sizes), min(100 / gh for _gw, gh in sizes)))
-    th = SMALL + 10 + max(gh for _gw, gh in sizes) * cell + 10
+    cell = int(min(30, min((tw - side - 4) / gw for gw, _gh in sizes), min(120 / gh for _gw, gh in sizes)))
+    above = SMALL + 8 + SMALL + 6  # the option's number, then the column letters
+    th = above + max(gh for _gw, gh in sizes) * cell + 8
     rows = (len(drawn) + per_row - 1) // per_row
     h = 14 + BODY + 12 + rows * (th + 10) + 4
     card(cv, x, y, INNER, h)
@@ -80,7 +87,10 @@ def option_thumbs(cv: CompactCanvas, view: dict[str, Any], options: list[dict[st
         ty = top + (i // per_row) * (th + 10)
         cv.text(tx, ty, str(n), SMALL, bold=True, fill=HIGHLIGHT)
         gw, _gh = padview.grid_size(grid)
-        padview.draw_grid(cv, grid, tx + (tw - gw * cell) / 2, ty + SMALL + 10, cell, highlight=hl)  # type: ignore[arg-type]
+        padview.draw_grid(
+            cv, grid, tx + side + (tw - side - gw * cell) / 2, ty + above, cell,
+            origin=origin, highlight=hl, label_size=SMALL,  # type: ignore[arg-type]
+        )
     return y + h
 
 
@@ -108,14 +118,14 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     options = list(plan.pop("options", None) or [])
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
     outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))
-    cv = CompactCanvas(WIDTH, 2400)
+    cv = CompactCanvas(WIDTH, 2400 + THUMB_ROW * -(-len(options) // THUMBS_PER_ROW))  # (cut to the height drawn)
     y = header(cv, view, seat) + 12
     x = MARGIN
     cv.text(x, y, cv.fit("Plan preview (not sealed yet)", LARGE, True, INNER), LARGE, bold=True)
     y += LARGE + 14
     # the Pads as arranged
     grid = outcome["grid"]
-    origin = padview.grid_origin(canon, has_4g(view))
+    origin = padview.grid_origin(has_4g(view))
     gw, gh = padview.grid_size(grid)
     cell = int(min(110, (INNER - 60) / gw, 340 / gh))
     lines = caption(canon, bool(highlight))

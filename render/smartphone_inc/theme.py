@@ -125,7 +125,6 @@ EFFECT_SHORT = {
     "place_retailer": "Once: place a Retailer where you have an Office",
 }
 PHASE_SHORT = ("Plan", "Prices", "Produce", "Improve", "Research", "Logistics", "Sell", "VP")
-ROMAN = ("I", "II", "III", "IV", "V")
 
 # A Retailer's bonus in words: the one wording of the map, the pictures of the decision
 # and the bot's labels (bot/games/smartphone_inc/words.py)

@@ -41,6 +41,9 @@ class ViewWords:
         self.details = {_key(c["action"]): str(c["detail"]) for c in view.get("choices") or [] if c.get("detail")}
         draft = view.get("draft") or {}
         self.cards = {c.get("id"): c for c in draft.get("hand") or []}
+        seats, you = list(view.get("seats") or []), view.get("you")
+        # the draft passes to the next seat (engine.age_of_automaton.draft): the player on the left
+        self.pass_to = seats[(seats.index(you) + 1) % len(seats)] if you in seats and len(seats) > 1 else None
 
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") == "draft" and action.get("card") in self.cards:

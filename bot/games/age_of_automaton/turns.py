@@ -109,7 +109,24 @@ class Menu:
         _, name, ix = entry
         first = self.words.describe_action(self.actions[ix[0]])
         title = GROUPS.get(name) or first.split(" with ")[0].split(":")[0]
-        return Choice(str(n), text.clip(f"{title} ({len(ix)} options) ▸", 100), example(first))
+        return Choice(str(n), text.clip(f"{title} ({options_count(len(ix))}) ▸", 100), example(first))
+
+
+def draft_title(prompt: Mapping[str, Any], words: Words) -> str:
+    """Who gets the Specialists passed on, by seat (the bot says the player's name): "bob,
+    on your left, gets the other 3: keep one." (the engine's prompt said "to the player on
+    your left"); "" without a seat to name or nothing to pass."""
+    to = getattr(words, "pass_to", None)
+    passed = len(prompt.get("hand") or []) - 1
+    if not to or passed < 1:
+        return ""
+    other = "the other one" if passed == 1 else f"the other {passed}"
+    return f"{to}, on your left, gets {other}: keep one."
+
+
+def options_count(n: int) -> str:
+    """"1 option", "3 options": how many an entry of the first select opens."""
+    return f"{n} option{'' if n == 1 else 's'}"
 
 
 def example(first: str) -> str:
@@ -207,7 +224,7 @@ def mix_step(actions: Sequence[dict[str, Any]], path: ActionPath, words: Words) 
     if not picks:
         opts = [option(i, actions[i], words) for i in direct]
         opts += [
-            Choice(str(g), text.clip(f"{name} ({len(ix)} options) ▸", 100), example(words.describe_action(actions[ix[0]])))
+            Choice(str(g), text.clip(f"{name} ({options_count(len(ix))}) ▸", 100), example(words.describe_action(actions[ix[0]])))
             for g, (name, ix) in enumerate(groups)
         ]
         return Step("Choose:", opts[:LIMIT])
@@ -231,6 +248,8 @@ def step(prompt: Mapping[str, Any] | None, actions: Sequence[dict[str, Any]], pa
     got = action_step(actions, path, words)
     if kind in AT_ONCE_ASKS and got.action is not None and path.picks:
         return replace(got, at_once=True)
+    if kind == "draft" and got.choices:
+        got = replace(got, title=draft_title(prompt or {}, words) or got.title)
     if not got.choices or got.action is not None:
         return got
     # each option with its description where the generic list shows whole actions

@@ -119,7 +119,8 @@ def describe_prompt(prompt: Mapping[str, Any]) -> str:
     without a prompt is worded by the presenter."""
     said = prompt.get("text")
     if isinstance(said, str) and said:
-        return said
+        # the draft's select names the player on the left (turns.draft_title)
+        return said.replace(" to the player on your left.", ".") if prompt.get("type") == "draft" else said
     return TYPES.get(str(prompt.get("type")), "Decide")
 
 

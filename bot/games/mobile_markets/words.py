@@ -149,37 +149,83 @@ def effect_line(cid: Any) -> str:
     return words
 
 
-def cost_words(cid: Any, offer: Mapping[str, Any]) -> str:
-    """"cost 1 (printed 2, −1 Discount token)": why two look-alike cards cost differently."""
+# Where a card's cost comes from (MM-TECH-02, MM-MKT-01; T17): each reason said in full
+# when the option has room, else short (a select's label holds 100 characters)
+TOKEN_WHY = ("−1 Discount token: not bought last round", "−1 Discount token")
+DEALS_WHY = ("−{n} from your Component Deals", "−{n} Component Deals")
+
+
+def cost_reasons(cid: Any, offer: Mapping[str, Any], twins: Mapping[str, tuple[int, ...]] | None = None) -> list[tuple[str, str]]:
+    """Why ``cid`` costs what ``offer`` says, as (in full, short) pairs: a Discount token
+    (the rulebook's Preparation puts one on each card left in a display when it is
+    refilled: a card nobody bought last round), the company's own Component Deals (its
+    Technology: Feature cards 1 less), or, at its printed cost, a look-alike card printed
+    at another cost (``twins``: a card's name -> the printed costs of the cards offered)."""
     cost = offer.get("cost")
     printed = CARDS.get(cid, {}).get("cost") if isinstance(cid, str) else None
-    if not isinstance(printed, int) or not isinstance(cost, int) or printed == cost:
-        return f"cost {cost}"
+    if not isinstance(printed, int) or not isinstance(cost, int):
+        return []
+    if printed == cost:
+        others = sorted({p for p in (twins or {}).get(card(cid), ()) if p != printed})
+        if not others:
+            return []
+        said = " or ".join(str(p) for p in others)
+        return [(f"the other card alike is printed {said}", f"the other is printed {said}")]
     why = []
     if offer.get("discount"):
-        why.append("−1 Discount token")
+        why.append(TOKEN_WHY)
     rest = printed - cost - (1 if offer.get("discount") else 0)
     if rest > 0:
-        why.append(f"−{rest} Component Deals")
-    return f"cost {cost} (printed {printed}, {', '.join(why) or 'discounted'})"
+        why.append((DEALS_WHY[0].format(n=rest), DEALS_WHY[1].format(n=rest)))
+    return why or [("discounted", "discounted")]
+
+
+def cost_words(
+    cid: Any, offer: Mapping[str, Any], twins: Mapping[str, tuple[int, ...]] | None = None, room: int = 100
+) -> str:
+    """"cost 1 (printed 2, −1 Discount token: not bought last round)": the cost to pay and
+    where each discount comes from, in full if it fits in ``room`` characters, else short
+    ("cost 1 (printed 2, −1 Discount token)"); "cost 1 (printed 1, the other card alike
+    is printed 2)" for two look-alike cards printed at different costs. A Feature card
+    with a long name and two discounts says "discounts below": its description says them
+    (:func:`cost_line`; a Technology or Marketing card has one discount at most: its
+    label holds it)."""
+    cost = offer.get("cost")
+    printed = CARDS.get(cid, {}).get("cost") if isinstance(cid, str) else None
+    why = cost_reasons(cid, offer, twins)
+    if not why:
+        return f"cost {cost}"
+    for said in (
+        f"cost {cost} (printed {printed}, {', '.join(w[0] for w in why)})",
+        f"cost {cost} (printed {printed}, {', '.join(w[1] for w in why)})",
+    ):
+        if len(said) <= room:
+            return said
+    return f"cost {cost} (printed {printed}, discounts below)"  # a Feature card's description says them
 
 
 def offer_label(
-    action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]], twins: frozenset[str] = frozenset()
+    action: Mapping[str, Any], offers: Mapping[str, Mapping[str, Any]], twins: Mapping[str, tuple[int, ...]] | None = None
 ) -> str:
-    """"buy Loyalty Program · cost 1 (printed 2, −1 Discount token)": an option of the
-    Technology or Marketing select with the cost to pay and why it differs from the
-    printed one (two Feature cards that look alike differ by it). Its effect is the
-    option's description (:meth:`ViewWords.describe_detail`)."""
+    """"buy Loyalty Program · cost 1 (printed 2, −1 Discount token: not bought last
+    round)": an option of the Technology or Marketing select with the cost to pay and
+    where it differs from the printed one (two Feature cards that look alike differ by
+    it). Its effect is the option's description (:meth:`ViewWords.describe_detail`)."""
     cid = action.get("card")
     head = describe_action(action)
     offer = offers.get(cid) if isinstance(cid, str) else None
     if offer is not None and action.get("type") == "buy":
-        said = cost_words(cid, offer)
-        if card(cid) in twins and "(" not in said:  # two cards alike at different printed costs
-            said += " (as printed)"
-        head += " · " + said
+        head += " · " + cost_words(cid, offer, twins, 100 - len(head) - 3)
     return head
+
+
+def cost_line(cid: Any, offer: Mapping[str, Any] | None, twins: Mapping[str, tuple[int, ...]] | None = None) -> str:
+    """A Feature card's description (it has no effect to say): where its cost comes from,
+    each reason in full ("Printed 2; −1 Discount token: not bought last round"), or ""."""
+    why = cost_reasons(cid, offer, twins) if offer is not None else []
+    if not why:
+        return ""
+    return f"Printed {CARDS[cid]['cost']}; " + "; ".join(w[0] for w in why)
 
 
 class ViewWords:
@@ -190,9 +236,14 @@ class ViewWords:
         prompt = view.get("prompt") or {}
         self.offers = {str(o.get("card")): o for o in prompt.get("offers") or []}
         costs: dict[str, set[Any]] = {}
+        printed: dict[str, set[int]] = {}
         for o in self.offers.values():
             costs.setdefault(card(o.get("card")), set()).add(o.get("cost"))
-        self.twins = frozenset(name for name, c in costs.items() if len(c) > 1)  # alike, priced apart
+            c = CARDS.get(o.get("card"), {}).get("cost") if isinstance(o.get("card"), str) else None
+            if isinstance(c, int):
+                printed.setdefault(card(o.get("card")), set()).add(c)
+        # look-alike cards at different costs: the printed costs of each
+        self.twins = {name: tuple(sorted(printed.get(name, ()))) for name, c in costs.items() if len(c) > 1}
 
     def describe_action(self, action: dict[str, Any]) -> str:
         if action.get("type") in ("buy", "free_card"):
@@ -200,9 +251,17 @@ class ViewWords:
         return describe_action(action)
 
     def describe_detail(self, action: dict[str, Any]) -> str:
-        """A select option's description: the card's effect as printed."""
+        """A select option's description: the card's effect as printed; a Feature card's
+        (which has none): where its cost comes from, in full."""
         if action.get("type") in ("buy", "free_card"):
-            return effect_line(action.get("card"))
+            cid = action.get("card")
+            effect = effect_line(cid)
+            if effect or action.get("type") != "buy":
+                return effect
+            offer = self.offers.get(cid)
+            label = offer_label(action, self.offers, self.twins)
+            why = cost_reasons(cid, offer, self.twins) if offer is not None else []
+            return "" if all(full in label for full, _short in why) else cost_line(cid, offer, self.twins)
         return ""
 
     def describe_key(self, key: str) -> str:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from bot import text
 from bot.choices import Choice, tagged, turned_page
 from bot.choices import page as _page
 from bot.games.smartphone_inc import words
@@ -230,7 +229,7 @@ STEPS = (
 STEP_TITLES = {
     "start": "Pick what you want most this round, or lay the Pads by hand.",
     "goal": "Pick a whole decision (what it gives, and what that means now):",
-    "place": "How does the top Pad lie? (columns A, B… and rows 1, 2… as in the picture, which shows the first option)",
+    "place": "Where does the top Pad lie? (its cells by the letters and numbers round each option's grid in the picture)",
     "bottom": "1. Which Pad goes at the bottom, and which side up?",
     "top": "2. Which side of the other Pad faces up?",
     "rot": "3. How is the top Pad turned?",
@@ -342,15 +341,6 @@ def _brute_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
 # -------------------------------------------------------------------------- choices
 
 
-def _dir(dx: int, dy: int) -> str:
-    bits = []
-    if dx:
-        bits.append(f"{abs(dx)} {'right' if dx > 0 else 'left'}")
-    if dy:
-        bits.append(f"{abs(dy)} {'down' if dy > 0 else 'up'}")
-    return ", ".join(bits) or "aligned"
-
-
 def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     """The options of the select for the draft's current step (already paged)."""
     arr = _arrangements()
@@ -359,9 +349,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         bests = first_screen_bests(ctx)
         for goal, title in GOALS:
             if goal in bests:
-                label, desc = decision_label(bests[goal][0], ctx)
-                line = desc + " · best: " + label if desc.startswith("⚠️") else "best: " + label + " · " + desc
-                items.append(Choice(f"goal:{goal}", title, text.clip(line, 100)))
+                items.append(Choice(f"goal:{goal}", title, best_line(bests[goal][0], ctx)))
         for pad in ("A", "B"):
             other = "B" if pad == "A" else "A"
             for side in (0, 1):
@@ -371,16 +359,17 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                             Choice(
                                 f"hand:{pad}{side}:{top}",
                                 f"By hand: Pad {pad} side {side + 1} below, Pad {other} side {top + 1} on top",
-                                text.clip(pad_cells_text(pad, side) + " | " + pad_cells_text(other, top), 100),
+                                fit([pad_cells_text(pad, side) + " | " + pad_cells_text(other, top)]),
                             )
                         )
     elif d.step == "goal":
         for summary, ref in goal_decisions(ctx, d.goal or "goods"):
             label, desc = decision_label(summary, ctx)
-            items.append(Choice(str(ref), text.clip(label, 100), text.clip(desc, 100)))
+            items.append(Choice(str(ref), fit([label]), fit([desc])))
     elif d.step == "place":
         seen: set[Any] = set()
-        origin = None
+        origin = grid_origin(ctx.has_4g)
+        placed: list[tuple[str, list[str], str, int, int]] = []  # (value, what it yields, cells, turn, covered)
         for a in arr:
             if a[:3] != (d.bottom, d.bottom_side, d.top_side):
                 continue
@@ -392,28 +381,31 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
             if key in seen and not d.every:
                 continue  # the same effect as one listed already ("every position" shows all)
             seen.add(key)
-            origin = _origin(trial, ctx)
             cells = sorted(pads.top_pad_positions(a[3], a[4], a[5]), key=lambda p: (p[1], p[0]))
+            # the cells as the picture's letters and numbers name them (one frame for every
+            # place: render.smartphone_inc.pads.grid_origin), the Pads as its caption names them
             where = f"{cell_name(*cells[0], origin)}–{cell_name(*cells[-1], origin)}"
-            kind = "lengthwise" if a[3] % 2 == 0 else "across"
-            # what it yields first: two places with the same wording differed in words by nothing
-            # ("Top Pad lengthwise on A1–C2, turned 0°, covers 2" six times); the place after it
-            items.append(
-                Choice(
-                    f"{a[3]},{a[4]},{a[5]}",
-                    text.clip(f"{short_yields(ev['yields'], ctx)} · on {where}", 100),
-                    text.clip(f"Top Pad {kind} on {where}, turned {a[3] * 90}°, covers {_cells(ev['covered'])}", 100),
-                )
-            )
-        # two places on the same cells with the same yield (turned 0° and 180°) say their turn;
+            placed.append((f"{a[3]},{a[4]},{a[5]}", yield_parts(ev["yields"], ctx), where, a[3] * 90, ev["covered"]))
+        # what it yields first: two places with the same wording differed in words by nothing
+        # ("Top Pad lengthwise on A1–C2, turned 0°, covers 2" six times); the place after it.
+        # Two places on the same cells with the same yield (turned 0° and 180°) say their turn;
         # one still worded like another yields the same as it: listed once ("every position": all)
-        said = [c.label for c in items]
-        items = [
-            replace(c, label=text.clip(f"{c.label}, turned {int(c.value.split(',')[0]) * 90}°", 100)) if said.count(c.label) > 1 else c
-            for c in items
-        ]
-        if not d.every:
-            items = [c for i, c in enumerate(items) if c.label not in {o.label for o in items[:i]}]
+        said = [(tuple(parts), where) for _v, parts, where, _t, _c in placed]
+        shown: set[tuple[Any, ...]] = set()
+        for (value, parts, where, turned, covered), key in zip(placed, said, strict=True):
+            if said.count(key) > 1:
+                where += f", turned {turned}°"
+                key = (*key, turned)
+            if key in shown and not d.every:
+                continue
+            shown.add(key)
+            place = f"on {where}"  # never left out: two places may yield alike
+            items.append(Choice(
+                value,
+                fit(parts, NUMBERED - len(place) - 3) + " · " + place,
+                fit([f"Top Pad (orange frame) on {where}" + ("" if ", turned" in where else f", turned {turned}°"),
+                     f"covering {_cells(covered)} of the bottom Pad"], sep=", "),
+            ))
         if not d.every:
             items.append(Choice("@every", "Every position (also the ones with the same effect)"))
     elif d.step == "bottom":
@@ -423,7 +415,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     Choice(
                         f"{pad}{side}",
                         f"Pad {pad} side {side + 1} at the bottom",
-                        text.clip(pad_cells_text(pad, side), 100),
+                        fit([pad_cells_text(pad, side)]),
                     )
                 )
     elif d.step == "top":
@@ -431,7 +423,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for side in (0, 1):
             if any(a[0] == d.bottom and a[1] == d.bottom_side and a[2] == side for a in arr):
                 items.append(
-                    Choice(str(side), f"Pad {other} side {side + 1} on top", text.clip(pad_cells_text(other, side), 100))
+                    Choice(str(side), f"Pad {other} side {side + 1} on top", fit([pad_cells_text(other, side)]))
                 )
     elif d.step == "rot":
         for rot in ROTATIONS:
@@ -442,11 +434,13 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         for a in arr:
             if a[:4] == (d.bottom, d.bottom_side, d.top_side, d.rot):
                 cov = covered_cells(replace(d, x=a[4], y=a[5], improvements=()))
+                cells = sorted(pads.top_pad_positions(a[3], a[4], a[5]), key=lambda c: (c[1], c[0]))
+                origin = grid_origin(ctx.has_4g)  # the cells as the picture labels them
                 items.append(
                     Choice(
                         f"{a[4]},{a[5]}",
-                        f"Offset x {a[4]:+d}, y {a[5]:+d} ({_dir(a[4], a[5])})",
-                        f"covers {_cells(cov)}" if cov is not None else "",
+                        f"Top Pad on {cell_name(*cells[0], origin)}–{cell_name(*cells[-1], origin)}",
+                        f"covering {_cells(cov)} of the bottom Pad" if cov is not None else "",
                     )
                 )
     elif d.step == "review":
@@ -463,14 +457,14 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                 items.append(
                     Choice(
                         f"+{imp}:{rot}:{layer}",
-                        text.clip(f"Place {orientation_text(imp, rot, layer)}", 100),
-                        text.clip(f"e.g. on {spot}: {short_yields(ev['yields'], ctx)}" if ev else "", 100),
+                        fit([f"Place {orientation_text(imp, rot, layer)}"]),
+                        fit([f"e.g. on {spot}: {yp[0]}", *yp[1:]]) if (yp := _yields_of(ev, ctx)) else "",
                     )
                 )
         items.append(Choice("@imp", "Place an Improvement step by step"))
         for p in d.improvements:
             items.append(
-                Choice(f"-{p.id}", text.clip(f"Take the {words.improvement_label(p.id)} off the Pads (face down)", 100))
+                Choice(f"-{p.id}", fit([f"Take the {words.improvement_label(p.id)} off the Pads (face down)"]))
             )
         items.append(Choice("@pads", "Change the Pads (keeps nothing)"))
         items.append(Choice("@start", "Pick a whole decision by goal instead"))
@@ -478,7 +472,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
         placed = {p.id for p in d.improvements}
         for imp in ctx.owned:
             if imp not in placed:
-                items.append(Choice(imp, text.clip(words.improvement_label(imp), 100)))
+                items.append(Choice(imp, fit([words.improvement_label(imp)])))
     elif d.step == "imp_rot":
         cands = _imp_candidates(d, ctx, d.pick or "")
         for rot in ROTATIONS:
@@ -501,7 +495,7 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
                     Choice(
                         f"{c.x},{c.y}",
                         f"On {cell_name(*a, origin)} and {cell_name(*b, origin)}",
-                        text.clip(short_yields(ev["yields"], ctx), 100) if ev else "",
+                        fit(_yields_of(ev, ctx)),
                     )
                 )
     elif d.step == "price":
@@ -520,11 +514,11 @@ def step_choices(d: Draft, ctx: PlanContext) -> list[Choice]:
     elif d.step == "outcome":
         for summary, ref in outcomes(ctx):
             if summary["price"] == d.price and summary["goods"] == d.goods:
-                items.append(Choice(str(ref), text.clip(summary["label"], 100), text.clip(summary["detail"], 100)))
+                items.append(Choice(str(ref), fit([summary["label"]]), fit([summary["detail"]])))
     if d.step in PLACING:  # numbered as the picture numbers their places (presenter.preview's candidates)
         places = [c for c in items if not c.value.startswith("@")]
         numbers = {c.value: k for k, c in enumerate(places, 1)}
-        items = [replace(c, label=text.clip(f"{numbers[c.value]}. {c.label}", 100)) if c.value in numbers else c for c in items]
+        items = [replace(c, label=f"{numbers[c.value]}. {c.label}") if c.value in numbers else c for c in items]
     return _page(items, d.page)
 
 
@@ -840,8 +834,8 @@ def what_it_means(price: int, goods: int, ctx: PlanContext) -> str:
     return f"you can sell about {can} at price {price} in your regions"
 
 
-def decision_label(summary: dict[str, Any], ctx: PlanContext) -> tuple[str, str]:
-    """(label, what it means now) of a whole decision: "price 4 · 7 Goods · Research 2"."""
+def decision_bits(summary: dict[str, Any]) -> list[str]:
+    """What a whole decision gives, in parts: "price 4", "7 Goods", "Improve", "Research 2"."""
     bits = [f"price {summary['price']}", f"{summary['goods']} Goods"]
     if summary["improve"]:
         bits.append("Improve")
@@ -849,20 +843,69 @@ def decision_label(summary: dict[str, Any], ctx: PlanContext) -> tuple[str, str]
         bits.append(f"Research {summary['research']}")
     if summary["logistics"]:
         bits.append(f"Logistics {summary['logistics']}")
-    return " · ".join(bits), what_it_means(summary["price"], summary["goods"], ctx) or summary["detail"]
+    return bits
+
+
+def decision_label(summary: dict[str, Any], ctx: PlanContext) -> tuple[str, str]:
+    """(label, what it means now) of a whole decision: "price 4 · 7 Goods · Research 2"."""
+    return " · ".join(decision_bits(summary)), what_it_means(summary["price"], summary["goods"], ctx) or summary["detail"]
+
+
+def best_line(summary: dict[str, Any], ctx: PlanContext) -> str:
+    """The first screen's description of a goal's best decision, within a select's 100
+    characters (it said the price and the Goods twice and lost its end: "… · best: price 3
+    · 8 Goods · Research 1 · Lo…"): Goods left unsold first, with the price (the decisive
+    fact), else the price and the Goods; then Improve, Research, Logistics; then how many
+    Goods the seat can sell."""
+    can = sellable(ctx, summary["price"])
+    bits = decision_bits(summary)
+    if can is not None and summary["goods"] > can:
+        unsold = f"⚠️ {summary['goods'] - can} of {summary['goods']} Goods unsold at price {summary['price']}"
+        return fit([unsold, *bits[2:]])
+    return fit([*bits, f"you can sell about {can}" if can is not None else summary["detail"]])
 
 
 def _cells(n: int) -> str:
     return f"{n} cell{'' if n == 1 else 's'}"
 
 
-def short_yields(y: dict[str, Any], ctx: PlanContext) -> str:
-    """One line of what a plan yields (``planning.yields``), with the Goods warning."""
-    label, _ = decision_label(_summary(y), ctx)
+def yield_parts(y: dict[str, Any], ctx: PlanContext) -> list[str]:
+    """What a plan yields (``planning.yields``) in parts, with the Goods the seat cannot
+    sell next to the Goods: "price 4", "9 Goods (⚠️ 6 unsold)", "Improve", "Research 2"."""
+    bits = decision_bits(_summary(y))
     can = sellable(ctx, y["price"])
     if can is not None and y["goods"] > can:
-        label += f" · ⚠️ about {y['goods'] - can} unsold"
-    return label
+        bits[1] += f" (⚠️ {y['goods'] - can} unsold)"
+    return bits
+
+
+def short_yields(y: dict[str, Any], ctx: PlanContext) -> str:
+    """One line of what a plan yields, with the Goods warning (:func:`yield_parts`)."""
+    return " · ".join(yield_parts(y, ctx))
+
+
+def _yields_of(ev: dict[str, Any] | None, ctx: PlanContext) -> list[str]:
+    return yield_parts(ev["yields"], ctx) if ev else []
+
+
+LIMIT = 100  # Discord's most characters of a select option's label or description
+NUMBERED = LIMIT - len("25. ")  # a placing step's label, numbered as the picture numbers it
+
+
+def fit(parts: list[str], limit: int = LIMIT, sep: str = " · ") -> str:
+    """The ``parts`` (the most useful first) joined, as many whole ones as fit in
+    ``limit`` characters: a select's text is never cut in the middle of a word (Discord
+    cuts at 100). A first part longer than that keeps its whole words that fit, then "…"."""
+    out = ""
+    for part in (p for p in parts if p):
+        joined = f"{out}{sep}{part}" if out else part
+        if len(joined) > limit:
+            if not out:  # (no part of the planner is this long: a safety net)
+                cut = part[: limit - 1].rsplit(" ", 1)[0]
+                return cut.rstrip(" ·,:") + "…"
+            break
+        out = joined
+    return out
 
 
 # ------------------------------------------------------------------- by hand, quickly
@@ -882,8 +925,8 @@ def candidate(d: Draft, ctx: PlanContext) -> Draft:
 
 
 def _origin(d: Draft, ctx: PlanContext) -> tuple[int, int]:
-    plan = d.plan()
-    return grid_origin(plan, ctx.has_4g) if plan is not None else (0, 0)
+    """The cell named "A1" (the same for every plan of the seat: its picture labels the grid alike)."""
+    return grid_origin(ctx.has_4g)
 
 
 def orientation_text(imp: str, rot: int, layer: str) -> str:
@@ -925,13 +968,15 @@ def describe_draft(d: Draft, ctx: PlanContext) -> str:
         top = f"Top: Pad {d.top} side {d.top_side + 1}"
         if d.rot is not None:
             top += f", turned {d.rot * 90}°"
-        if d.x is not None:
-            top += f", offset x {d.x:+d} y {d.y:+d}"
+        if d.x is not None and d.y is not None and d.rot is not None:  # (cells as the picture labels them)
+            cells = sorted(pads.top_pad_positions(d.rot, d.x, d.y), key=lambda c: (c[1], c[0]))
+            top += f", on {cell_name(*cells[0], _origin(d, ctx))}–{cell_name(*cells[-1], _origin(d, ctx))}"
         lines.append(top)
     for p in d.improvements:
         where = "on top" if p.layer == "over" else "under the top Pad"
         label = words.improvement_label(p.id)
-        lines.append(f"{label[:1].upper()}{label[1:]} at x {p.x}, y {p.y}, turned {p.rot * 90}°, {where}")
+        spot = " and ".join(cell_name(*c, _origin(d, ctx)) for c in pads.improvement_positions(p.x, p.y, p.rot))
+        lines.append(f"{label[:1].upper()}{label[1:]} on {spot}, {where}")
     unplaced = [i for i in ctx.owned if i not in {p.id for p in d.improvements}]
     face_down = face_down_goods(unplaced)
     if face_down and d.pads_complete():
