@@ -15,8 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.age_of_automaton import relationships, reputation, technology
-from engine.age_of_automaton.common import LIMIT, State, fmt_res, gain_credits, gain_res, say, score
+from engine.age_of_automaton import donation, relationships, reputation, technology
+from engine.age_of_automaton.common import (
+    LIMIT,
+    State,
+    compositions,
+    fmt_res,
+    gain_credits,
+    gain_res,
+    say,
+    score,
+)
 from engine.age_of_automaton.data import COLOURS, RELATIONSHIPS, ROMAN
 from engine.errors import IllegalAction
 
@@ -68,8 +77,6 @@ def execute(state: State, seat: str, atom: dict[str, Any]) -> None:
     elif "build" in atom:
         technology.build(state, seat, atom["build"], atom.get("n", 1))
     elif "donation" in atom:
-        from engine.age_of_automaton import donation
-
         donation.move(state, seat, atom["donation"], megaphones=False)
     else:
         raise ValueError(f"unknown effect {atom!r}")
@@ -185,32 +192,6 @@ def _answer_upgrade(state: State, seat: str, a: dict[str, Any], action: dict[str
 ASKS.update({"pick": _answer_pick, "discard": _answer_discard, "upgrade": _answer_upgrade})
 
 
-def compositions(n: int, kinds: list[str], caps: dict[str, int] | None = None) -> list[dict[str, int]]:
-    """Every way to split ``n`` among ``kinds`` (at most ``caps[k]`` of each)."""
-    out: list[dict[str, int]] = []
-
-    def walk(i: int, left: int, cur: dict[str, int]) -> None:
-        if i == len(kinds) - 1:
-            k = kinds[i]
-            if caps is None or left <= caps.get(k, 0):
-                d = dict(cur)
-                if left:
-                    d[k] = left
-                out.append(d)
-            return
-        k = kinds[i]
-        top = left if caps is None else min(left, caps.get(k, 0))
-        for m in range(top, -1, -1):
-            if m:
-                cur[k] = m
-            walk(i + 1, left - m, cur)
-            cur.pop(k, None)
-
-    if kinds:
-        walk(0, n, {})
-    return out
-
-
 def ask_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, Any]]:
     kind = a["kind"]
     if kind == "pick":
@@ -252,4 +233,4 @@ def describe(atoms: list[dict[str, Any]]) -> str:
     return ", ".join(out) if out else "nothing"
 
 
-__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe", "compositions"]
+__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe"]

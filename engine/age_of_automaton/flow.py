@@ -3,6 +3,7 @@ structure of the Action phase (AA-ACT-01..05) and the dispatch of every decision
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from engine.age_of_automaton import (
@@ -34,10 +35,12 @@ from engine.age_of_automaton.data import (
     ACTION_NAMES,
     BLOCKED,
     COLUMN_OF,
+    EQUIPMENT,
     MAIN_ACTIONS,
     ROUNDS,
     SPECIALISTS,
 )
+from engine.age_of_automaton.labels import ask_text
 from engine.errors import IllegalAction
 from engine.jsonstate import clone
 
@@ -75,6 +78,11 @@ def resolve_action(state: State, seat: str, kind: str, params: dict[str, Any], e
     MODULES[kind].resolve(state, seat, params, extra)
 
 
+# an Equipment card's extra action goes through this dispatch
+effects.STEPS["equipment_extra"] = partial(equipment.extra_step, action_choices=action_choices)
+effects.ASKS["extra"] = partial(equipment.answer_extra, resolve_action=resolve_action)
+
+
 def column_used(p: dict[str, Any], kind: str) -> bool:
     col = COLUMN_OF.get(kind)
     return col is not None and any(COLUMN_OF[m] == col for m in p["markers"])
@@ -110,8 +118,6 @@ def overtime_useful(state: State, seat: str) -> bool:
 def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool:
     """Whether ``kind`` has a legal choice once the Equipment ``cards`` are used first (an
     ability with a choice of its own counts as making it playable)."""
-    from engine.age_of_automaton.data import EQUIPMENT
-
     if any(not isinstance(c, str) or c not in EQUIPMENT for c in cards):
         return False
     trial = clone(state)
@@ -535,8 +541,6 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
 
 
 def ask_prompt(state: State, a: dict[str, Any]) -> dict[str, Any]:
-    from engine.age_of_automaton.labels import ask_text
-
     out = {k: v for k, v in a.items() if k != "seat"}
     out["type"] = a["kind"]
     out["text"] = ask_text(state, a)

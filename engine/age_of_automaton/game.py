@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.age_of_automaton import canonical, flow, setup
+from engine.age_of_automaton import canonical, flow, setup, undo
+from engine.age_of_automaton.bot import choose
 from engine.age_of_automaton.common import State
 from engine.age_of_automaton.labels import label
 from engine.age_of_automaton.versions import KNOWN, RULES
@@ -66,8 +67,6 @@ class AgeOfAutomaton(StateRecord):
         """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
         (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
         (``undo.py`` lists what the rulebook keeps hidden)."""
-        from engine.age_of_automaton import undo
-
         return undo.undoable(before, after, seat)
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
@@ -77,8 +76,6 @@ class AgeOfAutomaton(StateRecord):
         return actions[rng.below(len(actions))]
 
     def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
-        from engine.age_of_automaton.bot import choose
-
         return choose(state, seat)
 
     def label(self, state: State, seat: str, action: dict[str, Any]) -> str:

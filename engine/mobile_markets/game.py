@@ -19,6 +19,7 @@ from engine.mobile_markets import (
     product,
     sales,
     steve_jr,
+    undo,
 )
 from engine.mobile_markets.common import State, copy_state
 from engine.mobile_markets.data import (
@@ -38,6 +39,7 @@ from engine.mobile_markets.data import (
     customer_text,
     plain_line,
 )
+from engine.mobile_markets.greedy import greedy_action
 from engine.mobile_markets.preview import preview_from_view
 from engine.standard import StateRecord, sealed_until_reveal
 
@@ -83,8 +85,6 @@ class MobileMarkets(StateRecord):
         """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
         (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
         (``undo.py`` lists what the rulebook keeps hidden)."""
-        from engine.mobile_markets import undo
-
         return undo.undoable(before, after, seat)
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
@@ -95,8 +95,6 @@ class MobileMarkets(StateRecord):
 
     def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
         """The greedy player's choice (``engine.ai`` kind "greedy")."""
-        from engine.mobile_markets.greedy import greedy_action
-
         return greedy_action(state, seat)
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:

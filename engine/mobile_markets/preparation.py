@@ -185,13 +185,29 @@ def customers_to_add(state: State) -> dict[str, int]:
     return counts
 
 
+def reveal_event(state: State) -> None:
+    """Step 2 (MM-PREP-04): the next Event; its text overrides the rules this round."""
+    ev = state["events"]["deck"].pop(0)
+    state["events"]["revealed"].append(ev)
+    say(state, f"Event {ev} {EVENTS[ev]['name']}: {EVENTS[ev]['text']}")
+    if events.event_effects(state, "preparation", "discard_market"):  # E13
+        n = market.clear_market(state)
+        say(state, f"{n} Customers left on the market are discarded.")
+    progress = events.event_value(state, "preparation", "progress")
+    if progress:
+        for seat in state["seats"]:
+            if not state["players"][seat]["steve"]:
+                state["players"][seat]["progress"] += progress
+        say(state, f"Every company gets {progress} Progress Token{'s' if progress > 1 else ''}.")
+
+
 def prepare(state: State) -> None:
     """Phase 1 of a new round, all automatic."""
     state["round"] += 1
     state["phase"] = "preparation"
     say(state, f"Round {state['round']}: Phase 1, Preparation.")
     reset_price_markers(state)
-    events.reveal(state)
+    reveal_event(state)
     if state["round"] > 1:  # step 3 is skipped in round 1 (MM-PREP-05)
         displays.refresh(state)
     else:

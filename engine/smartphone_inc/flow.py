@@ -89,7 +89,7 @@ def stage_prompt(state: State, seat: str, stage: str) -> dict[str, Any] | None:
     if stage == "sell":
         return selling.prompt(state, seat)
     if stage == "ceo_sell":
-        return new_technologies.ceo_sell_prompt(state, seat)
+        return selling.ceo_sell_prompt(state, seat)
     if stage == "second_sell":
         return new_technologies.second_prompt(state, seat)
     raise RuntimeError(stage)
@@ -176,7 +176,7 @@ def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> bo
     elif stage == "sell":
         return selling.act(state, seat, action)
     elif stage == "ceo_sell":
-        new_technologies.ceo_sell_act(state, seat, action)
+        selling.ceo_sell_act(state, seat, action)
     elif stage == "second_sell":
         new_technologies.second_act(state, seat, action)
     return True

@@ -9,6 +9,7 @@ from typing import Any
 from engine.smartphone_inc import decisions, flow, planning
 from engine.smartphone_inc.common import State, has_effect
 from engine.smartphone_inc.data import REGIONS
+from engine.smartphone_inc.legal import enumerate_actions
 
 
 def _capacity(state: State, seat: str, price: int) -> int:
@@ -63,8 +64,6 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
         options = decisions.goods_effects(owned, four_g, literal_cover=literal)
         best = max(options, key=plan_scorer(state, seat))
         return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"], literal_cover=literal)}
-    from engine.smartphone_inc.game import enumerate_actions
-
     actions = enumerate_actions(state, seat, prompt)
     if kind == "research":
         need = prompt["needed"]

@@ -18,12 +18,11 @@ from engine.smartphone_inc.common import (
     tech_name,
 )
 from engine.smartphone_inc.data import TECH_ORDER
+from engine.smartphone_inc.outcome_yields import yields
 
 
 def markers(state: State, seat: str) -> int:
     """SI-RES-01: one Progress marker per active Research symbol (+1 for Steve, SI-STEVE-03)."""
-    from engine.smartphone_inc.planning import yields
-
     return yields(state, seat, state["players"][seat]["outcome"])["research"]
 
 

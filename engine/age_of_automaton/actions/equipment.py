@@ -3,6 +3,7 @@ extra action at once, tuck it under a column (AA-EQP-01..05)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.age_of_automaton import effects
@@ -21,6 +22,11 @@ from engine.age_of_automaton.data import ACTION_NAMES, EQUIPMENT, ROMAN
 from engine.errors import IllegalAction
 
 PER_COLUMN = 2
+
+# the action dispatch of engine.age_of_automaton.flow, which registers the extra action's
+# step and ask below with its own ``action_choices`` and ``resolve_action`` passed in
+Choices = Callable[..., list[dict[str, Any]]]
+Resolve = Callable[[State, str, str, dict[str, Any], bool], None]
 
 
 def free_columns(p: dict[str, Any]) -> list[int]:
@@ -69,9 +75,9 @@ def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> Non
     effects.queue(state, seat, steps, front=True)
 
 
-def _extra_step(state: State, seat: str, atom: dict[str, Any]) -> None:
-    from engine.age_of_automaton.flow import action_choices
-
+def extra_step(state: State, seat: str, atom: dict[str, Any], *, action_choices: Choices) -> None:
+    """The card's extra action: asked for if it can be played, else lost (``action_choices``
+    is ``flow.action_choices``)."""
     card = atom["card"]
     kind = EQUIPMENT[card]["extra"]
     options = action_choices(state, seat, kind, extra=True)
@@ -106,9 +112,10 @@ def answer_column(state: State, seat: str, a: dict[str, Any], action: dict[str, 
     _place(state, seat, a["card"], col)
 
 
-def answer_extra(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
-    from engine.age_of_automaton.flow import resolve_action
-
+def answer_extra(
+    state: State, seat: str, a: dict[str, Any], action: dict[str, Any], *, resolve_action: Resolve
+) -> None:
+    """The extra action played, or given up (``resolve_action`` is ``flow.resolve_action``)."""
     if action.get("skip"):
         state["asks"].pop(0)
         say(state, f"{seat} gives up the extra action.")
@@ -122,7 +129,5 @@ def answer_extra(state: State, seat: str, a: dict[str, Any], action: dict[str, A
         state["turn"]["nested"] = False
 
 
-effects.STEPS["equipment_extra"] = _extra_step
 effects.STEPS["equipment_column"] = _column_step
 effects.ASKS["column"] = answer_column
-effects.ASKS["extra"] = answer_extra
