@@ -1,10 +1,13 @@
-"""What every game's state record answers the same way (the three engines keep their
-state alike: ``log`` holds the last action's lines, ``phase`` is ``"over"`` at the end,
-``result`` is filled in then). A game class inherits these and defines the rest of
-the protocol (engine/__init__.py)."""
+"""What every game answers the same way (the three engines keep their state alike:
+``players`` by seat, ``log`` holds the last action's lines, ``version`` counts the moves,
+``phase`` is ``"over"`` at the end, ``result`` is filled in then; each has a ``flow``
+module that lists who is to decide and plays a move). A game class inherits these and
+defines the rest of the protocol (engine/__init__.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from types import ModuleType
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -14,15 +17,82 @@ State = dict[str, Any]
 
 
 class StateRecord:
-    """A game class gives ``_apply(state, seat, action, on_phase)`` (the new state;
-    ``on_phase(state)`` called at the end of every phase the action completes, automatic
-    phases included, or None) and ``view``; these three read it."""
+    """A game class names its modules ``flow`` (``pending(state)``, ``act(state, seat,
+    action)``, ``run(state, on_phase=...)``: the round's automatic steps up to the next
+    decision, ``on_phase(state)`` called at the end of every phase completed), ``actions``
+    (``canonical_action(action)``) and ``undo`` (``undoable(before, after, seat)``), and
+    gives ``view``; ``_apply`` is the one order of a move for every game."""
 
-    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
-        raise NotImplementedError
+    flow: ModuleType
+    actions: ModuleType
+    undo: ModuleType
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         raise NotImplementedError
+
+    def pending(self, state: State) -> dict[str, dict[str, Any]]:
+        return self.flow.pending(state)
+
+    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
+        """(the action as the engine reads it, the names of fields it does not know);
+        IllegalAction for a malformed one (engine/canonical.py)."""
+        return self.actions.canonical_action(action)
+
+    def undoable(self, before: State, after: State, seat: str) -> bool:
+        """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
+        (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
+        (the game's ``undo.py`` lists what the rulebook keeps hidden)."""
+        return self.undo.undoable(before, after, seat)
+
+    def shown_action(
+        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
+    ) -> dict[str, Any]:
+        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): by
+        default a sealed plan is hidden from the others until the reveal and every other
+        action is public (a deck's order is in the seed, never in an action)."""
+        return sealed_until_reveal(self, before, seat, action, now, viewer)
+
+    def prompt(self, state: State, seat: str) -> dict[str, Any]:
+        """What ``seat`` is asked now; IllegalAction if it has nothing to decide."""
+        prompt = self.flow.pending(state).get(seat)
+        if prompt is None:
+            raise IllegalAction(f"{seat} has nothing to decide")
+        return prompt
+
+    # --- a move: checked, played on a copy, the automatic steps after it run ------------
+    def _deciding(self, state: State) -> Collection[str]:
+        """The seats that may move now."""
+        return self.flow.pending(state)
+
+    def _refuse(self, state: State, seat: str, action: dict[str, Any]) -> None:
+        """IllegalAction if ``seat`` may not make this move now (the game over and a seat
+        not in the game are already refused)."""
+        if seat not in self._deciding(state):
+            raise IllegalAction(self._not_deciding(state, seat))
+
+    def _not_deciding(self, state: State, seat: str) -> str:
+        """Why ``seat`` may not move now, for the player."""
+        return "you have nothing to decide right now"
+
+    def _fresh(self, state: State) -> State:
+        """A copy of ``state`` that the move may change, without the last move's lines."""
+        shell = dict(state)
+        shell["log"] = []  # (the last action's lines are not copied)
+        return clone(shell)
+
+    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
+        if not isinstance(action, dict):
+            raise IllegalAction("an action is a JSON object with a 'type'")
+        if not isinstance(seat, str) or seat not in state["players"]:
+            raise IllegalAction(f"{seat!r} has no seat in this game")
+        if state["phase"] == "over":
+            raise IllegalAction("the game is over")
+        self._refuse(state, seat, action)
+        new = self._fresh(state)
+        self.flow.act(new, seat, action)
+        new["version"] += 1
+        self.flow.run(new, on_phase=on_phase)
+        return new
 
     def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
         return self._apply(state, seat, action, None)

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
-
 State = dict[str, Any]
 
 
 def say(state: State, text: str) -> None:
     state["log"].append(text)
-
-
-def require(cond: bool, message: str) -> None:
-    if not cond:
-        raise IllegalAction(message)
 
 
 def is_steve(state: State, seat: str) -> bool:
@@ -36,16 +29,6 @@ def earn(state: State, seat: str, amount: int, why: str) -> None:
     p["gains"].append(amount)
     verb = "earns" if amount > 0 else "loses"
     say(state, f"{name(state, seat)} {verb} {abs(amount)} money ({why}).")
-
-
-def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number")
-    if lo is not None and value < lo:
-        raise IllegalAction(f"{what} must be at least {lo}")
-    if hi is not None and value > hi:
-        raise IllegalAction(f"{what} must be at most {hi}")
-    return value
 
 
 def plural(n: int, word: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.mobile_markets import (
     marketing,
     planning,
@@ -23,7 +23,7 @@ from engine.mobile_markets import (
     steve_jr,
     technology,
 )
-from engine.mobile_markets.common import State, is_steve, require, say
+from engine.mobile_markets.common import State, is_steve, say
 from engine.mobile_markets.data import PHASE_TITLES, PHASES, ROUNDS
 
 TURN_PHASES = ("technology", "marketing", "sales")

@@ -41,7 +41,7 @@ from engine.mobile_markets.data import (
 )
 from engine.mobile_markets.greedy import greedy_action
 from engine.mobile_markets.preview import preview_from_view
-from engine.standard import StateRecord, sealed_until_reveal
+from engine.standard import StateRecord
 
 
 class MobileMarkets(StateRecord):
@@ -49,6 +49,7 @@ class MobileMarkets(StateRecord):
     min_players = 1
     max_players = 4
     player_range = (min_players, max_players)  # what engine.simulate cycles through
+    flow, actions, undo = flow, mm_actions, undo
 
     # --- protocol -----------------------------------------------------------------------
     def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -56,42 +57,17 @@ class MobileMarkets(StateRecord):
         flow.run(state)
         return state
 
-    def pending(self, state: State) -> dict[str, dict[str, Any]]:
-        return flow.pending(state)
+    def _not_deciding(self, state: State, seat: str) -> str:
+        if state["players"][seat]["steve"]:
+            return "Steve Jr. decides by his own cards"
+        return super()._not_deciding(state, seat)
 
-    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
-        """(the action as the engine reads it, the names of fields it does not know);
-        IllegalAction for a malformed one (engine/canonical.py)."""
-        return mm_actions.canonical_action(action)
-
-    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
-        if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a 'type'")
-        if not isinstance(seat, str) or seat not in state["players"]:
-            raise IllegalAction(f"{seat!r} has no seat in this game")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if seat not in flow.pending(state):
-            if state["players"][seat]["steve"]:
-                raise IllegalAction("Steve Jr. decides by his own cards")
-            raise IllegalAction("you have nothing to decide right now")
-        new = copy_state(state)
-        flow.act(new, seat, action)
-        new["version"] += 1
-        flow.run(new, on_phase)
-        return new
-
-    def undoable(self, before: State, after: State, seat: str) -> bool:
-        """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
-        (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
-        (``undo.py`` lists what the rulebook keeps hidden)."""
-        return undo.undoable(before, after, seat)
+    def _fresh(self, state: State) -> State:
+        return copy_state(state)
 
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            return []
-        return enumerate_actions(state, seat, prompt)
+        return [] if prompt is None else enumerate_actions(state, seat, prompt)
 
     def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
         """The greedy player's choice (``engine.ai`` kind "greedy")."""
@@ -99,9 +75,7 @@ class MobileMarkets(StateRecord):
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         """A random legal action without listing every product."""
-        prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            raise IllegalAction(f"{seat} has nothing to decide")
+        prompt = self.prompt(state, seat)
         if prompt["type"] == "plan":
             return {"type": "plan", "plan": dict(rng.choice(pads.arrangements()))}
         if prompt["type"] == "product":
@@ -122,14 +96,6 @@ class MobileMarkets(StateRecord):
         if prompt is None or prompt["type"] != "product":
             raise IllegalAction("you are not building a product now")
         return sales.preview(state, seat, action)
-
-    def shown_action(
-        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
-    ) -> dict[str, Any]:
-        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): a
-        sealed plan is hidden from the others until the reveal; every other action is
-        public (the decks' orders are in the seed, never in an action)."""
-        return sealed_until_reveal(self, before, seat, action, now, viewer)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.mobile_markets import displays, effects, market
-from engine.mobile_markets.common import State, require, say
+from engine.mobile_markets.common import State, say
 from engine.mobile_markets.data import CUSTOMER_TYPES, CUSTOMERS, TYPE_NAMES, card_name
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import require
 from engine.mobile_markets import displays, effects
-from engine.mobile_markets.common import State, plural, require, say
+from engine.mobile_markets.common import State, plural, say
 from engine.mobile_markets.data import card_name
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.smartphone_inc import (
     directives,
     hardcore,
@@ -28,7 +28,7 @@ from engine.smartphone_inc import (
     steve,
     technologies,
 )
-from engine.smartphone_inc.common import State, is_steve, region_id, require, say
+from engine.smartphone_inc.common import State, is_steve, region_id, say
 from engine.smartphone_inc.data import PHASE_TITLES, REGIONS, ROUNDS
 from engine.smartphone_inc.priority import priority_order
 

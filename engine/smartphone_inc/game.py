@@ -31,7 +31,7 @@ from engine.smartphone_inc.greedy import greedy_action
 from engine.smartphone_inc.legal import enumerate_actions
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
-from engine.standard import StateRecord, sealed_until_reveal
+from engine.standard import StateRecord
 
 
 class SmartphoneInc(StateRecord):
@@ -39,6 +39,7 @@ class SmartphoneInc(StateRecord):
 
     # --- protocol ---------------------------------------------------------------------
     rules_version = RULES  # the rules version a new game starts under (versions.py)
+    flow, actions = flow, actions
 
     def setup(
         self,
@@ -59,31 +60,15 @@ class SmartphoneInc(StateRecord):
         flow.run(state)
         return state
 
-    def pending(self, state: State) -> dict[str, dict[str, Any]]:
-        return flow.pending(state)
-
-    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
-        if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a 'type'")
-        if not isinstance(seat, str) or seat not in state["players"]:
-            raise IllegalAction(f"{seat!r} has no seat in this game")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        unsealing = action.get("type") == "unseal"
-        if unsealing:
+    def _refuse(self, state: State, seat: str, action: dict[str, Any]) -> None:
+        if action.get("type") == "unseal":  # a sealed plan taken back, while allowed
             if not planning.can_unseal(state, seat):
                 raise IllegalAction("there is no sealed plan of yours to take back now")
-        elif seat not in flow.pending(state):
-            if is_steve(state, seat):
-                raise IllegalAction("Steve decides by his own rules")
-            raise IllegalAction("you have nothing to decide right now")
-        shell = dict(state)
-        shell["log"] = []  # (the last action's lines are not copied)
-        new = clone(shell)
-        flow.act(new, seat, action)
-        new["version"] += 1
-        flow.run(new, None, on_phase)
-        return new
+            return
+        super()._refuse(state, seat, action)
+
+    def _not_deciding(self, state: State, seat: str) -> str:
+        return "Steve decides by his own rules" if is_steve(state, seat) else super()._not_deciding(state, seat)
 
     def undoable(self, before: State, after: State, seat: str) -> bool:
         """Whether ``seat``'s action that turned ``before`` into ``after`` may be taken
@@ -96,16 +81,9 @@ class SmartphoneInc(StateRecord):
             return False  # the plans were revealed
         return seat in before.get("players", {}) and after.get("phase") != "over"
 
-    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
-        """(the action as the engine reads it, the names of fields it does not know);
-        IllegalAction for a malformed one (engine/canonical.py)."""
-        return actions.canonical_action(action)
-
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            return []
-        return enumerate_actions(state, seat, prompt)
+        return [] if prompt is None else enumerate_actions(state, seat, prompt)
 
     def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
         """The greedy player's choice (``engine.ai`` kind "greedy")."""
@@ -114,9 +92,7 @@ class SmartphoneInc(StateRecord):
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         """A uniformly drawn legal action without listing them all where that is costly
         (Planning: an arrangement, or one sampled placement of Improvements)."""
-        prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            raise IllegalAction(f"{seat} has nothing to decide")
+        prompt = self.prompt(state, seat)
         if prompt["type"] == "plan":
             owned = prompt["improvements"]
             if owned and rng.below(2):
@@ -125,14 +101,6 @@ class SmartphoneInc(StateRecord):
                     return {"type": "plan", "plan": plans[0]}
             return {"type": "plan", "plan": rng.choice(pads.arrangements())}
         return rng.choice(enumerate_actions(state, seat, prompt))
-
-    def shown_action(
-        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
-    ) -> dict[str, Any]:
-        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): a
-        sealed plan is hidden from the others until the reveal; every other action is
-        public (the Improvement pile's order is in the seed, never in an action)."""
-        return sealed_until_reveal(self, before, seat, action, now, viewer)
 
     def events(self, state: State) -> list[str]:
         """The last action's log lines as players read them ("1 Progress marker", not "marker(s)")."""

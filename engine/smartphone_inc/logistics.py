@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import hardcore, new_technologies
 from engine.smartphone_inc.common import (
     State,
-    as_int,
     can_found_office,
     end_of_step,
     has_effect,
@@ -16,7 +16,6 @@ from engine.smartphone_inc.common import (
     markers_left,
     region_capacity,
     region_id,
-    require,
     say,
 )
 from engine.smartphone_inc.data import REGIONS, RETAILERS

@@ -14,17 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import hardcore
-from engine.smartphone_inc.common import (
-    State,
-    add_goods,
-    as_int,
-    goods_on,
-    has_effect,
-    region_id,
-    require,
-    say,
-)
+from engine.smartphone_inc.common import State, add_goods, goods_on, has_effect, region_id, say
 from engine.smartphone_inc.data import (
     HOME,
     IMPROVEMENTS,

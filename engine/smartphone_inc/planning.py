@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import require
 from engine.smartphone_inc import new_technologies, pads, steve
-from engine.smartphone_inc.common import State, has_effect, is_steve, require, say
+from engine.smartphone_inc.common import State, has_effect, is_steve, say
 from engine.smartphone_inc.data import SYMBOL_NAMES, SYMBOLS
 from engine.smartphone_inc.outcome_yields import summary_for, summary_of_ref, yields, yields_for
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import new_technologies, technologies
 from engine.smartphone_inc.common import (
     State,
-    as_int,
     end_of_step,
     markers_left,
-    require,
     say,
     tech_cost,
     tech_costs,

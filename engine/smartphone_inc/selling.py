@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import new_technologies
-from engine.smartphone_inc.common import (
-    State,
-    as_int,
-    has_effect,
-    region_id,
-    require,
-    say,
-)
+from engine.smartphone_inc.common import State, has_effect, region_id, say
 from engine.smartphone_inc.data import REGIONS
 
 
