@@ -21,11 +21,15 @@ class StateRecord:
     action)``, ``run(state, on_phase=...)``: the round's automatic steps up to the next
     decision, ``on_phase(state)`` called at the end of every phase completed), ``actions``
     (``canonical_action(action)``) and ``undo`` (``undoable(before, after, seat)``), and
-    gives ``view``; ``_apply`` is the one order of a move for every game."""
+    gives ``view``; ``_apply`` is the one order of a move for every game. ``legal``
+    (``enumerate_actions(state, seat, prompt)``) and ``greedy`` (``greedy_action(state,
+    seat)``) give ``legal_actions`` and ``greedy_action``, unless the game has its own."""
 
     flow: ModuleType
     actions: ModuleType
     undo: ModuleType
+    legal: ModuleType
+    greedy: ModuleType
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         raise NotImplementedError
@@ -52,12 +56,17 @@ class StateRecord:
         action is public (a deck's order is in the seed, never in an action)."""
         return sealed_until_reveal(self, before, seat, action, now, viewer)
 
+    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
+        prompt = self.flow.pending(state).get(seat)
+        return [] if prompt is None else self.legal.enumerate_actions(state, seat, prompt)
+
+    def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
+        """The greedy player's choice (``engine.ai`` kind "greedy")."""
+        return self.greedy.greedy_action(state, seat)
+
     def prompt(self, state: State, seat: str) -> dict[str, Any]:
         """What ``seat`` is asked now; IllegalAction if it has nothing to decide."""
-        prompt = self.flow.pending(state).get(seat)
-        if prompt is None:
-            raise IllegalAction(f"{seat} has nothing to decide")
-        return prompt
+        return prompt_for(self.flow, state, seat)
 
     # --- a move: checked, played on a copy, the automatic steps after it run ------------
     def _deciding(self, state: State) -> Collection[str]:
@@ -122,6 +131,57 @@ class StateRecord:
 
     def dump(self, state: State) -> str:
         return dumps(state)
+
+
+def prompt_for(
+    flow: ModuleType, state: State, seat: str, error: type[ValueError] = IllegalAction
+) -> dict[str, Any]:
+    """What ``seat`` is asked now (``flow.pending``); ``error`` if it has nothing to decide."""
+    prompt = flow.pending(state).get(seat)
+    if prompt is None:
+        raise error(f"{seat} has nothing to decide")
+    return prompt
+
+
+class VersionedRecord(StateRecord):
+    """A game that versions its rules (engine/versions.py): ``setup`` takes the rules
+    version and the generator kind a game started with; the game gives ``_setup``."""
+
+    rules_version: int  # the rules version a new game starts under
+
+    def setup(
+        self,
+        players: list[str],
+        seed: int,
+        options: dict[str, Any] | None = None,
+        *,
+        rules: int | None = None,
+        rng: str | None = None,
+    ) -> State:
+        """A new game under the current rules and generator; ``rules``/``rng`` set up a
+        game under the ones it started with (the replay of an older game's log)."""
+        return self._setup(players, seed, options, rules, rng)
+
+    def _setup(self, players: list[str], seed: int, options: dict[str, Any] | None, rules: int | None, rng: str | None) -> State:
+        raise NotImplementedError
+
+
+def options_and_automaton(
+    seats: list[str], options: dict[str, Any] | None, known: Collection[str], automaton: str
+) -> tuple[dict[str, Any], list[str]]:
+    """A game's set-up options (a copy) and its ``automata`` (the seats the engine plays,
+    at most one, called ``automaton``): IllegalAction for an option not in ``known`` and
+    for automata that are not a list of this game's seats."""
+    options = dict(options or {})
+    unknown = set(options) - set(known)
+    if unknown:
+        raise IllegalAction(f"unknown option(s): {', '.join(sorted(unknown))}")
+    automata = options.get("automata", [])
+    if not isinstance(automata, list) or any(a not in seats for a in automata):
+        raise IllegalAction("automata must list seats of this game")
+    if len(automata) > 1:
+        raise IllegalAction(f"only one seat can be {automaton}")
+    return options, automata
 
 
 def hidden_action(action: dict[str, Any]) -> dict[str, Any]:

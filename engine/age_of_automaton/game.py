@@ -12,26 +12,16 @@ from engine.age_of_automaton.labels import label
 from engine.age_of_automaton.versions import KNOWN, RULES
 from engine.age_of_automaton.view import make_view
 from engine.errors import IllegalAction
-from engine.standard import StateRecord, hidden_action
+from engine.standard import VersionedRecord, hidden_action
 
 
-class AgeOfAutomaton(StateRecord):
+class AgeOfAutomaton(VersionedRecord):
     name = "age-of-automaton"
     player_range = (2, 4)
     rules_version = RULES  # the rules version a new game starts under (versions.py)
     flow, actions, undo = flow, canonical, undo
 
-    def setup(
-        self,
-        players: list[str],
-        seed: int,
-        options: dict[str, Any] | None = None,
-        *,
-        rules: int | None = None,
-        rng: str | None = None,
-    ) -> State:
-        """A new game under the current rules and generator; ``rules``/``rng`` set up a
-        game under the ones it started with (the replay of an older game's log)."""
+    def _setup(self, players: list[str], seed: int, options: dict[str, Any] | None, rules: int | None, rng: str | None) -> State:
         state = setup.setup(players, seed, options, rules, rng)
         flow.run(state)
         return state

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.jsonstate import clone, dumps
+from engine.jsonstate import clone
 from engine.mobile_markets import actions as mm_actions
 from engine.mobile_markets import (
     displays,
     flow,
+    greedy,
+    legal,
     market,
     pads,
     planning,
@@ -39,7 +40,6 @@ from engine.mobile_markets.data import (
     customer_text,
     plain_line,
 )
-from engine.mobile_markets.greedy import greedy_action
 from engine.mobile_markets.preview import preview_from_view
 from engine.standard import StateRecord
 
@@ -49,7 +49,7 @@ class MobileMarkets(StateRecord):
     min_players = 1
     max_players = 4
     player_range = (min_players, max_players)  # what engine.simulate cycles through
-    flow, actions, undo = flow, mm_actions, undo
+    flow, actions, undo, legal, greedy = flow, mm_actions, undo, legal, greedy
 
     # --- protocol -----------------------------------------------------------------------
     def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -64,14 +64,6 @@ class MobileMarkets(StateRecord):
 
     def _fresh(self, state: State) -> State:
         return copy_state(state)
-
-    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
-        prompt = flow.pending(state).get(seat)
-        return [] if prompt is None else enumerate_actions(state, seat, prompt)
-
-    def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
-        """The greedy player's choice (``engine.ai`` kind "greedy")."""
-        return greedy_action(state, seat)
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         """A random legal action without listing every product."""
@@ -88,7 +80,7 @@ class MobileMarkets(StateRecord):
             if prompt["tokens"]:
                 action["tokens"] = rng.below(prompt["tokens"] + 1)
             return action
-        return rng.choice(enumerate_actions(state, seat, prompt))
+        return rng.choice(legal.enumerate_actions(state, seat, prompt))
 
     def preview(self, state: State, seat: str, action: dict[str, Any]) -> dict[str, Any]:
         """Net profit per sale and buyers of a product action, without playing it."""
@@ -116,59 +108,7 @@ class MobileMarkets(StateRecord):
         return state
 
 
-# --- legal actions ------------------------------------------------------------------------
-
-MAX_PRODUCTS = 400
-
-
-def product_actions(prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    """Products to choose from: every set of cards that fits, placed in a canonical
-    slot order (board slots 1-2, then the cards' slots, then board slot 3), and, while
-    the list stays short, every way of placing them."""
-    hand = list(prompt["features"])
-    free = list(prompt["slots"])
-    canonical = [s for s in free if s in ("1", "2")] + [s for s in free if s not in ("1", "2", "3")] + ["3"]
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for k in range(min(len(hand), len(free)) + 1):
-        for cards in itertools.combinations(hand, k):
-            placements = [dict(zip(canonical[:k], cards, strict=True))]
-            if len(out) < MAX_PRODUCTS:
-                placements += [dict(zip(where, cards, strict=True)) for where in itertools.permutations(free, k)]
-            for placement in placements:
-                key = dumps(placement)
-                if key not in seen:
-                    seen.add(key)
-                    out.append({"type": "product", "slots": placement})
-    if prompt["tokens"]:
-        out += [{"type": "product", "slots": {}, "tokens": n} for n in range(1, prompt["tokens"] + 1)]
-    return out
-
-
-def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    kind = prompt["type"]
-    if kind == "plan":
-        return [{"type": "plan", "plan": dict(a)} for a in pads.arrangements()]
-    if kind == "technology":
-        return [{"type": "buy", "card": o["card"]} for o in prompt["offers"]] + [{"type": "done"}]
-    if kind == "marketing":
-        out = [{"type": "buy", "card": o["card"]} for o in prompt["offers"]]
-        if prompt["points"]:
-            out += [{"type": "customer", "deck": d} for d in prompt["decks"]]
-        if prompt["place"]:
-            out += [{"type": "place", "deck": d} for d in prompt["decks"]]
-            out += [{"type": "place", "customer": c} for c in prompt["private"]]
-        if prompt["can_finish"]:
-            out.append({"type": "done"})
-        return out
-    if kind == "product":
-        return product_actions(prompt)
-    if kind == "free_card":
-        return [{"type": "free_card", "card": c} for c in prompt["cards"]]
-    return []
-
-
-# --- views --------------------------------------------------------------------------------
+# --- views ---------------------------------------------------------------------------
 
 
 def customer_view(cid: str) -> dict[str, Any]:

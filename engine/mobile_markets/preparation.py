@@ -25,6 +25,7 @@ from engine.mobile_markets.data import (
     order_key,
 )
 from engine.rng import Rng, initial_state
+from engine.standard import options_and_automaton
 
 SCHEMA = 1
 RULES = 1
@@ -33,15 +34,7 @@ DIFFICULTY = {"easy": 0, "medium": 1, "hard": 2}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = set(options) - KNOWN_OPTIONS
-    if unknown:
-        raise IllegalAction(f"unknown option(s): {', '.join(sorted(unknown))}")
-    automata = options.get("automata", [])
-    if not isinstance(automata, list) or any(a not in seats for a in automata):
-        raise IllegalAction("automata must list seats of this game")
-    if len(automata) > 1:
-        raise IllegalAction("only one seat can be Steve Jr.")
+    options, automata = options_and_automaton(seats, options, KNOWN_OPTIONS, "Steve Jr.")
     if automata and len(seats) == len(automata):
         raise IllegalAction("Steve Jr. needs at least one human company to play against")
     difficulty = options.get("difficulty", "easy")

@@ -12,6 +12,8 @@ from engine.smartphone_inc import (
     decisions,
     directives,
     flow,
+    greedy,
+    legal,
     migrations,
     new_technologies,
     pads,
@@ -27,31 +29,19 @@ from engine.smartphone_inc.common import (
     plural_markers,
 )
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_SIDES, tech_side
-from engine.smartphone_inc.greedy import greedy_action
-from engine.smartphone_inc.legal import enumerate_actions
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
-from engine.standard import StateRecord
+from engine.standard import VersionedRecord
 
 
-class SmartphoneInc(StateRecord):
+class SmartphoneInc(VersionedRecord):
     name = "smartphone-inc"
 
     # --- protocol ---------------------------------------------------------------------
     rules_version = RULES  # the rules version a new game starts under (versions.py)
-    flow, actions = flow, actions
+    flow, actions, legal, greedy = flow, actions, legal, greedy
 
-    def setup(
-        self,
-        players: list[str],
-        seed: int,
-        options: dict[str, Any] | None = None,
-        *,
-        rules: int | None = None,
-        rng: str | None = None,
-    ) -> State:
-        """A new game under the current rules and generator; ``rules``/``rng`` set up a
-        game under the ones it started with (the replay of an older game's log)."""
+    def _setup(self, players: list[str], seed: int, options: dict[str, Any] | None, rules: int | None, rng: str | None) -> State:
         state = preparation.setup(players, seed, options, rules=rules, rng=rng)
         if all(is_steve(state, s) for s in state["seats"]):
             raise IllegalAction("Steve needs at least one human company to play against")
@@ -81,14 +71,6 @@ class SmartphoneInc(StateRecord):
             return False  # the plans were revealed
         return seat in before.get("players", {}) and after.get("phase") != "over"
 
-    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
-        prompt = flow.pending(state).get(seat)
-        return [] if prompt is None else enumerate_actions(state, seat, prompt)
-
-    def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
-        """The greedy player's choice (``engine.ai`` kind "greedy")."""
-        return greedy_action(state, seat)
-
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         """A uniformly drawn legal action without listing them all where that is costly
         (Planning: an arrangement, or one sampled placement of Improvements)."""
@@ -100,7 +82,7 @@ class SmartphoneInc(StateRecord):
                 if plans:
                     return {"type": "plan", "plan": plans[0]}
             return {"type": "plan", "plan": rng.choice(pads.arrangements())}
-        return rng.choice(enumerate_actions(state, seat, prompt))
+        return rng.choice(legal.enumerate_actions(state, seat, prompt))
 
     def events(self, state: State) -> list[str]:
         """The last action's log lines as players read them ("1 Progress marker", not "marker(s)")."""

@@ -10,6 +10,7 @@ from engine.smartphone_inc import decisions, flow, planning
 from engine.smartphone_inc.common import State, has_effect
 from engine.smartphone_inc.data import REGIONS
 from engine.smartphone_inc.legal import enumerate_actions
+from engine.standard import prompt_for
 
 
 def _capacity(state: State, seat: str, price: int) -> int:
@@ -51,9 +52,7 @@ def plan_scorer(state: State, seat: str) -> Any:
 
 
 def greedy_action(state: State, seat: str) -> dict[str, Any]:
-    prompt = flow.pending(state).get(seat)
-    if prompt is None:
-        raise ValueError(f"{seat} has nothing to decide")
+    prompt = prompt_for(flow, state, seat, ValueError)
     kind = prompt["type"]
     if kind == "plan":
         owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")

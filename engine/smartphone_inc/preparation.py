@@ -26,20 +26,13 @@ from engine.smartphone_inc.data import (
 )
 from engine.smartphone_inc.migrations import check_rules
 from engine.smartphone_inc.versions import RULES, SCHEMA
+from engine.standard import options_and_automaton
 
 KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives", "technologies", "board"}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = set(options) - KNOWN_OPTIONS
-    if unknown:
-        raise IllegalAction(f"unknown option(s): {', '.join(sorted(unknown))}")
-    automata = options.get("automata", [])
-    if not isinstance(automata, list) or any(a not in seats for a in automata):
-        raise IllegalAction("automata must list seats of this game")
-    if len(automata) > 1:
-        raise IllegalAction("only one seat can be Steve")
+    options, automata = options_and_automaton(seats, options, KNOWN_OPTIONS, "Steve")
     if automata and len(seats) - len(automata) > 4:
         raise IllegalAction("Steve plays in games of 1 to 4 players")
     sides = options.get("tech_sides", "up")
