@@ -166,6 +166,17 @@ class VersionedRecord(StateRecord):
         raise NotImplementedError
 
 
+def check_companies(players: Any, seed: Any, most: int, title: str) -> None:
+    """IllegalAction unless ``players`` lists 1 to ``most`` distinct seats (non-empty
+    strings) and ``seed`` is an integer."""
+    if not isinstance(players, list) or not 1 <= len(players) <= most:
+        raise IllegalAction(f"{title} is for 1 to {most} companies")
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise IllegalAction("seats must be distinct non-empty strings")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise IllegalAction("seed must be an integer")
+
+
 def options_and_automaton(
     seats: list[str], options: dict[str, Any] | None, known: Collection[str], automaton: str
 ) -> tuple[dict[str, Any], list[str]]:

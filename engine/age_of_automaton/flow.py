@@ -3,6 +3,7 @@ structure of the Action phase (AA-ACT-01..05) and the dispatch of every decision
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -282,6 +283,20 @@ effects.STEPS["resolve_main"] = _resolve_step
 effects.ASKS["resolve"] = _answer_resolve
 
 
+# the free actions that name one card (AA-ACT-05): the card's id goes to the rule
+FREE_CARD_ACTIONS: dict[str, Callable[[State, str, Any], None]] = {
+    "play_specialist": free.play_specialist,
+    "use_specialist": free.use_specialist,
+    "contract": free.contract,
+    "equipment": free.use_equipment,
+}
+
+
+def _overtime_check(state: State, seat: str, name: Any) -> None:
+    if name == "overtime" and not overtime_useful(state, seat):
+        raise IllegalAction("Overtime now would not open any main action")
+
+
 def act_turn(state: State, seat: str, action: dict[str, Any]) -> None:
     turn = state["turn"]
     if turn is None or turn["seat"] != seat:
@@ -293,21 +308,13 @@ def act_turn(state: State, seat: str, action: dict[str, Any]) -> None:
     if kind == "main":
         play_main(state, seat, action)
     elif kind == "special":
-        if action.get("name") == "overtime" and not overtime_useful(state, seat):
-            raise IllegalAction("Overtime now would not open any main action")
+        _overtime_check(state, seat, action.get("name"))
         special.play(state, seat, action)
-    elif kind == "play_specialist":
-        free.play_specialist(state, seat, action.get("card"))
-    elif kind == "use_specialist":
-        free.use_specialist(state, seat, action.get("card"))
+    elif isinstance(kind, str) and kind in FREE_CARD_ACTIONS:
+        FREE_CARD_ACTIONS[kind](state, seat, action.get("card"))
     elif kind == "discard_specialist":
-        if action.get("special") == "overtime" and not overtime_useful(state, seat):
-            raise IllegalAction("Overtime now would not open any main action")
+        _overtime_check(state, seat, action.get("special"))
         free.discard_specialist(state, seat, action)
-    elif kind == "contract":
-        free.contract(state, seat, action.get("card"))
-    elif kind == "equipment":
-        free.use_equipment(state, seat, action.get("card"))
     elif kind == "end":
         if not turn["main"]:
             raise IllegalAction("play a main action first (or pass if none can be played)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rng import Rng
+
 State = dict[str, Any]
 
 
@@ -67,3 +69,17 @@ def copy_state(state: State) -> State:
     new["share"] = dict(state["share"])
     new["log"] = []
     return new
+
+
+def draw_from(state: State, pile: dict[str, Any], name: str) -> str | None:
+    """The top card of ``pile`` (its ``deck``); an empty deck is first rebuilt by
+    shuffling the pile's ``discard`` (MM-PREP-08, DATA.md). None if both are empty."""
+    if not pile["deck"]:
+        if not pile["discard"]:
+            return None
+        rng = Rng(state["rng"])
+        pile["deck"] = rng.shuffle(pile["discard"])
+        state["rng"] = rng.state
+        pile["discard"] = []
+        say(state, f"The {name} deck is rebuilt from its discard pile.")
+    return pile["deck"].pop(0)

@@ -30,6 +30,14 @@ def event_value(state: State, at: str, do: str, default: int = 0) -> int:
     return found[-1]["n"] if found else default
 
 
+def display_event(state: State, at: str, do: str, display: str, default: int) -> int:
+    """This round's Event's number for one display (E1/E2: its size, its card limit)."""
+    for e in event_effects(state, at, do):
+        if e["display"] == display:
+            return int(e["n"])
+    return default
+
+
 def goods_icons(state: State) -> int:
     """Goods icons on every revealed Event card."""
     return sum(EVENTS[e]["goods"] for e in state["events"]["revealed"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import IllegalAction, require
-from engine.mobile_markets import displays, effects, market
+from engine.mobile_markets import displays, effects, events, market
 from engine.mobile_markets.common import State, say
 from engine.mobile_markets.data import CUSTOMER_TYPES, CUSTOMERS, TYPE_NAMES, card_name
 
@@ -17,10 +17,7 @@ def points(state: State, seat: str) -> int:
 
 def campaign_limit(state: State) -> int:
     """1 Marketing Campaign card a turn; E2: 2."""
-    for e in effects.event_effects(state, "marketing", "card_limit"):
-        if e["display"] == "marketing":
-            return int(e["n"])
-    return 1
+    return events.display_event(state, "marketing", "card_limit", "marketing", 1)
 
 
 def begin(state: State, seat: str) -> None:

@@ -25,7 +25,7 @@ from engine.mobile_markets.data import (
     order_key,
 )
 from engine.rng import Rng, initial_state
-from engine.standard import options_and_automaton
+from engine.standard import check_companies, options_and_automaton
 
 SCHEMA = 1
 RULES = 1
@@ -44,12 +44,7 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
 
 
 def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
-    if not isinstance(players, list) or not 1 <= len(players) <= 4:
-        raise IllegalAction("Mobile Markets is for 1 to 4 companies")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("seats must be distinct non-empty strings")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise IllegalAction("seed must be an integer")
+    check_companies(players, seed, 4, "Mobile Markets")
     opts = normalize_options(players, options)
     rng = Rng(initial_state(seed))
     n = len(players)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import require
-from engine.mobile_markets import displays, effects
+from engine.mobile_markets import displays, effects, events
 from engine.mobile_markets.common import State, plural, say
 from engine.mobile_markets.data import card_name
 
@@ -17,10 +17,7 @@ def points(state: State, seat: str) -> int:
 
 def tech_limit(state: State) -> int:
     """1 Technology card a turn; E1: 2."""
-    for e in effects.event_effects(state, "technology", "card_limit"):
-        if e["display"] == "technology":
-            return int(e["n"])
-    return 1
+    return events.display_event(state, "technology", "card_limit", "technology", 1)
 
 
 def begin(state: State, seat: str) -> None:

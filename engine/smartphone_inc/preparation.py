@@ -26,7 +26,7 @@ from engine.smartphone_inc.data import (
 )
 from engine.smartphone_inc.migrations import check_rules
 from engine.smartphone_inc.versions import RULES, SCHEMA
-from engine.standard import options_and_automaton
+from engine.standard import check_companies, options_and_automaton
 
 KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives", "technologies", "board"}
 
@@ -125,12 +125,7 @@ def setup(
 ) -> dict[str, Any]:
     """A new game (``rules``/``rng`` None: the current rules version and generator kind),
     or the set-up of a game started under older ones (a replay of its log)."""
-    if not isinstance(players, list) or not 1 <= len(players) <= 5:
-        raise IllegalAction("Smartphone Inc. is for 1 to 5 companies")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("seats must be distinct non-empty strings")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise IllegalAction("seed must be an integer")
+    check_companies(players, seed, 5, "Smartphone Inc.")
     try:
         rules = RULES if rules is None else check_rules(rules)
         draws = Rng(generators.initial_state(seed, rng))

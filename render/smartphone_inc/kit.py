@@ -40,18 +40,30 @@ class Canvas(kit.Canvas):
         width: int = 1,
         radius: int = 0,
     ) -> None:
-        if radius:
-            kit.rounded_box(self.img, self.d, (x0, y0, x1, y1), radius, fill, outline, width)
-        else:
-            kit.flat_box(self.img, self.d, (x0, y0, x1, y1), fill, outline, width)
+        self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
 
-    def panel(self, x: float, y: float, w: float, h: float, title: str | None = None) -> float:
-        """A white card; returns the y where its content starts."""
+    def flat_box(self, xy: tuple[float, float, float, float], radius: float, fill: str | None, outline: str | None, width: int) -> None:
+        """The box every helper draws (a :class:`PaletteCanvas` draws it on the palette)."""
+        if radius:
+            kit.rounded_box(self.img, self.d, xy, radius, fill, outline, width)
+        else:
+            kit.flat_box(self.img, self.d, xy, fill, outline, width)
+
+    def boxed(self, xy: tuple[float, float, float, float], fill: str | None, outline: str | None, im: Image.Image, x: int, y: int, radius: float = 0, width: int = 1) -> None:
+        """:meth:`flat_box`, then ``im`` pasted at (x, y) (a :class:`PaletteCanvas` does
+        both in one tile)."""
+        self.box(*xy, fill=fill, outline=outline, width=width, radius=radius)
+        self.paste(im, x, y)
+
+    def panel(self, x: float, y: float, w: float, h: float, title: str | None = None, note: str = "") -> float:
+        """A white card, with its title and a small grey ``note`` at the top right;
+        returns the y where its content starts."""
         self.box(x, y, x + w, y + h, fill=t.PANEL, outline=t.PANEL_EDGE, width=1, radius=8)
         if title:
             self.text(x + 12, y + 8, title, t.LARGE, bold=True)
-            return y + 40
-        return y + 10
+        if note:
+            self.text(x + w - 12, y + 14, note, t.SMALL, fill=t.MUTED, anchor="ra")
+        return y + 40 if title else y + 10
 
     def paste(self, im: Image.Image, x: float, y: float) -> None:
         px, py = round(x), round(y)
@@ -79,8 +91,10 @@ class Canvas(kit.Canvas):
         outline: str,
     ) -> None:
         """A cell: the box ``xy`` with the icon of ``symbol`` (``size`` px) ``inset`` px in."""
-        self.box(*xy, fill=fill, outline=outline)
-        self.icon(xy[0] + inset, xy[1] + inset, size, symbol)
+        if symbol is None:
+            self.box(*xy, fill=fill, outline=outline)
+        else:
+            self.boxed(xy, fill, outline, icon_image(symbol, size), round(xy[0] + inset), round(xy[1] + inset))
 
     def box_paste(
         self,
@@ -94,8 +108,7 @@ class Canvas(kit.Canvas):
         radius: int = 0,
     ) -> None:
         """:meth:`box` of ``xy``, then ``im`` pasted at (x, y) (a slot with its token)."""
-        self.box(*xy, fill=fill, outline=outline, width=width, radius=radius)
-        self.paste(im, x, y)
+        self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
 
     def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
         w = self.text(x, y, s, t.LARGE, bold=True)
@@ -164,56 +177,16 @@ SI_PALETTE = Canvas.PALETTE = palette()
 class PaletteCanvas(kit.PaletteCanvas, Canvas):
     """The canvas of the public board: drawn straight on the palette
     (:class:`render.kit.PaletteCanvas`), byte for byte the picture a :class:`Canvas`
-    gives. Its helpers are the Canvas's; boxes and pasted icons go on the palette."""
+    gives. Its helpers are the Canvas's; boxes (``flat_box``, ``boxed``) and pasted icons
+    go on the palette."""
 
     FIRST = (t.BG, t.PANEL)  # the grounds keep an index they share with another colour
 
     def __init__(self, width: int, height: int, bg: str = t.BG) -> None:
         kit.PaletteCanvas.__init__(self, width, height, bg)
 
-    def box(
-        self,
-        x0: float,
-        y0: float,
-        x1: float,
-        y1: float,
-        fill: str | None = None,
-        outline: str | None = None,
-        width: int = 1,
-        radius: int = 0,
-    ) -> None:
-        self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
-
     def paste(self, im: Image.Image, x: float, y: float) -> None:
         self.paste_rgba(im, round(x), round(y))
-
-    def icon_box(
-        self,
-        xy: tuple[float, float, float, float],
-        inset: int,
-        size: int,
-        symbol: str | None,
-        fill: str,
-        outline: str,
-    ) -> None:
-        if symbol is None:
-            self.box(*xy, fill=fill, outline=outline)
-        else:
-            x, y = xy[0] + inset, xy[1] + inset
-            self.boxed(xy, fill, outline, icon_image(symbol, size), round(x), round(y))
-
-    def box_paste(
-        self,
-        xy: tuple[float, float, float, float],
-        im: Image.Image,
-        x: float,
-        y: float,
-        fill: str | None = None,
-        outline: str | None = None,
-        width: int = 1,
-        radius: int = 0,
-    ) -> None:
-        self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
 
 
 # --- cached, anti-aliased pieces ----------------------------------------------------------

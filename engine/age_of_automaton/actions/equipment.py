@@ -9,16 +9,13 @@ from typing import Any
 from engine.age_of_automaton import effects
 from engine.age_of_automaton.actions import (
     affordable,
+    card_choices,
     discounted,
-    is_level,
-    log_action,
-    place_worker,
-    reachable,
-    take_from_row,
-    worker_levels,
+    reached_card,
+    take_card,
 )
 from engine.age_of_automaton.common import State, fmt_res, pay_res, say
-from engine.age_of_automaton.data import ACTION_NAMES, EQUIPMENT, ROMAN
+from engine.age_of_automaton.data import ACTION_NAMES, EQUIPMENT
 from engine.errors import IllegalAction
 
 PER_COLUMN = 2
@@ -44,27 +41,18 @@ def choices(state: State, seat: str, extra: bool) -> list[dict[str, Any]]:
     p = state["players"][seat]
     if not _room(p):
         return []
-    out = []
-    for lvl in worker_levels(state, seat, "equipment", extra):
-        for card in reachable(state, "equipment", lvl):
-            if affordable(p, discounted(p, EQUIPMENT[card]["cost"])):
-                out.append({"worker": lvl, "card": card})
-    return out
+    return card_choices(state, seat, "equipment", extra, lambda c: affordable(p, discounted(p, EQUIPMENT[c]["cost"])))
 
 
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     p = state["players"][seat]
-    level, card = params.get("worker"), params.get("card")
-    if not is_level(level) or not isinstance(card, str) or card not in reachable(state, "equipment", level):
-        raise IllegalAction("a Level I automaton takes only the leftmost card, II the first two, III three, IV any")
+    level, card = reached_card(state, "equipment", params)
     if not _room(p):
         raise IllegalAction("your four columns already hold two Equipment cards each")
     cost = discounted(p, EQUIPMENT[card]["cost"])
     if not affordable(p, cost):
         raise IllegalAction(f"{EQUIPMENT[card]['name']} costs you {fmt_res(cost)}")
-    place_worker(state, seat, "equipment", level, extra)
-    log_action(state, seat, f"Equipment with a Level {ROMAN[level]} automaton and takes {EQUIPMENT[card]['name']}")
-    take_from_row(state, "equipment", card)
+    take_card(state, seat, "equipment", level, extra, card, EQUIPMENT[card]["name"])
     pay_res(state, seat, cost, EQUIPMENT[card]["name"])
     p["equipment"].append({"id": card, "column": None})  # its discount counts at once
     steps: list[dict[str, Any]] = []
