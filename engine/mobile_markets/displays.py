@@ -13,6 +13,17 @@ def size(state: State, display: str) -> int:
     return events.display_event(state, "preparation", "display_size", display, DISPLAY_SIZE[display])
 
 
+def turn_points(state: State, seat: str, phase: str, cells: str, effect: str) -> int:
+    """The Points of a buying turn (Technology, Marketing): the visible cells of the
+    phase's symbol + card effects (T15/T22)."""
+    return state["players"][seat]["outcome"][cells] + effects.total(state, seat, phase, effect)
+
+
+def card_limit(state: State, display: str) -> int:
+    """1 card a turn from the phase's display (Technology, Marketing); E1/E2: 2."""
+    return events.display_event(state, display, "card_limit", display, 1)
+
+
 def draw(state: State, display: str) -> str | None:
     """The top card of a display's deck; an empty deck is rebuilt from that display's
     discard pile (DATA.md). None when both are empty."""

@@ -409,11 +409,4 @@ def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, 
         cv.text(ix, top + 22, "none", t.SMALL, fill=t.MUTED)
     marker = st.get("marker")
     where = REGIONS[marker]["name"] if marker in REGIONS else "not placed yet"
-    cv.text(
-        x + 12,
-        y + h - 14,
-        f"Marker: {where} · +{st.get('bonus', 1)} Progress a round · no bonuses",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="lb",
-    )
+    cv.footnote(x + 12, y + h - 14, f"Marker: {where} · +{st.get('bonus', 1)} Progress a round · no bonuses")

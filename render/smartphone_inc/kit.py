@@ -29,17 +29,7 @@ class Canvas(kit.Canvas):
         super().__init__(width, height, bg)
 
     # --- shapes -----------------------------------------------------------------------
-    def box(
-        self,
-        x0: float,
-        y0: float,
-        x1: float,
-        y1: float,
-        fill: str | None = None,
-        outline: str | None = None,
-        width: int = 1,
-        radius: int = 0,
-    ) -> None:
+    def box(self, x0: float, y0: float, x1: float, y1: float, fill: str | None = None, outline: str | None = None, width: int = 1, radius: int = 0) -> None:
         self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
 
     def flat_box(self, xy: tuple[float, float, float, float], radius: float, fill: str | None, outline: str | None, width: int) -> None:
@@ -109,6 +99,10 @@ class Canvas(kit.Canvas):
     ) -> None:
         """:meth:`box` of ``xy``, then ``im`` pasted at (x, y) (a slot with its token)."""
         self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
+
+    def footnote(self, x: float, y: float, s: str) -> None:
+        """A small grey line with its bottom left at (x, y) (a panel's last line)."""
+        self.text(x, y, s, t.SMALL, fill=t.MUTED, anchor="lb")
 
     def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
         w = self.text(x, y, s, t.LARGE, bold=True)

@@ -88,14 +88,7 @@ def status(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> fl
         bx = sx + i * sw
         cv.text(bx + sw / 2, y + 26, label, t.SMALL, fill=t.MUTED, anchor="mm")
         cv.text(bx + sw / 2, y + 60, value, t.TITLE, bold=True, anchor="mm")
-    cv.text(
-        x + 14,
-        y + h - 14,
-        f"Goods in stock {me.get('supply', 0)} · Improvements {len(me['improvements'])}",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="lb",
-    )
+    cv.footnote(x + 14, y + h - 14, f"Goods in stock {me.get('supply', 0)} · Improvements {len(me['improvements'])}")
     return y + h
 
 
