@@ -109,6 +109,14 @@ def claim_label(state: State, seat: str, card: str) -> str:
     return f"Claim Achievement {info['name']} ({effects.describe(info['gain'])}{bonus})"
 
 
+# the words of a main action's fields, in the order they are said
+MAIN_WORDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("track", lambda track: f"on the {TRACKS[track]['name'] if track in TRACKS else 'track'}"),
+    ("worker", lambda level: f"with a Level {ROMAN.get(level, '?')} automaton"),
+    ("card", lambda card: f"taking {card_name(card)}"),
+    ("tile", lambda tile: f"({card_name(tile)})"),
+)
+
 # the actions that name one card, by their verb
 CARD_VERBS = {
     "play_specialist": "Play",
@@ -128,16 +136,7 @@ def describe(action: Mapping[str, Any]) -> str | None:
         if action.get("skip"):
             return "Give up the extra action"
         name = ACTION_NAMES.get(str(action.get("action")), "the action")
-        bits = [name]
-        if "track" in action:
-            track = action["track"]
-            bits.append(f"on the {TRACKS[track]['name'] if track in TRACKS else 'track'}")
-        if "worker" in action:
-            bits.append(f"with a Level {ROMAN.get(action['worker'], '?')} automaton")
-        if "card" in action:
-            bits.append(f"taking {card_name(action['card'])}")
-        if "tile" in action:
-            bits.append(f"({card_name(action['tile'])})")
+        bits = [name] + [words(action[field]) for field, words in MAIN_WORDS if field in action]
         if action.get("before"):
             bits.append("using " + " and ".join(card_name(c) for c in action["before"]) + " first")
         return " ".join(bits)

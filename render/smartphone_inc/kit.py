@@ -192,41 +192,15 @@ def _scaled(
     return [(ox + px * s, oy + py * s) for px, py in points]
 
 
+DOWN_ARROW = [(0.38, 0.16), (0.62, 0.16), (0.62, 0.5), (0.82, 0.5), (0.5, 0.86), (0.18, 0.5), (0.38, 0.5)]
+
+
 def _glyph(d: ImageDraw.ImageDraw, symbol: str, s: float, ink: str, paper: str) -> None:
     """White glyph of ``symbol`` in an ``s`` x ``s`` square at the origin."""
     lw = max(2, round(s * 0.07))
-    if symbol == "down":
-        d.polygon(
-            _scaled(
-                [
-                    (0.38, 0.16),
-                    (0.62, 0.16),
-                    (0.62, 0.5),
-                    (0.82, 0.5),
-                    (0.5, 0.86),
-                    (0.18, 0.5),
-                    (0.38, 0.5),
-                ],
-                s,
-            ),
-            fill=ink,
-        )
-    elif symbol == "up":
-        d.polygon(
-            _scaled(
-                [
-                    (0.38, 0.84),
-                    (0.62, 0.84),
-                    (0.62, 0.5),
-                    (0.82, 0.5),
-                    (0.5, 0.14),
-                    (0.18, 0.5),
-                    (0.38, 0.5),
-                ],
-                s,
-            ),
-            fill=ink,
-        )
+    if symbol in ("down", "up"):  # an arrow; "up" is "down" upside down
+        arrow = DOWN_ARROW if symbol == "down" else [(px, 1 - py) for px, py in DOWN_ARROW]
+        d.polygon(_scaled(arrow, s), fill=ink)
     elif symbol == "prod":  # a cargo container
         d.rectangle(_scaled([(0.16, 0.28), (0.84, 0.74)], s), fill=ink)
         for fx in (0.33, 0.5, 0.67):
