@@ -245,12 +245,22 @@ def _glyph(d: ImageDraw.ImageDraw, symbol: str, s: float, ink: str, paper: str) 
             )
 
 
+def _blank(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A transparent picture ``w`` x ``h`` px to draw a piece on at SS times its size."""
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    return im, ImageDraw.Draw(im)
+
+
+def _letter(d: ImageDraw.ImageDraw, colour: str, xy: tuple[float, float], px: int) -> None:
+    """A company's letter, ``px`` px high, centred on ``xy``, in its ink."""
+    d.text(xy, t.COMPANY_LETTER.get(colour, "?"), font=t.font(px, True), fill=t.COMPANY_INK.get(colour, "#ffffff"), anchor="mm")
+
+
 @cache
 def icon_image(symbol: str, size: int) -> Image.Image:
     """``symbol`` as a white glyph on its coloured rounded square, ``size`` px."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     d.rounded_rectangle((0, 0, big - 1, big - 1), radius=big * 0.18, fill=t.SYMBOL_FILL[symbol])
     _glyph(d, symbol, big, "#ffffff", t.SYMBOL_FILL[symbol])
     return im.resize((size, size), Image.Resampling.LANCZOS)
@@ -260,8 +270,7 @@ def icon_image(symbol: str, size: int) -> Image.Image:
 def token_image(colour: str, size: int) -> Image.Image:
     """A company's round token with its letter, ``size`` px."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     edge = "#1f2328" if colour in ("yellow",) else "#ffffff"
     d.ellipse(
         (0, 0, big - 1, big - 1),
@@ -269,15 +278,7 @@ def token_image(colour: str, size: int) -> Image.Image:
         outline=edge,
         width=max(SS, big // 14),
     )
-    letter = t.COMPANY_LETTER.get(colour, "?")
-    f = t.font(round(big * 0.62), True)
-    d.text(
-        (big / 2, big / 2 + big * 0.02),
-        letter,
-        font=f,
-        fill=t.COMPANY_INK.get(colour, "#ffffff"),
-        anchor="mm",
-    )
+    _letter(d, colour, (big / 2, big / 2 + big * 0.02), round(big * 0.62))
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -285,8 +286,7 @@ def token_image(colour: str, size: int) -> Image.Image:
 def check_image(size: int, ok: bool) -> Image.Image:
     """A green check (sealed/done) or a grey hourglass-like dot (waiting)."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     if ok:
         d.ellipse((0, 0, big - 1, big - 1), fill=t.GOOD)
         d.line(
@@ -313,8 +313,7 @@ def ceo_image(colour: str, size: int) -> Image.Image:
     tells it from the round Office and Goods tokens without the colour."""
     big = size * SS
     wide = round(big * 0.8)
-    im = Image.new("RGBA", (wide, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(wide, big)
     fill = t.COMPANY_FILL.get(colour, "#888888")
     edge = "#1f2328"
     lw = max(SS, big // 16)
@@ -325,14 +324,7 @@ def ceo_image(colour: str, size: int) -> Image.Image:
     d.rounded_rectangle(
         (lw, top, wide - lw, big - lw), radius=big * 0.2, fill=fill, outline=edge, width=lw
     )
-    f = t.font(round(big * 0.5), True)
-    d.text(
-        (cx, (top + big) / 2),
-        t.COMPANY_LETTER.get(colour, "?"),
-        font=f,
-        fill=t.COMPANY_INK.get(colour, "#ffffff"),
-        anchor="mm",
-    )
+    _letter(d, colour, (cx, (top + big) / 2), round(big * 0.5))
     return im.resize((round(size * 0.8), size), Image.Resampling.LANCZOS)
 
 
@@ -341,8 +333,7 @@ def marketing_image(colour: str, size: int) -> Image.Image:
     """A company's Marketing Token (Update 1.1): a diamond in the company's colour with its
     letter, ``size`` px (a diamond, so it reads apart from the round tokens)."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     h = big / 2
     d.polygon(
         [(h, 0), (big - 1, h), (h, big - 1), (0, h)],
@@ -353,12 +344,5 @@ def marketing_image(colour: str, size: int) -> Image.Image:
         [(h, m), (big - 1 - m, h), (h, big - 1 - m), (m, h)],
         fill=t.COMPANY_FILL.get(colour, "#888888"),
     )
-    f = t.font(round(big * 0.5), True)
-    d.text(
-        (h, h + big * 0.02),
-        t.COMPANY_LETTER.get(colour, "?"),
-        font=f,
-        fill=t.COMPANY_INK.get(colour, "#ffffff"),
-        anchor="mm",
-    )
+    _letter(d, colour, (h, h + big * 0.02), round(big * 0.5))
     return im.resize((size, size), Image.Resampling.LANCZOS)
