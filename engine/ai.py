@@ -26,10 +26,6 @@ def choose(game_name: str, state: dict[str, Any], seat: str, kind: str = "greedy
     game = get_game(game_name)
     if kind not in KINDS:
         raise ValueError(f"unknown AI kind {kind!r}")
-    if kind == "greedy" and game_name == "smartphone-inc":
-        from engine.smartphone_inc.greedy import greedy_action
-
-        return greedy_action(state, seat)
     if kind == "greedy" and hasattr(game, "greedy_action"):  # a game's own rule-following bot
         return game.greedy_action(state, seat)
     rng = _rng(state, seat)

@@ -1,9 +1,10 @@
-"""Helpers for game states, which are plain JSON data."""
+"""Helpers for game states, which are plain JSON data, and for the games' JSON data files."""
 
 from __future__ import annotations
 
 import json
 import marshal
+from importlib import resources
 from typing import Any
 
 
@@ -18,3 +19,8 @@ def clone(obj: Any) -> Any:
 def dumps(obj: Any) -> str:
     """Canonical JSON text: same data, same bytes."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def game_data(package: str, name: str) -> Any:
+    """The JSON file ``data/<name>`` of the game package ``package`` (its components)."""
+    return json.loads(resources.files(package).joinpath("data", name).read_text("utf-8"))

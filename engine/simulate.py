@@ -10,6 +10,8 @@ from typing import Any
 from engine import get_game
 from engine.ai import choose
 from engine.rng import Rng, seed_state
+from engine.smartphone_inc.data import NEW_TECHS, TECH_ORDER, TECH_SETS
+from engine.smartphone_inc.invariants import check
 
 
 def play_game(
@@ -67,8 +69,6 @@ def apply_rates(
 def module_mix(seed: int, players: int) -> tuple[int, dict[str, Any], bool]:
     """A Smartphone Inc. module combination drawn from ``seed`` (Update 1.1: Hardcore,
     Directives, New Technologies, the 2-3 player board; Steve): (seats, options, Steve)."""
-    from engine.smartphone_inc.data import NEW_TECHS, TECH_ORDER, TECH_SETS
-
     rng = Rng(seed_state(seed))
     small = rng.below(4) == 0
     n = players if players > 0 else 1 + rng.below(3 if small else 5)
@@ -110,9 +110,7 @@ def simulate(
     actions = 0
     started = time.perf_counter()
     combos: dict[str, int] = {}
-    check = None
-    if mix:
-        from engine.smartphone_inc.invariants import check
+    on_state = check if mix else None
     lo, hi = getattr(get_game(game_name), "player_range", (1, 5))
     for g in range(games):
         n = players if players > 0 else lo + (g % (hi - lo + 1))
@@ -127,7 +125,7 @@ def simulate(
         if with_steve and n >= 2:
             opts["automata"] = [seats[-1]]
         try:
-            state, _, count = play_game(game_name, seats, seed + g, opts, kind, on_state=check)
+            state, _, count = play_game(game_name, seats, seed + g, opts, kind, on_state=on_state)
             actions += count
             for row in get_game(game_name).result(state)["scores"]:
                 vp_total += row["vp"]

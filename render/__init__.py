@@ -47,8 +47,10 @@ def _module(game_name: str) -> Any:
 
 
 def draw(game_name: str, view: dict[str, Any]) -> Image.Image:
-    """The picture of ``view``: public table (``view["you"] is None``) or private."""
-    return _module(game_name).draw(view)
+    """The picture of ``view``: the public table (``view["you"] is None``: the game's
+    ``board.draw``) or the seat's private picture (its ``private.draw``)."""
+    pictures = _module(game_name)
+    return (pictures.board if view.get("you") is None else pictures.private).draw(view)
 
 
 def draw_plan(game_name: str, view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:

@@ -46,8 +46,9 @@ GAMES: dict[str, dict[str, list[str] | str]] = {
         "package": "smartphone_inc",
         "modules": [
             "common", "control", "directives", "flow", "hardcore", "improve", "logistics",
-            "new_technologies", "planning", "preparation", "prices", "priority", "production",
-            "research", "retailers", "scoring", "selling", "small_board", "steve", "technologies",
+            "new_technologies", "outcome_yields", "planning", "preparation", "prices", "priority",
+            "production", "research", "retailers", "scoring", "selling", "small_board", "steve",
+            "technologies",
         ],
         "tests": ["test_si_*.py", "test_su_*.py", "test_mini_upgrade_goods.py"],
         "not_tests": ["test_su_bot.py", "test_su_bot_e2e.py"],

@@ -14,8 +14,8 @@ import pytest
 from bot import choices
 from bot.demo import run_demo
 from bot.games import find, names
+from engine.age_of_automaton.common import compositions
 from engine.age_of_automaton.data import TRACKS
-from engine.age_of_automaton.effects import compositions
 from engine.age_of_automaton.effects import describe as describe_effect
 from engine.age_of_automaton.game import GAME
 

@@ -11,7 +11,7 @@ import pytest
 from bot.choices import ActionPath
 from bot.games.age_of_automaton import turns
 from engine import IllegalAction
-from engine.age_of_automaton.effects import compositions
+from engine.age_of_automaton.common import compositions
 from engine.age_of_automaton.labels import describe
 
 KINDS = ["red", "blue", "yellow", "credits"]

@@ -11,10 +11,10 @@ from engine.errors import IllegalAction
 from engine.mobile_markets import (
     displays,
     effects,
-    events,
     flow,
     market,
     marketing,
+    preparation,
     product,
     production,
     profit,
@@ -36,7 +36,7 @@ def test_E1_E2_seven_cards_two_buys_MM_CARD_E1():
     state = new_game(1, seed=2)
     state["events"]["revealed"] = ["E3"]
     state["events"]["deck"] = ["E1", "E2", "E5", "E6"]
-    events.reveal(state)
+    preparation.reveal_event(state)
     displays.refresh(state)
     assert len(state["displays"]["technology"]["row"]) == 7 and len(state["displays"]["marketing"]["row"]) == 4
     state["players"]["p1"]["progress"] = 0
@@ -51,7 +51,7 @@ def test_E1_E2_seven_cards_two_buys_MM_CARD_E1():
     state = new_game(1, seed=2)
     state["events"]["revealed"] = ["E3"]
     state["events"]["deck"] = ["E2", "E5", "E6", "E7"]
-    events.reveal(state)
+    preparation.reveal_event(state)
     displays.refresh(state)
     assert len(state["displays"]["marketing"]["row"]) == 7
     # two Marketing Campaign cards bought in one turn (M2: 2 points, M28: 1), not three
@@ -132,7 +132,7 @@ def test_E13_market_cleared_private_stay_MM_CARD_E13():
     assert left
     state["players"]["p1"]["private"] = [state["customers"]["regular"]["deck"].pop(0)]
     state["events"]["deck"] = ["E13", "E3", "E5", "E6"]
-    events.reveal(state)
+    preparation.reveal_event(state)
     assert all(not col for col in state["market"].values())
     assert len(state["players"]["p1"]["private"]) == 1
     assert all(c in state["customers"][market.CUSTOMERS[c]["type"]]["discard"] for c in left)

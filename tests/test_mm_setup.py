@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mm_support import new_game, pass_until, start_phase
 
-from engine.mobile_markets import displays, events, flow, market, preparation
+from engine.mobile_markets import displays, flow, market, preparation
 from engine.mobile_markets.data import (
     CUSTOMERS,
     EVENTS,
@@ -146,9 +146,9 @@ def test_event_revealed_and_acts_this_round_MM_PREP_04():
     from engine.mobile_markets import product
 
     assert product.base_cost(state) == 1
-    events.reveal(state)
+    preparation.reveal_event(state)
     assert state["events"]["revealed"][-1] == "E4" and product.base_cost(state) == 2  # E4 overrides
-    events.reveal(state)
+    preparation.reveal_event(state)
     assert product.base_cost(state) == 1  # next round: E3, the base cost is 1 again
     assert state["events"]["deck"] == ["E5", "E6"]
 

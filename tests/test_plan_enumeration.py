@@ -103,7 +103,7 @@ def test_refs_do_not_depend_on_owned_order_or_duplicates_SI_PLAN_10():
 @pytest.mark.parametrize("has_4g", [False, True])
 def test_shipped_tables_are_the_computed_ones(has_4g):
     """The data file is current: same rows, same order, for the small tables (the large
-    ones take seconds each; ``python -m engine.smartphone_inc.outcome_tables`` rebuilds all)."""
+    ones take seconds each; ``python -m engine.smartphone_inc.outcome_tables_build`` rebuilds all)."""
     assert outcome_tables.load(has_4g, 0) is not None, "outcome_tables.bin is missing or stale"
     for n in range(4):
         shipped = outcome_tables.load(has_4g, n)

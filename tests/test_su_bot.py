@@ -13,7 +13,8 @@ from bot import text
 from bot.games.smartphone_inc import planner, words
 from bot.games.smartphone_inc.presenter import PRESENTER
 from engine import IllegalAction
-from engine.smartphone_inc.game import GAME, enumerate_actions
+from engine.smartphone_inc.game import GAME
+from engine.smartphone_inc.legal import enumerate_actions
 from tests.test_words import ID_PATTERNS
 
 SLUGS = re.compile(r"\b(?:first-add-on-game|i-want-some-space|spatial-vp|ceo-wi-fi|world-nfc|blitz-li-ion|gamepad:0|4g:1)\b")

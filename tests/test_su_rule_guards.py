@@ -69,10 +69,10 @@ def test_the_ceo_needs_the_companys_office_in_its_region_SU_TEC_02_SU_TEC_03():
     p2 = state["players"]["p2"]
     p2["price"], p2["goods"] = 3, 4
     state["ceo"]["p2"] = "china"
-    assert new_technologies.ceo_sell_prompt(state, "p2") is None
+    assert selling.ceo_sell_prompt(state, "p2") is None
     state["regions"]["china"]["offices"].append("p2")
     # China at 3: the 5, the 3 and the 4 buy; 4G and Li-Ion do not
-    assert new_technologies.ceo_sell_prompt(state, "p2") == {"type": "ceo_sell", "region": "china", "max": 3, "price": 3}
+    assert selling.ceo_sell_prompt(state, "p2") == {"type": "ceo_sell", "region": "china", "max": 3, "price": 3}
 
 
 def test_second_goods_only_for_a_technology_whose_patent_is_held_SU_TEC_04():

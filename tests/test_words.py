@@ -377,7 +377,7 @@ def test_pad_sides_are_counted_alike_in_text_and_pictures(monkeypatch: pytest.Mo
     from bot.games.smartphone_inc.planner import Draft, PlanContext, describe_draft
     from engine.smartphone_inc import decisions
     from engine.smartphone_inc.game import GAME
-    from render.smartphone_inc import draw
+    from render import draw as draw_picture
     from render.smartphone_inc import plan as plan_picture
 
     ctx = PlanContext(("S-green",), False)
@@ -395,7 +395,7 @@ def test_pad_sides_are_counted_alike_in_text_and_pictures(monkeypatch: pytest.Mo
     assert sides_seen == {0, 1}
     # the private picture labels the four Pad sides the same way
     state = GAME.setup(["ann", "bob"], 1, {})
-    drawn = drawn_texts(monkeypatch, draw, GAME.view(state, "ann"))
+    drawn = drawn_texts(monkeypatch, draw_picture, "smartphone-inc", GAME.view(state, "ann"))
     assert {m for s in drawn for m in pad_side.findall(s)} == {("A", "1"), ("A", "2"), ("B", "1"), ("B", "2")}
 
 
@@ -404,13 +404,13 @@ def test_technology_sides_are_named_as_the_board_picture_names_them(monkeypatch:
     "face down" (not "side 1" / "side 2")."""
     from bot.games.smartphone_inc import PRESENTER
     from engine.smartphone_inc.game import GAME
-    from render.smartphone_inc import draw
+    from render import draw as draw_picture
 
     options = {"tech_sides": {"gps": 1, "nfc": 0, "wi-fi": 0, "gamepad": 0, "li-ion": 0, "4g": 0}}
     (line,) = PRESENTER.options_in_words(options)
     assert line.startswith("Technology sides: GPS face down, NFC face up")
     assert "side" not in line.removeprefix("Technology sides")
-    drawn = drawn_texts(monkeypatch, draw, GAME.view(GAME.setup(["ann", "bob"], 1, options), None))
+    drawn = drawn_texts(monkeypatch, draw_picture, "smartphone-inc", GAME.view(GAME.setup(["ann", "bob"], 1, options), None))
     assert drawn.count("face down") == 1 and drawn.count("face up") == 5
 
 

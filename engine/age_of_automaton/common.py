@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.age_of_automaton.data import COLOURS, LIMIT
+from engine.age_of_automaton.data import ACHIEVEMENTS, COLOURS, EQUIPMENT, LIMIT, SPECIALISTS
 from engine.errors import IllegalAction
 
 State = dict[str, Any]
@@ -91,8 +91,6 @@ def score(state: State, seat: str, n: int, why: str) -> None:
 def source_of(why: str) -> str:
     """The source a VP gain is listed under in a round's results ("Equipment bonus",
     "Reliability", "Reputation tokens", "Achievements", "Specialists", "Equipment")."""
-    from engine.age_of_automaton.data import ACHIEVEMENTS, EQUIPMENT, SPECIALISTS
-
     if why.startswith("Reliability"):
         return "Reliability"
     if "VP token" in why:
@@ -107,3 +105,29 @@ def source_of(why: str) -> str:
 
 def has_res(p: dict[str, Any], res: dict[str, int]) -> bool:
     return all(p["res"][c] >= n for c, n in res.items())
+
+
+def compositions(n: int, kinds: list[str], caps: dict[str, int] | None = None) -> list[dict[str, int]]:
+    """Every way to split ``n`` among ``kinds`` (at most ``caps[k]`` of each)."""
+    out: list[dict[str, int]] = []
+
+    def walk(i: int, left: int, cur: dict[str, int]) -> None:
+        if i == len(kinds) - 1:
+            k = kinds[i]
+            if caps is None or left <= caps.get(k, 0):
+                d = dict(cur)
+                if left:
+                    d[k] = left
+                out.append(d)
+            return
+        k = kinds[i]
+        top = left if caps is None else min(left, caps.get(k, 0))
+        for m in range(top, -1, -1):
+            if m:
+                cur[k] = m
+            walk(i + 1, left - m, cur)
+            cur.pop(k, None)
+
+    if kinds:
+        walk(0, n, {})
+    return out

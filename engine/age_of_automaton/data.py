@@ -3,15 +3,12 @@ the rulebook's counts at import (see DATA.md for what is reconstructed)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from functools import partial
 from typing import Any
 
-_DIR = Path(__file__).resolve().parent / "data"
+from engine.jsonstate import game_data
 
-
-def _load(name: str) -> Any:
-    return json.loads((_DIR / name).read_text("utf-8"))
+_load = partial(game_data, "engine.age_of_automaton")
 
 
 BOARD: dict[str, Any] = _load("board.json")

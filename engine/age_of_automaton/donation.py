@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.age_of_automaton import effects, reputation
-from engine.age_of_automaton.common import State, fmt_res, say
+from engine.age_of_automaton import reputation
+from engine.age_of_automaton.common import State, compositions, fmt_res, say
 from engine.age_of_automaton.data import BOARD, COLOURS
 from engine.errors import IllegalAction
 
@@ -41,7 +41,7 @@ def options(state: State, seat: str) -> list[dict[str, Any]]:
     caps = dict(p["res"], credits=p["credits"])
     out = []
     for total in range(limit(p), -1, -1):
-        out += [{"type": "donate", "give": c} for c in effects.compositions(total, [*COLOURS, "credits"], caps)]
+        out += [{"type": "donate", "give": c} for c in compositions(total, [*COLOURS, "credits"], caps)]
     return out
 
 

@@ -15,8 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.age_of_automaton import relationships, reputation, technology
-from engine.age_of_automaton.common import LIMIT, State, fmt_res, gain_credits, gain_res, say, score
+from engine.age_of_automaton import donation, relationships, reputation, technology
+from engine.age_of_automaton.common import (
+    LIMIT,
+    State,
+    compositions,
+    fmt_res,
+    gain_credits,
+    gain_res,
+    say,
+    score,
+)
 from engine.age_of_automaton.data import COLOURS, RELATIONSHIPS, ROMAN
 from engine.errors import IllegalAction
 
@@ -68,8 +77,6 @@ def execute(state: State, seat: str, atom: dict[str, Any]) -> None:
     elif "build" in atom:
         technology.build(state, seat, atom["build"], atom.get("n", 1))
     elif "donation" in atom:
-        from engine.age_of_automaton import donation
-
         donation.move(state, seat, atom["donation"], megaphones=False)
     else:
         raise ValueError(f"unknown effect {atom!r}")
@@ -185,32 +192,6 @@ def _answer_upgrade(state: State, seat: str, a: dict[str, Any], action: dict[str
 ASKS.update({"pick": _answer_pick, "discard": _answer_discard, "upgrade": _answer_upgrade})
 
 
-def compositions(n: int, kinds: list[str], caps: dict[str, int] | None = None) -> list[dict[str, int]]:
-    """Every way to split ``n`` among ``kinds`` (at most ``caps[k]`` of each)."""
-    out: list[dict[str, int]] = []
-
-    def walk(i: int, left: int, cur: dict[str, int]) -> None:
-        if i == len(kinds) - 1:
-            k = kinds[i]
-            if caps is None or left <= caps.get(k, 0):
-                d = dict(cur)
-                if left:
-                    d[k] = left
-                out.append(d)
-            return
-        k = kinds[i]
-        top = left if caps is None else min(left, caps.get(k, 0))
-        for m in range(top, -1, -1):
-            if m:
-                cur[k] = m
-            walk(i + 1, left - m, cur)
-            cur.pop(k, None)
-
-    if kinds:
-        walk(0, n, {})
-    return out
-
-
 def ask_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, Any]]:
     kind = a["kind"]
     if kind == "pick":
@@ -223,33 +204,30 @@ def ask_options(state: State, seat: str, a: dict[str, Any]) -> list[dict[str, An
     return []
 
 
+def _s(n: int) -> str:
+    return "s" if n != 1 else ""
+
+
+# the words of each data atom, by its key, first match first (as execute reads them)
+ATOM_WORDS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("credits", lambda a: f"{a['credits']} credit{_s(a['credits'])}"),
+    ("res", lambda a: fmt_res(a["res"])),
+    ("any", lambda a: f"{a['any']} resource{_s(a['any'])} of any colour"),
+    ("pick", lambda a: f"{a['pick']} of {'/'.join(a['of'])}"),
+    ("any_or_credits", lambda a: f"{a['any_or_credits']} resources and/or credits"),
+    ("vp", lambda a: f"{a['vp']} VP"),
+    ("rep", lambda a: f"{a['rep']} reputation"),
+    ("rel", lambda a: "relationship with the " + ", ".join(RELATIONSHIPS[c]["name"] for c in a["rel"])),
+    ("upgrade", lambda a: f"upgrade one automaton {a['upgrade']} level{_s(a['upgrade'])}"),
+    ("build", lambda a: f"build a Level {ROMAN[a['build']]} automaton"),
+    ("donation", lambda a: f"Donation +{a['donation']} (no reputation)"),
+)
+
+
 def describe(atoms: list[dict[str, Any]]) -> str:
     """Player-facing text of an effect list, e.g. "2 credits, 1 red"."""
-    out = []
-    for a in atoms:
-        if "credits" in a:
-            out.append(f"{a['credits']} credit{'s' if a['credits'] != 1 else ''}")
-        elif "res" in a:
-            out.append(fmt_res(a["res"]))
-        elif "any" in a:
-            out.append(f"{a['any']} resource{'s' if a['any'] != 1 else ''} of any colour")
-        elif "pick" in a:
-            out.append(f"{a['pick']} of {'/'.join(a['of'])}")
-        elif "any_or_credits" in a:
-            out.append(f"{a['any_or_credits']} resources and/or credits")
-        elif "vp" in a:
-            out.append(f"{a['vp']} VP")
-        elif "rep" in a:
-            out.append(f"{a['rep']} reputation")
-        elif "rel" in a:
-            out.append("relationship with the " + ", ".join(RELATIONSHIPS[c]["name"] for c in a["rel"]))
-        elif "upgrade" in a:
-            out.append(f"upgrade one automaton {a['upgrade']} level{'s' if a['upgrade'] != 1 else ''}")
-        elif "build" in a:
-            out.append(f"build a Level {ROMAN[a['build']]} automaton")
-        elif "donation" in a:
-            out.append(f"Donation +{a['donation']} (no reputation)")
-    return ", ".join(out) if out else "nothing"
+    out = [next((words(a) for key, words in ATOM_WORDS if key in a), "") for a in atoms]
+    return ", ".join(w for w in out if w) or "nothing"
 
 
-__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe", "compositions"]
+__all__ = ["queue", "ask", "execute", "ASKS", "STEPS", "ask_options", "describe"]

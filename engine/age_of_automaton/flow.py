@@ -3,6 +3,8 @@ structure of the Action phase (AA-ACT-01..05) and the dispatch of every decision
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from engine.age_of_automaton import (
@@ -34,10 +36,12 @@ from engine.age_of_automaton.data import (
     ACTION_NAMES,
     BLOCKED,
     COLUMN_OF,
+    EQUIPMENT,
     MAIN_ACTIONS,
     ROUNDS,
     SPECIALISTS,
 )
+from engine.age_of_automaton.labels import ask_text
 from engine.errors import IllegalAction
 from engine.jsonstate import clone
 
@@ -75,6 +79,11 @@ def resolve_action(state: State, seat: str, kind: str, params: dict[str, Any], e
     MODULES[kind].resolve(state, seat, params, extra)
 
 
+# an Equipment card's extra action goes through this dispatch
+effects.STEPS["equipment_extra"] = partial(equipment.extra_step, action_choices=action_choices)
+effects.ASKS["extra"] = partial(equipment.answer_extra, resolve_action=resolve_action)
+
+
 def column_used(p: dict[str, Any], kind: str) -> bool:
     col = COLUMN_OF.get(kind)
     return col is not None and any(COLUMN_OF[m] == col for m in p["markers"])
@@ -110,8 +119,6 @@ def overtime_useful(state: State, seat: str) -> bool:
 def playable_after(state: State, seat: str, kind: str, cards: list[Any]) -> bool:
     """Whether ``kind`` has a legal choice once the Equipment ``cards`` are used first (an
     ability with a choice of its own counts as making it playable)."""
-    from engine.age_of_automaton.data import EQUIPMENT
-
     if any(not isinstance(c, str) or c not in EQUIPMENT for c in cards):
         return False
     trial = clone(state)
@@ -276,6 +283,20 @@ effects.STEPS["resolve_main"] = _resolve_step
 effects.ASKS["resolve"] = _answer_resolve
 
 
+# the free actions that name one card (AA-ACT-05): the card's id goes to the rule
+FREE_CARD_ACTIONS: dict[str, Callable[[State, str, Any], None]] = {
+    "play_specialist": free.play_specialist,
+    "use_specialist": free.use_specialist,
+    "contract": free.contract,
+    "equipment": free.use_equipment,
+}
+
+
+def _overtime_check(state: State, seat: str, name: Any) -> None:
+    if name == "overtime" and not overtime_useful(state, seat):
+        raise IllegalAction("Overtime now would not open any main action")
+
+
 def act_turn(state: State, seat: str, action: dict[str, Any]) -> None:
     turn = state["turn"]
     if turn is None or turn["seat"] != seat:
@@ -287,21 +308,13 @@ def act_turn(state: State, seat: str, action: dict[str, Any]) -> None:
     if kind == "main":
         play_main(state, seat, action)
     elif kind == "special":
-        if action.get("name") == "overtime" and not overtime_useful(state, seat):
-            raise IllegalAction("Overtime now would not open any main action")
+        _overtime_check(state, seat, action.get("name"))
         special.play(state, seat, action)
-    elif kind == "play_specialist":
-        free.play_specialist(state, seat, action.get("card"))
-    elif kind == "use_specialist":
-        free.use_specialist(state, seat, action.get("card"))
+    elif isinstance(kind, str) and kind in FREE_CARD_ACTIONS:
+        FREE_CARD_ACTIONS[kind](state, seat, action.get("card"))
     elif kind == "discard_specialist":
-        if action.get("special") == "overtime" and not overtime_useful(state, seat):
-            raise IllegalAction("Overtime now would not open any main action")
+        _overtime_check(state, seat, action.get("special"))
         free.discard_specialist(state, seat, action)
-    elif kind == "contract":
-        free.contract(state, seat, action.get("card"))
-    elif kind == "equipment":
-        free.use_equipment(state, seat, action.get("card"))
     elif kind == "end":
         if not turn["main"]:
             raise IllegalAction("play a main action first (or pass if none can be played)")
@@ -535,8 +548,6 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
 
 
 def ask_prompt(state: State, a: dict[str, Any]) -> dict[str, Any]:
-    from engine.age_of_automaton.labels import ask_text
-
     out = {k: v for k, v in a.items() if k != "seat"}
     out["type"] = a["kind"]
     out["text"] = ask_text(state, a)

@@ -5,70 +5,32 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.age_of_automaton import canonical, flow, setup
+from engine.age_of_automaton import canonical, flow, setup, undo
+from engine.age_of_automaton.bot import choose
 from engine.age_of_automaton.common import State
 from engine.age_of_automaton.labels import label
 from engine.age_of_automaton.versions import KNOWN, RULES
 from engine.age_of_automaton.view import make_view
 from engine.errors import IllegalAction
-from engine.jsonstate import clone
-from engine.standard import StateRecord, hidden_action
+from engine.standard import VersionedRecord, hidden_action
 
 
-class AgeOfAutomaton(StateRecord):
+class AgeOfAutomaton(VersionedRecord):
     name = "age-of-automaton"
     player_range = (2, 4)
     rules_version = RULES  # the rules version a new game starts under (versions.py)
+    flow, actions, undo = flow, canonical, undo
 
-    def setup(
-        self,
-        players: list[str],
-        seed: int,
-        options: dict[str, Any] | None = None,
-        *,
-        rules: int | None = None,
-        rng: str | None = None,
-    ) -> State:
-        """A new game under the current rules and generator; ``rules``/``rng`` set up a
-        game under the ones it started with (the replay of an older game's log)."""
+    def _setup(self, players: list[str], seed: int, options: dict[str, Any] | None, rules: int | None, rng: str | None) -> State:
         state = setup.setup(players, seed, options, rules, rng)
         flow.run(state)
         return state
 
-    def pending(self, state: State) -> dict[str, dict[str, Any]]:
-        return flow.pending(state)
-
     def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
         return flow.options(state, seat)
 
-    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
-        """(the action as the engine reads it, the names of fields it does not know);
-        IllegalAction for a malformed one (engine/canonical.py)."""
-        return canonical.canonical_action(action)
-
-    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
-        if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a 'type'")
-        if not isinstance(seat, str) or seat not in state["players"]:
-            raise IllegalAction(f"{seat!r} has no seat in this game")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if seat not in flow.pending_seats(state):
-            raise IllegalAction("you have nothing to decide right now")
-        new = clone(state)
-        new["log"] = []
-        flow.act(new, seat, action)
-        new["version"] += 1
-        flow.run(new, on_phase)
-        return new
-
-    def undoable(self, before: State, after: State, seat: str) -> bool:
-        """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
-        (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
-        (``undo.py`` lists what the rulebook keeps hidden)."""
-        from engine.age_of_automaton import undo
-
-        return undo.undoable(before, after, seat)
+    def _deciding(self, state: State) -> list[str]:
+        return flow.pending_seats(state)
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         actions = flow.options(state, seat)
@@ -77,8 +39,6 @@ class AgeOfAutomaton(StateRecord):
         return actions[rng.below(len(actions))]
 
     def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
-        from engine.age_of_automaton.bot import choose
-
         return choose(state, seat)
 
     def label(self, state: State, seat: str, action: dict[str, Any]) -> str:

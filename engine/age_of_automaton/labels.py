@@ -11,7 +11,7 @@ of Automaton's actions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.age_of_automaton import achievements, effects, gains, special
@@ -53,29 +53,30 @@ def amounts(give: Mapping[str, Any]) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def _claim_ask(state: State, a: dict[str, Any]) -> str:
+    cards = state["offers"][a["seat"]]
+    names = " and ".join(ACHIEVEMENTS[c]["name"] for c in cards)
+    when = "the Audit" if a.get("before") == "audit" else "the final scoring"
+    return f"Before {when}, claim the Achievement{'s' if len(cards) != 1 else ''} you met: {names}."
+
+
+# the question of each kind of ask: (state, ask, " (why)" or "") -> text
+ASK_WORDS: dict[str, Callable[[State, dict[str, Any], str], str]] = {
+    "pick": lambda state, a, why: f"Take {a['n']} of {', '.join(a['of'])}{why}.",
+    "discard": lambda state, a, why: f"You hold more than 10 resource tokens: discard {a['n']}.",
+    "upgrade": lambda state, a, why: f"Choose an automaton to upgrade {a['steps']} level{'s' if a['steps'] != 1 else ''}{why}.",
+    "dice": lambda state, a, why: overdrive_offer(state, a),
+    "extra": lambda state, a, why: f"Play the extra {ACTION_NAMES[a['action']]} action of {EQUIPMENT[a['card']]['name']} now, or lose it.",
+    "column": lambda state, a, why: f"Choose the column (1-4) for {EQUIPMENT[a['card']]['name']}.",
+    "resolve": lambda state, a, why: f"Resolve your {ACTION_NAMES[a['action']]} action: choose how.",
+    "achievement": lambda state, a, why: _claim_ask(state, a),
+}
+
+
 def ask_text(state: State, a: dict[str, Any]) -> str:
     kind = a["kind"]
-    why = f" ({a['why']})" if a.get("why") else ""
-    if kind == "pick":
-        return f"Take {a['n']} of {', '.join(a['of'])}{why}."
-    if kind == "discard":
-        return f"You hold more than 10 resource tokens: discard {a['n']}."
-    if kind == "upgrade":
-        return f"Choose an automaton to upgrade {a['steps']} level{'s' if a['steps'] != 1 else ''}{why}."
-    if kind == "dice":
-        return overdrive_offer(state, a)
-    if kind == "extra":
-        return f"Play the extra {ACTION_NAMES[a['action']]} action of {EQUIPMENT[a['card']]['name']} now, or lose it."
-    if kind == "column":
-        return f"Choose the column (1-4) for {EQUIPMENT[a['card']]['name']}."
-    if kind == "resolve":
-        return f"Resolve your {ACTION_NAMES[a['action']]} action: choose how."
-    if kind == "achievement":
-        cards = state["offers"][a["seat"]]
-        names = " and ".join(ACHIEVEMENTS[c]["name"] for c in cards)
-        when = "the Audit" if a.get("before") == "audit" else "the final scoring"
-        return f"Before {when}, claim the Achievement{'s' if len(cards) != 1 else ''} you met: {names}."
-    return kind
+    words = ASK_WORDS.get(kind)
+    return kind if words is None else words(state, a, f" ({a['why']})" if a.get("why") else "")
 
 
 def _passes(n: int) -> str:
@@ -108,6 +109,25 @@ def claim_label(state: State, seat: str, card: str) -> str:
     return f"Claim Achievement {info['name']} ({effects.describe(info['gain'])}{bonus})"
 
 
+# the words of a main action's fields, in the order they are said
+MAIN_WORDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("track", lambda track: f"on the {TRACKS[track]['name'] if track in TRACKS else 'track'}"),
+    ("worker", lambda level: f"with a Level {ROMAN.get(level, '?')} automaton"),
+    ("card", lambda card: f"taking {card_name(card)}"),
+    ("tile", lambda tile: f"({card_name(tile)})"),
+)
+
+# the actions that name one card, by their verb
+CARD_VERBS = {
+    "play_specialist": "Play",
+    "use_specialist": "Use",
+    "contract": "Contract",
+    "equipment": "Use",
+    "draft": "Keep",
+    "achievement": "Claim Achievement",
+}
+
+
 def describe(action: Mapping[str, Any]) -> str | None:
     """Any action in words without the game state (:func:`label` adds costs and gains);
     None for a kind of action this game does not have."""
@@ -116,34 +136,19 @@ def describe(action: Mapping[str, Any]) -> str | None:
         if action.get("skip"):
             return "Give up the extra action"
         name = ACTION_NAMES.get(str(action.get("action")), "the action")
-        bits = [name]
-        if "track" in action:
-            track = action["track"]
-            bits.append(f"on the {TRACKS[track]['name'] if track in TRACKS else 'track'}")
-        if "worker" in action:
-            bits.append(f"with a Level {ROMAN.get(action['worker'], '?')} automaton")
-        if "card" in action:
-            bits.append(f"taking {card_name(action['card'])}")
-        if "tile" in action:
-            bits.append(f"({card_name(action['tile'])})")
+        bits = [name] + [words(action[field]) for field, words in MAIN_WORDS if field in action]
         if action.get("before"):
             bits.append("using " + " and ".join(card_name(c) for c in action["before"]) + " first")
         return " ".join(bits)
     if t == "special":
         name = SPECIAL_NAMES.get(str(action.get("name")), "Special action")
         return name + (f" (Level {ROMAN.get(action['level'], '?')})" if "level" in action else "")
-    if t == "play_specialist":
-        return f"Play {card_name(action.get('card'))}"
-    if t == "use_specialist":
-        return f"Use {card_name(action.get('card'))}"
+    if isinstance(t, str) and t in CARD_VERBS:
+        return f"{CARD_VERBS[t]} {card_name(action.get('card'))}"
     if t == "discard_specialist":
         sp = action.get("special")
         tail = f" and a free {SPECIAL_NAMES.get(sp, '')}" if sp else ""
         return f"Discard {card_name(action.get('card'))}{tail}"
-    if t == "contract":
-        return f"Contract {card_name(action.get('card'))}"
-    if t == "equipment":
-        return f"Use {card_name(action.get('card'))}"
     if t == "dice":
         bonus = f", bonus {amounts(action['take'])}" if isinstance(action.get("take"), dict) else ""
         return "Overdrive" if action.get("overdrive") else "Move with these dice" + bonus
@@ -160,15 +165,7 @@ def describe(action: Mapping[str, Any]) -> str | None:
     if t == "column":
         column = action.get("column")
         return f"Column {int(column) + 1}" if isinstance(column, int) else "column"
-    if t == "draft":
-        return f"Keep {card_name(action.get('card'))}"
-    if t == "achievement":
-        return f"Claim Achievement {card_name(action.get('card'))}"
-    if t == "end":
-        return "End the turn"
-    if t == "pass":
-        return "Pass for the rest of the round"
-    return None
+    return {"end": "End the turn", "pass": "Pass for the rest of the round"}.get(str(t))
 
 
 def label(state: State, seat: str, action: dict[str, Any]) -> str:
@@ -192,20 +189,14 @@ def label(state: State, seat: str, action: dict[str, Any]) -> str:
         return f"{SPECIAL_NAMES[n]}{extra}{what}: pay {c} credit{'s' if c != 1 else ''} + 1 Reliability"
     if t in ("play_specialist", "upgrade", "column", "draft", "end", "pass"):
         return str(describe(action))
-    if t == "use_specialist":
-        info = SPECIALISTS[action["card"]]
-        return f"Use {info['name']}: {effects.describe(info['ability'])}"
+    if t in ("use_specialist", "contract", "equipment"):  # a card's ability
+        info = (EQUIPMENT if t == "equipment" else SPECIALISTS)[action["card"]]
+        return f"{CARD_VERBS[t]} {info['name']}: {effects.describe(info['ability'])}"
     if t == "discard_specialist":
         info = SPECIALISTS[action["card"]]
         sp = action.get("special")
         tail = f" and a free {SPECIAL_NAMES[sp]} (1 Reliability)" if sp else ""
         return f"Discard {info['name']} for {fmt_res(info['discard'])}{tail}"
-    if t == "contract":
-        info = SPECIALISTS[action["card"]]
-        return f"Contract {info['name']}: {effects.describe(info['ability'])}"
-    if t == "equipment":
-        info = EQUIPMENT[action["card"]]
-        return f"Use {info['name']}: {effects.describe(info['ability'])}"
     if t == "dice" and state["asks"] and state["asks"][0]["kind"] == "dice":
         a = state["asks"][0]
         if action.get("overdrive"):

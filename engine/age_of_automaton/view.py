@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.age_of_automaton import audit, donation, reliability, reputation, scoring
+from engine.age_of_automaton import audit, donation, flow, reliability, reputation, scoring
 from engine.age_of_automaton.actions import discounts
 from engine.age_of_automaton.common import State, held
 from engine.age_of_automaton.data import (
@@ -18,6 +18,8 @@ from engine.age_of_automaton.data import (
     SPECIALISTS,
     SPONSORSHIP,
 )
+from engine.age_of_automaton.gains import detail
+from engine.age_of_automaton.labels import label
 from engine.errors import IllegalAction
 from engine.jsonstate import clone
 
@@ -74,9 +76,6 @@ def player_view(state: State, seat: str, me: bool) -> dict[str, Any]:
 
 
 def make_view(state: State, seat: str | None) -> dict[str, Any]:
-    from engine.age_of_automaton import flow
-    from engine.age_of_automaton.labels import label
-
     if seat is not None and seat not in state["players"]:
         raise IllegalAction(f"{seat!r} has no seat in this game")
     pend = flow.pending(state)
@@ -144,8 +143,6 @@ def make_view(state: State, seat: str | None) -> dict[str, Any]:
 
 def _detail(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, str]:
     """``{"detail": …}``: the rest of a main action's numbers (a select's description)."""
-    from engine.age_of_automaton.gains import detail
-
     if action.get("type") in ("main", "extra", "resolve") and not action.get("skip") and not action.get("before"):
         kind = action.get("action") or state["asks"][0]["action"]
         text = detail(state, seat, kind, action)

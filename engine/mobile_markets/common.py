@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.rng import Rng
 
 State = dict[str, Any]
 
 
 def say(state: State, text: str) -> None:
     state["log"].append(text)
-
-
-def require(cond: bool, message: str) -> None:
-    if not cond:
-        raise IllegalAction(message)
 
 
 def is_steve(state: State, seat: str) -> bool:
@@ -36,16 +31,6 @@ def earn(state: State, seat: str, amount: int, why: str) -> None:
     p["gains"].append(amount)
     verb = "earns" if amount > 0 else "loses"
     say(state, f"{name(state, seat)} {verb} {abs(amount)} money ({why}).")
-
-
-def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number")
-    if lo is not None and value < lo:
-        raise IllegalAction(f"{what} must be at least {lo}")
-    if hi is not None and value > hi:
-        raise IllegalAction(f"{what} must be at most {hi}")
-    return value
 
 
 def plural(n: int, word: str) -> str:
@@ -84,3 +69,17 @@ def copy_state(state: State) -> State:
     new["share"] = dict(state["share"])
     new["log"] = []
     return new
+
+
+def draw_from(state: State, pile: dict[str, Any], name: str) -> str | None:
+    """The top card of ``pile`` (its ``deck``); an empty deck is first rebuilt by
+    shuffling the pile's ``discard`` (MM-PREP-08, DATA.md). None if both are empty."""
+    if not pile["deck"]:
+        if not pile["discard"]:
+            return None
+        rng = Rng(state["rng"])
+        pile["deck"] = rng.shuffle(pile["discard"])
+        state["rng"] = rng.state
+        pile["discard"] = []
+        say(state, f"The {name} deck is rebuilt from its discard pile.")
+    return pile["deck"].pop(0)

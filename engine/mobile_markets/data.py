@@ -6,10 +6,11 @@ reconstructed and why. Modules read the constants below, never the files.
 
 from __future__ import annotations
 
-import json
 import re
-from importlib import resources
+from functools import partial
 from typing import Any
+
+from engine.jsonstate import game_data
 
 PHASES = ("preparation", "planning", "pricing", "technology", "marketing", "production", "sales", "profit")
 PHASE_TITLES = {
@@ -35,8 +36,7 @@ COMPANIES = (  # colour, company (MM-SET-01)
 SYMBOLS = ("up", "down", "tech", "mkt", "prod")
 
 
-def _load(name: str) -> dict[str, Any]:
-    return json.loads(resources.files("engine.mobile_markets").joinpath("data", name).read_text("utf-8"))
+_load = partial(game_data, "engine.mobile_markets")
 
 
 _cust = _load("customers.json")

@@ -3,33 +3,31 @@ MM-TECH-02, MM-MKT-01): drawing, the Preparation refresh, Discount tokens and co
 
 from __future__ import annotations
 
-from engine.mobile_markets import effects
-from engine.mobile_markets.common import State, say
+from engine.mobile_markets import effects, events
+from engine.mobile_markets.common import State, draw_from
 from engine.mobile_markets.data import DECK_OF, DISPLAY_NAMES, DISPLAY_SIZE, DISPLAYS
-from engine.rng import Rng
 
 
 def size(state: State, display: str) -> int:
     """How many cards the display is refilled to (E1/E2: 7 this round)."""
-    for e in effects.event_effects(state, "preparation", "display_size"):
-        if e["display"] == display:
-            return int(e["n"])
-    return DISPLAY_SIZE[display]
+    return events.display_event(state, "preparation", "display_size", display, DISPLAY_SIZE[display])
+
+
+def turn_points(state: State, seat: str, phase: str, cells: str, effect: str) -> int:
+    """The Points of a buying turn (Technology, Marketing): the visible cells of the
+    phase's symbol + card effects (T15/T22)."""
+    return state["players"][seat]["outcome"][cells] + effects.total(state, seat, phase, effect)
+
+
+def card_limit(state: State, display: str) -> int:
+    """1 card a turn from the phase's display (Technology, Marketing); E1/E2: 2."""
+    return events.display_event(state, display, "card_limit", display, 1)
 
 
 def draw(state: State, display: str) -> str | None:
     """The top card of a display's deck; an empty deck is rebuilt from that display's
     discard pile (DATA.md). None when both are empty."""
-    d = state["displays"][display]
-    if not d["deck"]:
-        if not d["discard"]:
-            return None
-        rng = Rng(state["rng"])
-        d["deck"] = rng.shuffle(d["discard"])
-        state["rng"] = rng.state
-        d["discard"] = []
-        say(state, f"The {DISPLAY_NAMES[display]} deck is rebuilt from its discard pile.")
-    return d["deck"].pop(0)
+    return draw_from(state, state["displays"][display], DISPLAY_NAMES[display])
 
 
 def refill(state: State, display: str) -> list[str]:

@@ -1,12 +1,12 @@
-"""The Events (MM-SET-02, MM-PREP-04, MM-PREP-06, MM-PROD-01, E1-E15): the deck of 5,
-revealing one each Preparation, the Event acting this round, and the Customer and
-Goods icons of every revealed Event (they stay visible and count every round)."""
+"""The Events (MM-SET-02, MM-PREP-04, MM-PREP-06, MM-PROD-01, E1-E15): the Event acting
+this round, and the Customer and Goods icons of every revealed Event (they stay visible
+and count every round). Revealing one each Preparation is ``preparation.reveal_event``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.mobile_markets.common import State, say
+from engine.mobile_markets.common import State
 from engine.mobile_markets.data import EVENTS
 
 Effect = dict[str, Any]
@@ -30,6 +30,14 @@ def event_value(state: State, at: str, do: str, default: int = 0) -> int:
     return found[-1]["n"] if found else default
 
 
+def display_event(state: State, at: str, do: str, display: str, default: int) -> int:
+    """This round's Event's number for one display (E1/E2: its size, its card limit)."""
+    for e in event_effects(state, at, do):
+        if e["display"] == display:
+            return int(e["n"])
+    return default
+
+
 def goods_icons(state: State) -> int:
     """Goods icons on every revealed Event card."""
     return sum(EVENTS[e]["goods"] for e in state["events"]["revealed"])
@@ -42,21 +50,3 @@ def customer_icons(state: State) -> dict[str, int]:
         for kind, n in EVENTS[e]["customers"].items():
             out[kind] += n
     return out
-
-
-def reveal(state: State) -> None:
-    """Step 2 (MM-PREP-04): the next Event; its text overrides the rules this round."""
-    from engine.mobile_markets import market  # market reads card effects, which read Events
-
-    ev = state["events"]["deck"].pop(0)
-    state["events"]["revealed"].append(ev)
-    say(state, f"Event {ev} {EVENTS[ev]['name']}: {EVENTS[ev]['text']}")
-    if event_effects(state, "preparation", "discard_market"):  # E13
-        n = market.clear_market(state)
-        say(state, f"{n} Customers left on the market are discarded.")
-    progress = event_value(state, "preparation", "progress")
-    if progress:
-        for seat in state["seats"]:
-            if not state["players"][seat]["steve"]:
-                state["players"][seat]["progress"] += progress
-        say(state, f"Every company gets {progress} Progress Token{'s' if progress > 1 else ''}.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.mobile_markets import (
     marketing,
     planning,
@@ -23,7 +23,7 @@ from engine.mobile_markets import (
     steve_jr,
     technology,
 )
-from engine.mobile_markets.common import State, is_steve, require, say
+from engine.mobile_markets.common import State, is_steve, say
 from engine.mobile_markets.data import PHASE_TITLES, PHASES, ROUNDS
 
 TURN_PHASES = ("technology", "marketing", "sales")
@@ -54,12 +54,14 @@ def enter(state: State, phase: str) -> None:
 # --- prompts ------------------------------------------------------------------------------
 
 
+# what a company's turn starts with, by phase (its points for the turn)
+TURN_STARTS: dict[str, Callable[[State, str], None]] = {"technology": technology.begin, "marketing": marketing.begin}
+
+
 def begin_turn(state: State, seat: str) -> None:
-    phase = state["phase"]
-    if phase == "technology":
-        technology.begin(state, seat)
-    elif phase == "marketing":
-        marketing.begin(state, seat)
+    start = TURN_STARTS.get(state["phase"])
+    if start is not None:
+        start(state, seat)
     state["turn"]["started"] = True
 
 
@@ -145,15 +147,23 @@ def act(state: State, seat: str, action: dict[str, Any]) -> None:
         end_turn(state, seat)
 
 
+def _steve_sells(state: State, seat: str) -> None:
+    sales.build(state, seat, {}, 0)
+    sales.sell(state, seat)
+
+
+# Steve Jr.'s turn, by phase (he decides by his own cards)
+STEVE_TURNS: dict[str, Callable[[State, str], None]] = {
+    "technology": steve_jr.technology,
+    "marketing": steve_jr.marketing,
+    "sales": _steve_sells,
+}
+
+
 def steve_turn(state: State, seat: str) -> None:
-    phase = state["phase"]
-    if phase == "technology":
-        steve_jr.technology(state, seat)
-    elif phase == "marketing":
-        steve_jr.marketing(state, seat)
-    elif phase == "sales":
-        sales.build(state, seat, {}, 0)
-        sales.sell(state, seat)
+    turn = STEVE_TURNS.get(state["phase"])
+    if turn is not None:
+        turn(state, seat)
 
 
 def _fresh(state: State) -> bool:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.jsonstate import clone, dumps
+from engine.jsonstate import clone
 from engine.mobile_markets import actions as mm_actions
 from engine.mobile_markets import (
     displays,
     flow,
+    greedy,
+    legal,
     market,
     pads,
     planning,
@@ -19,6 +20,7 @@ from engine.mobile_markets import (
     product,
     sales,
     steve_jr,
+    undo,
 )
 from engine.mobile_markets.common import State, copy_state
 from engine.mobile_markets.data import (
@@ -39,7 +41,7 @@ from engine.mobile_markets.data import (
     plain_line,
 )
 from engine.mobile_markets.preview import preview_from_view
-from engine.standard import StateRecord, sealed_until_reveal
+from engine.standard import StateRecord
 
 
 class MobileMarkets(StateRecord):
@@ -47,6 +49,7 @@ class MobileMarkets(StateRecord):
     min_players = 1
     max_players = 4
     player_range = (min_players, max_players)  # what engine.simulate cycles through
+    flow, actions, undo, legal, greedy = flow, mm_actions, undo, legal, greedy
 
     # --- protocol -----------------------------------------------------------------------
     def setup(self, players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -54,56 +57,17 @@ class MobileMarkets(StateRecord):
         flow.run(state)
         return state
 
-    def pending(self, state: State) -> dict[str, dict[str, Any]]:
-        return flow.pending(state)
+    def _not_deciding(self, state: State, seat: str) -> str:
+        if state["players"][seat]["steve"]:
+            return "Steve Jr. decides by his own cards"
+        return super()._not_deciding(state, seat)
 
-    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
-        """(the action as the engine reads it, the names of fields it does not know);
-        IllegalAction for a malformed one (engine/canonical.py)."""
-        return mm_actions.canonical_action(action)
-
-    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
-        if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a 'type'")
-        if not isinstance(seat, str) or seat not in state["players"]:
-            raise IllegalAction(f"{seat!r} has no seat in this game")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        if seat not in flow.pending(state):
-            if state["players"][seat]["steve"]:
-                raise IllegalAction("Steve Jr. decides by his own cards")
-            raise IllegalAction("you have nothing to decide right now")
-        new = copy_state(state)
-        flow.act(new, seat, action)
-        new["version"] += 1
-        flow.run(new, on_phase)
-        return new
-
-    def undoable(self, before: State, after: State, seat: str) -> bool:
-        """Whether ``seat``'s move that turned ``before`` into ``after`` may be taken back
-        (BGA's undo): no die rolled, no card drawn or shown from a hidden hand or deck
-        (``undo.py`` lists what the rulebook keeps hidden)."""
-        from engine.mobile_markets import undo
-
-        return undo.undoable(before, after, seat)
-
-    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
-        prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            return []
-        return enumerate_actions(state, seat, prompt)
-
-    def greedy_action(self, state: State, seat: str) -> dict[str, Any]:
-        """The greedy player's choice (``engine.ai`` kind "greedy")."""
-        from engine.mobile_markets.greedy import greedy_action
-
-        return greedy_action(state, seat)
+    def _fresh(self, state: State) -> State:
+        return copy_state(state)
 
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         """A random legal action without listing every product."""
-        prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            raise IllegalAction(f"{seat} has nothing to decide")
+        prompt = self.prompt(state, seat)
         if prompt["type"] == "plan":
             return {"type": "plan", "plan": dict(rng.choice(pads.arrangements()))}
         if prompt["type"] == "product":
@@ -116,7 +80,7 @@ class MobileMarkets(StateRecord):
             if prompt["tokens"]:
                 action["tokens"] = rng.below(prompt["tokens"] + 1)
             return action
-        return rng.choice(enumerate_actions(state, seat, prompt))
+        return rng.choice(legal.enumerate_actions(state, seat, prompt))
 
     def preview(self, state: State, seat: str, action: dict[str, Any]) -> dict[str, Any]:
         """Net profit per sale and buyers of a product action, without playing it."""
@@ -124,14 +88,6 @@ class MobileMarkets(StateRecord):
         if prompt is None or prompt["type"] != "product":
             raise IllegalAction("you are not building a product now")
         return sales.preview(state, seat, action)
-
-    def shown_action(
-        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
-    ) -> dict[str, Any]:
-        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): a
-        sealed plan is hidden from the others until the reveal; every other action is
-        public (the decks' orders are in the seed, never in an action)."""
-        return sealed_until_reveal(self, before, seat, action, now, viewer)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return make_view(state, seat)
@@ -152,59 +108,7 @@ class MobileMarkets(StateRecord):
         return state
 
 
-# --- legal actions ------------------------------------------------------------------------
-
-MAX_PRODUCTS = 400
-
-
-def product_actions(prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    """Products to choose from: every set of cards that fits, placed in a canonical
-    slot order (board slots 1-2, then the cards' slots, then board slot 3), and, while
-    the list stays short, every way of placing them."""
-    hand = list(prompt["features"])
-    free = list(prompt["slots"])
-    canonical = [s for s in free if s in ("1", "2")] + [s for s in free if s not in ("1", "2", "3")] + ["3"]
-    out: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for k in range(min(len(hand), len(free)) + 1):
-        for cards in itertools.combinations(hand, k):
-            placements = [dict(zip(canonical[:k], cards, strict=True))]
-            if len(out) < MAX_PRODUCTS:
-                placements += [dict(zip(where, cards, strict=True)) for where in itertools.permutations(free, k)]
-            for placement in placements:
-                key = dumps(placement)
-                if key not in seen:
-                    seen.add(key)
-                    out.append({"type": "product", "slots": placement})
-    if prompt["tokens"]:
-        out += [{"type": "product", "slots": {}, "tokens": n} for n in range(1, prompt["tokens"] + 1)]
-    return out
-
-
-def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    kind = prompt["type"]
-    if kind == "plan":
-        return [{"type": "plan", "plan": dict(a)} for a in pads.arrangements()]
-    if kind == "technology":
-        return [{"type": "buy", "card": o["card"]} for o in prompt["offers"]] + [{"type": "done"}]
-    if kind == "marketing":
-        out = [{"type": "buy", "card": o["card"]} for o in prompt["offers"]]
-        if prompt["points"]:
-            out += [{"type": "customer", "deck": d} for d in prompt["decks"]]
-        if prompt["place"]:
-            out += [{"type": "place", "deck": d} for d in prompt["decks"]]
-            out += [{"type": "place", "customer": c} for c in prompt["private"]]
-        if prompt["can_finish"]:
-            out.append({"type": "done"})
-        return out
-    if kind == "product":
-        return product_actions(prompt)
-    if kind == "free_card":
-        return [{"type": "free_card", "card": c} for c in prompt["cards"]]
-    return []
-
-
-# --- views --------------------------------------------------------------------------------
+# --- views ---------------------------------------------------------------------------
 
 
 def customer_view(cid: str) -> dict[str, Any]:

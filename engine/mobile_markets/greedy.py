@@ -9,6 +9,7 @@ from typing import Any
 from engine.mobile_markets import flow, market, pads, production, sales
 from engine.mobile_markets.common import State
 from engine.mobile_markets.data import ALL_FEATURES, PRICE_HIGH, PRICE_LOW, ROUNDS
+from engine.standard import prompt_for
 
 
 def _demand(state: State, seat: str, price: int) -> int:
@@ -56,9 +57,7 @@ def product_action(state: State, seat: str, prompt: dict[str, Any]) -> dict[str,
 
 
 def greedy_action(state: State, seat: str) -> dict[str, Any]:
-    prompt = flow.pending(state).get(seat)
-    if prompt is None:
-        raise ValueError(f"{seat} has nothing to decide")
+    prompt = prompt_for(flow, state, seat, ValueError)
     kind = prompt["type"]
     if kind == "plan":
         return plan_action(state, seat)

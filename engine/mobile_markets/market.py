@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mobile_markets import effects
-from engine.mobile_markets.common import State, say
+from engine.mobile_markets.common import State, draw_from, say
 from engine.mobile_markets.data import (
     CUSTOMER_TYPES,
     CUSTOMERS,
@@ -20,7 +20,6 @@ from engine.mobile_markets.data import (
     TYPE_NAMES,
     customer_text,
 )
-from engine.rng import Rng
 
 COLUMNS = [str(p) for p in range(PRICE_LOW, PRICE_HIGH + 1)]
 
@@ -34,16 +33,7 @@ def available(state: State, kind: str) -> int:
 def draw(state: State, kind: str) -> str | None:
     """The top card of a Customer deck; an empty deck is first rebuilt by shuffling its
     discard pile (MM-PREP-08). None if both are empty."""
-    pile = state["customers"][kind]
-    if not pile["deck"]:
-        if not pile["discard"]:
-            return None
-        rng = Rng(state["rng"])
-        pile["deck"] = rng.shuffle(pile["discard"])
-        state["rng"] = rng.state
-        pile["discard"] = []
-        say(state, f"The {TYPE_NAMES[kind]} Customer deck is rebuilt from its discard pile.")
-    return pile["deck"].pop(0)
+    return draw_from(state, state["customers"][kind], f"{TYPE_NAMES[kind]} Customer")
 
 
 def place(state: State, cid: str) -> None:

@@ -4,34 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.mobile_markets import displays, effects, market
-from engine.mobile_markets.common import State, require, say
+from engine.mobile_markets.common import State, say
 from engine.mobile_markets.data import CUSTOMER_TYPES, CUSTOMERS, TYPE_NAMES, card_name
 
 
 def points(state: State, seat: str) -> int:
-    """Marketing Points for the turn: visible Marketing cells + card effects (T15/T22)."""
-    return state["players"][seat]["outcome"]["mkt"] + effects.total(state, seat, "marketing", "marketing_points")
-
-
-def campaign_limit(state: State) -> int:
-    """1 Marketing Campaign card a turn; E2: 2."""
-    for e in effects.event_effects(state, "marketing", "card_limit"):
-        if e["display"] == "marketing":
-            return int(e["n"])
-    return 1
+    return displays.turn_points(state, seat, "marketing", "mkt", "marketing_points")
 
 
 def begin(state: State, seat: str) -> None:
-    state["turn"]["points"] = points(state, seat)
-    state["turn"]["bought"] = 0
+    state["turn"].update(points=points(state, seat), bought=0)
     state["turn"]["place"] = effects.total(state, seat, "marketing", "place_customers")
 
 
 def offers(state: State, seat: str) -> list[dict[str, Any]]:
     t = state["turn"]
-    if t["bought"] >= campaign_limit(state):
+    if t["bought"] >= displays.card_limit(state, "marketing"):
         return []
     out = []
     for card in state["displays"]["marketing"]["row"]:

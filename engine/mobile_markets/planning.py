@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import require
 from engine.mobile_markets import pads, steve_jr
-from engine.mobile_markets.common import State, is_steve, require, say
+from engine.mobile_markets.common import State, is_steve, say
 from engine.mobile_markets.data import PADS
 
 

@@ -25,6 +25,7 @@ from engine.mobile_markets.data import (
     order_key,
 )
 from engine.rng import Rng, initial_state
+from engine.standard import check_companies, options_and_automaton
 
 SCHEMA = 1
 RULES = 1
@@ -33,15 +34,7 @@ DIFFICULTY = {"easy": 0, "medium": 1, "hard": 2}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = set(options) - KNOWN_OPTIONS
-    if unknown:
-        raise IllegalAction(f"unknown option(s): {', '.join(sorted(unknown))}")
-    automata = options.get("automata", [])
-    if not isinstance(automata, list) or any(a not in seats for a in automata):
-        raise IllegalAction("automata must list seats of this game")
-    if len(automata) > 1:
-        raise IllegalAction("only one seat can be Steve Jr.")
+    options, automata = options_and_automaton(seats, options, KNOWN_OPTIONS, "Steve Jr.")
     if automata and len(seats) == len(automata):
         raise IllegalAction("Steve Jr. needs at least one human company to play against")
     difficulty = options.get("difficulty", "easy")
@@ -51,12 +44,7 @@ def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[
 
 
 def setup(players: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
-    if not isinstance(players, list) or not 1 <= len(players) <= 4:
-        raise IllegalAction("Mobile Markets is for 1 to 4 companies")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("seats must be distinct non-empty strings")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise IllegalAction("seed must be an integer")
+    check_companies(players, seed, 4, "Mobile Markets")
     opts = normalize_options(players, options)
     rng = Rng(initial_state(seed))
     n = len(players)
@@ -185,13 +173,29 @@ def customers_to_add(state: State) -> dict[str, int]:
     return counts
 
 
+def reveal_event(state: State) -> None:
+    """Step 2 (MM-PREP-04): the next Event; its text overrides the rules this round."""
+    ev = state["events"]["deck"].pop(0)
+    state["events"]["revealed"].append(ev)
+    say(state, f"Event {ev} {EVENTS[ev]['name']}: {EVENTS[ev]['text']}")
+    if events.event_effects(state, "preparation", "discard_market"):  # E13
+        n = market.clear_market(state)
+        say(state, f"{n} Customers left on the market are discarded.")
+    progress = events.event_value(state, "preparation", "progress")
+    if progress:
+        for seat in state["seats"]:
+            if not state["players"][seat]["steve"]:
+                state["players"][seat]["progress"] += progress
+        say(state, f"Every company gets {progress} Progress Token{'s' if progress > 1 else ''}.")
+
+
 def prepare(state: State) -> None:
     """Phase 1 of a new round, all automatic."""
     state["round"] += 1
     state["phase"] = "preparation"
     say(state, f"Round {state['round']}: Phase 1, Preparation.")
     reset_price_markers(state)
-    events.reveal(state)
+    reveal_event(state)
     if state["round"] > 1:  # step 3 is skipped in round 1 (MM-PREP-05)
         displays.refresh(state)
     else:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.jsonstate import clone
 from engine.mobile_markets import effects, market, product
-from engine.mobile_markets.common import State, as_int, plural, require, say
+from engine.mobile_markets.common import State, plural, say
 from engine.mobile_markets.data import FEATURES, feature_text
 
 

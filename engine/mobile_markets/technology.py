@@ -4,27 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mobile_markets import displays, effects
-from engine.mobile_markets.common import State, plural, require, say
+from engine.errors import require
+from engine.mobile_markets import displays
+from engine.mobile_markets.common import State, plural, say
 from engine.mobile_markets.data import card_name
 
 
-def points(state: State, seat: str) -> int:
-    """Technology Points for the turn: visible Technology cells + card effects."""
-    return state["players"][seat]["outcome"]["tech"] + effects.total(state, seat, "technology", "tech_points")
-
-
-def tech_limit(state: State) -> int:
-    """1 Technology card a turn; E1: 2."""
-    for e in effects.event_effects(state, "technology", "card_limit"):
-        if e["display"] == "technology":
-            return int(e["n"])
-    return 1
-
-
 def begin(state: State, seat: str) -> None:
-    state["turn"]["points"] = points(state, seat)
-    state["turn"]["bought"] = 0
+    state["turn"].update(points=displays.turn_points(state, seat, "technology", "tech", "tech_points"), bought=0)
 
 
 def offers(state: State, seat: str) -> list[dict[str, Any]]:
@@ -34,7 +21,7 @@ def offers(state: State, seat: str) -> list[dict[str, Any]]:
     out = []
     off = displays.feature_discount(state, seat)
     for display in ("technology", "feature"):
-        if display == "technology" and t["bought"] >= tech_limit(state):
+        if display == "technology" and t["bought"] >= displays.card_limit(state, "technology"):
             continue
         for card in state["displays"][display]["row"]:
             c = displays.cost(state, seat, display, card, off)
@@ -53,7 +40,7 @@ def prompt(state: State, seat: str) -> dict[str, Any] | None:
         "points": t["points"],
         "progress": state["players"][seat]["progress"],
         "budget": t["points"] + state["players"][seat]["progress"],
-        "technology_left": tech_limit(state) - t["bought"],
+        "technology_left": displays.card_limit(state, "technology") - t["bought"],
         "offers": o,
     }
 

@@ -179,21 +179,6 @@ def add_goods(state: State, seat: str, n: int) -> int:
     return n
 
 
-def require(cond: bool, message: str) -> None:
-    if not cond:
-        raise IllegalAction(message)
-
-
-def as_int(value: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number")
-    if lo is not None and value < lo:
-        raise IllegalAction(f"{what} must be at least {lo}")
-    if hi is not None and value > hi:
-        raise IllegalAction(f"{what} must be at most {hi}")
-    return value
-
-
 def region_id(value: Any, state: State | None = None) -> str:
     """A region of the game's board (of either board without ``state``)."""
     if not isinstance(value, str) or value not in (REGIONS if state is None else state["regions"]):

@@ -6,9 +6,10 @@ reconstructed and why.  Modules read the constants below, never the files.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
+from functools import partial
 from typing import Any
+
+from engine.jsonstate import game_data
 
 PHASES = (
     "planning",
@@ -38,9 +39,7 @@ OFFICE_MARKERS = 18
 SIZE_RANK = {"S": 1, "M": 2, "L": 3}
 
 
-def _load(name: str) -> dict[str, Any]:
-    text = resources.files("engine.smartphone_inc").joinpath("data", name).read_text("utf-8")
-    return json.loads(text)
+_load = partial(game_data, "engine.smartphone_inc")
 
 
 _map = _load("map.json")

@@ -661,18 +661,7 @@ class _Join:
         split = self.splits.get(ref >> 24)
         if split is None:
             split = self.splits[ref >> 24] = self._split(ref >> 36, (ref >> 24) & 4095)
-        (pad, bside, tside, rot, x, y), full, half = self._skeleton(ref >> 36, ref & 0xFFFFFF)
-        imps: list[dict[str, Any]] = []
-        for (imp_id, shown), spot in zip(split[1], half, strict=True):
-            sx, sy, sr = spot[shown]
-            imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
-        for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
-            imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
-        return {
-            "bottom": {"pad": pad, "side": bside},
-            "top": {"side": tside, "rot": rot, "x": x, "y": y},
-            "improvements": imps,
-        }
+        return _build_plan(self._skeleton(ref >> 36, ref & 0xFFFFFF), *split)
 
 
 class Outcomes(Sequence[dict[str, Any]]):
@@ -749,7 +738,7 @@ class Outcomes(Sequence[dict[str, Any]]):
         return iter(items)
 
     def _every_plan(self) -> list[dict[str, Any]]:
-        """Every outcome with its plan, in one loop (the plan dicts built inline)."""
+        """Every outcome with its plan, in one loop."""
         join, counts, witnesses = self._join, self._counts, self._witnesses
         assert witnesses is not None
         splits = join.splits
@@ -768,21 +757,7 @@ class Outcomes(Sequence[dict[str, Any]]):
                 skel = skeletons.get(row)
                 if skel is None:
                     skel = skeletons[row] = join._skeleton(ref >> 36, ref & 0xFFFFFF)
-                (pad, bside, tside, rot, x, y), full, half = skel
-                imps: list[dict[str, Any]] = []
-                for (imp_id, shown), spot in zip(split[1], half, strict=True):
-                    sx, sy, sr = spot[shown]
-                    imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "under"})
-                for imp_id, (sx, sy, sr) in zip(split[0], full, strict=True):
-                    imps.append({"id": imp_id, "x": sx, "y": sy, "rot": sr, "layer": "over"})
-                append({
-                    "active": active.copy(), "covered": cov, "face_down": nfd,
-                    "plan": {
-                        "bottom": {"pad": pad, "side": bside},
-                        "top": {"side": tside, "rot": rot, "x": x, "y": y},
-                        "improvements": imps,
-                    },
-                })
+                append({"active": active.copy(), "covered": cov, "face_down": nfd, "plan": _build_plan(skel, *split)})
         return out
 
     def __eq__(self, other: object) -> bool:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.smartphone_inc import control
-from engine.smartphone_inc.common import State, goods_on, is_steve, require, say
+from engine.smartphone_inc.common import State, goods_on, is_steve, say
 from engine.smartphone_inc.data import DIRECTIVES, REGIONS
 from engine.smartphone_inc.priority import priority_order
 

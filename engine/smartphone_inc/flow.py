@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.smartphone_inc import (
     directives,
     hardcore,
@@ -28,7 +28,7 @@ from engine.smartphone_inc import (
     steve,
     technologies,
 )
-from engine.smartphone_inc.common import State, is_steve, region_id, require, say
+from engine.smartphone_inc.common import State, is_steve, region_id, say
 from engine.smartphone_inc.data import PHASE_TITLES, REGIONS, ROUNDS
 from engine.smartphone_inc.priority import priority_order
 
@@ -75,24 +75,26 @@ def enter(state: State, phase: str) -> None:
 # --- prompts ---------------------------------------------------------------------------
 
 
+# a stage of a turn: its prompt (None: nothing to decide) and its decision, which says
+# whether the stage is over (None: it is; Logistics and Selling go on region by region)
+StagePrompt = Callable[[State, str], dict[str, Any] | None]
+StageAct = Callable[[State, str, dict[str, Any]], bool | None]
+STAGE_RULES: dict[str, tuple[StagePrompt, StageAct]] = {
+    "improvement": (improve.prompt, improve.act),
+    "research": (research.prompt, research.act),
+    "logistics": (logistics.prompt, logistics.act),
+    "wifi": (logistics.wifi_prompt, logistics.wifi_act),
+    "nfc": (logistics.nfc_prompt, logistics.nfc_act),
+    "sell": (selling.prompt, selling.act),
+    "ceo_sell": (selling.ceo_sell_prompt, selling.ceo_sell_act),
+    "second_sell": (new_technologies.second_prompt, new_technologies.second_act),
+}
+
+
 def stage_prompt(state: State, seat: str, stage: str) -> dict[str, Any] | None:
-    if stage == "improvement":
-        return improve.prompt(state, seat)
-    if stage == "research":
-        return research.prompt(state, seat)
-    if stage == "logistics":
-        return logistics.prompt(state, seat)
-    if stage == "wifi":
-        return logistics.wifi_prompt(state, seat)
-    if stage == "nfc":
-        return logistics.nfc_prompt(state, seat)
-    if stage == "sell":
-        return selling.prompt(state, seat)
-    if stage == "ceo_sell":
-        return new_technologies.ceo_sell_prompt(state, seat)
-    if stage == "second_sell":
-        return new_technologies.second_prompt(state, seat)
-    raise RuntimeError(stage)
+    if stage not in STAGE_RULES:
+        raise RuntimeError(stage)
+    return STAGE_RULES[stage][0](state, seat)
 
 
 def queue_prompt(state: State, item: dict[str, Any]) -> dict[str, Any] | None:
@@ -163,23 +165,8 @@ def stage_auto(state: State, seat: str, stage: str) -> None:
 def stage_act(state: State, seat: str, stage: str, action: dict[str, Any]) -> bool:
     """Apply a decision of the current stage; returns whether the stage is over
     (Logistics and Selling go on, region by region, while there is more to do)."""
-    if stage == "improvement":
-        improve.act(state, seat, action)
-    elif stage == "research":
-        return research.act(state, seat, action)
-    elif stage == "logistics":
-        return logistics.act(state, seat, action)
-    elif stage == "wifi":
-        logistics.wifi_act(state, seat, action)
-    elif stage == "nfc":
-        logistics.nfc_act(state, seat, action)
-    elif stage == "sell":
-        return selling.act(state, seat, action)
-    elif stage == "ceo_sell":
-        new_technologies.ceo_sell_act(state, seat, action)
-    elif stage == "second_sell":
-        new_technologies.second_act(state, seat, action)
-    return True
+    over = STAGE_RULES[stage][1](state, seat, action) if stage in STAGE_RULES else None
+    return over is not False
 
 
 def next_stage(state: State) -> None:

@@ -12,13 +12,13 @@ from engine.smartphone_inc import (
     decisions,
     directives,
     flow,
+    greedy,
+    legal,
     migrations,
     new_technologies,
     pads,
     planning,
     preparation,
-    research,
-    selling,
 )
 from engine.smartphone_inc.common import (
     State,
@@ -31,26 +31,17 @@ from engine.smartphone_inc.common import (
 from engine.smartphone_inc.data import PHASE_TITLES, PHASES, TECH_SIDES, tech_side
 from engine.smartphone_inc.priority import priority_order
 from engine.smartphone_inc.versions import RULES
-from engine.standard import StateRecord, sealed_until_reveal
+from engine.standard import VersionedRecord
 
 
-class SmartphoneInc(StateRecord):
+class SmartphoneInc(VersionedRecord):
     name = "smartphone-inc"
 
     # --- protocol ---------------------------------------------------------------------
     rules_version = RULES  # the rules version a new game starts under (versions.py)
+    flow, actions, legal, greedy = flow, actions, legal, greedy
 
-    def setup(
-        self,
-        players: list[str],
-        seed: int,
-        options: dict[str, Any] | None = None,
-        *,
-        rules: int | None = None,
-        rng: str | None = None,
-    ) -> State:
-        """A new game under the current rules and generator; ``rules``/``rng`` set up a
-        game under the ones it started with (the replay of an older game's log)."""
+    def _setup(self, players: list[str], seed: int, options: dict[str, Any] | None, rules: int | None, rng: str | None) -> State:
         state = preparation.setup(players, seed, options, rules=rules, rng=rng)
         if all(is_steve(state, s) for s in state["seats"]):
             raise IllegalAction("Steve needs at least one human company to play against")
@@ -59,31 +50,15 @@ class SmartphoneInc(StateRecord):
         flow.run(state)
         return state
 
-    def pending(self, state: State) -> dict[str, dict[str, Any]]:
-        return flow.pending(state)
-
-    def _apply(self, state: State, seat: str, action: dict[str, Any], on_phase: Any) -> State:
-        if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a 'type'")
-        if not isinstance(seat, str) or seat not in state["players"]:
-            raise IllegalAction(f"{seat!r} has no seat in this game")
-        if state["phase"] == "over":
-            raise IllegalAction("the game is over")
-        unsealing = action.get("type") == "unseal"
-        if unsealing:
+    def _refuse(self, state: State, seat: str, action: dict[str, Any]) -> None:
+        if action.get("type") == "unseal":  # a sealed plan taken back, while allowed
             if not planning.can_unseal(state, seat):
                 raise IllegalAction("there is no sealed plan of yours to take back now")
-        elif seat not in flow.pending(state):
-            if is_steve(state, seat):
-                raise IllegalAction("Steve decides by his own rules")
-            raise IllegalAction("you have nothing to decide right now")
-        shell = dict(state)
-        shell["log"] = []  # (the last action's lines are not copied)
-        new = clone(shell)
-        flow.act(new, seat, action)
-        new["version"] += 1
-        flow.run(new, None, on_phase)
-        return new
+            return
+        super()._refuse(state, seat, action)
+
+    def _not_deciding(self, state: State, seat: str) -> str:
+        return "Steve decides by his own rules" if is_steve(state, seat) else super()._not_deciding(state, seat)
 
     def undoable(self, before: State, after: State, seat: str) -> bool:
         """Whether ``seat``'s action that turned ``before`` into ``after`` may be taken
@@ -96,23 +71,10 @@ class SmartphoneInc(StateRecord):
             return False  # the plans were revealed
         return seat in before.get("players", {}) and after.get("phase") != "over"
 
-    def canonical_action(self, state: State, seat: str, action: Any) -> tuple[dict[str, Any], list[str]]:
-        """(the action as the engine reads it, the names of fields it does not know);
-        IllegalAction for a malformed one (engine/canonical.py)."""
-        return actions.canonical_action(action)
-
-    def legal_actions(self, state: State, seat: str) -> list[dict[str, Any]]:
-        prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            return []
-        return enumerate_actions(state, seat, prompt)
-
     def random_action(self, state: State, seat: str, rng: Any) -> dict[str, Any]:
         """A uniformly drawn legal action without listing them all where that is costly
         (Planning: an arrangement, or one sampled placement of Improvements)."""
-        prompt = flow.pending(state).get(seat)
-        if prompt is None:
-            raise IllegalAction(f"{seat} has nothing to decide")
+        prompt = self.prompt(state, seat)
         if prompt["type"] == "plan":
             owned = prompt["improvements"]
             if owned and rng.below(2):
@@ -120,15 +82,7 @@ class SmartphoneInc(StateRecord):
                 if plans:
                     return {"type": "plan", "plan": plans[0]}
             return {"type": "plan", "plan": rng.choice(pads.arrangements())}
-        return rng.choice(enumerate_actions(state, seat, prompt))
-
-    def shown_action(
-        self, before: State, seat: str, action: dict[str, Any], now: State, viewer: str | None
-    ) -> dict[str, Any]:
-        """A logged action as ``viewer`` may see it at ``now`` (engine/__init__.py): a
-        sealed plan is hidden from the others until the reveal; every other action is
-        public (the Improvement pile's order is in the seed, never in an action)."""
-        return sealed_until_reveal(self, before, seat, action, now, viewer)
+        return rng.choice(legal.enumerate_actions(state, seat, prompt))
 
     def events(self, state: State) -> list[str]:
         """The last action's log lines as players read them ("1 Progress marker", not "marker(s)")."""
@@ -144,124 +98,6 @@ class SmartphoneInc(StateRecord):
         if not isinstance(state, dict) or state.get("game") != self.name:
             raise ValueError("not a Smartphone Inc. state")
         return migrations.upgrade(state)
-
-
-# --- legal actions ---------------------------------------------------------------------
-
-
-def _spreads(needed: dict[str, int], total: int) -> list[dict[str, int]]:
-    """Every way to place 1..``total`` markers with at most ``needed[k]`` on each key,
-    most markers first (used for the Retailer's Progress bonus: 1 or 2 markers)."""
-    keys = list(needed)
-    out: list[dict[str, int]] = []
-
-    def walk(i: int, left: int, chosen: dict[str, int]) -> None:
-        if i == len(keys):
-            if chosen:
-                out.append(dict(chosen))
-            return
-        for n in range(min(needed[keys[i]], left), -1, -1):
-            if n:
-                chosen[keys[i]] = n
-            walk(i + 1, left - n, chosen)
-            chosen.pop(keys[i], None)
-
-    walk(0, total, {})
-    out.sort(key=lambda d: -sum(d.values()))
-    return out
-
-
-def enumerate_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    kind = prompt["type"]
-    if kind == "plan":
-        owned = prompt["improvements"]
-        plans = pads.arrangements() + decisions.sample_plans(owned, prompt["has_4g"], 16, salt=state["version"])
-        return [{"type": "plan", "plan": p} for p in plans]
-    if kind == "improvement":
-        return [{"type": "improvement", "id": i} for i in prompt["block"]]
-    if kind == "research":  # one Technology at a time (the turn goes on), or stop
-        left = prompt["markers"]
-        return (
-            [
-                {"type": "research", "place": {t: n}}
-                for t, need in prompt["needed"].items()
-                for n in range(min(need, left), 0, -1)
-            ]
-            + [{"type": "research", "place": {}, "token": tok} for tok in prompt.get("token", [])]
-            + [{"type": "research", "place": {}}]
-        )
-    if kind == "logistics":  # one region at a time (the turn goes on), or stop
-        left = prompt["markers"]
-        ceo = [
-            {"type": "logistics", "place": [], "ceo": r} for r in state["regions"] if "ceo" in prompt and r != prompt["ceo"]
-        ]
-        return [
-            {"type": "logistics", "place": [[r, n]]}
-            for r, need in prompt["needed"].items()
-            for n in range(min(need, left), 0, -1)
-        ] + ceo + [{"type": "logistics", "place": []}]
-    if kind == "wifi":
-        return [{"type": "wifi", "region": r} for r in prompt["regions"]] + [{"type": "wifi", "region": None}]
-    if kind == "nfc":
-        return [{"type": "nfc", "sell": n} for n in range(prompt["max"], -1, -1)]
-    if kind == "sell":  # one region at a time, until nothing more can be sold
-        return selling.options(state, seat)
-    if kind == "gamepad_office":
-        return [{"type": "gamepad_office", "region": r} for r in prompt["regions"]]
-    if kind == "directive":
-        return [{"type": "directive", "take": True}, {"type": "directive", "take": False}]
-    if kind == "mini_upgrade":
-        return [{"type": "mini_upgrade", "id": m} for m in prompt["choices"]]
-    if kind == "place_retailer":
-        return [
-            {"type": "place_retailer", "region": r, "retailer": x, "side": side}
-            for r, rets in prompt["regions"].items()
-            for x in rets
-            for side in (0, 1)
-        ]
-    if kind == "blitz":
-        syms = prompt["symbols"]
-        picks = [{k: 1 for k in combo} for combo in ([*syms], *([k] for k in syms), [])]
-        return [{"type": "blitz", **p} for p in picks if sum(p.values()) <= prompt["goods"]]
-    if kind == "second_sell":
-        regions = prompt["regions"]
-        every = {r: n for r, n in regions.items()}
-        opts = [{"type": "second_sell", "regions": {r: 1}} for r in regions]
-        if sum(every.values()) <= prompt["goods"] and len(every) > 1:
-            opts.insert(0, {"type": "second_sell", "regions": every})
-        return opts + [{"type": "second_sell", "regions": {}}]
-    if kind == "company":
-        return [{"type": "company", "colour": c} for c in prompt["colours"]]
-    if kind in ("start_region", "start_retailer"):
-        return [{"type": kind, "region": r} for r in prompt["regions"]]
-    if kind == "ceo_sell":
-        return [{"type": "ceo_sell", "sell": n} for n in range(prompt["max"], -1, -1)]
-    if kind == "retailer_bonus":
-        return retailer_actions(state, seat, prompt)
-    return []
-
-
-def retailer_actions(state: State, seat: str, prompt: dict[str, Any]) -> list[dict[str, Any]]:
-    bonus = prompt["bonus"]
-    out: list[dict[str, Any]] = []
-    k = bonus["kind"]
-    if k == "goods":
-        out.append({"type": "retailer_bonus", "use": True})
-    elif k == "progress":
-        needed = {t: research.needed(state, seat, t) for t in prompt["techs"]}
-        for d in _spreads(needed, bonus["n"]):
-            out.append({"type": "retailer_bonus", "use": True, "place": d})
-    elif k == "price":
-        price = state["players"][seat]["price"]
-        out.append({"type": "retailer_bonus", "use": True, "delta": 1})
-        if price > 1:
-            out.append({"type": "retailer_bonus", "use": True, "delta": -1})
-    elif k == "second_office":
-        out += [{"type": "retailer_bonus", "use": True, "region": r} for r in prompt["regions"]]
-    elif k == "move_office":
-        out += [{"type": "retailer_bonus", "use": True, "from": a, "to": b} for a, b in prompt["moves"]]
-    out.append({"type": "retailer_bonus", "use": False})
-    return out
 
 
 # --- views -------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ from typing import Any
 from engine.smartphone_inc import decisions, flow, planning
 from engine.smartphone_inc.common import State, has_effect
 from engine.smartphone_inc.data import REGIONS
+from engine.smartphone_inc.legal import enumerate_actions
+from engine.standard import prompt_for
 
 
 def _capacity(state: State, seat: str, price: int) -> int:
@@ -50,9 +52,7 @@ def plan_scorer(state: State, seat: str) -> Any:
 
 
 def greedy_action(state: State, seat: str) -> dict[str, Any]:
-    prompt = flow.pending(state).get(seat)
-    if prompt is None:
-        raise ValueError(f"{seat} has nothing to decide")
+    prompt = prompt_for(flow, state, seat, ValueError)
     kind = prompt["type"]
     if kind == "plan":
         owned, four_g = prompt["improvements"], has_effect(state, seat, "improvements_off_edge")
@@ -63,8 +63,6 @@ def greedy_action(state: State, seat: str) -> dict[str, Any]:
         options = decisions.goods_effects(owned, four_g, literal_cover=literal)
         best = max(options, key=plan_scorer(state, seat))
         return {"type": "plan", "plan": decisions.outcome_plan(owned, four_g, best["ref"], literal_cover=literal)}
-    from engine.smartphone_inc.game import enumerate_actions
-
     actions = enumerate_actions(state, seat, prompt)
     if kind == "research":
         need = prompt["needed"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc.common import State, require, say
+from engine.errors import require
+from engine.smartphone_inc.common import State, say
 from engine.smartphone_inc.data import improvement_name
 
 

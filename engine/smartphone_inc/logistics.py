@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.smartphone_inc import hardcore
+from engine.errors import as_int, require
+from engine.smartphone_inc import hardcore, new_technologies
 from engine.smartphone_inc.common import (
     State,
-    as_int,
     can_found_office,
     end_of_step,
     has_effect,
@@ -16,16 +16,14 @@ from engine.smartphone_inc.common import (
     markers_left,
     region_capacity,
     region_id,
-    require,
     say,
 )
 from engine.smartphone_inc.data import REGIONS, RETAILERS
+from engine.smartphone_inc.outcome_yields import yields
 
 
 def markers(state: State, seat: str) -> int:
     """SI-LOG-01 (+ SI-TECH-11: Li-Ion counts Price symbols as Logistics)."""
-    from engine.smartphone_inc.planning import yields
-
     return yields(state, seat, state["players"][seat]["outcome"])["logistics"]
 
 
@@ -107,11 +105,9 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     p = state["players"][seat]
     moved = action.get("ceo") is not None
     if moved:  # SU-TEC-01: 1 Progress marker moves the CEO to any region
-        from engine.smartphone_inc.new_technologies import move_ceo
-
         require(ceo_movable(state, seat), "there are no CEOs in this game")
         require(total >= 1, "moving your CEO takes 1 Logistics Progress marker")
-        move_ceo(state, seat, action.get("ceo"))
+        new_technologies.move_ceo(state, seat, action.get("ceo"))
         spent = 1
     for item in place:
         require(isinstance(item, list | tuple) and len(item) == 2, "each placement is [region, markers]")

@@ -21,10 +21,12 @@ the row witnesses (arrangement << 16 | hidden mask) as unsigned 32-bit ints.
 ``fingerprint`` hashes what the tables are computed from (the Pads, the symbol
 order, the top-Pad placements and :data:`FORMAT`). If the data no longer matches,
 :func:`load` returns ``None`` and the caller computes the table itself: slow,
-never wrong. ``tests/test_outcome_tables.py`` checks that the shipped file is
-current. Rebuild it with::
+never wrong. ``tests/test_plan_enumeration.py`` checks that the shipped file is
+current. This module reads the file; :mod:`engine.smartphone_inc.outcome_tables_build`
+writes it (it computes with ``decisions``, which reads with this module). Rebuild it
+with::
 
-    .venv/bin/python -m engine.smartphone_inc.outcome_tables
+    .venv/bin/python -m engine.smartphone_inc.outcome_tables_build
 """
 
 from __future__ import annotations
@@ -39,20 +41,18 @@ from pathlib import Path
 from typing import Any
 
 from engine.smartphone_inc.data import PADS, SYMBOLS
+from engine.smartphone_inc.pads import _PLACEMENTS
 
-__all__ = ["PATH", "FORMAT", "fingerprint", "load", "build", "write"]
+__all__ = ["PATH", "FORMAT", "fingerprint", "load"]
 
 PATH = Path(__file__).resolve().parent / "data" / "outcome_tables.bin"
 FORMAT = 1  # bump when the way the tables are computed changes
-NMAX_LIMIT = 16  # tables are built for n = 0.. until they stop changing (at most this)
 
 # {group (f, h): (row keys, row witnesses)} in sorted group order
 Table = dict[tuple[int, int], tuple[list[int], list[int]]]
 
 
 def fingerprint() -> str:
-    from engine.smartphone_inc.pads import _PLACEMENTS
-
     source = json.dumps([FORMAT, list(SYMBOLS), PADS, _PLACEMENTS], sort_keys=True)
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
@@ -101,55 +101,3 @@ def load(has_4g: bool, nmax: int) -> Table | None:
         table[(f, h)] = (keys[at : at + count].tolist(), where[at : at + count].tolist())
         at += count
     return table
-
-
-def _blob(table: dict[tuple[int, int], Any]) -> tuple[list[list[int]], bytes]:
-    keys, where = array("Q"), array("I")
-    groups = []
-    for fh in sorted(table):
-        group = table[fh]
-        keys.extend(group[0])
-        where.extend(group[1])
-        groups.append([fh[0], fh[1], len(group[0])])
-    if sys.byteorder != "little":
-        keys.byteswap()
-        where.byteswap()
-    return groups, zlib.compress(keys.tobytes() + where.tobytes(), 9)
-
-
-def build() -> bytes:
-    """The whole file, computed from scratch (seconds to minutes)."""
-    from engine.smartphone_inc.decisions import _computed_outcome_table
-
-    tables = []
-    blobs = []
-    offset = 0
-    saturate = {}
-    for has_4g in (False, True):
-        previous = None
-        for n in range(NMAX_LIMIT + 1):
-            table = _computed_outcome_table(has_4g, n)
-            plain = {fh: (g[0], g[1]) for fh, g in table.items()}
-            if plain == previous:
-                saturate[str(int(has_4g))] = n - 1
-                break
-            previous = plain
-            groups, blob = _blob(table)
-            tables.append({"has_4g": has_4g, "nmax": n, "groups": groups, "offset": offset, "size": len(blob)})
-            blobs.append(blob)
-            offset += len(blob)
-        else:
-            raise RuntimeError(f"the tables still change at {NMAX_LIMIT} Improvements")
-    header = {"fingerprint": fingerprint(), "format": FORMAT, "saturate": saturate, "tables": tables}
-    return json.dumps(header, separators=(",", ":")).encode() + b"\n" + b"".join(blobs)
-
-
-def write(path: Path = PATH) -> int:
-    data = build()
-    path.write_bytes(data)
-    _header.cache_clear()
-    return len(data)
-
-
-if __name__ == "__main__":
-    print(f"wrote {write()} bytes to {PATH}")

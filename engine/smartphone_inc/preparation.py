@@ -26,20 +26,13 @@ from engine.smartphone_inc.data import (
 )
 from engine.smartphone_inc.migrations import check_rules
 from engine.smartphone_inc.versions import RULES, SCHEMA
+from engine.standard import check_companies, options_and_automaton
 
 KNOWN_OPTIONS = {"automata", "tech_sides", "colours", "block_size", "hardcore", "directives", "technologies", "board"}
 
 
 def normalize_options(seats: list[str], options: dict[str, Any] | None) -> dict[str, Any]:
-    options = dict(options or {})
-    unknown = set(options) - KNOWN_OPTIONS
-    if unknown:
-        raise IllegalAction(f"unknown option(s): {', '.join(sorted(unknown))}")
-    automata = options.get("automata", [])
-    if not isinstance(automata, list) or any(a not in seats for a in automata):
-        raise IllegalAction("automata must list seats of this game")
-    if len(automata) > 1:
-        raise IllegalAction("only one seat can be Steve")
+    options, automata = options_and_automaton(seats, options, KNOWN_OPTIONS, "Steve")
     if automata and len(seats) - len(automata) > 4:
         raise IllegalAction("Steve plays in games of 1 to 4 players")
     sides = options.get("tech_sides", "up")
@@ -132,12 +125,7 @@ def setup(
 ) -> dict[str, Any]:
     """A new game (``rules``/``rng`` None: the current rules version and generator kind),
     or the set-up of a game started under older ones (a replay of its log)."""
-    if not isinstance(players, list) or not 1 <= len(players) <= 5:
-        raise IllegalAction("Smartphone Inc. is for 1 to 5 companies")
-    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise IllegalAction("seats must be distinct non-empty strings")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise IllegalAction("seed must be an integer")
+    check_companies(players, seed, 5, "Smartphone Inc.")
     try:
         rules = RULES if rules is None else check_rules(rules)
         draws = Rng(generators.initial_state(seed, rng))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.smartphone_inc import hardcore
 from engine.smartphone_inc.common import State, say
-from engine.smartphone_inc.planning import yields
+from engine.smartphone_inc.outcome_yields import yields
 
 
 def set_prices(state: State) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.smartphone_inc import hardcore, new_technologies
 from engine.smartphone_inc.common import State, add_goods, say
-from engine.smartphone_inc.planning import yields
+from engine.smartphone_inc.outcome_yields import yields
 
 
 def produced(state: State, seat: str) -> int:

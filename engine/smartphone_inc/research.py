@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import new_technologies, technologies
 from engine.smartphone_inc.common import (
     State,
-    as_int,
     end_of_step,
     markers_left,
-    require,
     say,
     tech_cost,
     tech_costs,
@@ -18,12 +17,11 @@ from engine.smartphone_inc.common import (
     tech_name,
 )
 from engine.smartphone_inc.data import TECH_ORDER
+from engine.smartphone_inc.outcome_yields import yields
 
 
 def markers(state: State, seat: str) -> int:
     """SI-RES-01: one Progress marker per active Research symbol (+1 for Steve, SI-STEVE-03)."""
-    from engine.smartphone_inc.planning import yields
-
     return yields(state, seat, state["players"][seat]["outcome"])["research"]
 
 

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import hardcore, logistics, research
-from engine.smartphone_inc.common import (
-    State,
-    add_goods,
-    as_int,
-    can_found_office,
-    region_id,
-    require,
-    say,
-)
+from engine.smartphone_inc.common import State, add_goods, can_found_office, region_id, say
 from engine.smartphone_inc.data import REGIONS, RETAILERS
 
 

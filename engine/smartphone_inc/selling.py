@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.errors import as_int, require
 from engine.smartphone_inc import new_technologies
-from engine.smartphone_inc.common import (
-    State,
-    as_int,
-    has_effect,
-    region_id,
-    require,
-    say,
-)
+from engine.smartphone_inc.common import State, has_effect, region_id, say
 from engine.smartphone_inc.data import REGIONS
 
 
@@ -184,6 +178,29 @@ def act(state: State, seat: str, action: dict[str, Any]) -> bool:
     if left:
         say(state, f"{seat} cannot sell {left} Goods.")
     return True
+
+
+def ceo_sell_prompt(state: State, seat: str) -> dict[str, Any] | None:
+    """SU-TEC-02: at the end of the Logistics turn, sell in the CEO's region."""
+    if not has_effect(state, seat, "ceo_sales"):
+        return None
+    rid = new_technologies.ceo_region(state, seat)
+    goods = state["players"][seat]["goods"]
+    if rid is None or goods == 0:
+        return None
+    n = min(goods, len(free_willing(state, seat, rid)))
+    if n == 0:
+        return None
+    return {"type": "ceo_sell", "region": rid, "max": n, "price": state["players"][seat]["price"]}
+
+
+def ceo_sell_act(state: State, seat: str, action: dict[str, Any]) -> None:
+    prompt = ceo_sell_prompt(state, seat)
+    require(prompt is not None, "you cannot sell with your CEO now")
+    n = as_int(action.get("sell"), "sell", 0, prompt["max"])
+    if n:
+        placed = place(state, seat, prompt["region"], n)
+        say(state, f"{seat} sells {placed} Goods in {REGIONS[prompt['region']]['name']} (CEO).")
 
 
 def discard_unsold(state: State) -> None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, require
 from engine.smartphone_inc import new_technologies
-from engine.smartphone_inc.common import State, is_steve, require, say
+from engine.smartphone_inc.common import State, is_steve, say
 from engine.smartphone_inc.data import (
     BOARD_ALPHABETICAL,
     BOARD_REGIONS,

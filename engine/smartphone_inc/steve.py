@@ -29,6 +29,9 @@ from engine.smartphone_inc.data import (
     TECH_ORDER,
     improvement_name,
 )
+from engine.smartphone_inc.logistics import found_office
+from engine.smartphone_inc.research import complete
+from engine.smartphone_inc.selling import free_willing, place
 
 
 def pad_symbols(state: State) -> list[str | None]:
@@ -84,8 +87,6 @@ def research_target(state: State, seat: str) -> str | None:
 
 
 def research(state: State, seat: str, markers: int) -> None:
-    from engine.smartphone_inc.research import complete
-
     p = state["players"][seat]
     placed: dict[str, int] = {}
     for _ in range(markers):
@@ -128,8 +129,6 @@ def marker_target(state: State, seat: str) -> str | None:
 
 def logistics(state: State, seat: str, markers: int) -> None:
     """SI-STEVE-08: markers go to the region with Steve's marker, Office when possible."""
-    from engine.smartphone_inc.logistics import found_office
-
     st = state["steve"]
     p = state["players"][seat]
     left = markers
@@ -154,8 +153,6 @@ def logistics(state: State, seat: str, markers: int) -> None:
 def sell(state: State, seat: str) -> None:
     """SI-STEVE-10: 1 Goods where only Steve has an Office; then round after round in
     shared regions; then as many as possible where only Steve is; alphabetical order."""
-    from engine.smartphone_inc.selling import free_willing, place
-
     p = state["players"][seat]
     mine = [r for r in alphabetical(state) if seat in state["regions"][r]["offices"]]
     alone = [r for r in mine if set(state["regions"][r]["offices"]) == {seat}]

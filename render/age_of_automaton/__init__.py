@@ -9,13 +9,7 @@ from PIL import Image
 
 from render.age_of_automaton import board, private
 
-__all__ = ["draw", "draw_plan"]
-
-
-def draw(view: dict[str, Any]) -> Image.Image:
-    if view.get("you") is None:
-        return board.draw(view)
-    return private.draw(view)
+__all__ = ["board", "draw_plan", "private"]
 
 
 def draw_plan(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:

@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.age_of_automaton.effects import describe
 from render import kit
 from render.kit import font as font
 
@@ -106,8 +107,6 @@ def player_token(c: Canvas, view: Mapping[str, Any], seat: str, cx: float, cy: f
 
 
 def effect_text(atoms: Sequence[Mapping[str, Any]]) -> str:
-    from engine.age_of_automaton.effects import describe
-
     return describe(list(atoms))
 
 

@@ -9,13 +9,7 @@ from PIL import Image
 
 from render.smartphone_inc import board, compact, plan_compact, private
 
-__all__ = ["draw", "draw_compact", "draw_plan"]
-
-
-def draw(view: dict[str, Any]) -> Image.Image:
-    if view.get("you") is None:
-        return board.draw(view)
-    return private.draw(view)
+__all__ = ["board", "draw_compact", "draw_plan", "private"]
 
 
 def draw_plan(view: dict[str, Any], plan_: dict[str, Any]) -> Image.Image:

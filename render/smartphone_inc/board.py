@@ -83,15 +83,7 @@ def companies(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) ->
     """One row per company in Priority order (the Price Block), with the VP Scoreboard."""
     order = list(view.get("priority") or view["seats"])
     h = 78 + len(order) * ROW_H
-    top = cv.panel(x, y, w, h, "Companies in turn order")
-    cv.text(
-        x + w - 12,
-        y + 14,
-        "lowest price plays first; ties: lower VP · +N = VP of the last Phase 8 · Sold = this round",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="ra",
-    )
+    top = cv.panel(x, y, w, h, "Companies in turn order", note="lowest price plays first; ties: lower VP · +N = VP of the last Phase 8 · Sold = this round")
     heads = {
         "price": "Price",
         "vp": "VP",
@@ -358,15 +350,7 @@ def block_and_steve(cv: Canvas, view: dict[str, Any], x: float, y: float, w: flo
     steve = view.get("steve")
     h = 190 if steve else 136
     bw = 520 if steve else w
-    top = cv.panel(x, y, bw, h, "Improvement Block")
-    cv.text(
-        x + bw - 12,
-        y + 14,
-        f"{view.get('pile_count', 0)} in the pile",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="ra",
-    )
+    top = cv.panel(x, y, bw, h, "Improvement Block", note=f"{view.get('pile_count', 0)} in the pile")
     cell = 44
     for i, imp in enumerate(view.get("block", [])):
         dx = x + 14 + i * (2 * cell + 12)
@@ -426,11 +410,4 @@ def steve_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, 
         cv.text(ix, top + 22, "none", t.SMALL, fill=t.MUTED)
     marker = st.get("marker")
     where = REGIONS[marker]["name"] if marker in REGIONS else "not placed yet"
-    cv.text(
-        x + 12,
-        y + h - 14,
-        f"Marker: {where} · +{st.get('bonus', 1)} Progress a round · no bonuses",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="lb",
-    )
+    cv.footnote(x + 12, y + h - 14, f"Marker: {where} · +{st.get('bonus', 1)} Progress a round · no bonuses")

@@ -50,14 +50,6 @@ LARGE = 29
 TITLE = 34
 TOKEN = 36  # the smallest company token (its letter is 0.62 x 36 = 22 px)
 
-SYMBOL_NAME = {
-    "down": "Price Down",
-    "up": "Price Up",
-    "prod": "Production",
-    "improve": "Improve",
-    "research": "Research",
-    "logistics": "Logistics",
-}
 LEGEND = (
     ("down", "Price −1"),
     ("up", "Price +1"),
@@ -350,14 +342,20 @@ def improvement(
 # --- Research ------------------------------------------------------------------------------
 
 
+def _to_place(prompt: dict[str, Any]) -> tuple[int, dict[str, int], str]:
+    """(markers, what each Technology or region still needs, "N Progress markers to
+    place.") of a Research or Logistics prompt."""
+    markers = int(prompt.get("markers", 0))
+    return markers, dict(prompt.get("needed", {})), f"{markers} Progress marker{'' if markers == 1 else 's'} to place."
+
+
 def research(
     cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
 ) -> float:
-    markers = int(prompt.get("markers", 0))
-    needed = dict(prompt.get("needed", {}))
+    markers, needed, placing = _to_place(prompt)
     y = title(
         cv, x, y, "Technologies you can research",
-        f"{markers} Progress marker{'' if markers == 1 else 's'} to place. Cost: the Progress you need (+1 while the Patent "
+        f"{placing} Cost: the Progress you need (+1 while the Patent "
         "is open). ✓ and a green frame: you can finish it now.",
     )
     y = tech_cards(cv, view, seat, [k for k, _ in t.ordered(needed, TECH_ORDER)], needed, markers, x, y, w)
@@ -619,12 +617,8 @@ def compact_buyer(cv: CompactCanvas, buyer: dict[str, Any], x: float, y: float, 
 def logistics(
     cv: CompactCanvas, view: dict[str, Any], seat: str, prompt: dict[str, Any], x: float, y: float, w: float
 ) -> float:
-    markers = int(prompt.get("markers", 0))
-    needed = dict(prompt.get("needed", {}))
-    y = title(
-        cv, x, y, "Regions you can reach",
-        f"{markers} Progress marker{'' if markers == 1 else 's'} to place. Boxes: your progress to an Office. {REGION_NOTE}",
-    )
+    markers, needed, placing = _to_place(prompt)
+    y = title(cv, x, y, "Regions you can reach", f"{placing} Boxes: your progress to an Office. {REGION_NOTE}")
     if "ceo" in prompt:  # CEO Technologies (Update 1.1)
         y = cv.lines(
             x, y, f"Or move your CEO from {_region(str(prompt['ceo']))} to any region: 1 marker.", BODY, w, bold=True

@@ -29,29 +29,31 @@ class Canvas(kit.Canvas):
         super().__init__(width, height, bg)
 
     # --- shapes -----------------------------------------------------------------------
-    def box(
-        self,
-        x0: float,
-        y0: float,
-        x1: float,
-        y1: float,
-        fill: str | None = None,
-        outline: str | None = None,
-        width: int = 1,
-        radius: int = 0,
-    ) -> None:
-        if radius:
-            kit.rounded_box(self.img, self.d, (x0, y0, x1, y1), radius, fill, outline, width)
-        else:
-            kit.flat_box(self.img, self.d, (x0, y0, x1, y1), fill, outline, width)
+    def box(self, x0: float, y0: float, x1: float, y1: float, fill: str | None = None, outline: str | None = None, width: int = 1, radius: int = 0) -> None:
+        self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
 
-    def panel(self, x: float, y: float, w: float, h: float, title: str | None = None) -> float:
-        """A white card; returns the y where its content starts."""
+    def flat_box(self, xy: tuple[float, float, float, float], radius: float, fill: str | None, outline: str | None, width: int) -> None:
+        """The box every helper draws (a :class:`PaletteCanvas` draws it on the palette)."""
+        if radius:
+            kit.rounded_box(self.img, self.d, xy, radius, fill, outline, width)
+        else:
+            kit.flat_box(self.img, self.d, xy, fill, outline, width)
+
+    def boxed(self, xy: tuple[float, float, float, float], fill: str | None, outline: str | None, im: Image.Image, x: int, y: int, radius: float = 0, width: int = 1) -> None:
+        """:meth:`flat_box`, then ``im`` pasted at (x, y) (a :class:`PaletteCanvas` does
+        both in one tile)."""
+        self.box(*xy, fill=fill, outline=outline, width=width, radius=radius)
+        self.paste(im, x, y)
+
+    def panel(self, x: float, y: float, w: float, h: float, title: str | None = None, note: str = "") -> float:
+        """A white card, with its title and a small grey ``note`` at the top right;
+        returns the y where its content starts."""
         self.box(x, y, x + w, y + h, fill=t.PANEL, outline=t.PANEL_EDGE, width=1, radius=8)
         if title:
             self.text(x + 12, y + 8, title, t.LARGE, bold=True)
-            return y + 40
-        return y + 10
+        if note:
+            self.text(x + w - 12, y + 14, note, t.SMALL, fill=t.MUTED, anchor="ra")
+        return y + 40 if title else y + 10
 
     def paste(self, im: Image.Image, x: float, y: float) -> None:
         px, py = round(x), round(y)
@@ -79,8 +81,10 @@ class Canvas(kit.Canvas):
         outline: str,
     ) -> None:
         """A cell: the box ``xy`` with the icon of ``symbol`` (``size`` px) ``inset`` px in."""
-        self.box(*xy, fill=fill, outline=outline)
-        self.icon(xy[0] + inset, xy[1] + inset, size, symbol)
+        if symbol is None:
+            self.box(*xy, fill=fill, outline=outline)
+        else:
+            self.boxed(xy, fill, outline, icon_image(symbol, size), round(xy[0] + inset), round(xy[1] + inset))
 
     def box_paste(
         self,
@@ -94,8 +98,11 @@ class Canvas(kit.Canvas):
         radius: int = 0,
     ) -> None:
         """:meth:`box` of ``xy``, then ``im`` pasted at (x, y) (a slot with its token)."""
-        self.box(*xy, fill=fill, outline=outline, width=width, radius=radius)
-        self.paste(im, x, y)
+        self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
+
+    def footnote(self, x: float, y: float, s: str) -> None:
+        """A small grey line with its bottom left at (x, y) (a panel's last line)."""
+        self.text(x, y, s, t.SMALL, fill=t.MUTED, anchor="lb")
 
     def section_title(self, x: float, y: float, s: str, note: str = "") -> float:
         w = self.text(x, y, s, t.LARGE, bold=True)
@@ -164,56 +171,16 @@ SI_PALETTE = Canvas.PALETTE = palette()
 class PaletteCanvas(kit.PaletteCanvas, Canvas):
     """The canvas of the public board: drawn straight on the palette
     (:class:`render.kit.PaletteCanvas`), byte for byte the picture a :class:`Canvas`
-    gives. Its helpers are the Canvas's; boxes and pasted icons go on the palette."""
+    gives. Its helpers are the Canvas's; boxes (``flat_box``, ``boxed``) and pasted icons
+    go on the palette."""
 
     FIRST = (t.BG, t.PANEL)  # the grounds keep an index they share with another colour
 
     def __init__(self, width: int, height: int, bg: str = t.BG) -> None:
         kit.PaletteCanvas.__init__(self, width, height, bg)
 
-    def box(
-        self,
-        x0: float,
-        y0: float,
-        x1: float,
-        y1: float,
-        fill: str | None = None,
-        outline: str | None = None,
-        width: int = 1,
-        radius: int = 0,
-    ) -> None:
-        self.flat_box((x0, y0, x1, y1), radius, fill, outline, width)
-
     def paste(self, im: Image.Image, x: float, y: float) -> None:
         self.paste_rgba(im, round(x), round(y))
-
-    def icon_box(
-        self,
-        xy: tuple[float, float, float, float],
-        inset: int,
-        size: int,
-        symbol: str | None,
-        fill: str,
-        outline: str,
-    ) -> None:
-        if symbol is None:
-            self.box(*xy, fill=fill, outline=outline)
-        else:
-            x, y = xy[0] + inset, xy[1] + inset
-            self.boxed(xy, fill, outline, icon_image(symbol, size), round(x), round(y))
-
-    def box_paste(
-        self,
-        xy: tuple[float, float, float, float],
-        im: Image.Image,
-        x: float,
-        y: float,
-        fill: str | None = None,
-        outline: str | None = None,
-        width: int = 1,
-        radius: int = 0,
-    ) -> None:
-        self.boxed(xy, fill, outline, im, round(x), round(y), radius, width)
 
 
 # --- cached, anti-aliased pieces ----------------------------------------------------------
@@ -225,41 +192,15 @@ def _scaled(
     return [(ox + px * s, oy + py * s) for px, py in points]
 
 
+DOWN_ARROW = [(0.38, 0.16), (0.62, 0.16), (0.62, 0.5), (0.82, 0.5), (0.5, 0.86), (0.18, 0.5), (0.38, 0.5)]
+
+
 def _glyph(d: ImageDraw.ImageDraw, symbol: str, s: float, ink: str, paper: str) -> None:
     """White glyph of ``symbol`` in an ``s`` x ``s`` square at the origin."""
     lw = max(2, round(s * 0.07))
-    if symbol == "down":
-        d.polygon(
-            _scaled(
-                [
-                    (0.38, 0.16),
-                    (0.62, 0.16),
-                    (0.62, 0.5),
-                    (0.82, 0.5),
-                    (0.5, 0.86),
-                    (0.18, 0.5),
-                    (0.38, 0.5),
-                ],
-                s,
-            ),
-            fill=ink,
-        )
-    elif symbol == "up":
-        d.polygon(
-            _scaled(
-                [
-                    (0.38, 0.84),
-                    (0.62, 0.84),
-                    (0.62, 0.5),
-                    (0.82, 0.5),
-                    (0.5, 0.14),
-                    (0.18, 0.5),
-                    (0.38, 0.5),
-                ],
-                s,
-            ),
-            fill=ink,
-        )
+    if symbol in ("down", "up"):  # an arrow; "up" is "down" upside down
+        arrow = DOWN_ARROW if symbol == "down" else [(px, 1 - py) for px, py in DOWN_ARROW]
+        d.polygon(_scaled(arrow, s), fill=ink)
     elif symbol == "prod":  # a cargo container
         d.rectangle(_scaled([(0.16, 0.28), (0.84, 0.74)], s), fill=ink)
         for fx in (0.33, 0.5, 0.67):
@@ -304,12 +245,22 @@ def _glyph(d: ImageDraw.ImageDraw, symbol: str, s: float, ink: str, paper: str) 
             )
 
 
+def _blank(w: int, h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A transparent picture ``w`` x ``h`` px to draw a piece on at SS times its size."""
+    im = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    return im, ImageDraw.Draw(im)
+
+
+def _letter(d: ImageDraw.ImageDraw, colour: str, xy: tuple[float, float], px: int) -> None:
+    """A company's letter, ``px`` px high, centred on ``xy``, in its ink."""
+    d.text(xy, t.COMPANY_LETTER.get(colour, "?"), font=t.font(px, True), fill=t.COMPANY_INK.get(colour, "#ffffff"), anchor="mm")
+
+
 @cache
 def icon_image(symbol: str, size: int) -> Image.Image:
     """``symbol`` as a white glyph on its coloured rounded square, ``size`` px."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     d.rounded_rectangle((0, 0, big - 1, big - 1), radius=big * 0.18, fill=t.SYMBOL_FILL[symbol])
     _glyph(d, symbol, big, "#ffffff", t.SYMBOL_FILL[symbol])
     return im.resize((size, size), Image.Resampling.LANCZOS)
@@ -319,8 +270,7 @@ def icon_image(symbol: str, size: int) -> Image.Image:
 def token_image(colour: str, size: int) -> Image.Image:
     """A company's round token with its letter, ``size`` px."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     edge = "#1f2328" if colour in ("yellow",) else "#ffffff"
     d.ellipse(
         (0, 0, big - 1, big - 1),
@@ -328,15 +278,7 @@ def token_image(colour: str, size: int) -> Image.Image:
         outline=edge,
         width=max(SS, big // 14),
     )
-    letter = t.COMPANY_LETTER.get(colour, "?")
-    f = t.font(round(big * 0.62), True)
-    d.text(
-        (big / 2, big / 2 + big * 0.02),
-        letter,
-        font=f,
-        fill=t.COMPANY_INK.get(colour, "#ffffff"),
-        anchor="mm",
-    )
+    _letter(d, colour, (big / 2, big / 2 + big * 0.02), round(big * 0.62))
     return im.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -344,8 +286,7 @@ def token_image(colour: str, size: int) -> Image.Image:
 def check_image(size: int, ok: bool) -> Image.Image:
     """A green check (sealed/done) or a grey hourglass-like dot (waiting)."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     if ok:
         d.ellipse((0, 0, big - 1, big - 1), fill=t.GOOD)
         d.line(
@@ -372,8 +313,7 @@ def ceo_image(colour: str, size: int) -> Image.Image:
     tells it from the round Office and Goods tokens without the colour."""
     big = size * SS
     wide = round(big * 0.8)
-    im = Image.new("RGBA", (wide, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(wide, big)
     fill = t.COMPANY_FILL.get(colour, "#888888")
     edge = "#1f2328"
     lw = max(SS, big // 16)
@@ -384,14 +324,7 @@ def ceo_image(colour: str, size: int) -> Image.Image:
     d.rounded_rectangle(
         (lw, top, wide - lw, big - lw), radius=big * 0.2, fill=fill, outline=edge, width=lw
     )
-    f = t.font(round(big * 0.5), True)
-    d.text(
-        (cx, (top + big) / 2),
-        t.COMPANY_LETTER.get(colour, "?"),
-        font=f,
-        fill=t.COMPANY_INK.get(colour, "#ffffff"),
-        anchor="mm",
-    )
+    _letter(d, colour, (cx, (top + big) / 2), round(big * 0.5))
     return im.resize((round(size * 0.8), size), Image.Resampling.LANCZOS)
 
 
@@ -400,8 +333,7 @@ def marketing_image(colour: str, size: int) -> Image.Image:
     """A company's Marketing Token (Update 1.1): a diamond in the company's colour with its
     letter, ``size`` px (a diamond, so it reads apart from the round tokens)."""
     big = size * SS
-    im = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    d = ImageDraw.Draw(im)
+    im, d = _blank(big, big)
     h = big / 2
     d.polygon(
         [(h, 0), (big - 1, h), (h, big - 1), (0, h)],
@@ -412,12 +344,5 @@ def marketing_image(colour: str, size: int) -> Image.Image:
         [(h, m), (big - 1 - m, h), (h, big - 1 - m), (m, h)],
         fill=t.COMPANY_FILL.get(colour, "#888888"),
     )
-    f = t.font(round(big * 0.5), True)
-    d.text(
-        (h, h + big * 0.02),
-        t.COMPANY_LETTER.get(colour, "?"),
-        font=f,
-        fill=t.COMPANY_INK.get(colour, "#ffffff"),
-        anchor="mm",
-    )
+    _letter(d, colour, (h, h + big * 0.02), round(big * 0.5))
     return im.resize((size, size), Image.Resampling.LANCZOS)

@@ -165,14 +165,7 @@ def draw(cv: Canvas, view: dict[str, Any], x0: float, y0: float) -> float:
     return y0 + height(board)
 
 
-def _region(
-    cv: Canvas,
-    view: dict[str, Any],
-    rid: str,
-    box: Rect,
-    colour: dict[str, str],
-    steve_marker: str | None,
-) -> None:
+def _region(cv: Canvas, view: dict[str, Any], rid: str, box: Rect, colour: dict[str, str], steve_marker: str | None) -> None:
     data = REGIONS[rid]
     state = view["regions"][rid]
     x0, y0, x1, y1 = box
@@ -227,14 +220,7 @@ def _region(
             cv.paste(ceo_image(colour.get(seat) or "grey", fig_h), right - fig_w - i * step, fy - 10)
 
 
-def _offices(
-    cv: Canvas,
-    data: dict[str, Any],
-    state: dict[str, Any],
-    x: float,
-    y: float,
-    colour: dict[str, str],
-) -> None:
+def _offices(cv: Canvas, data: dict[str, Any], state: dict[str, Any], x: float, y: float, colour: dict[str, str]) -> None:
     offices = state["offices"]
     paying = len(offices) - 1  # the rightmost Office shows the control VP
     for i, space in enumerate(data["spaces"]):
@@ -260,16 +246,7 @@ def _offices(
             cv.box(*slot, fill=t.SLOT, outline=edge, width=width, radius=6)
 
 
-def _buyers(
-    cv: Canvas,
-    data: dict[str, Any],
-    state: dict[str, Any],
-    x: float,
-    y: float,
-    colour: dict[str, str],
-    tokens: dict[str, str] | None = None,
-    seconds: list[int] | None = None,
-) -> None:
+def _buyers(cv: Canvas, data: dict[str, Any], state: dict[str, Any], x: float, y: float, colour: dict[str, str], tokens: dict[str, str] | None = None, seconds: list[int] | None = None) -> None:
     """The Buyers left to right: empty (what they want), sold (the seller's token), a
     Marketing Token (a diamond: only its company sells there) and a second Goods (x2)."""
     sold = state.get("sold", [])
@@ -342,14 +319,7 @@ def draw_buyer(cv: Canvas, buyer: dict[str, Any], x: float, y: float, w: float, 
         )
 
 
-def _retailer(
-    cv: Canvas,
-    state: dict[str, Any],
-    retailer: dict[str, Any],
-    x0: float,
-    y: float,
-    colour: dict[str, str],
-) -> None:
+def _retailer(cv: Canvas, state: dict[str, Any], retailer: dict[str, Any], x0: float, y: float, colour: dict[str, str]) -> None:
     side = RETAILERS[retailer["id"]]["sides"][retailer["side"]]
     x = x0 + 8
     cv.box(

@@ -244,21 +244,11 @@ def draw_counts(
     return y + rows * (size + 6)
 
 
-SYMBOL_NAME = {
-    "down": "Price Down",
-    "up": "Price Up",
-    "prod": "Production",
-    "improve": "Improve",
-    "research": "Research",
-    "logistics": "Logistics",
-}
-
-
 def improvement_words(imp: str) -> str:
     """An Improvement (or Mini-upgrade) by its symbols ("Price Up + Logistics"; an open
     half, with no symbol, is a "blank half": it covers a Pad cell and gives nothing)."""
     cells = IMPROVEMENTS.get(imp, [None, None])
-    return " + ".join(SYMBOL_NAME.get(c, "blank half") if c else "blank half" for c in cells)
+    return " + ".join(t.SYMBOL_LABEL.get(c, "blank half") if c else "blank half" for c in cells)
 
 
 def face_down_goods(face_down: list[str]) -> list[str]:

@@ -37,14 +37,20 @@ def describe(plan: dict[str, Any], highlight: bool = False) -> str:
     )
 
 
-def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
-    """Raises engine.IllegalAction (a ValueError) if the plan is not legal for the seat."""
+def previewed(view: dict[str, Any], plan: dict[str, Any]) -> tuple[str, dict[str, Any], dict[str, Any], list[tuple[Any, ...]]]:
+    """(the seat, its company, a copy of the plan, the cells of the piece the planner just
+    placed, taken out of the copy) for a plan preview; ValueError without a seat."""
     seat = view.get("you")
     if seat is None or seat not in view["players"]:
         raise ValueError("a plan preview needs a seat's private view")
-    me = view["players"][seat]
     plan = dict(plan)
-    highlight = [tuple(c) for c in plan.pop("highlight", None) or []]  # the planner's piece just placed
+    highlight = [tuple(c) for c in plan.pop("highlight", None) or []]
+    return seat, view["players"][seat], plan, highlight
+
+
+def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
+    """Raises engine.IllegalAction (a ValueError) if the plan is not legal for the seat."""
+    seat, me, plan, highlight = previewed(view, plan)
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
     outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))
     cv = Canvas(t.WIDTH, 2000)
@@ -85,8 +91,7 @@ def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     cell = int(min(96, (area_w - 30) / gw, 350 / gh))
     area_h = max(gh * cell + 36, 290)  # room for the column letters above the grid
     h = 40 + area_h + 20
-    top = cv.panel(x, y, INNER, h, "Your decision")
-    cv.text(x + INNER - 12, y + 14, describe(canon, bool(highlight)), t.SMALL, fill=t.MUTED, anchor="ra")
+    top = cv.panel(x, y, INNER, h, "Your decision", note=describe(canon, bool(highlight)))
     padview.draw_grid(
         cv,
         grid,
@@ -122,15 +127,7 @@ def _improvements(
     items = placed + face_down
     rows = max(1, (len(items) + per_row - 1) // per_row)
     h = 44 + rows * (cell + 52)
-    top = cv.panel(x, y, w, h, "Improvements")
-    cv.text(
-        x + w - 12,
-        y + 14,
-        "on the Pads: their symbols count · face down: +1 Goods each",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="ra",
-    )
+    top = cv.panel(x, y, w, h, "Improvements", note="on the Pads: their symbols count · face down: +1 Goods each")
     for i, imp in enumerate(items):
         ix = x + 14 + (i % per_row) * (2 * cell + 40)
         iy = top + (i // per_row) * (cell + 52)

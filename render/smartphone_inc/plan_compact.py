@@ -31,7 +31,7 @@ from render.smartphone_inc.compact import (
     card,
     header,
 )
-from render.smartphone_inc.plan import has_4g
+from render.smartphone_inc.plan import has_4g, previewed
 
 THUMBS_PER_ROW = 3  # the small grids of a placing step's options: room for their letters and numbers
 THUMB_ROW = 220  # the most height a row of them takes (a grid of 4 rows, its number and letters)
@@ -109,12 +109,7 @@ def yield_rows(view: dict[str, Any], seat: str, outcome: dict[str, Any]) -> list
 
 def draw(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:
     """Raises engine.IllegalAction (a ValueError) if the plan is not legal for the seat."""
-    seat = view.get("you")
-    if seat is None or seat not in view["players"]:
-        raise ValueError("a plan preview needs a seat's private view")
-    me = view["players"][seat]
-    plan = dict(plan)
-    highlight = [tuple(c) for c in plan.pop("highlight", None) or []]
+    seat, me, plan, highlight = previewed(view, plan)
     options = list(plan.pop("options", None) or [])
     canon = engine_pads.validate_plan(plan, me["improvements"], has_4g(view))
     outcome = engine_pads.evaluate(canon, me["improvements"], has_4g(view), literal_cover(view))

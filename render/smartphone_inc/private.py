@@ -88,14 +88,7 @@ def status(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> fl
         bx = sx + i * sw
         cv.text(bx + sw / 2, y + 26, label, t.SMALL, fill=t.MUTED, anchor="mm")
         cv.text(bx + sw / 2, y + 60, value, t.TITLE, bold=True, anchor="mm")
-    cv.text(
-        x + 14,
-        y + h - 14,
-        f"Goods in stock {me.get('supply', 0)} · Improvements {len(me['improvements'])}",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="lb",
-    )
+    cv.footnote(x + 14, y + h - 14, f"Goods in stock {me.get('supply', 0)} · Improvements {len(me['improvements'])}")
     return y + h
 
 
@@ -193,15 +186,7 @@ def pads_panel(cv: Canvas, x: float, y: float, w: float) -> float:
     """Both sides of both Pads, for reference while planning."""
     cell = 44
     h = 40 + 2 * cell + 40
-    top = cv.panel(x, y, w, h, "Your Pads (both sides)")
-    cv.text(
-        x + w - 12,
-        y + 14,
-        "A = filled diamond, B = outlined diamond",
-        t.SMALL,
-        fill=t.MUTED,
-        anchor="ra",
-    )
+    top = cv.panel(x, y, w, h, "Your Pads (both sides)", note="A = filled diamond, B = outlined diamond")
     sw = 3 * cell
     gap = (w - 28 - 4 * sw) / 3
     for i, (pad, side) in enumerate((("A", 0), ("A", 1), ("B", 0), ("B", 1))):
@@ -229,10 +214,7 @@ def improvements_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: 
     per_row = max(1, int((w - 20) // (2 * cell + 30)))
     rows = max(1, (len(owned) + per_row - 1) // per_row)
     h = 40 + rows * (cell + 56) + 4
-    top = cv.panel(x, y, w, h, "Your Improvements")
-    cv.text(
-        x + w - 12, y + 14, "face down = +1 Goods in Phase 3", t.SMALL, fill=t.MUTED, anchor="ra"
-    )
+    top = cv.panel(x, y, w, h, "Your Improvements", note="face down = +1 Goods in Phase 3")
     if not owned:
         cv.text(x + 14, top + 6, "none", t.BODY, fill=t.MUTED)
     for i, imp in enumerate(owned):

@@ -4,11 +4,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.age_of_automaton import technology
 from engine.age_of_automaton.common import State, has_res, say
-from engine.age_of_automaton.data import COLOURS, EQUIPMENT, IV_SPACE, ROMAN, WORKER_ACTIONS
+from engine.age_of_automaton.data import (
+    ACTION_NAMES,
+    COLOURS,
+    EQUIPMENT,
+    IV_SPACE,
+    ROMAN,
+    WORKER_ACTIONS,
+)
 from engine.age_of_automaton.setup import fill_row
 from engine.errors import IllegalAction
 from engine.rng import Rng
@@ -62,6 +70,35 @@ def take_from_row(state: State, kind: str, card: str) -> None:
 def reachable(state: State, kind: str, level: int) -> list[str]:
     """Level I: the leftmost card; II: the first two; III: three; IV: any (AA-WRK-04)."""
     return state["rows"][kind][: min(level, 4)]
+
+
+def card_choices(
+    state: State, seat: str, kind: str, extra: bool, takes: Callable[[str], bool] | None = None
+) -> list[dict[str, Any]]:
+    """``{"worker": level, "card": card}`` for every worker that may play ``kind`` and
+    every card of its row that the worker's level reaches and ``takes`` allows."""
+    return [
+        {"worker": lvl, "card": c}
+        for lvl in worker_levels(state, seat, kind, extra)
+        for c in reachable(state, kind, lvl)
+        if takes is None or takes(c)
+    ]
+
+
+def reached_card(state: State, kind: str, params: dict[str, Any]) -> tuple[int, str]:
+    """(level, card) of a card action's parameters; IllegalAction unless the level
+    reaches the card (AA-WRK-04)."""
+    level, card = params.get("worker"), params.get("card")
+    if not is_level(level) or not isinstance(card, str) or card not in reachable(state, kind, level):
+        raise IllegalAction("a Level I automaton takes only the leftmost card, II the first two, III three, IV any")
+    return level, card
+
+
+def take_card(state: State, seat: str, kind: str, level: int, extra: bool, card: str, name: str) -> None:
+    """The worker placed (AA-WRK-01..03), the action logged, the card taken from its row."""
+    place_worker(state, seat, kind, level, extra)
+    log_action(state, seat, f"{ACTION_NAMES[kind]} with a Level {ROMAN[level]} automaton and takes {name}")
+    take_from_row(state, kind, card)
 
 
 def discounts(p: dict[str, Any]) -> dict[str, int]:

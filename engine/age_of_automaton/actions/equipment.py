@@ -3,24 +3,27 @@ extra action at once, tuck it under a column (AA-EQP-01..05)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.age_of_automaton import effects
 from engine.age_of_automaton.actions import (
     affordable,
+    card_choices,
     discounted,
-    is_level,
-    log_action,
-    place_worker,
-    reachable,
-    take_from_row,
-    worker_levels,
+    reached_card,
+    take_card,
 )
 from engine.age_of_automaton.common import State, fmt_res, pay_res, say
-from engine.age_of_automaton.data import ACTION_NAMES, EQUIPMENT, ROMAN
+from engine.age_of_automaton.data import ACTION_NAMES, EQUIPMENT
 from engine.errors import IllegalAction
 
 PER_COLUMN = 2
+
+# the action dispatch of engine.age_of_automaton.flow, which registers the extra action's
+# step and ask below with its own ``action_choices`` and ``resolve_action`` passed in
+Choices = Callable[..., list[dict[str, Any]]]
+Resolve = Callable[[State, str, str, dict[str, Any], bool], None]
 
 
 def free_columns(p: dict[str, Any]) -> list[int]:
@@ -38,27 +41,18 @@ def choices(state: State, seat: str, extra: bool) -> list[dict[str, Any]]:
     p = state["players"][seat]
     if not _room(p):
         return []
-    out = []
-    for lvl in worker_levels(state, seat, "equipment", extra):
-        for card in reachable(state, "equipment", lvl):
-            if affordable(p, discounted(p, EQUIPMENT[card]["cost"])):
-                out.append({"worker": lvl, "card": card})
-    return out
+    return card_choices(state, seat, "equipment", extra, lambda c: affordable(p, discounted(p, EQUIPMENT[c]["cost"])))
 
 
 def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> None:
     p = state["players"][seat]
-    level, card = params.get("worker"), params.get("card")
-    if not is_level(level) or not isinstance(card, str) or card not in reachable(state, "equipment", level):
-        raise IllegalAction("a Level I automaton takes only the leftmost card, II the first two, III three, IV any")
+    level, card = reached_card(state, "equipment", params)
     if not _room(p):
         raise IllegalAction("your four columns already hold two Equipment cards each")
     cost = discounted(p, EQUIPMENT[card]["cost"])
     if not affordable(p, cost):
         raise IllegalAction(f"{EQUIPMENT[card]['name']} costs you {fmt_res(cost)}")
-    place_worker(state, seat, "equipment", level, extra)
-    log_action(state, seat, f"Equipment with a Level {ROMAN[level]} automaton and takes {EQUIPMENT[card]['name']}")
-    take_from_row(state, "equipment", card)
+    take_card(state, seat, "equipment", level, extra, card, EQUIPMENT[card]["name"])
     pay_res(state, seat, cost, EQUIPMENT[card]["name"])
     p["equipment"].append({"id": card, "column": None})  # its discount counts at once
     steps: list[dict[str, Any]] = []
@@ -69,9 +63,9 @@ def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> Non
     effects.queue(state, seat, steps, front=True)
 
 
-def _extra_step(state: State, seat: str, atom: dict[str, Any]) -> None:
-    from engine.age_of_automaton.flow import action_choices
-
+def extra_step(state: State, seat: str, atom: dict[str, Any], *, action_choices: Choices) -> None:
+    """The card's extra action: asked for if it can be played, else lost (``action_choices``
+    is ``flow.action_choices``)."""
     card = atom["card"]
     kind = EQUIPMENT[card]["extra"]
     options = action_choices(state, seat, kind, extra=True)
@@ -106,9 +100,10 @@ def answer_column(state: State, seat: str, a: dict[str, Any], action: dict[str, 
     _place(state, seat, a["card"], col)
 
 
-def answer_extra(state: State, seat: str, a: dict[str, Any], action: dict[str, Any]) -> None:
-    from engine.age_of_automaton.flow import resolve_action
-
+def answer_extra(
+    state: State, seat: str, a: dict[str, Any], action: dict[str, Any], *, resolve_action: Resolve
+) -> None:
+    """The extra action played, or given up (``resolve_action`` is ``flow.resolve_action``)."""
     if action.get("skip"):
         state["asks"].pop(0)
         say(state, f"{seat} gives up the extra action.")
@@ -122,7 +117,5 @@ def answer_extra(state: State, seat: str, a: dict[str, Any], action: dict[str, A
         state["turn"]["nested"] = False
 
 
-effects.STEPS["equipment_extra"] = _extra_step
 effects.STEPS["equipment_column"] = _column_step
 effects.ASKS["column"] = answer_column
-effects.ASKS["extra"] = answer_extra

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.age_of_automaton import effects, relationships, reputation
+from engine.age_of_automaton import effects, relationships, reliability, reputation, special
 from engine.age_of_automaton.actions import log_action, place_worker, worker_levels
-from engine.age_of_automaton.common import State, say
+from engine.age_of_automaton.common import State, compositions, say
 from engine.age_of_automaton.data import BOARD, ROMAN, TRACK_IDS, TRACKS
 from engine.errors import IllegalAction
 from engine.rng import Rng
@@ -51,8 +51,6 @@ def resolve(state: State, seat: str, params: dict[str, Any], extra: bool) -> Non
 
 
 def _only_move(state: State, seat: str) -> bool:
-    from engine.age_of_automaton import special
-
     return int(state.get("rules", 1)) >= 4 and not special.can_overdrive(state, seat)
 
 
@@ -71,7 +69,7 @@ def bonus_choices(state: State, a: dict[str, Any]) -> list[dict[str, int]]:
     colours = list(TRACKS[a["track"]]["bonus"])
     if int(state.get("rules", 1)) < 4 or len(colours) < 2:
         return []
-    return effects.compositions(a["level"], colours)
+    return compositions(a["level"], colours)
 
 
 def move(state: State, seat: str, track: str, level: int, n: int) -> int:
@@ -108,8 +106,6 @@ def move(state: State, seat: str, track: str, level: int, n: int) -> int:
 
 
 def overdrive_cost(p: dict[str, Any]) -> int:
-    from engine.age_of_automaton import reliability
-
     return BOARD["special_actions"]["overdrive"] + reliability.surcharge(p)
 
 
@@ -126,8 +122,6 @@ def answer_dice(state: State, seat: str, a: dict[str, Any], action: dict[str, An
         _move_and_bonus(state, seat, a["track"], a["level"], take)
         return
     if action.get("overdrive"):
-        from engine.age_of_automaton import special
-
         special.overdrive(state, seat)
         if not _only_move(state, seat) or state["asks"][0] is not a:
             return  # asked again (or a Reliability benefit to choose comes first)
