@@ -911,14 +911,38 @@ async def round_log(play: Play, info: GameInfo, round_no: int) -> tuple[list[tup
     return [(i, text.with_player_names(lines, info)) for i, lines in phases], rec
 
 
-@app_commands.describe(round="Which round (1-5)")
-async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
+async def rounds_of(play: Play, info: GameInfo) -> int | None:
+    """How many rounds the game has (its public view's ``rounds``), None if it does not say."""
+    n = (await play.app.view(info.id, None)).get("rounds")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
+def no_such_round(round_no: int, rounds: int | None) -> str | None:
+    """The answer to a round the game does not have (None: it has it, or does not say)."""
+    if rounds is None or 1 <= round_no <= rounds:
+        return None
+    return f"This game has {rounds} rounds: choose a round from 1 to {rounds}."
+
+
+# the commands' bound on what Discord lets be typed; each game's own count is checked (no_such_round)
+ROUND_TYPED_MOST = 50
+ROUND_HELP = "Which round (from 1 to the game's last round)"
+
+
+@app_commands.describe(round=ROUND_HELP)
+async def game_history(
+    interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, ROUND_TYPED_MOST]
+) -> None:
     """The pictures and log of one round, answered privately (only the asker sees it)."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     if info.status == "lobby":
         await interaction.followup.send("The game has not started yet.", ephemeral=True)
+        return
+    refusal = no_such_round(int(round), await rounds_of(play, info))
+    if refusal is not None:
+        await interaction.followup.send(refusal, ephemeral=True)
         return
     phases, rec = await round_log(play, info, int(round))
     if not phases:
@@ -965,8 +989,10 @@ def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int
     return messages
 
 
-@app_commands.describe(round="Which round (default: the current one)")
-async def game_log(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50] | None = None) -> None:
+@app_commands.describe(round=ROUND_HELP + "; the current one if not given")
+async def game_log(
+    interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, ROUND_TYPED_MOST] | None = None
+) -> None:
     """The game's log as text, one round at a time, answered privately: the game's
     applied actions in order, as the public may see them (an undone move once, marked
     as taken back; nothing repeats)."""
@@ -978,6 +1004,11 @@ async def game_log(interaction: discord.Interaction[Any], round: app_commands.Ra
         return
     if round is None:
         round = int((await play.app.view(info.id, None)).get("round") or 1)
+    else:
+        refusal = no_such_round(int(round), await rounds_of(play, info))
+        if refusal is not None:
+            await interaction.followup.send(refusal, ephemeral=True)
+            return
     phases, _rec = await round_log(play, info, int(round))
     if not phases:
         await interaction.followup.send(f"Round {round} has not been played yet.", ephemeral=True)
