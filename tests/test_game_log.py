@@ -17,6 +17,11 @@ from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, message_text
 from tests.test_words import assert_plain_words
 
+# the first post of a game comes after the bot's cold start (the board drawn, the first
+# pictures): a guard against a post that never comes, not a measure of speed (its 15 s
+# ran out once on 2 busy cores)
+FIRST_POST = 60.0
+
 
 @pytest.fixture
 async def fake() -> Any:
@@ -43,7 +48,7 @@ async def test_game_log_and_history_answer_privately_with_names_and_no_secret(fa
     async with running(fake, str(tmp_path / "log.db"), renderer=SpyRenderer()):
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
-        await public_with(fake, "Plans sealed 0/2")
+        await public_with(fake, "Plans sealed 0/2", FIRST_POST)
         ix = await fake.slash(bob, "game log")  # round 1, nothing revealed yet
         assert "Log of round 1" in private(ix, bob)[0]["content"]
         assert "reveals" not in ix.all_text()
@@ -131,7 +136,7 @@ async def test_a_round_the_game_does_not_have_is_refused_by_its_number(fake: Fak
     async with running(fake, str(tmp_path / "rounds.db"), renderer=SpyRenderer()):
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
-        await public_with(fake, "Plans sealed 0/2")
+        await public_with(fake, "Plans sealed 0/2", FIRST_POST)
         for command in ("game history", "game log"):
             for n in (6, 50):
                 ix = await fake.slash(bob, command, {"round": n})
