@@ -135,7 +135,6 @@ def replay_export(
     return result
 
 
-
 def check_logged(game: Game, state: dict[str, Any], seat: str, action: Mapping[str, Any], seq: int) -> None:
     """An exported action is replayed only as the log stores one: in the engine's canonical
     form, with no field the game does not know (the app refuses such a move, so a field
