@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test demo run lint bench lock clean docs-pictures mutants table table-bundle
+.PHONY: test browser demo run lint bench lock clean docs-pictures mutants table table-bundle
 
 # The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
 # editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
@@ -22,11 +22,27 @@ $(STAMP): pyproject.toml $(LOCKS)
 # to the workers one by one (a module fixture is built once per worker that needs it).
 # TEST_ARGS adds pytest options, e.g. TEST_ARGS="--durations=30"; TEST_WORKERS=0 runs
 # in one process.
+# The live table's browser tests need Debian's headless Chromium: where it is missing they
+# are skipped (a banner at the end counts them; in CI, with CI set, they fail instead).
+# make test does not install it: a test run stays offline and changes nothing outside the
+# repository; make browser installs it (root and apt-get), as .ci/run does on a fresh machine.
 TEST_WORKERS ?= 4
 TEST_ARGS ?=
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(TEST_ARGS)
+
+browser:
+	@if [ -n "$$BOARDROOM_CHROMIUM" ] || command -v chromium || command -v chromium-browser \
+		|| command -v google-chrome; then \
+		echo "Chromium is installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else \
+		echo "cannot install Chromium here (needs root and apt-get): install it yourself," \
+			"e.g. sudo apt-get install chromium, or set BOARDROOM_CHROMIUM to a Chromium" >&2; \
+		exit 1; \
+	fi
 
 # Mutation testing of one game's rules modules (scripts/mutants.py; tests/MUTANTS.md):
 #   make mutants GAME=mobile-markets                       # every mutant

@@ -1806,9 +1806,11 @@ class FakeDiscord:
         return list(self.messages.get(ch, [])) if ch else []
 
     async def wait_for(
-        self, predicate: Callable[[], Any], timeout: float = 10, what: str = "condition"
+        self, predicate: Callable[[], Any], timeout: float = 60, what: str = "condition"
     ) -> Any:
-        """Wait until ``predicate()`` returns something truthy (re-checked after each request)."""
+        """Wait until ``predicate()`` returns something truthy (re-checked after each request).
+        ``timeout`` guards against what never comes; it is no measure of speed (a game's
+        first post and planners, after the bot's cold start, took over 10 s on 2 busy cores)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             value = predicate()

@@ -1,7 +1,13 @@
 """Helpers for the live table's tests in a real browser: Debian's headless Chromium,
 driven by Playwright for Python (launched with ``executable_path``; Playwright's own
-browser download is not used). A test needing the browser is skipped only when no
-Chromium is installed (``.ci/run`` installs it)."""
+browser download is not used).
+
+A test needing the browser is marked :data:`needs_chromium` (the ``browser`` marker;
+``tests/conftest.py`` acts on it before any fixture is built). Where no Chromium is
+installed it is skipped, with a reason that names the browser and how to install it,
+and the run ends with a banner counting those skips; in CI (the environment variable
+``CI`` set, as ``.ci/run`` and CI services do) it fails instead: a CI run never passes
+without the browser tests (``.ci/run`` installs Chromium: ``make browser``)."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ import contextlib
 import json
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import pytest
@@ -24,7 +30,27 @@ def chromium_path() -> str | None:
     return next((p for p in (shutil.which(n) for n in CHROMIUM_NAMES) if p), None)
 
 
-needs_chromium = pytest.mark.skipif(chromium_path() is None, reason="no Chromium installed (apt-get install chromium)")
+INSTALL = "apt-get install chromium"
+# the skip's reason (the missing browser first: a summary line is cut at the terminal's width)
+MISSING = f"no Chromium browser installed: `{INSTALL}` (as root; `make browser`), or set BOARDROOM_CHROMIUM"
+
+# the marker of a test that drives the browser (tests/conftest.py: skipped or, in CI, failed without one)
+needs_chromium = pytest.mark.browser
+
+
+def in_ci(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether this run is CI's (``CI`` set to anything but empty, 0, false or no)."""
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def browser_verdict(path: str | None, ci: bool) -> tuple[str, str] | None:
+    """What a browser test does before it starts: None (run it), ("skip", reason) or, in
+    CI, ("fail", reason)."""
+    if path is not None:
+        return None
+    if ci:
+        return "fail", f"CI: {MISSING}. A CI run may not skip the browser tests."
+    return "skip", MISSING
 
 
 @contextlib.asynccontextmanager

@@ -115,8 +115,9 @@ async def new_game(fake: FakeDiscord, host: dict, joiners: list[dict], options: 
     return lobby
 
 
-async def public_with(fake: FakeDiscord, needle: str, timeout: float = 15) -> dict[str, Any]:
-    """The newest public message containing ``needle`` (waits for it)."""
+async def public_with(fake: FakeDiscord, needle: str, timeout: float = 60) -> dict[str, Any]:
+    """The newest public message containing ``needle`` (waits for it: ``timeout`` is a
+    guard against one that never comes, not a measure of speed)."""
 
     def find() -> dict[str, Any] | None:
         return next((m for m in reversed(fake.public_messages()) if needle in message_text(m)), None)

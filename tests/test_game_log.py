@@ -16,6 +16,12 @@ from tests.discord_support import SpyRenderer, running
 from tests.fake_discord import EPHEMERAL, FakeDiscord, message_text
 from tests.test_words import assert_plain_words
 
+# the first post of a game comes after the bot's cold start (the board drawn, the first
+# pictures): a guard against a post that never comes, not a measure of speed (its 15 s
+# ran out once on 2 busy cores)
+FIRST_POST = 60.0
+
+
 fake = fake_fixture(FakeDiscord.assert_no_unknown)
 
 
@@ -37,7 +43,7 @@ async def test_game_log_and_history_answer_privately_with_names_and_no_secret(fa
     async with running(fake, str(tmp_path / "log.db"), renderer=SpyRenderer()):
         lobby = await new_game(fake, ann, [bob])
         await fake.click(ann, lobby, "Start")
-        await public_with(fake, "Plans sealed 0/2")
+        await public_with(fake, "Plans sealed 0/2", FIRST_POST)
         ix = await fake.slash(bob, "game log")  # round 1, nothing revealed yet
         assert "Log of round 1" in private(ix, bob)[0]["content"]
         assert "reveals" not in ix.all_text()
@@ -114,3 +120,28 @@ def test_seats_are_called_by_their_players_names() -> None:
         "Game over. Ann Lee wins.",
         "annlee2 and boat stay.",
     ]
+
+
+async def test_a_round_the_game_does_not_have_is_refused_by_its_number(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 34 §4: "Which round" accepts what the game has (5 rounds here), and a
+    round past its last is told as such, not as "not played yet"."""
+    from tests.test_discord_e2e import new_game, public_with
+
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    async with running(fake, str(tmp_path / "rounds.db"), renderer=SpyRenderer()):
+        lobby = await new_game(fake, ann, [bob])
+        await fake.click(ann, lobby, "Start")
+        await public_with(fake, "Plans sealed 0/2", FIRST_POST)
+        for command in ("game history", "game log"):
+            for n in (6, 50):
+                ix = await fake.slash(bob, command, {"round": n})
+                (msg,) = private(ix, bob)
+                assert msg["content"] == "This game has 5 rounds: choose a round from 1 to 5.", (command, n)
+            ix = await fake.slash(bob, command, {"round": 5})  # its last round: accepted, to come
+            assert "Round 5 has not been played yet." in private(ix, bob)[0]["content"]
+        help_of = {  # the option's description no longer promises a range it does not keep
+            sub["name"]: opt.get("description", "")
+            for c in fake.commands if c["name"] == "game"
+            for sub in c.get("options", []) for opt in sub.get("options", []) if opt["name"] == "round"
+        }
+        assert set(help_of) == {"history", "log"} and all("1-5" not in d for d in help_of.values()), help_of

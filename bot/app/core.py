@@ -136,13 +136,16 @@ that may move reminders; :class:`bot.reminders.ReminderScheduler` registers one.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import secrets
+import sqlite3
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from typing import Any
 
@@ -202,6 +205,18 @@ STATUS_SETTLE = 30.0
 # --- helpers --------------------------------------------------------------------------
 
 UNDO = "undo"  # the log row of a move taken back: {"type": "undo", "undoes": seq}
+
+RACED = "The game changed while you moved — try again."
+RACE_TRIES = 3  # a player's action, read and decided anew while another process writes first
+
+
+class Raced(Conflict):
+    """Another process wrote the game's next log row first (two apps on one database
+    without the bot's lease: the unique (game, seq) of the log refused ours). Nothing
+    of this commit was written; the game is read again from the database."""
+
+    def __init__(self) -> None:
+        super().__init__(RACED)
 
 
 class NeedsEarlier(RuntimeError):
@@ -916,42 +931,59 @@ class Core:
         result = game.result(new) if over else None
         views = (views or []) if phase_changed else []
         now = self.clock()
-        async with self.storage.transaction() as tx:
-            await tx.append_action(info.id, seq, seat, action, actor, now)
-            fields: dict[str, Any] = {"version": seq}
-            fields["ai_owed"] = self._ai_owed(info, game, new)  # issue 9: start-up's one query
-            if over:
-                fields.update(status="finished", result=result)
-            await tx.update_game(info.id, now, **fields)
-            if over or phase_changed:  # the stage /games shows; a finished game rated (bot.app.home)
-                await self._stage_changed(tx, info, stage, result, now)
-            if over or phase_changed or seq % self.snapshot_every == 0:
-                await tx.put_snapshot(info.id, seq, game.dump(new), now)
-                await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
-            new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
-            out.applied.append(Applied(seq, seat, action, actor))
-            out.events.extend(game.events(new) if events is None else events)
-            if phase_changed:
-                out.phase_changed = True
-                out.round_changed = out.round_changed or round_changed
-                out.phase_views.extend(views or [pub])
-            out.round, out.phase = stage
-            out.public_view = pub
-            out.version = seq
-            out.new_prompts.update({s: {} for s in new_waiting})  # filled in by _finish_outcome
-            if over:
-                out.over, out.result = True, result
-            if over or round_changed:
-                await self._round_ended(tx, info, stage[0], views or [pub], pub, out, ended=over)
-            if settle and not fields["ai_owed"]:
-                self._finish_outcome(out, info, game, new, set())
-                await self._write_rows(tx, info, game, new, out, final=True)
-                out.settled = seq
-            else:
-                await self._write_rows(tx, info, game, new, out, final=False)
+        kept = {f.name: copy.copy(getattr(out, f.name)) for f in dataclass_fields(out)}  # (a race puts these back)
+        try:
+            async with self.storage.transaction() as tx:
+                await tx.append_action(info.id, seq, seat, action, actor, now)
+                fields: dict[str, Any] = {"version": seq}
+                fields["ai_owed"] = self._ai_owed(info, game, new)  # issue 9: start-up's one query
+                if over:
+                    fields.update(status="finished", result=result)
+                await tx.update_game(info.id, now, **fields)
+                if over or phase_changed:  # the stage /games shows; a finished game rated (bot.app.home)
+                    await self._stage_changed(tx, info, stage, result, now)
+                if over or phase_changed or seq % self.snapshot_every == 0:
+                    await tx.put_snapshot(info.id, seq, game.dump(new), now)
+                    await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
+                new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
+                out.applied.append(Applied(seq, seat, action, actor))
+                out.events.extend(game.events(new) if events is None else events)
+                if phase_changed:
+                    out.phase_changed = True
+                    out.round_changed = out.round_changed or round_changed
+                    out.phase_views.extend(views or [pub])
+                out.round, out.phase = stage
+                out.public_view = pub
+                out.version = seq
+                out.new_prompts.update({s: {} for s in new_waiting})  # filled in by _finish_outcome
+                if over:
+                    out.over, out.result = True, result
+                if over or round_changed:
+                    await self._round_ended(tx, info, stage[0], views or [pub], pub, out, ended=over)
+                if settle and not fields["ai_owed"]:
+                    self._finish_outcome(out, info, game, new, set())
+                    await self._write_rows(tx, info, game, new, out, final=True)
+                    out.settled = seq
+                else:
+                    await self._write_rows(tx, info, game, new, out, final=False)
+        except sqlite3.IntegrityError:
+            # another process logged this seq first: nothing was written, and what this
+            # one knew of the game is stale (its caches count only its own writes)
+            log.info("game %s: seq %s was logged by another process first", info.id, seq)
+            self._forget(info.id)
+            for name, value in kept.items():
+                setattr(out, name, value)
+            raise Raced() from None
         if not over:  # the game's row as this commit left it (nothing else wrote it: its lock)
             self._keep_info(self.storage.game_epoch(info.id), info.at_version(seq, now))
         self._remember(info.id, new)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop what this process keeps of the game (read again from the database)."""
+        self._infos.pop(game_id, None)
+        old = self._cache.pop(game_id, None)
+        if old is not None:
+            self.reads.forget(old)
 
     async def _stage_changed(self, tx: Tx, info: GameInfo, stage: tuple[Any, Any], result: Any, now: float) -> None:
         """A hook in the commit's transaction when the phase changed or the game ended
@@ -1039,7 +1071,10 @@ class Core:
         if out.status == "advanced":
             out.seat = out.seat or s.seat
         actor = "takeover" if s.is_human else "bot"
-        await self._commit(info, game, state, new, s.seat, action, actor, out, views=views)
+        try:
+            await self._commit(info, game, state, new, s.seat, action, actor, out, views=views)
+        except Raced:  # another process moved the game on: the AI's answer is that process's
+            return False
         return True
 
     async def _answer(self, info: GameInfo, out: Outcome) -> None:

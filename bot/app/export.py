@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.app.core import replay_row
+from bot.app.core import canonical_input, is_undo, replay_row
 from bot.app.replay import ReplayOps
 from bot.exports import check_export
+from bot.limits import clip_input
 from bot.records import AppError, Conflict, ReplayMismatch, canonical
-from engine import Game
+from engine import Game, IllegalAction
 from engine.versions import export_edition, setup_as
 
 
@@ -122,6 +123,7 @@ def replay_export(
     for row in sorted(data["actions"], key=lambda r: r["seq"]):
         if row.get("hidden") or (isinstance(row["action"], Mapping) and row["action"].get("hidden")):
             break  # the rest of a running game's log waits for what is still secret
+        check_logged(game, state, row["seat"], row["action"], int(row["seq"]))
         try:
             state, before = replay_row(game, state, before, row["seat"], row["action"], int(row["seq"]))
         except RuntimeError as exc:
@@ -132,3 +134,21 @@ def replay_export(
         raise ReplayMismatch("The replayed result differs from the recorded one.")
     return result
 
+
+def check_logged(game: Game, state: dict[str, Any], seat: str, action: Mapping[str, Any], seq: int) -> None:
+    """An exported action is replayed only as the log stores one: in the engine's canonical
+    form, with no field the game does not know (the app refuses such a move, so a field
+    like that was added by hand); else :class:`ReplayMismatch` names the field."""
+    if is_undo(action):
+        unknown = sorted(str(k) for k in action if k not in ("type", "undoes"))
+    else:
+        try:
+            _canon, unknown = canonical_input(game, state, seat, dict(action))
+        except IllegalAction as exc:
+            raise ReplayMismatch(f"The action at seq {seq} is not a move of this game: {exc}") from None
+    if unknown:
+        names = clip_input(", ".join(repr(k) for k in unknown), 120)
+        raise ReplayMismatch(
+            f"The action at seq {seq} has field(s) this game does not know: {names}. No export holds them:"
+            " the file was edited."
+        )

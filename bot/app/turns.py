@@ -6,7 +6,17 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from bot.app.core import UNDO, Core, _stage, apply_traced, canonical_input, is_undo, log
+from bot.app.core import (
+    RACE_TRIES,
+    UNDO,
+    Core,
+    Raced,
+    _stage,
+    apply_traced,
+    canonical_input,
+    is_undo,
+    log,
+)
 from bot.limits import clip_input
 from bot.records import AppError, Conflict, Forbidden, GameInfo, Outcome, SeatInfo, is_secret
 from engine import IllegalAction
@@ -35,11 +45,28 @@ class TurnOps(Core):
         action: dict[str, Any],
         expected_version: int,
     ) -> Outcome:
-        """Apply ``action`` for the caller's seat; see the module docstring."""
+        """Apply ``action`` for the caller's seat; see the module docstring. Where another
+        process logged a move first (two apps on one database without the bot's lease),
+        the game is read again and the action decided anew, as this process decides one
+        that waited for the game's lock (applied if its prompt still stands, else "already"
+        or "stale"); after :data:`RACE_TRIES` such races, :class:`Raced` ("try again")."""
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise AppError("That prompt is out of date; open your turn again.")
+        for _ in range(RACE_TRIES - 1):
+            try:
+                return await self._act(game_id, user_id, seat, action, expected_version)
+            except Raced:
+                continue
+        return await self._act(game_id, user_id, seat, action, expected_version)
+
+    async def _act(
+        self, game_id: int, user_id: int, seat: str | None, action: dict[str, Any], expected_version: int
+    ) -> Outcome:
         async with self.lock(game_id):
             info = await self.info(game_id)
+            if expected_version > info.version:  # a prompt newer than this process knows of the
+                self._forget(game_id)  # game: another process wrote it since (no lease); read again
+                info = await self.info(game_id)
             if info.status in ("lobby", "abandoned"):
                 raise Conflict(f"The game is {info.status}; no moves now.")
             mine = own_seat(info, user_id, seat, "You can only act for your own seat.")

@@ -906,6 +906,24 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
     return embed, files
 
 
+async def rounds_of(play: Play, info: GameInfo) -> int | None:
+    """How many rounds the game has (its public view's ``rounds``), None if it does not say."""
+    n = (await play.app.view(info.id, None)).get("rounds")
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+
+
+def no_such_round(round_no: int, rounds: int | None) -> str | None:
+    """The answer to a round the game does not have (None: it has it, or does not say)."""
+    if rounds is None or 1 <= round_no <= rounds:
+        return None
+    return f"This game has {rounds} rounds: choose a round from 1 to {rounds}."
+
+
+# the commands' bound on what Discord lets be typed; each game's own count is checked (no_such_round)
+ROUND_TYPED_MOST = 50
+ROUND_HELP = "Which round (from 1 to the game's last round)"
+
+
 async def round_asked(
     interaction: discord.Interaction[Any], round_no: int | None
 ) -> tuple[GameInfo, Play, int, list[tuple[int, list[str]]], Any] | None:
@@ -913,7 +931,8 @@ async def round_asked(
     here, the Play cog, the round (None: the current one), its true log as the public may
     see it now (each phase: the step that ended it, its lines with the players' names) and
     the record (:mod:`bot.app.replay`: what is secret is the engine's to say). None, the
-    asker told why, before the game starts or before the round is played."""
+    asker told why, before the game starts, for a round the game does not have, or before
+    the round is played."""
     info = await game_here(interaction)
     play = _play(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -922,6 +941,11 @@ async def round_asked(
         return None
     if round_no is None:
         round_no = int((await play.app.view(info.id, None)).get("round") or 1)
+    else:
+        refusal = no_such_round(round_no, await rounds_of(play, info))
+        if refusal is not None:
+            await interaction.followup.send(refusal, ephemeral=True)
+            return None
     rec = await play.app.record(info.id)
     game = play.app.engine(info.game)
     phases = await asyncio.to_thread(round_phases, game, rec, round_no)
@@ -932,8 +956,10 @@ async def round_asked(
 
 
 @slash.game("history", "The pictures and log of one round")
-@app_commands.describe(round="Which round (1-5)")
-async def game_history(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50]) -> None:
+@app_commands.describe(round=ROUND_HELP)
+async def game_history(
+    interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, ROUND_TYPED_MOST]
+) -> None:
     """The pictures and log of one round, answered privately (only the asker sees it)."""
     asked = await round_asked(interaction, int(round))
     if asked is None:
@@ -981,8 +1007,10 @@ def log_messages(head: str, lines: list[str], size: int = LOG_MESSAGE, most: int
 
 
 @slash.game("log", "The game's log as text, one round (privately)")
-@app_commands.describe(round="Which round (default: the current one)")
-async def game_log(interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, 50] | None = None) -> None:
+@app_commands.describe(round=ROUND_HELP + "; the current one if not given")
+async def game_log(
+    interaction: discord.Interaction[Any], round: app_commands.Range[int, 1, ROUND_TYPED_MOST] | None = None
+) -> None:
     """The game's log as text, one round at a time, answered privately: the game's
     applied actions in order, as the public may see them (an undone move once, marked
     as taken back; nothing repeats)."""
