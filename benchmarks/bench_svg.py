@@ -1,6 +1,7 @@
 """The public board as SVG (issue 35): its size gzipped and the time to draw it.
 
-Run: ``.venv/bin/python benchmarks/bench_svg.py [--runs N]``.
+Run: ``.venv/bin/python benchmarks/bench_svg.py [--runs N] [--quick]`` (``--quick``: one
+timed run, what ``make bench`` runs).
 
 The 5-player Smartphone Inc. board of the reference pictures (tests/reference/
 board-end-5p.json, the last round of a 5-player game with its final scores) and the
@@ -47,7 +48,10 @@ def view_of(name: str) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="one timed run")
     args = ap.parse_args()
+    if args.quick:
+        args.runs = 1
     out: dict[str, float] = {}
     for key, (game, name) in BOARDS.items():
         view = view_of(name)
