@@ -126,7 +126,7 @@ function genericDecision(root, t) {
   const list = el("div", { class: "actions", role: "list" });
   for (const a of t.actions) {
     list.append(el("button", {
-      type: "button", role: "listitem", class: [state.chosen === a.n ? "chosen" : "", state.hits && state.hits.has(a.n) ? "hit" : ""].join(" ").trim(), "data-n": a.n,
+      type: "button", role: "listitem", class: state.chosen === a.n ? "chosen" : "", "data-n": a.n,
       onclick: () => { state.chosen = a.n; draw(); },
     }, `${a.n}. ${a.label}`));
   }
@@ -166,6 +166,9 @@ function draw() {
   try {
     if (!(m && m.decision && m.decision($("decision"), t, helpers))) genericDecision($("decision"), t);
   } catch (err) { console.error(err); $("decision").replaceChildren(); genericDecision($("decision"), t); }
+  if (state.hits) { // the decisions about the place tapped on the board (whatever list drew them)
+    for (const b of $("decision").querySelectorAll("[data-n]")) if (state.hits.has(Number(b.getAttribute("data-n")))) b.classList.add("hit");
+  }
   if (t.undo) $("decision").append(el("div", { class: "row" }, el("button", { type: "button", id: "undo", onclick: undo }, "↩ Undo my last move")));
   try {
     if (m && m.board) m.board($("board"), t, helpers); else genericBoard($("board"), t);
@@ -245,9 +248,9 @@ async function wholeBoard(t) {
   node.setAttribute("aria-label", "The whole board");
   frame.querySelector(".board-pan").replaceChildren(node);
   state.whole = { key, frame, svg: node, view: old ? old.view : null };
+  if (!frame.isConnected) $("board").prepend(frame); // (in the page first: its width is known then)
   if (!state.whole.view) fitReadable();
   else placeBoard();
-  if (!frame.isConnected) $("board").prepend(frame);
 }
 
 function boardFrame() {
@@ -264,7 +267,7 @@ function boardFrame() {
   frame.addEventListener("pointerdown", (ev) => {
     pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
     moved = 0; down = ev.target; // (the capture below makes the frame the target of what follows)
-    frame.setPointerCapture(ev.pointerId);
+    try { frame.setPointerCapture(ev.pointerId); } catch { /* a pointer no longer down */ }
   });
   frame.addEventListener("pointermove", (ev) => {
     const was = pointers.get(ev.pointerId);
