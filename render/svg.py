@@ -24,6 +24,7 @@ import contextlib
 import importlib
 import io
 import math
+import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -34,6 +35,7 @@ from PIL import Image
 from render import kit
 
 FONT_FAMILY = "'DejaVu Sans Condensed','DejaVu Sans','Arial Narrow',sans-serif"
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # (no XML document may hold them)
 
 
 def _n(v: float) -> str:
@@ -211,7 +213,7 @@ class SvgCanvas(kit.Canvas):
         weight = ' font-weight="bold"' if bold else ""
         ink = fill or self.INK
         colour = "" if ink == "#1f2328" else f' fill="{_colour(ink)}"'
-        lines = s.split("\n")
+        lines = _NOT_XML.sub("", s).split("\n")
         fit = f' textLength="{_n(wide)}" lengthAdjust="spacingAndGlyphs"' if len(lines) == 1 and wide > 0 else ""
         body = escape(lines[0]) if len(lines) == 1 else "".join(
             f'<tspan x="{_n(x)}" dy="{0 if i == 0 else _n(size * 1.2)}">{escape(ln)}</tspan>' for i, ln in enumerate(lines))
@@ -240,7 +242,7 @@ class SvgCanvas(kit.Canvas):
     def tag(self, ident: Any, kind: str = "") -> Iterator[None]:
         """What is drawn inside is one element carrying the engine's id (``data-id``)."""
         k = f" data-kind={quoteattr(kind)}" if kind else ""
-        self.img.parts.append(f"<g data-id={quoteattr(str(ident))}{k}>")
+        self.img.parts.append(f"<g data-id={quoteattr(_NOT_XML.sub('', str(ident)))}{k}>")
         try:
             yield
         finally:
@@ -248,7 +250,7 @@ class SvgCanvas(kit.Canvas):
 
     def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float]) -> None:
         x0, y0, x1, y1 = box
-        self.img.parts.append(f'<rect data-id={quoteattr(str(ident))} data-kind={quoteattr(kind)} x="{_n(x0)}" y="{_n(y0)}" '
+        self.img.parts.append(f'<rect data-id={quoteattr(_NOT_XML.sub("", str(ident)))} data-kind={quoteattr(kind)} x="{_n(x0)}" y="{_n(y0)}" '
                               f'width="{_n(x1 - x0)}" height="{_n(y1 - y0)}" fill="#000" fill-opacity="0"/>')
 
     def finish(self, height: int, width: int | None = None) -> SvgImage:  # type: ignore[override]

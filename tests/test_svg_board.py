@@ -4,9 +4,12 @@ decision names; a seat's secret never changes a byte of it; the PNG unchanged.""
 
 from __future__ import annotations
 
+import gzip
+import json
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -230,10 +233,6 @@ def test_drawing_the_svg_leaves_the_png_byte_for_byte(game: str) -> None:
 
 
 def test_the_5_player_board_is_small_and_its_icons_embedded_once() -> None:
-    import gzip
-    import json
-    from pathlib import Path
-
     data = json.loads((Path(__file__).parent / "reference" / "board-end-5p.json").read_text("utf-8"))
     doc = svg.board("smartphone-inc", data.get("view", data))
     assert len(gzip.compress(doc.encode())) <= 150 * 1024
@@ -241,3 +240,12 @@ def test_the_5_player_board_is_small_and_its_icons_embedded_once() -> None:
     images = [e.get("href") for e in root.iter(NS + "image")]
     assert images and len(images) == len(set(images))
     assert len(list(root.iter(NS + "use"))) > len(images)
+
+
+def test_any_name_makes_a_well_formed_document() -> None:
+    """A player's name with markup or control characters stays text in a valid SVG."""
+    view = get_game("mobile-markets").view(played("mobile-markets", 4, 10), None)
+    odd = 'a<b>&"c\x01\x1f'
+    view["players"]["ann"]["company"] = odd
+    root = parse(svg.board("mobile-markets", view))
+    assert any('a<b>&"c' in w for w in texts(root))
