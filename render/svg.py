@@ -35,6 +35,7 @@ from PIL import Image
 from render import kit
 
 FONT_FAMILY = "'DejaVu Sans Condensed','DejaVu Sans','Arial Narrow',sans-serif"
+INK = "#1f2328"  # the document's fill: the text colour of every game's pictures, written once
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # (no XML document may hold them)
 
 
@@ -122,7 +123,7 @@ class SvgImage:
         defs = f"<defs>{''.join(self.defs.parts)}</defs>" if self.defs.parts else ""
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} {self.height}" '
-            f'width="{self.width}" height="{self.height}" font-family="{FONT_FAMILY}">'
+            f'width="{self.width}" height="{self.height}" font-family="{FONT_FAMILY}" fill="{INK}">'
             f"{defs}{''.join(self.body())}</svg>"
         )
 
@@ -190,7 +191,6 @@ class SvgCanvas(kit.Canvas):
         self.width, self.height = width, height
         self.img = SvgImage(width, height, bg, _defs())  # type: ignore[assignment]
         self.d = SvgDraw(self.img)  # type: ignore[assignment]
-        self._open = 0
 
     # --- text ---------------------------------------------------------------------------
     def text(
@@ -212,7 +212,7 @@ class SvgCanvas(kit.Canvas):
         base = {"a": y + ascent, "t": y + ascent, "m": y + (ascent - descent) / 2, "s": y, "b": y - descent, "d": y - descent}.get(v, y + ascent)
         weight = ' font-weight="bold"' if bold else ""
         ink = fill or self.INK
-        colour = "" if ink == "#1f2328" else f' fill="{_colour(ink)}"'
+        colour = "" if ink == INK else f' fill="{_colour(ink)}"'
         lines = _NOT_XML.sub("", s).split("\n")
         fit = f' textLength="{_n(wide)}" lengthAdjust="spacingAndGlyphs"' if len(lines) == 1 and wide > 0 else ""
         body = escape(lines[0]) if len(lines) == 1 else "".join(
