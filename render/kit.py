@@ -18,7 +18,7 @@ import itertools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -263,6 +263,12 @@ class Canvas:
     INK = "#1f2328"
     PALETTE: Palette | None = None
 
+    def __new__(cls, *args: Any, **kw: Any) -> Canvas:
+        # inside canvases_as(...) on this thread, a canvas is made of the class it names
+        # (the SVG twin of ``cls``, render.svg); else of ``cls`` itself
+        make = _AS.make
+        return object.__new__(cls if make is None else make(cls))
+
     def __init__(self, width: int, height: int, bg: str = "#ffffff") -> None:
         self.width = width
         self.img = Image.new("RGB", (width, height), bg)
@@ -295,6 +301,22 @@ class Canvas:
     @staticmethod
     def measure(s: str, size: int, bold: bool = False) -> float:
         return length(s, size, bold)
+
+    def tag(self, ident: Any, kind: str = "") -> contextlib.AbstractContextManager[None]:
+        """``with cv.tag(engine_id, kind):`` around what shows a place a decision can name
+        (a region, a slot, an action space, a card): the SVG canvas (render.svg) groups
+        it under ``data-id``; a picture ignores it."""
+        return _NO_TAG
+
+    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float]) -> None:
+        """The box (x0, y0, x1, y1) just drawn shows a place a decision can name: the SVG
+        canvas lays an invisible target carrying ``data-id`` over it (one line where a
+        ``with cv.tag(...)`` would wrap a long block); a picture ignores it."""
+
+    def kept(self, draw: Callable[..., Any], *args: Any) -> Any:
+        """``draw(*args)``: a sub-picture drawn once and kept (a ``functools`` cache); the
+        SVG canvas draws it anew on SVG canvases instead."""
+        return draw(*args)
 
     def fit(self, s: str, size: int, bold: bool, max_w: float) -> str:
         """``s`` shortened with an ellipsis so that it fits ``max_w``."""
@@ -331,6 +353,27 @@ class Canvas:
             return self.PALETTE.apply(self.img).crop(box)
         img = self.img.crop(box)
         return self.PALETTE.apply(img) if self.PALETTE is not None else img
+
+
+_NO_TAG = contextlib.nullcontext()
+
+
+class _Making(threading.local):
+    make: Callable[[type], type] | None = None
+
+
+_AS = _Making()
+
+
+@contextlib.contextmanager
+def canvases_as(make: Callable[[type], type]) -> Iterator[None]:
+    """While inside, every canvas made on this thread is of the class ``make(cls)`` gives
+    for the class it names (render.svg draws a game's pictures on SVG twins so)."""
+    before, _AS.make = _AS.make, make
+    try:
+        yield
+    finally:
+        _AS.make = before
 
 
 # --- drawing straight on the palette -------------------------------------------------------

@@ -16,6 +16,7 @@ in the game asked for)::
     POST /api/preview {"game", "action"}             -> the game's preview of a draft
     GET  /api/replay?game=&step=   -> {"step", "last", "view", "events"}: the public board
                                       after that many actions (the replay's slider)
+    GET  /api/board.svg?game=      -> the public board as SVG (bot.table.board)
 
 Limits: bodies of at most 16 KiB; per user a token bucket (``RATE`` requests a second,
 ``BURST`` at once) and at most ``WAITERS`` open long-polls; every answer carries a
@@ -40,6 +41,7 @@ from bot.games import table_parts
 from bot.limits import MAX_ACTION_CHARS, json_size, too_deep
 from bot.records import AppError, GameInfo
 from bot.table.auth import AuthError, Exchange, Sessions, User, bearer
+from bot.table.board import board_svg
 from bot.table.config import TableConfig
 from bot.table.live import Live
 from bot.table.payload import preview, table_payload
@@ -158,6 +160,7 @@ class TableServer:
         r.add_post("/api/undo", self.api_undo)
         r.add_post("/api/preview", self.api_preview)
         r.add_get("/api/replay", self.api_replay)
+        r.add_get("/api/board.svg", self.api_board_svg)
         return w
 
     # -- life ------------------------------------------------------------------------
@@ -389,3 +392,20 @@ class TableServer:
         except (ValueError, KeyError, TypeError):
             result = None
         return _json({"preview": result})
+
+    async def api_board_svg(self, request: web.Request) -> web.StreamResponse:
+        """The public board of the game as SVG, after the same checks as /api/table."""
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        info = await self._game(user, request.query.get("game"), request.query.get("channel"))
+        if isinstance(info, web.Response):
+            return info
+        if info.status == "lobby":
+            return _refuse(409, "The game has not started yet: there is no board to show.")
+        try:
+            text = await board_svg(self.app, info)
+        except Exception:
+            log.exception("could not draw the board of game %s as SVG", info.id)
+            return _refuse(500, "The board could not be drawn; your decisions below still work.")
+        return web.Response(text=text, content_type="image/svg+xml")

@@ -134,7 +134,7 @@ def _req(space: Mapping[str, Any]) -> str:
 
 def prospect(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     y = _section(c, y, "Prospect tracks (VP on each space; needs: $ credits, R&D, Sale Order cards)")
-    c.img.paste(_prospect_grid(), (0, int(y)))
+    c.img.paste(c.kept(_prospect_grid), (0, int(y)))
     seats = view["seats"]
     name_w = 250
     for tid, track in TRACKS.items():
@@ -144,6 +144,7 @@ def prospect(c: Canvas, view: Mapping[str, Any], y: float) -> float:
             here = [s for s in seats if view["players"][s]["prospect"].get(tid, 0) == i]
             for k, s in enumerate(here):
                 player_token(c, view, s, x0 + 18 + k * 26, y + 50, 11, FS - 6)
+        c.mark(tid, "track", (M, y, WIDTH - M, y + 62))
         y += 68
     return y + 6
 
@@ -199,6 +200,7 @@ def actions(c: Canvas, view: Mapping[str, Any], y: float) -> float:
                 c.text(bx + 36, y + 51, ROMAN.get(lvl, str(lvl)), FS - 1, True, anchor="lm")
             else:
                 c.text(bx + 32, y + 51, "IV only" if iv else "free", FS - 5, False, MUTED, "mm")
+        c.mark(act, "action", (x0, y, x0 + colw - 8, y + 74))
     y += 80
     blocked = view.get("blocked_card")
     if blocked or view.get("blocked_next"):
@@ -227,6 +229,7 @@ def _card_row(c: Canvas, y: float, title: str, cards: Sequence[Mapping[str, Any]
         c.text(x0 + 10, y + 5, c.fit(f"{i + 1}. {card['name']}", FS, True, cw - 24), FS, True)
         for k, ln in enumerate(lines(card)):
             c.text(x0 + 10, y + 30 + k * 22, c.fit(ln, FS - 3, False, cw - 24), FS - 3, fill=INK if k == 0 else MUTED)
+        c.mark(card.get("id", ""), "card", (x0 + 3, y, x0 + cw - 3, y + h))
     if not cards:
         c.text(M + tw, y + 30, "empty", FS, fill=MUTED)
     return y + h + 8
@@ -259,6 +262,7 @@ def rows(c: Canvas, view: Mapping[str, Any], y: float) -> float:
         c.box(x0 + 3, y, x0 + cw - 3, y + 56, fill="#fff8e6")
         c.text(x0 + 10, y + 5, f"rounds {t['rounds'][1:].replace('-R', '-')}", FS - 3, fill=MUTED)
         c.text(x0 + 10, y + 28, c.fit(effect_text(t.get("gain") or []), FS - 2, True, cw - 24), FS - 2, True)
+        c.mark(t.get("id", ""), "tile", (x0 + 3, y, x0 + cw - 3, y + 56))
     if not tiles:
         c.text(M + tw, y + 20, "empty", FS, fill=MUTED)
     return y + 66
@@ -304,6 +308,7 @@ def achievements_audits(c: Canvas, view: Mapping[str, Any], y: float) -> float:
                 player_token(c, view, s, x, y + 96, 10, FS - 7)
                 _ring(c, x, y + 96, 14)
                 x += 34
+        c.mark(a.get("id", ""), "card", (x0 + 3, y, x0 + cw - 3, y + h))
     y += h + 8
     audits = view.get("audits") or []
     per = BOARD["audit_track"]["spaces_per_card"]
@@ -334,7 +339,7 @@ def _number_track(c: Canvas, view: Mapping[str, Any], x: float, y: float, w: flo
     sw = (w - tw) / n
     seats = view["seats"]
     depth = 1
-    c.img.paste(_track_strip(w, title, tw, tuple(str(v) for v in values), tuple(marks)), (int(x), int(y)))
+    c.img.paste(c.kept(_track_strip, w, title, tw, tuple(str(v) for v in values), tuple(marks)), (int(x), int(y)))
     for i in range(n):
         x0 = x + tw + i * sw
         here = [s for s in seats if pos_of(view["players"][s]) == i]
@@ -402,6 +407,7 @@ def commons(c: Canvas, view: Mapping[str, Any], y: float) -> float:
         c.text(x0 + 10, y0 + 28, c.fit(effect_text(s.get("ability") or []), FS - 3, False, cw - 24), FS - 3)
         for j, seat in enumerate(s.get("contracts") or []):
             player_token(c, view, seat, x0 + 20 + j * 24, y0 + 62, 10, FS - 7)
+        c.mark(s.get("id", ""), "card", (x0 + 3, y0, x0 + cw - 3, y0 + 78))
     return y + max(rows_, 1) * 84 + 4
 
 

@@ -115,7 +115,8 @@ def displays(c: Canvas, view: dict[str, Any], y: float) -> float:
         x0 = M + 110
         cw = (w - 120) / n
         for i, card in enumerate(cards):
-            display_card(c, x0 + i * cw, cy, cw - 6, TILE_H[name], card)
+            with c.tag(card.get("id", ""), "card"):
+                display_card(c, x0 + i * cw, cy, cw - 6, TILE_H[name], card)
         cy += TILE_H[name] + 8
     return y + height
 
@@ -287,7 +288,8 @@ def corporations(c: Canvas, view: dict[str, Any], y: float) -> float:
         for i, seat in enumerate(row):
             x = M + i * (w + 10)
             c.box(x, y, x + w, y + tall, fill=k.PANEL)
-            hh = corporation(c, view, seat, x, y, w)
+            with c.tag(seat, "company"):
+                hh = corporation(c, view, seat, x, y, w)
             if view["players"][seat]["steve"]:
                 hh += steve_panel(c, view, x, y + hh, w)
             heights.append(hh)

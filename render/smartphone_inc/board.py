@@ -356,7 +356,8 @@ def block_and_steve(cv: Canvas, view: dict[str, Any], x: float, y: float, w: flo
         dx = x + 14 + i * (2 * cell + 12)
         if dx + 2 * cell > x + bw - 8:
             break
-        padview.draw_domino(cv, imp, dx, top + 10, cell)
+        with cv.tag(imp, "improvement"):
+            padview.draw_domino(cv, imp, dx, top + 10, cell)
     if not view.get("block"):
         cv.text(
             x + 14,

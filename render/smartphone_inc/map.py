@@ -161,7 +161,8 @@ def draw(cv: Canvas, view: dict[str, Any], x0: float, y0: float) -> float:
     colour = {s: p["colour"] for s, p in view["players"].items()}
     steve = view.get("steve") or {}
     for rid, box in boxes.items():
-        _region(cv, view, rid, box, colour, steve.get("marker"))
+        with cv.tag(rid, "region"):
+            _region(cv, view, rid, box, colour, steve.get("marker"))
     return y0 + height(board)
 
 

@@ -57,7 +57,8 @@ def draw_row(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> 
     n = len(TECH_ORDER)
     card_w = (w - (n - 1) * CARD_GAP) / n
     for i, tech in enumerate(TECH_ORDER):
-        _card(cv, view, tech, x + i * (card_w + CARD_GAP), y, card_w)
+        with cv.tag(tech, "tech"):
+            _card(cv, view, tech, x + i * (card_w + CARD_GAP), y, card_w)
     return y + CARD_H
 
 

@@ -166,12 +166,16 @@ function draw() {
   try {
     if (!(m && m.decision && m.decision($("decision"), t, helpers))) genericDecision($("decision"), t);
   } catch (err) { console.error(err); $("decision").replaceChildren(); genericDecision($("decision"), t); }
+  if (state.hits) { // the decisions about the place tapped on the board (whatever list drew them)
+    for (const b of $("decision").querySelectorAll("[data-n]")) if (state.hits.has(Number(b.getAttribute("data-n")))) b.classList.add("hit");
+  }
   if (t.undo) $("decision").append(el("div", { class: "row" }, el("button", { type: "button", id: "undo", onclick: undo }, "↩ Undo my last move")));
   try {
     if (m && m.board) m.board($("board"), t, helpers); else genericBoard($("board"), t);
     if (m && m.mine) m.mine($("mine"), t, helpers);
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
+  if (state.whole && state.whole.frame) $("board").prepend(state.whole.frame);
   $("replay-open").hidden = t.status === "lobby";
   document.body.dataset.version = String(t.version);
   document.body.dataset.drawn = String(performance.now());
@@ -204,7 +208,7 @@ $("replay-open").addEventListener("click", () => replayAt(state.table.version));
 
 async function show(table) {
   const changed = !state.table || state.table.version !== table.version || state.table.you !== table.you;
-  if (changed) state.chosen = null;
+  if (changed) { state.chosen = null; state.hits = null; }
   state.table = table;
   if (table.script && state.moduleFor !== table.script) {
     try { state.module = await import(url(table.script)); } catch (err) { console.error(err); state.module = null; }
@@ -212,6 +216,172 @@ async function show(table) {
   }
   if (state.module && state.module.update) state.module.update(table, helpers, changed);
   draw();
+  if (table.status !== "lobby") wholeBoard(table);
+}
+
+// -- the whole board: the public picture as SVG (api/board.svg), its text real text; it
+// opens at a readable scale, pans and zooms inside its frame (the page never scrolls
+// sideways), and a tap on a place the engine names picks the decisions about it ---------
+
+const MIN_TEXT = 12; // px: the smallest text of the board, at the scale it opens with
+
+async function wholeBoard(t) {
+  const key = `${t.game_id}/${t.version}`;
+  if (state.whole && state.whole.key === key) return;
+  const headers = { "Accept": "image/svg+xml" };
+  if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
+  document.body.dataset.busy = String(++inFlight);
+  let text = null;
+  try {
+    const resp = await fetch(url(`api/board.svg?game=${t.game_id}`), { headers });
+    if (resp.ok) text = await resp.text();
+  } catch { text = null; } finally { document.body.dataset.busy = String(--inFlight); }
+  if (text === null || !state.table || state.table.game_id !== t.game_id) return;
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = doc.documentElement;
+  if (svg.nodeName !== "svg") return;
+  const old = state.whole;
+  const frame = old ? old.frame : boardFrame();
+  const node = document.importNode(svg, true);
+  node.setAttribute("id", "whole-board");
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", "The whole board");
+  frame.querySelector(".board-pan").replaceChildren(node);
+  state.whole = { key, frame, svg: node, view: old ? old.view : null };
+  if (!frame.isConnected) $("board").prepend(frame); // (in the page first: its width is known then)
+  if (!state.whole.view) fitReadable();
+  else placeBoard();
+}
+
+function boardFrame() {
+  const pan = el("div", { class: "board-pan" });
+  const frame = el("div", { class: "board-frame", id: "board-frame", tabindex: 0, "aria-label": "The whole board: drag to move, pinch or the buttons to zoom" }, pan);
+  const bar = el("div", { class: "row board-zoom" },
+    el("button", { type: "button", id: "board-zoom-out", "aria-label": "Zoom out", onclick: () => zoomBy(1 / 1.25) }, "−"),
+    el("button", { type: "button", id: "board-zoom-in", "aria-label": "Zoom in", onclick: () => zoomBy(1.25) }, "+"),
+    el("button", { type: "button", id: "board-fit", onclick: () => fitWidth() }, "Whole width"),
+    el("button", { type: "button", id: "board-readable", onclick: () => fitReadable() }, "Readable"));
+  const box = el("div", { class: "board-box" }, el("h2", { text: "The board" }), bar, frame);
+  const pointers = new Map();
+  let moved = 0, pinch = null, down = null;
+  frame.addEventListener("pointerdown", (ev) => {
+    pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    moved = 0; down = ev.target; // (the capture below makes the frame the target of what follows)
+    try { frame.setPointerCapture(ev.pointerId); } catch { /* a pointer no longer down */ }
+  });
+  frame.addEventListener("pointermove", (ev) => {
+    const was = pointers.get(ev.pointerId);
+    if (!was || !state.whole || !state.whole.view) return;
+    const v = state.whole.view;
+    if (pointers.size === 1) {
+      v.x += ev.clientX - was[0]; v.y += ev.clientY - was[1];
+      moved += Math.abs(ev.clientX - was[0]) + Math.abs(ev.clientY - was[1]);
+    }
+    pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      if (pinch) zoomBy(d / pinch, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
+      pinch = d; moved += 10;
+    }
+    placeBoard();
+  });
+  const up = (ev) => { pointers.delete(ev.pointerId); if (pointers.size < 2) pinch = null; };
+  frame.addEventListener("pointerup", (ev) => { const tap = pointers.size === 1 && moved < 8 ? down : null; up(ev); if (tap) tapBoard(tap); });
+  frame.addEventListener("pointercancel", up);
+  frame.addEventListener("wheel", (ev) => { ev.preventDefault(); zoomBy(ev.deltaY < 0 ? 1.1 : 1 / 1.1, ev.clientX, ev.clientY); }, { passive: false });
+  frame.addEventListener("keydown", (ev) => {
+    const step = { ArrowLeft: [40, 0], ArrowRight: [-40, 0], ArrowUp: [0, 40], ArrowDown: [0, -40] }[ev.key];
+    if (step && state.whole && state.whole.view) { ev.preventDefault(); state.whole.view.x += step[0]; state.whole.view.y += step[1]; placeBoard(); }
+    if (ev.key === "+" || ev.key === "-") { ev.preventDefault(); zoomBy(ev.key === "+" ? 1.25 : 0.8); }
+  });
+  box.frame = frame;
+  return box;
+}
+
+function boardSize() {
+  const svg = state.whole.svg;
+  return [Number(svg.getAttribute("width")) || 1200, Number(svg.getAttribute("height")) || 1200];
+}
+
+function smallestText() {
+  let least = Infinity;
+  for (const t of state.whole.svg.querySelectorAll("text[font-size]")) least = Math.min(least, Number(t.getAttribute("font-size")));
+  return Number.isFinite(least) ? least : MIN_TEXT;
+}
+
+function fitReadable() {
+  if (!state.whole) return;
+  const w = state.whole.frame.frame.clientWidth || 360;
+  const scale = Math.max(w / boardSize()[0], MIN_TEXT / smallestText());
+  state.whole.view = { x: 0, y: 0, s: scale };
+  placeBoard();
+}
+
+function fitWidth() {
+  if (!state.whole) return;
+  state.whole.view = { x: 0, y: 0, s: (state.whole.frame.frame.clientWidth || 360) / boardSize()[0] };
+  placeBoard();
+}
+
+function zoomBy(k, cx, cy) {
+  const w = state.whole;
+  if (!w || !w.view) return;
+  const r = w.frame.frame.getBoundingClientRect();
+  const px = cx === undefined ? r.width / 2 : cx - r.left, py = cy === undefined ? r.height / 2 : cy - r.top;
+  const s = Math.min(4, Math.max(0.1, w.view.s * k));
+  w.view.x = px - (px - w.view.x) * (s / w.view.s);
+  w.view.y = py - (py - w.view.y) * (s / w.view.s);
+  w.view.s = s;
+  placeBoard();
+}
+
+function placeBoard() {
+  const w = state.whole;
+  const [bw, bh] = boardSize();
+  const r = w.frame.frame;
+  const v = w.view;
+  // never lose the board: at least a quarter of the frame stays on it
+  v.x = Math.min(r.clientWidth * 0.75, Math.max(r.clientWidth * 0.25 - bw * v.s, v.x));
+  v.y = Math.min(r.clientHeight * 0.75, Math.max(r.clientHeight * 0.25 - bh * v.s, v.y));
+  const pan = r.querySelector(".board-pan");
+  pan.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.s})`;
+  w.frame.dataset.scale = String(v.s);
+}
+
+// the engine's ids an action names: its values (and the keys of what it places), but its type
+export function targetsOf(action, top = true) {
+  const out = new Set();
+  const walk = (x, isTop) => {
+    if (typeof x === "string") out.add(x);
+    else if (Array.isArray(x)) x.forEach((y) => walk(y, false));
+    else if (x && typeof x === "object") {
+      for (const [k, y] of Object.entries(x)) {
+        if (isTop && k === "type") continue;
+        if (!isTop) out.add(k);
+        walk(y, false);
+      }
+    }
+  };
+  walk(action, top);
+  return out;
+}
+
+function tapBoard(target) {
+  const place = target.closest && target.closest("[data-id]");
+  const t = state.table;
+  if (!place || !t) return;
+  const id = place.getAttribute("data-id");
+  const hits = (t.actions || []).filter((a) => targetsOf(a.action).has(id));
+  for (const old of state.whole.svg.querySelectorAll(".picked")) old.classList.remove("picked");
+  if (!hits.length) { note("Nothing to decide there right now."); return; }
+  place.classList.add("picked");
+  state.hits = new Set(hits.map((a) => a.n));
+  if (hits.length === 1) state.chosen = hits[0].n;
+  draw();
+  note(hits.length === 1 ? `Picked: ${hits[0].label}` : `${hits.length} choices about this; they are marked in your decision.`);
+  const first = document.querySelector(`#decision [data-n="${hits[0].n}"]`);
+  if (first) first.scrollIntoView({ block: "nearest" });
 }
 
 async function refresh() {
