@@ -40,6 +40,7 @@ _spec.loader.exec_module(run_all)
         pytest.param(["bench_table.py", "--runs", "1"], marks=needs_chromium),  # the live table in Chromium
         ["bench_load.py", "--games", "4", "--seconds", "1"],
         ["bench_home.py", "--games", "200", "--digests", "50", "--calls", "10"],
+        ["bench_svg.py", "--runs", "1"],
     ],
     ids=lambda args: args[0].removesuffix(".py"),
 )
