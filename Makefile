@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test browser demo run lint bench lock clean docs-pictures mutants table table-bundle
+.PHONY: test test-quick browser demo run lint bench lock clean docs-pictures mutants table table-bundle
 
 # The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
 # editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
@@ -15,22 +15,30 @@ $(STAMP): pyproject.toml $(LOCKS)
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores (about 4 min;
-# ~4.5 min of CPU): the tests pace a channel's writes 5 per 0.25 s instead of the bot's
-# 5 per 5 s (tests/discord_support.TEST_PACE; the tests of the pacing itself use the
-# bot's), and what waits leaves room for more workers than cores. Tests go
-# to the workers one by one (a module fixture is built once per worker that needs it).
-# TEST_ARGS adds pytest options, e.g. TEST_ARGS="--durations=30"; TEST_WORKERS=0 runs
-# in one process.
+# The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores: the tests pace
+# a channel's writes 5 per 0.25 s instead of the bot's 5 per 5 s
+# (tests/discord_support.TEST_PACE; the tests of the pacing itself use the bot's), and
+# what waits leaves room for more workers than cores. Tests go to the workers one by one,
+# except that a module's tests that share a module fixture stay on one worker
+# (--dist loadgroup; tests/conftest.py), so the fixture is built once.
+# make test-quick leaves out the slow modules (tests/conftest.py's SLOW: whole games
+# through the fake Discord, the benchmarks' smoke runs, exhaustive enumerations): the edit
+# loop's run. TEST_ARGS adds pytest options, e.g. TEST_ARGS="--durations=30";
+# TEST_WORKERS=0 runs in one process.
 # The live table's browser tests need Debian's headless Chromium: where it is missing they
 # are skipped (a banner at the end counts them; in CI, with CI set, they fail instead).
 # make test does not install it: a test run stays offline and changes nothing outside the
 # repository; make browser installs it (root and apt-get), as .ci/run does on a fresh machine.
 TEST_WORKERS ?= 4
 TEST_ARGS ?=
+PYTEST = $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) $(TEST_ARGS)
+	$(PYTEST) $(TEST_ARGS)
+
+test-quick: $(STAMP)
+	$(BIN)/ruff check .
+	$(PYTEST) -m "not slow" $(TEST_ARGS)
 
 browser:
 	@if [ -n "$$BOARDROOM_CHROMIUM" ] || command -v chromium || command -v chromium-browser \

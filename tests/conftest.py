@@ -1,7 +1,15 @@
-"""Suite-wide hooks: the live table's browser tests (the ``browser`` marker,
-:data:`tests.table_support.needs_chromium`) are skipped where no Chromium is installed,
-loudly (the reason names the browser and how to install it, and the run ends with a
-banner counting them), and fail in CI instead (:func:`tests.table_support.browser_verdict`)."""
+"""Suite-wide hooks.
+
+- The live table's browser tests (the ``browser`` marker,
+  :data:`tests.table_support.needs_chromium`) are skipped where no Chromium is installed,
+  loudly (the reason names the browser and how to install it, and the run ends with a
+  banner counting them), and fail in CI instead (:func:`tests.table_support.browser_verdict`).
+- A module whose tests share a module-scoped fixture keeps them on one pytest-xdist
+  worker (``xdist_group``, with ``--dist loadgroup`` as ``make test`` runs): the fixture
+  is built once, not once per worker that draws one of its tests (issue 38).
+- The tests of :data:`SLOW` (whole games through the fake Discord, the benchmarks' smoke
+  runs, exhaustive enumerations) are marked ``slow``: ``make test-quick`` leaves them out
+  for the edit loop; ``make test`` runs everything."""
 
 from __future__ import annotations
 
@@ -16,6 +24,43 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"browser: drives the live table in headless Chromium (skipped without it; `{INSTALL}`)"
     )
+
+
+# Modules whose every test is slow: whole games played through the fake Discord (paced),
+# the benchmarks run at their smallest sizes, exhaustive plan enumerations and whole-game
+# sweeps (about three quarters of the suite's time; make test-quick leaves them out).
+SLOW = frozenset({
+    "test_aoa_discord", "test_benchmarks", "test_channel_posts", "test_demo", "test_discord_e2e",
+    "test_discord_faults", "test_mm_discord", "test_pads", "test_picture_workers", "test_pictures_orphans",
+    "test_plan_enumeration", "test_plan_enumeration_rules", "test_playtest_aoa", "test_playtest_fit",
+    "test_playtest_mm", "test_prompts_whole_games", "test_render_update", "test_runtime_loop",
+    "test_secrecy_differential", "test_si_read_identity", "test_status_deadlines", "test_su_bot_e2e",
+    "test_upgrade", "test_ux_e2e", "test_words",
+})
+WIDE = ("module", "package", "session")
+
+
+def shares_a_module_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a fixture of wider than function scope defined in its own module."""
+    info = getattr(item, "_fixtureinfo", None)
+    module = getattr(item, "module", None)
+    if info is None or module is None:
+        return False
+    for defs in info.name2fixturedefs.values():
+        for fixturedef in defs:
+            if fixturedef.scope in WIDE and getattr(fixturedef.func, "__module__", None) == module.__name__:
+                return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = getattr(item, "module", None)
+        name = module.__name__.rpartition(".")[2] if module is not None else ""
+        if name in SLOW:
+            item.add_marker(pytest.mark.slow)
+        if shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(name))
 
 
 @pytest.hookimpl(tryfirst=True)
