@@ -132,8 +132,7 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
             raise
     except StorageUnavailable:  # the storage logged it (once per outage)
         resp = _refuse(503, CANNOT_SAVE, wait=30)
-    except DamagedRecord as exc:  # its message is for players
-        log.error("table: %s %s: game %s's record is damaged at move %s", request.method, request.path, exc.game_id, exc.seq)
+    except DamagedRecord as exc:  # its message is for players; logged where it was found
         resp = _refuse(409, str(exc))
     except Exception:
         log.exception("table: %s %s failed", request.method, request.path)
@@ -472,6 +471,9 @@ class TableServer:
             view, events, last = await self.app.public_view_at(info.id, step)
         except AppError as exc:
             return _refuse(409, str(exc))
+        except DamagedRecord as exc:  # the record's reader says nothing (a game's state read logs it)
+            log.error("table: game %s's record is damaged at move %s (its replay)", exc.game_id, exc.seq)
+            raise
         step = max(0, min(step, last))
         return _json({"step": step, "last": last, "view": view, "events": events[-6:]})
 
