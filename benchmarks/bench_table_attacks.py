@@ -25,9 +25,9 @@ JSON object:
   ``slow_watch_s`` seconds;
 - ``flood_open`` of ``flood``: idle connections from one address still open 1 s after
   they were made;
-- ``disk_full_polite`` of ``disk_full_calls``: ``/api/act`` and ``/api/undo`` answers
-  while every write fails with SQLite's "database or disk is full" that are JSON with
-  an ``error`` sentence and the security headers;
+- ``disk_full_polite`` of ``disk_full_calls``: ``/api/act`` (a legal move) and
+  ``/api/undo`` (of a move Undo takes back) answers while every write fails with SQLite's
+  "database or disk is full", that are JSON with a sentence and the security headers;
 - ``local_foreign_host_answered`` (a request to the local table with another Host
   header answered 200) and ``local_code_reuse_accepted`` (the link's code accepted by a
   second browser).
@@ -60,6 +60,7 @@ from bot.storage import Storage, Tx  # noqa: E402
 from bot.table import server as table_server  # noqa: E402
 from bot.table.config import TableConfig  # noqa: E402
 from bot.table.server import TableServer  # noqa: E402
+from engine import ai, get_game  # noqa: E402
 from tests.fake_discord import FakeDiscord  # noqa: E402
 
 HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
@@ -262,33 +263,38 @@ async def run(quick: bool) -> dict[str, Any]:
 
                 note("a full disk")
                 # -- a full disk
-                real = Tx.append_action
-                status, table, _ = await call(http, "GET", base + f"/api/table?game={games[1]}", ann_s)
-                status, done, _ = await call(http, "POST", base + "/api/act", ann_s,
-                                             {"game": games[1], "action": table["actions"][0]["action"], "version": table["version"]})
-                assert done["status"] == "applied", done
+                real = Tx._flush
+                gid = games[1]
+                sessions = {"ann": ann_s, "bob": bob_s}
+                users = {"ann": ann, "bob": bob}
+                for seat in ("ann", "bob", "ann"):  # both plan, then ann's first Improvement: Undo takes it back
+                    state = await app.state(gid)
+                    move = ai.choose("smartphone-inc", state, seat, "greedy")
+                    await app.act(gid, int(users[seat]["id"]), seat, move, int(state["version"]))
+                mover = sorted(get_game("smartphone-inc").pending(await app.state(gid)))[0]
 
-                async def disk_full(self: Any, *a: Any, **k: Any) -> Any:
-                    raise sqlite3.OperationalError("database or disk is full")
+                async def disk_full(self: Any) -> None:  # every write transaction, as SQLite says it
+                    if self._queued:
+                        raise sqlite3.OperationalError("database or disk is full")
 
-                Tx.append_action = disk_full  # type: ignore[method-assign]
+                Tx._flush = disk_full  # type: ignore[method-assign]
                 try:
                     polite_n = calls = 0
                     n_act, n_undo = (15, 5) if quick else (75, 25)
-                    gid = games[1]
-                    status, table, _ = await call(http, "GET", base + f"/api/table?game={gid}", bob_s)
+                    status, table, _ = await call(http, "GET", base + f"/api/table?game={gid}", sessions[mover])
                     action = table["actions"][0]["action"]
                     for _ in range(n_act):
-                        r = await call(http, "POST", base + "/api/act", bob_s, {"game": gid, "action": action, "version": table["version"]})
+                        r = await call(http, "POST", base + "/api/act", sessions[mover],
+                                       {"game": gid, "action": action, "version": table["version"]})
                         calls += 1
                         polite_n += polite(*r)
-                    for _ in range(n_undo):  # ann's plan, sealed before the disk filled
+                    for _ in range(n_undo):  # ann's Improvement, placed before the disk filled
                         r = await call(http, "POST", base + "/api/undo", ann_s, {"game": gid})
                         calls += 1
                         polite_n += polite(*r)
                     out["disk_full_calls"], out["disk_full_polite"] = calls, polite_n
                 finally:
-                    Tx.append_action = real  # type: ignore[method-assign]
+                    Tx._flush = real  # type: ignore[method-assign]
             note("slow clients and a flood")
             # -- slow clients and a flood of connections
             watch = 11.5 if quick else 14.0

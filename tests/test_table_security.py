@@ -499,3 +499,21 @@ async def test_the_local_table_answers_only_its_own_address_and_its_code_signs_i
     finally:
         stop.set()
         await task
+
+
+async def test_behind_a_proxy_the_sign_in_limit_counts_by_the_configured_header(bare: dict[str, Any]) -> None:
+    fake: FakeDiscord = bare["fake"]
+    config = TableConfig(port=0, client_id=fake.application_id, client_secret=fake.client_secret, client_ip_header="X-Forwarded-For")
+    srv = TableServer(bare["app"], config, api_base=lambda: f"http://127.0.0.1:{fake.port}/api/v10", clock=Clock(),
+                      limits=Limits(token_burst_per_address=2, token_burst=100))
+    bare["servers"].append(srv)
+    base = f"http://127.0.0.1:{await srv.start()}"
+    async with aiohttp.ClientSession() as http:
+        for who in ("10.0.0.1", "10.0.0.2"):
+            for _ in range(4):  # a client's own header cannot dodge the limit: the proxy's entry counts
+                headers = {"X-Forwarded-For": f"1.2.3.{_}, {who}"}
+                async with http.post(base + "/api/token", json={"code": "made-up"}, headers=headers) as resp:
+                    await resp.read()
+    assert forwarded(fake) == 4  # 2 for each address the proxy saw
+    assert TableConfig.from_env({"BOARDROOM_TABLE_PORT": "1", "DISCORD_CLIENT_ID": "1", "DISCORD_CLIENT_SECRET": "s",
+                                 "BOARDROOM_TABLE_CLIENT_IP_HEADER": "X-Real-IP"}).client_ip_header == "X-Real-IP"  # type: ignore[union-attr]

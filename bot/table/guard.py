@@ -28,10 +28,12 @@ from aiohttp.web_server import Server
 @dataclass(frozen=True)
 class Limits:
     # sign-in (/api/token, each one a request to Discord's OAuth2 with the client secret)
-    token_rate: float = 1.0  # exchanges a second, all clients together (sustained)
-    token_burst: float = 20.0
-    token_rate_per_address: float = 0.2  # one every 5 s from one address (sustained)
-    token_burst_per_address: float = 10.0
+    # (Discord bans an address after 10,000 refused requests in 10 minutes: 2 a second is
+    # 1,200; the Activity's requests may all come from a few proxy addresses of Discord's)
+    token_rate: float = 2.0  # exchanges a second, all clients together (sustained)
+    token_burst: float = 30.0
+    token_rate_per_address: float = 0.5  # one every 2 s from one address (sustained)
+    token_burst_per_address: float = 20.0
     token_concurrent: int = 4  # exchanges in flight at once
     # live updates (/api/wait)
     waiters_per_user: int = 4  # a few tabs

@@ -304,8 +304,14 @@ class TableServer:
         cookie = request.cookies.get(LOCAL_COOKIE, "")
         return bool(cookie) and len(cookie) < 128 and hashlib.sha256(cookie.encode()).hexdigest() in self._local_cookies
 
-    @staticmethod
-    def _address(request: web.Request) -> str:
+    def _address(self, request: web.Request) -> str:
+        """The client's address: the connection's, or behind a proxy what the configured
+        header says (the last entry: the one the proxy itself added)."""
+        header = self.config.client_ip_header
+        if header:
+            said = request.headers.get(header, "").split(",")[-1].strip()
+            if said:
+                return said[:64]
         return request.remote or "?"
 
     def _user(self, request: web.Request) -> User | web.Response:
