@@ -19,7 +19,8 @@ JSON object:
   made-up codes) that reached the fake's OAuth2 token endpoint, ``token_429`` refused;
 - ``wait_kib_per_1000_fake_ids``: memory kept (tracemalloc, after a collection) per
   1,000 ``/api/wait`` calls for game ids nobody has, and ``wait_events_left`` the
-  waiter entries left behind (the per-user request limit is lifted for this part);
+  waiter entries left behind (the per-user request limit is lifted for this part and
+  the next);
 - ``slow_open_after_s``: of ``slow_clients`` raw sockets dribbling a request one byte
   every 0.25 s (4 in the headers, 3 in a POST's body), those still open after
   ``slow_watch_s`` seconds;
@@ -259,7 +260,6 @@ async def run(quick: bool) -> dict[str, Any]:
                 out["wait_kib_per_1000_fake_ids"] = round(grown / 1024 / (n_wait / 1000), 1)
                 events = getattr(srv.live, "_events", {})
                 out["wait_events_left"] = len(events)
-                srv.limits = table_server.RateLimit()
 
                 note("a full disk")
                 # -- a full disk
@@ -295,6 +295,7 @@ async def run(quick: bool) -> dict[str, Any]:
                     out["disk_full_calls"], out["disk_full_polite"] = calls, polite_n
                 finally:
                     Tx._flush = real  # type: ignore[method-assign]
+                    srv.limits = table_server.RateLimit()
             note("slow clients and a flood")
             # -- slow clients and a flood of connections
             watch = 11.5 if quick else 14.0
