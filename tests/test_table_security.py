@@ -517,3 +517,13 @@ async def test_behind_a_proxy_the_sign_in_limit_counts_by_the_configured_header(
     assert forwarded(fake) == 4  # 2 for each address the proxy saw
     assert TableConfig.from_env({"BOARDROOM_TABLE_PORT": "1", "DISCORD_CLIENT_ID": "1", "DISCORD_CLIENT_SECRET": "s",
                                  "BOARDROOM_TABLE_CLIENT_IP_HEADER": "X-Real-IP"}).client_ip_header == "X-Real-IP"  # type: ignore[union-attr]
+
+
+async def test_a_request_aiohttp_cannot_read_is_answered_in_json_with_the_headers(world: dict[str, Any]) -> None:
+    r, w = await asyncio.open_connection("127.0.0.1", world["port"])
+    w.write(b"GET /api/config HTTP/1.1\r\nBad Header Without Colon\r\n\r\n")
+    answer = await asyncio.wait_for(r.read(), 5)
+    w.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0].endswith(b" 400 Bad Request") and b"nosniff" in head and b"frame-ancestors" in head, head
+    assert json.loads(body)["error"]

@@ -85,8 +85,9 @@ def retry_after(seconds: float) -> str:
 class Connections:
     """Open connections, counted per client address and overall."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, unreadable: Callable[[int], web.StreamResponse] | None = None) -> None:
         self.limits = limits
+        self.unreadable = unreadable  # the answer to a request that cannot be parsed, by status
         self.by_address: dict[str, int] = {}
         self.total = 0
         self.refused = 0
@@ -164,6 +165,16 @@ class GuardedHandler(RequestHandler):
             return await super().finish_response(request, resp, start_time)
         finally:
             self._awaiting_head = True  # the next request's head, when its first byte comes
+
+    def handle_error(
+        self, request: Any, status: int = 500, exc: BaseException | None = None, message: str | None = None
+    ) -> web.StreamResponse:
+        plain = super().handle_error(request, status, exc, message)  # logs it; text/plain
+        if self._connections.unreadable is None:
+            return plain
+        resp = self._connections.unreadable(status)
+        resp.force_close()
+        return resp
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self._disarm()

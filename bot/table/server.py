@@ -137,13 +137,23 @@ async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse
     except Exception:
         log.exception("table: %s %s failed", request.method, request.path)
         resp = _refuse(500, BROKEN)
+    return _dress(resp, api=request.path.startswith("/api/"))
+
+
+def _dress(resp: web.StreamResponse, *, api: bool = True) -> web.StreamResponse:
+    """The headers every answer carries."""
     resp.headers["Content-Security-Policy"] = CSP
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Referrer-Policy"] = "no-referrer"
     resp.headers["Cross-Origin-Resource-Policy"] = "same-origin"
-    if request.path.startswith("/api/"):
+    if api:
         resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+def _unreadable(status: int) -> web.StreamResponse:
+    """The answer to a request aiohttp could not even read (a bad request line or header)."""
+    return _dress(_refuse(status, "That request is not one the table understands."))
 
 
 class TableServer:
@@ -179,7 +189,7 @@ class TableServer:
         self.token_by_address = Buckets(self.bounds.token_rate_per_address, self.bounds.token_burst_per_address, clock)
         self.token_all = Buckets(self.bounds.token_rate, self.bounds.token_burst, clock)
         self._exchanging = 0
-        self.connections = Connections(self.bounds)
+        self.connections = Connections(self.bounds, _unreadable)
         self.live = Live()
         self._waiting: dict[int, int] = {}
         self._waiters = 0
