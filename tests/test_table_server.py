@@ -52,6 +52,20 @@ class Client:
         return data
 
 
+class FakeChannel:
+    """Discord's answer to "may this user see the game's channel": the members in
+    ``seers`` see channel ``CHANNEL`` (of no guild: the games here have none); every
+    question asked is recorded."""
+
+    def __init__(self, seers: set[int]) -> None:
+        self.seers = seers
+        self.asked: list[tuple[int, int | None, int]] = []
+
+    async def can_see(self, user_id: int, guild_id: int | None, place_id: int) -> bool:
+        self.asked.append((user_id, guild_id, place_id))
+        return user_id in self.seers and place_id == CHANNEL
+
+
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
     async with FakeDiscord() as fake:
@@ -62,7 +76,8 @@ async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
         await app.join(info.id, int(bob["id"]), "bob")
         await app.start(info.id, int(ann["id"]))
         config = TableConfig(port=0, client_id=fake.application_id, client_secret=fake.client_secret)
-        srv = TableServer(app, config, api_base=lambda: f"http://127.0.0.1:{fake.port}/api/v10")
+        channel = FakeChannel({int(u["id"]) for u in (ann, bob, carl)})  # carl sees the channel, sits in no seat
+        srv = TableServer(app, config, api_base=lambda: f"http://127.0.0.1:{fake.port}/api/v10", can_see=channel.can_see)
         port = await srv.start()
         async with aiohttp.ClientSession() as http:
             clients = {}
@@ -70,8 +85,8 @@ async def world(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
                 c = Client(http, f"http://127.0.0.1:{port}")
                 await c.sign_in(fake.oauth_code(user))
                 clients[name] = c
-            yield {"fake": fake, "app": app, "server": srv, "game": info.id, "users": {"ann": ann, "bob": bob}, **clients,
-                   "anon": Client(http, f"http://127.0.0.1:{port}")}
+            yield {"fake": fake, "app": app, "server": srv, "game": info.id, "users": {"ann": ann, "bob": bob, "carl": carl},
+                   **clients, "anon": Client(http, f"http://127.0.0.1:{port}"), "channel": channel, "port": port}
         await srv.stop()
         await storage.close()
 

@@ -7,6 +7,11 @@ configured (``BOARDROOM_TABLE_PORT`` with ``DISCORD_CLIENT_ID`` and
 with it. It reaches Discord's OAuth2 only through discord.py's own API base
 (``discord.http.Route.BASE``), so the fake Discord serves the sign-in in tests. Without a
 table nothing here adds a button or a command.
+
+Who may watch a game at the table besides its players (:func:`discord_can_see`): a member
+of the game's server who can view its channel (and, for a private thread, is in it), as
+discord.py's cache says, asking Discord's REST API for what the cache lacks. The table
+keeps each answer a minute (:mod:`bot.table.access`).
 """
 
 from __future__ import annotations
@@ -59,6 +64,39 @@ def keep_entry_point(http: Any) -> None:
     http.bulk_upsert_global_commands = upsert
 
 
+async def discord_can_see(bot: commands.Bot, user_id: int, guild_id: int | None, place_id: int) -> bool:
+    """Whether ``user_id`` is a member of ``guild_id`` who can view the channel or thread
+    ``place_id`` (a private thread: one of its members, or a thread moderator). Discord's
+    "not found" is a no; any other failure raises (the table then answers no, uncached)."""
+    if guild_id is None:
+        return False
+    guild = bot.get_guild(guild_id)
+    if guild is None:  # the bot is not in that server (any more)
+        return False
+    member = guild.get_member(user_id)
+    place: Any = guild.get_channel_or_thread(place_id)
+    try:
+        if member is None:
+            member = await guild.fetch_member(user_id)
+        if place is None:
+            place = await guild.fetch_channel(place_id)
+    except (discord.NotFound, discord.Forbidden):
+        return False
+    if getattr(place, "guild", guild).id != guild.id:
+        return False
+    perms = place.permissions_for(member)
+    if not perms.view_channel:
+        return False
+    if isinstance(place, discord.Thread) and place.is_private() and not perms.manage_threads:
+        if place.get_member(user_id) is not None:
+            return True
+        try:
+            await place.fetch_member(user_id)
+        except (discord.NotFound, discord.Forbidden):
+            return False
+    return True
+
+
 async def launch(interaction: discord.Interaction[Any]) -> None:
     """Answer with LAUNCH_ACTIVITY: Discord opens the table in this channel."""
     try:
@@ -86,8 +124,12 @@ class Table(commands.Cog):
             if play is not None:
                 await play.publish(out)  # type: ignore[attr-defined]
 
+        async def can_see(user_id: int, guild_id: int | None, place_id: int) -> bool:
+            return await discord_can_see(self.bot, user_id, guild_id, place_id)
+
         self.server = TableServer(
-            self.bot.app, self.config, api_base=lambda: str(discord.http.Route.BASE), after_move=after_move
+            self.bot.app, self.config, api_base=lambda: str(discord.http.Route.BASE), after_move=after_move,
+            can_see=can_see,
         )
         await self.server.start()
         views.TABLE["on"] = True

@@ -11,6 +11,9 @@ from its folder (``bot/games/<game>/table.py`` and ``table.js``, found through
 - :mod:`bot.table.config`: the environment (port, OAuth client id and secret);
 - :mod:`bot.table.auth`: Discord's OAuth2 code exchange (through the bot's API base) and
   the table's own session tokens;
+- :mod:`bot.table.access`: who may see a game (its players, and members who can see its
+  channel on Discord, as the bot asks);
+- :mod:`bot.table.guard`: the limits (sign-in rate, waiters, connections, timeouts);
 - :mod:`bot.table.live`: who waits for which game's next version (long-poll);
 - :mod:`bot.table.payload`: what one caller may see of a game (their seat's view only);
 - :mod:`bot.table.server`: the aiohttp application (API, static files, headers, limits).

@@ -86,7 +86,8 @@ class Exchange:
     """Trades an Embedded App SDK code for the user it belongs to.
 
     ``local_code``: a local game's secret code (``boardroom table``, on 127.0.0.1 only)
-    that signs in ``local_user`` without Discord."""
+    that signs in ``local_user`` without Discord, once (the server then signs that browser
+    in by a cookie)."""
 
     def __init__(
         self,
@@ -102,6 +103,7 @@ class Exchange:
         self._secret = client_secret
         self.api_base = api_base
         self._local_code = local_code
+        self.local_used = False
         self.local_user = User(*local_user)
         self.timeout = timeout
 
@@ -113,6 +115,12 @@ class Exchange:
         if not isinstance(code, str) or not code or len(code) > MAX_CODE:
             raise AuthError("Sign-in failed: no code from Discord.")
         if self._local_code and hmac.compare_digest(code, self._local_code):
+            if self.local_used:
+                raise AuthError(
+                    "Sign-in failed: this link was used already. Open it in the browser that opened"
+                    " it first, or start boardroom table again for a new link."
+                )
+            self.local_used = True
             return self.local_user, "local"
         if not self.client_id or not self._secret:
             raise AuthError("The table is not set up for Discord sign-in.")

@@ -5,6 +5,10 @@
                             image sets ``0.0.0.0``)
 ``DISCORD_CLIENT_ID``       the application's id (the Activity's OAuth2 client)
 ``DISCORD_CLIENT_SECRET``   its OAuth2 secret (never logged, never sent to a page)
+``BOARDROOM_TABLE_CLIENT_IP_HEADER``  behind a reverse proxy: the header it writes the
+                            client's address in (``X-Forwarded-For``: its last entry;
+                            ``X-Real-IP``, ``CF-Connecting-IP``); the sign-in's limit per
+                            address counts by it. Unset: the connection's own address.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ class TableConfig:
     # a local game (``boardroom table``): this one-time code signs in ``local_user``
     local_code: str = field(default="", repr=False)
     local_user: tuple[int, str] = (1, "you")
+    client_ip_header: str = ""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> TableConfig | None:
@@ -53,4 +58,5 @@ class TableConfig:
             host=env.get("BOARDROOM_TABLE_HOST", "").strip() or "127.0.0.1",
             client_id=client_id,
             client_secret=secret,
+            client_ip_header=env.get("BOARDROOM_TABLE_CLIENT_IP_HEADER", "").strip(),
         )

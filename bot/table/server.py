@@ -18,17 +18,36 @@ in the game asked for)::
                                       after that many actions (the replay's slider)
     GET  /api/board.svg?game=      -> the public board as SVG (bot.table.board)
 
-Limits: bodies of at most 16 KiB; per user a token bucket (``RATE`` requests a second,
-``BURST`` at once) and at most ``WAITERS`` open long-polls; every answer carries a
-Content-Security-Policy that lets only Discord's clients frame the page, and the API's
-answers are never cached. Tokens are never logged (the access log shows the method,
-path and status; no token travels in a URL).
+Who sees a game (:mod:`bot.table.access`): its seated players, and members who can see
+its channel or thread on Discord; to anyone else every call about the game answers 404,
+word for word what a game id nobody has gets. A bystander gets the public view only.
+
+Limits (:class:`bot.table.guard.Limits`): bodies of at most 16 KiB, read within
+``body_timeout``; per user a token bucket (``RATE`` requests a second, ``BURST`` at once);
+``/api/token`` (each one a request to Discord with the client secret) rate-limited per
+client address and overall, with a cap on exchanges in flight (429 with ``Retry-After``);
+long-polls bounded per user and overall; connections capped per address and overall and
+cut when a request's head is late (:class:`bot.table.guard.GuardedRunner`).
+
+Every answer carries a Content-Security-Policy that lets only Discord's clients frame the
+page, ``nosniff`` and ``no-referrer``, and the API's answers are never cached. Every
+error is JSON ``{"error": sentence}``: a full disk says what Discord says ("your move was
+not recorded"), a damaged record says so, anything else a plain sentence, its cause
+logged once. Tokens are never logged (the access log shows the method, path and status;
+no token travels in a URL).
+
+A local game (``boardroom table``) answers only requests for ``127.0.0.1:PORT`` or
+``localhost:PORT`` (no DNS rebinding), and its link's code signs in once: it sets an
+HttpOnly, SameSite=Strict cookie that signs the same browser in again.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -40,9 +59,12 @@ from bot.app import App
 from bot.games import table_parts
 from bot.limits import MAX_ACTION_CHARS, json_size, too_deep
 from bot.records import AppError, GameInfo
+from bot.storage import DamagedRecord, StorageUnavailable
+from bot.table.access import Access, CanSee
 from bot.table.auth import AuthError, Exchange, Sessions, User, bearer
 from bot.table.board import board_svg
 from bot.table.config import TableConfig
+from bot.table.guard import Buckets, Connections, GuardedRunner, Limits, retry_after
 from bot.table.live import Live
 from bot.table.payload import preview, table_payload
 
@@ -52,7 +74,13 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 RATE = 8.0  # requests a second per user, sustained
 BURST = 40.0
-WAITERS = 4  # open long-polls per user (a few tabs)
+WAITERS = Limits.waiters_per_user  # open long-polls per user (a few tabs)
+MAX_GAME_ID = (1 << 63) - 1
+# what Discord says in the same case (bot.errors.CANNOT_SAVE; a test keeps them equal)
+CANNOT_SAVE = "The bot cannot save right now, so your move was not recorded. Please try again in a while."
+BROKEN = "The table could not answer that just now. Please try again in a moment."
+NO_GAME_HERE = "There is no game here. Start one with /game new, then open the table again."
+LOCAL_COOKIE = "boardroom_table"
 FRAME_ANCESTORS = (
     "'self' https://discord.com https://*.discord.com https://discordapp.com "
     "https://*.discordapp.com https://*.discordsays.com"
@@ -65,24 +93,11 @@ CSP = (
 USER_KEY = web.AppKey("user", User)
 
 
-class RateLimit:
+class RateLimit(Buckets):
     """A token bucket per user."""
 
     def __init__(self, rate: float = RATE, burst: float = BURST, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self._buckets: dict[int, tuple[float, float]] = {}
-
-    def allow(self, user_id: int) -> bool:
-        now = self.clock()
-        level, at = self._buckets.get(user_id, (self.burst, now))
-        level = min(self.burst, level + (now - at) * self.rate)
-        if level < 1.0:
-            self._buckets[user_id] = (level, now)
-            return False
-        self._buckets[user_id] = (level - 1.0, now)
-        if len(self._buckets) > 50_000:  # forget the fullest buckets (idle users)
-            self._buckets = {u: b for u, b in self._buckets.items() if b[0] < self.burst}
-        return True
+        super().__init__(rate, burst, clock)
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -91,12 +106,23 @@ def _json(data: Any, status: int = 200) -> web.Response:
     )
 
 
-def _refuse(status: int, message: str) -> web.Response:
-    return _json({"error": message}, status)
+def _refuse(status: int, message: str, *, wait: float | None = None) -> web.Response:
+    resp = _json({"error": message}, status)
+    if wait is not None:
+        resp.headers["Retry-After"] = retry_after(wait)
+    return resp
+
+
+def _no_game(game_id: int) -> web.Response:
+    """What a game id nobody has gets, and a game the caller may not see."""
+    return _refuse(404, f"There is no game #{game_id}.")
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         resp = await handler(request)
     except web.HTTPRequestEntityTooLarge:
@@ -106,13 +132,30 @@ async def _headers(request: web.Request, handler: Callable[[web.Request], Awaita
             resp = _refuse(exc.status, exc.reason or "Not found.")
         else:
             raise
+    except StorageUnavailable:  # the storage logged it (once per outage)
+        resp = _refuse(503, CANNOT_SAVE, wait=30)
+    except DamagedRecord as exc:  # its message is for players; logged where it was found
+        resp = _refuse(409, str(exc))
+    except Exception:
+        log.exception("table: %s %s failed", request.method, request.path)
+        resp = _refuse(500, BROKEN)
+    return _dress(resp, api=request.path.startswith("/api/"))
+
+
+def _dress(resp: web.StreamResponse, *, api: bool = True) -> web.StreamResponse:
+    """The headers every answer carries."""
     resp.headers["Content-Security-Policy"] = CSP
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Referrer-Policy"] = "no-referrer"
     resp.headers["Cross-Origin-Resource-Policy"] = "same-origin"
-    if request.path.startswith("/api/"):
+    if api:
         resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+def _unreadable(status: int) -> web.StreamResponse:
+    """The answer to a request aiohttp could not even read (a bad request line or header)."""
+    return _dress(_refuse(status, "That request is not one the table understands."))
 
 
 class TableServer:
@@ -127,7 +170,11 @@ class TableServer:
         *,
         clock: Callable[[], float] = time.monotonic,
         after_move: Callable[[Any], Awaitable[None]] | None = None,
+        can_see: CanSee | None = None,
+        limits: Limits | None = None,
     ) -> None:
+        """``can_see(user_id, guild_id, place_id)``: whether a user who sits in a game may
+        see its channel or thread on Discord (None: only the seated players see a game)."""
         self.app = app
         # what a move from the table tells Discord is in the outbox already (the app wrote
         # it); ``after_move(outcome)`` wakes the deliverer, as a click in Discord does
@@ -139,14 +186,22 @@ class TableServer:
         )
         self.sessions = Sessions(clock)
         self.limits = RateLimit(clock=clock)
+        self.bounds = limits or Limits()
+        self.access = Access(can_see, clock=clock)
+        self.token_by_address = Buckets(self.bounds.token_rate_per_address, self.bounds.token_burst_per_address, clock)
+        self.token_all = Buckets(self.bounds.token_rate, self.bounds.token_burst, clock)
+        self._exchanging = 0
+        self.connections = Connections(self.bounds, _unreadable)
         self.live = Live()
         self._waiting: dict[int, int] = {}
+        self._waiters = 0
+        self._local_cookies: set[str] = set()  # hashes of the local game's sign-in cookies
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self.web = self._build()
 
     def _build(self) -> web.Application:
-        w = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        w = web.Application(client_max_size=MAX_BODY, middlewares=[_headers, self._local_host])
         r = w.router
         r.add_get("/", self.index)
         r.add_get("/favicon.ico", self.no_icon)
@@ -169,7 +224,7 @@ class TableServer:
         """Listen on the configured host and port; the port actually bound."""
         if self.live.changed not in self.app.listeners:
             self.app.listeners.append(self.live.changed)
-        self._runner = web.AppRunner(self.web, access_log_format='%a "%r" %s %b %Tfs')
+        self._runner = GuardedRunner(self.web, self.connections, access_log_format='%a "%r" %s %b %Tfs')
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port)
         await site.start()
@@ -185,6 +240,16 @@ class TableServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    @web.middleware
+    async def _local_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """A local game answers only for its own address (a page elsewhere that rebinds
+        its name to 127.0.0.1 sends its own name as the Host)."""
+        if self.config.local_code:
+            hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+            if self.port is None or request.headers.get("Host", "").lower() not in hosts:
+                return _refuse(421, f"This table answers only at http://127.0.0.1:{self.port}/.")
+        return await handler(request)
 
     # -- static ----------------------------------------------------------------------
 
@@ -219,28 +284,68 @@ class TableServer:
         return _json({"client_id": self.config.client_id, "local": bool(self.config.local_code)})
 
     async def api_token(self, request: web.Request) -> web.Response:
-        body = await self._body(request)
-        if isinstance(body, web.Response):
-            return body
+        if self.config.local_code and self._local_cookie(request):
+            return self._signed_in(self.exchange.local_user, "local")
+        address = self._address(request)
+        wait = max(self.token_by_address.wait(address), self.token_all.wait("all"))
+        if wait > 0 or self._exchanging >= self.bounds.token_concurrent:
+            return _refuse(429, "Too many sign-ins just now; open the table again in a moment.", wait=wait or 1.0)
+        self.token_by_address.take(address)
+        self.token_all.take("all")
+        self._exchanging += 1
         try:
+            body = await self._body(request)
+            if isinstance(body, web.Response):
+                return body
             user, access = await self.exchange.user_of(body.get("code"))
         except AuthError as exc:
             return _refuse(401, str(exc))
+        finally:
+            self._exchanging -= 1
+        resp = self._signed_in(user, access)
+        if access == "local":  # the link's code is spent: this browser signs in by its cookie
+            cookie = secrets.token_urlsafe(32)
+            self._local_cookies.add(hashlib.sha256(cookie.encode()).hexdigest())
+            resp.set_cookie(LOCAL_COOKIE, cookie, httponly=True, samesite="Strict", path="/")
+        return resp
+
+    def _signed_in(self, user: User, access: str) -> web.Response:
         session = self.sessions.open(user)
         return _json({"session": session, "access_token": access, "user": {"id": str(user.id), "name": user.name}})
+
+    def _local_cookie(self, request: web.Request) -> bool:
+        cookie = request.cookies.get(LOCAL_COOKIE, "")
+        return bool(cookie) and len(cookie) < 128 and hashlib.sha256(cookie.encode()).hexdigest() in self._local_cookies
+
+    def _address(self, request: web.Request) -> str:
+        """The client's address: the connection's, or behind a proxy what the configured
+        header says (the last entry: the one the proxy itself added)."""
+        header = self.config.client_ip_header
+        if header:
+            said = request.headers.get(header, "").split(",")[-1].strip()
+            if said:
+                return said[:64]
+        return request.remote or "?"
 
     def _user(self, request: web.Request) -> User | web.Response:
         user = self.sessions.user(bearer(request.headers.get("Authorization")))
         if user is None:
             return _refuse(401, "Please open the table again to sign in.")
-        if not self.limits.allow(user.id):
-            return _refuse(429, "Too many requests; wait a moment.")
+        wait = self.limits.wait(user.id)
+        if wait > 0:
+            return _refuse(429, "Too many requests; wait a moment.", wait=wait)
+        self.limits.take(user.id)
         return user
 
     async def _body(self, request: web.Request) -> dict[str, Any] | web.Response:
         if request.content_length is not None and request.content_length > MAX_BODY:
             return _refuse(413, "That request is too large.")
-        raw = await request.read()
+        try:
+            raw = await asyncio.wait_for(request.read(), self.bounds.body_timeout)
+        except TimeoutError:
+            resp = _refuse(408, "That request came in too slowly; try again.")
+            resp.force_close()
+            return resp
         try:
             body = json.loads(raw or b"{}")
         except (ValueError, RecursionError):
@@ -253,23 +358,31 @@ class TableServer:
 
     async def _game(self, user: User, game: Any, channel: Any) -> GameInfo | web.Response:
         """The game asked for: by id, else the live game of the channel (or thread) the
-        Activity runs in, else the caller's only live game (an Activity opened in a DM)."""
+        Activity runs in, else the caller's only live game (an Activity opened in a DM).
+        Only a game the caller may see (:mod:`bot.table.access`); any other is answered
+        as a game that does not exist."""
         try:
             if game not in (None, ""):
-                return await self.app.info(int(game))
+                game_id = int(game)
+                if not 0 < game_id <= MAX_GAME_ID:
+                    return _no_game(game_id)
+                try:
+                    info = await self.app.info(game_id)
+                except AppError:
+                    return _no_game(game_id)
+                return info if await self.access.allows(info, user.id) else _no_game(game_id)
             if channel not in (None, ""):
-                found = await self.app.game_in_channel(int(channel))
-                if found is not None:
+                place = int(channel)
+                found = await self.app.game_in_channel(place) if 0 < abs(place) <= MAX_GAME_ID else None
+                if found is not None and await self.access.allows(found, user.id):
                     return found
             mine = [g for g in await self.app.games_of_user(user.id) if g.status in ("active", "paused", "lobby")]
             if len(mine) == 1:
                 return mine[0]
         except (TypeError, ValueError):
             return _refuse(400, "That is not a game number.")
-        except AppError as exc:
-            return _refuse(404, str(exc))
         if channel not in (None, "") or not mine:
-            return _refuse(404, "There is no game here. Start one with /game new, then open the table again.")
+            return _refuse(404, NO_GAME_HERE)
         return _refuse(404, "You sit in several games: open the table from the game's own channel.")
 
     async def _table(self, info: GameInfo, user: User) -> dict[str, Any]:
@@ -292,18 +405,26 @@ class TableServer:
             game_id, after = int(request.query["game"]), int(request.query["after"])
         except (KeyError, ValueError):
             return _refuse(400, "Which game, after which version?")
-        if self._waiting.get(user.id, 0) >= WAITERS:
-            return _refuse(429, "Too many open tables; close one.")
+        if self._waiting.get(user.id, 0) >= self.bounds.waiters_per_user:
+            return _refuse(429, "Too many open tables; close one.", wait=1.0)
+        if self._waiters >= self.bounds.waiters:
+            return _refuse(429, "The table is very busy; it will update in a moment.", wait=1.0)
         self._waiting[user.id] = self._waiting.get(user.id, 0) + 1
+        self._waiters += 1
         try:
+            info = await self._game(user, game_id, None)  # none waits on a game they may not see
+            if isinstance(info, web.Response):
+                return info
+
             async def version() -> int:
                 return int((await self.app.info(game_id)).version)
 
             try:
                 now = await self.live.wait(game_id, after, version)
-            except AppError as exc:
-                return _refuse(404, str(exc))
+            except AppError:
+                return _no_game(game_id)
         finally:
+            self._waiters -= 1
             self._waiting[user.id] -= 1
             if not self._waiting[user.id]:
                 del self._waiting[user.id]
@@ -369,6 +490,9 @@ class TableServer:
             view, events, last = await self.app.public_view_at(info.id, step)
         except AppError as exc:
             return _refuse(409, str(exc))
+        except DamagedRecord as exc:  # the record's reader says nothing (a game's state read logs it)
+            log.error("table: game %s's record is damaged at move %s (its replay)", exc.game_id, exc.seq)
+            raise
         step = max(0, min(step, last))
         return _json({"step": step, "last": last, "view": view, "events": events[-6:]})
 
