@@ -65,6 +65,7 @@ def every_read_and_write(gid: int) -> list[tuple[str, str, Any]]:
         ("GET", f"/api/table?game={gid}", None),
         ("GET", f"/api/wait?game={gid}&after=-1", None),
         ("GET", f"/api/replay?game={gid}&step=0", None),
+        ("GET", f"/api/board.svg?game={gid}", None),
         ("POST", "/api/act", {"game": gid, "action": {"type": "plan"}, "version": 0}),
         ("POST", "/api/undo", {"game": gid}),
         ("POST", "/api/preview", {"game": gid, "action": {}}),
