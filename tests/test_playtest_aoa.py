@@ -36,7 +36,10 @@ GAME = "age-of-automaton"
 #   Donation (before: 3-4, mean 3.3): Open my turn + the amount, at once (a second pick
 #     when the mix is of three or more kinds and too many mixes for one list; the same
 #     for a pick of 4 resources or credits, an R&D bonus).
-WAIT = 15.0  # seconds a player waits for the next prompt before calling the game stuck
+# seconds a player waits for the next prompt before calling the game stuck: a prompt that
+# never comes fails the test; a slow one on a loaded machine must not (15 s did: the paced
+# draft's DMs with their pictures took longer with both cores busy)
+WAIT = 60.0
 DRAFT_CLICKS = 2
 MAX_PER_STEP = 4  # at most 3 choices and Confirm per step of a turn
 MAX_STEPS_PER_TURN = 8
@@ -164,7 +167,7 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
 
         for _ in range(400):
             try:
-                found = await fake.wait_for(ready, 20, what="a turn or the end")
+                found = await fake.wait_for(ready, WAIT, what="a turn or the end")
             except AssertionError:
                 st = await bot.app.state(1)
                 print("PENDING", bot.app.engine(GAME).pending(st), st["phase"], log[-3:])

@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 
 from bot.delivery import Retry
+from bot.prompts import OPEN, TURN, PromptBoard, Shown
 from bot.storage import OutboxRow
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
@@ -51,8 +52,8 @@ RELEASE_IN_ACT = 0.3  # share of the moves inside which parked rows are delivere
 RELEASE_IN_SHOW = 0.4  # share of the prompts shown by a click before which parked rows are
 # delivered (and the same share: while it is shown)
 RELEASE_BETWEEN = 0.15  # share of the clicks before which parked rows are delivered
-SEEDS = {"age-of-automaton": 20, "smartphone-inc": 16, "mobile-markets": 16}
-STEPS = {"age-of-automaton": 24, "smartphone-inc": 16, "mobile-markets": 16}  # clicks per seed
+SEEDS = {"age-of-automaton": 24, "smartphone-inc": 12, "mobile-markets": 14}  # 50 in all
+STEPS = {"age-of-automaton": 20, "smartphone-inc": 16, "mobile-markets": 16}  # clicks per seed
 OPTIONS = {"mobile-markets": "difficulty=medium"}
 
 
@@ -327,6 +328,24 @@ async def test_no_prompt_dies_when_the_outbox_is_late_and_out_of_order(tmp_path:
         fake.assert_clean()
     assert not dead, f"{len(dead)} dead prompts: {dead[:3]}"
     assert not stuck, f"{len(stuck)} stuck decisions: {stuck[:3]}"
+
+
+def test_a_late_dm_never_takes_the_place_of_a_newer_prompt() -> None:
+    """The bookkeeping under it (bot.prompts): a DM written at an older version than the
+    seat's live prompt, shown late, does not retire that prompt: it is the one that does
+    not stand. A newer one does; a player's click always makes its message the live one."""
+    board = PromptBoard()
+    live = Shown(1, "ann", TURN, 5, channel_id=10, message_id=100)
+    assert board.show(live) == []
+    late = Shown(1, "ann", OPEN, 4, channel_id=10, message_id=101)
+    assert board.show(late, late=True) == [late]
+    assert board.of_seat(1, "ann") == [live]
+    newer = Shown(1, "ann", OPEN, 6, channel_id=10, message_id=102)
+    assert board.show(newer, late=True) == [live]
+    assert board.of_seat(1, "ann") == [newer]
+    clicked = Shown(1, "ann", TURN, 3, channel_id=10, message_id=100)  # a click on the older message
+    assert board.show(clicked) == [newer]
+    assert board.of_seat(1, "ann") == [clicked]
 
 
 async def _count(n: int) -> None:  # python tests/test_prompts_reordered.py [seeds per game]
