@@ -503,19 +503,24 @@ class Deliverer:
             return {r.id for r in [pick, *merged]}
 
     async def _delivered(self, game_id: int, rows: list[OutboxRow], message_id: int | None) -> None:
-        """Mark ``rows`` delivered (and release the log lines a phase post showed)."""
+        """Mark ``rows`` delivered (and release the log lines a phase post showed). A post
+        in the game's place that went through clears the game's delivery block; a DM or an
+        edit does not (issue 34 §4: a reminder DM delivered while the channel refused
+        posts cleared it, and the next refused post told everyone "I cannot post" again)."""
+        posted = any(r.kind == "post" for r in rows)
 
         async def write(tx: Any) -> None:
             for r in rows:
                 await tx.mark_outbox(r.id, "delivered", message_id=message_id)
             if any(r.payload.get("held") for r in rows):
                 await tx.release_held(game_id, max(r.id for r in rows))
-            if game_id not in self._unblocked and await tx.delivery_block(game_id) is not None:
+            if posted and game_id not in self._unblocked and await tx.delivery_block(game_id) is not None:
                 await tx.clear_delivery_block(game_id)
                 log.info("game %s: posting works again", game_id)
 
         await self._shared(write)
-        self._unblocked.add(game_id)
+        if posted:
+            self._unblocked.add(game_id)
 
     async def _shared(self, write: Callable[[Any], Awaitable[None]]) -> None:
         """Run ``write(tx)`` in a write transaction shared with the deliverer's other marks

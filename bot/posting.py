@@ -165,8 +165,9 @@ class DiscordSender:
         if known is not None:
             self._dms.move_to_end(user_id)
             return known
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        channel = user.dm_channel or await user.create_dm()
+        # the DM channel opened with the user's id (one request; discord.py answers from its
+        # cache if it has the channel): no look-up of the user first (issue 34 §4)
+        channel = await self.bot.create_dm(discord.Object(id=user_id))
         self._dms[user_id] = channel
         while len(self._dms) > DM_CHANNELS:
             self._dms.popitem(last=False)
@@ -249,10 +250,28 @@ class DiscordSender:
             return message_id
         return ref.message_id
 
+    async def taken(self, info: GameInfo, row: OutboxRow) -> bool:
+        """Whether a DM about a seat's decision (a planner, "your move", "you are the last
+        one", a reminder: ``seat`` or ``planner``, written at version ``open_at``) is about
+        a decision already taken: the seat moved since (its move, an undo, an unseal, the
+        AI's move for it), or it has nothing to decide now. Such a DM is dropped, not
+        sent (issue 34 §2): its button could only say "that turn is done", and as the
+        seat's newest message it would take the place of the live prompt of the seat's
+        next decision."""
+        seat = row.payload.get("seat") or row.payload.get("planner")
+        at = row.payload.get("open_at")
+        if not seat or isinstance(at, bool) or not isinstance(at, int):
+            return False
+        if at != info.version and await self.app.moved_since(info.id, seat, at) is not None:
+            return True
+        return not row.payload.get("planner") and await self.app.prompt(info.id, seat) is None
+
     async def _dm(self, row: OutboxRow) -> int | None:
         info = await self._info(row.game_id)
         uid = int(row.target)
         play = self.bot.get_cog("Play")
+        if await self.taken(info, row):
+            raise Gone("a DM about a decision already taken")
         try:
             if row.payload.get("planner"):
                 try:

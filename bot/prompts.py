@@ -83,10 +83,19 @@ class PromptBoard:
         self._seats.move_to_end(key)
         return b
 
-    def show(self, entry: Shown) -> list[Shown]:
+    def show(self, entry: Shown, *, late: bool = False) -> list[Shown]:
         """``entry`` is now the seat's live prompt (a new message, or one edited into a
-        prompt again); returns the seat's other prompts, which no longer stand."""
+        prompt again); returns the seat's other prompts, which no longer stand.
+
+        ``late``: a message written at ``entry.version`` and shown only now (a DM from
+        the outbox): if the seat has a live prompt shown at a newer version, that one
+        stays the live prompt and ``[entry]`` is returned (issue 34 §2: a late notice
+        never takes the place of a newer prompt). A player's own click always makes the
+        message clicked the live one (not ``late``)."""
         b = self.board(entry.gid, entry.seat)
+        if late and any(s.key != entry.key and s.version > entry.version for s in b.live):
+            b.live = [s for s in b.live if s.key != entry.key]
+            return [entry]
         older = [s for s in b.live if s.key != entry.key]
         b.live = [entry]
         return older

@@ -165,6 +165,37 @@ async def test_cannot_post_is_told_once_and_delivered_once_fixed(storage: Storag
     await d.close()
 
 
+async def test_a_dm_delivered_while_the_channel_refuses_posts_keeps_the_block(storage: Storage) -> None:
+    """Issue 34 §4: a DM (a reminder) that goes through while the game's channel refuses
+    posts does not clear the game's blocked mark: the next refused post does not tell
+    everyone "I cannot post" again. The mark goes when a post goes through."""
+    sender = FakeSender()
+    sender.faults["reveal"] = [Blocked(50013)] * 8
+    d = make(storage, sender, blocked_retry=0.1, backoff=0.1, backoff_cap=0.1)
+    await queue(storage, 1, post("reveal"))
+    d.kick(1)
+    for _ in range(200):
+        if sender.told:
+            break
+        await asyncio.sleep(0.01)
+    assert sender.told == [(1, 50013)]
+    await queue(storage, 1, ("dm", "7", {"content": "reminder"}, False))
+    d.kick(1)
+    for _ in range(200):
+        if "reminder" in sender.contents():
+            break
+        await asyncio.sleep(0.01)
+    assert "reminder" in sender.contents() and "reveal" not in sender.contents()
+    async with storage.read() as q:
+        assert await q.delivery_block(1) is not None  # a DM is not a post in the channel
+    await settle(d)  # the post is refused a few more times, then goes through
+    assert sender.contents() == ["reminder", "reveal"]
+    assert sender.told == [(1, 50013)]  # told once
+    async with storage.read() as q:
+        assert await q.delivery_block(1) is None  # cleared by the post that went through
+    await d.close()
+
+
 async def test_a_gone_message_or_closed_dm_does_not_stop_the_game(storage: Storage) -> None:
     sender = FakeSender()
     sender.faults["counter"] = [Gone("10008")]

@@ -36,6 +36,10 @@ GAME = "age-of-automaton"
 #   Donation (before: 3-4, mean 3.3): Open my turn + the amount, at once (a second pick
 #     when the mix is of three or more kinds and too many mixes for one list; the same
 #     for a pick of 4 resources or credits, an R&D bonus).
+# seconds a player waits for the next prompt before calling the game stuck: a prompt that
+# never comes fails the test; a slow one on a loaded machine must not (15 s did: the paced
+# draft's DMs with their pictures took longer with both cores busy)
+WAIT = 60.0
 DRAFT_CLICKS = 2
 MAX_PER_STEP = 4  # at most 3 choices and Confirm per step of a turn
 MAX_STEPS_PER_TURN = 8
@@ -73,7 +77,9 @@ async def fake() -> Any:
         f.assert_clean()
 
 
-async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, limit: int = 16) -> tuple[int, int]:
+async def _turn(
+    fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, limit: int = 16, *, wait: float = WAIT
+) -> tuple[int, int]:
     """Answer an opened turn as a player who mostly plays: (clicks, steps applied). A
     chosen main action is confirmed with the end of the turn 9 times in 10 (every 10th:
     Confirm, and the turn goes on); a pick that applies at once is a step too."""
@@ -96,7 +102,7 @@ async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, li
                 msg = await fake.wait_for(
                     lambda old_id=old_id: next((m for m in reversed(fake.dm_messages(user)) if m["id"] != old_id
                                                 and (ps.select(m) is not None or ps.can(m, "Open my turn"))), None),
-                    15, what="the decision's newer message",
+                    wait, what="the decision's newer message",
                 )
                 if ps.select(msg) is None:
                     ix = await fake.click(user, msg, "Open my turn")
@@ -124,7 +130,7 @@ async def _turn(fake: FakeDiscord, user: dict, msg: dict, rnd: random.Random, li
 
 
 async def _start_and_draft(
-    fake: FakeDiscord, users: list[dict], rnd: random.Random, *, pictures: bool = True
+    fake: FakeDiscord, users: list[dict], rnd: random.Random, *, pictures: bool = True, wait: float = WAIT
 ) -> list[tuple[int, int]]:
     """The host opens the game, the other joins, Start; each of the 3 draft passes answered
     from its DM (which shows the hand, when the bot draws ``pictures``): the (clicks,
@@ -137,10 +143,10 @@ async def _start_and_draft(
         for u in users:
             msg = await fake.wait_for(
                 lambda u=u, k=k: next((m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None),
-                15, what=f"draft pass {k}",
+                wait, what=f"draft pass {k}",
             )
             assert msg["attachments"] or not pictures, "the draft DM shows the hand"
-            passes.append(await _turn(fake, u, msg, rnd, limit=1))
+            passes.append(await _turn(fake, u, msg, rnd, limit=1, wait=wait))
     return passes
 
 
@@ -161,7 +167,7 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
 
         for _ in range(400):
             try:
-                found = await fake.wait_for(ready, 20, what="a turn or the end")
+                found = await fake.wait_for(ready, WAIT, what="a turn or the end")
             except AssertionError:
                 st = await bot.app.state(1)
                 print("PENDING", bot.app.engine(GAME).pending(st), st["phase"], log[-3:])
@@ -252,4 +258,30 @@ async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_mo
         version = (await bot.app.info(1)).version
         ix = await fake.click(u, seen, ps.select(seen)["custom_id"], values=[ps.options(seen)[0]["value"]])
         assert "Already done" in ix.all_text(), ix.all_text()
+        assert (await bot.app.info(1)).version == version  # nothing applied
+
+
+async def test_a_click_after_the_ai_took_the_seat_in_the_middle_of_a_turn_says_what_happened(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    """Issue 34 §4: the AI takes the seat over (the deadline) while its player has the
+    turn open; the player's next click says that the AI played this turn after the
+    deadline and that ``/game reclaim`` gives the seat back (it said "Already done: you
+    moved since this message"), and changes nothing."""
+    import copy
+
+    rnd = random.Random(5)
+    users = [fake.add_member(n) for n in ("ann", "bob")]
+    async with running(fake, str(tmp_path / "takeover.db"), renderer=None) as bot:
+        await _start_and_draft(fake, users, rnd, pictures=False)
+        m, u = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), 20, what="the first turn")
+        ix = await fake.click(u, m, "Open my turn")
+        turn = copy.deepcopy(ix.followups[-1] if ix.followups else ix.original)  # as the player sees it
+        assert ps.select(turn) is not None, message_text(turn)
+        out = await bot.app.take_over(1, u["username"])  # the deadline passed: the AI plays the turn
+        assert out is not None and out.applied
+        version = (await bot.app.info(1)).version
+        ix = await fake.click(u, turn, ps.select(turn)["custom_id"], values=[ps.options(turn)[0]["value"]])
+        said = ix.all_text()
+        assert "AI played this turn" in said and "/game reclaim" in said and "lready" not in said, said
         assert (await bot.app.info(1)).version == version  # nothing applied

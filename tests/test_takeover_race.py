@@ -6,7 +6,9 @@ row before that commit must not take the seat over after it. The race is made
 deterministic with hooks, not sleeps: the player's whole move runs right after one of
 the reads ``ReminderScheduler._fire`` makes (the reminder row, the game row, the seat,
 the quiet hours, the waiting rows), or before the job starts, or after it ends; every
-game, 24 runs.
+game, 24 runs. A move refused because the AI took the seat says so, and that
+``/game reclaim`` gives it back (issue 34 §4: it said "Already done: that move was
+recorded" when the AI's move was the one the player chose).
 """
 
 from __future__ import annotations
@@ -107,6 +109,10 @@ async def race_once(tmp_path: Path, game_name: str, run: int) -> str:
         assert bool(told) == taken
         if applied and taken:
             return "both"
+        if not applied:  # issue 34 §4: the player is told what happened, not "already done"
+            said = moves[0].message or ""
+            if "AI" not in said or "/game reclaim" not in said or "lready" in said:
+                return f"told: {said}"
         return "moved" if applied else "taken"
     finally:
         await storage.close()
@@ -116,6 +122,7 @@ async def race_once(tmp_path: Path, game_name: str, run: int) -> str:
 async def test_a_takeover_never_follows_a_move_of_a_turn_of_several_steps(tmp_path: Path, game_name: str) -> None:
     results = [await race_once(tmp_path, game_name, run) for run in range(RUNS)]
     assert results.count("both") == 0, results
+    assert not [r for r in results if r.startswith("told")], results
     assert "moved" in results and "taken" in results, results
 
 
@@ -124,7 +131,8 @@ async def _count(tmp: Path) -> None:  # the measurement: python tests/test_takeo
     for g in GAMES:
         results = [await race_once(tmp, g, run) for run in range(RUNS)]
         total += results.count("both")
-        print(g, {k: results.count(k) for k in ("both", "moved", "taken")})
+        told = [r for r in results if r.startswith("told")]
+        print(g, {k: results.count(k) for k in ("both", "moved", "taken")}, "told otherwise:", len(told), told[:1])
     print(f"both applied and taken: {total} of {RUNS * len(GAMES)}")
 
 

@@ -144,7 +144,9 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             due = deadline_words(ctx, seat)
             if due:
                 note["note"] = f"⏳ {due[0].upper()}{due[1:]}."
-            rows.append(("dm", str(uid), {"planner": seat, **note}, True))
+            # open_at: the version it is written at (a planner DM for a decision the seat took
+            # meanwhile, by another prompt, is dropped: bot.posting.DiscordSender.taken)
+            rows.append(("dm", str(uid), {"planner": seat, "open_at": out.version, **note}, True))
     if new_post:
         round_pictures = [  # e.g. the round's sales, with the VP they scored
             {"file": filename, "fn": "draw", "args": [info.game, extra]}

@@ -219,6 +219,14 @@ class Raced(Conflict):
         super().__init__(RACED)
 
 
+def taken_over_words(still_ai: bool) -> str:
+    """What a player is told on a click older than the AI's move for their seat (the AI
+    took it over at the deadline, in the middle of their turn): not "already done"."""
+    return "🤖 The AI played this turn for you after the deadline." + (
+        " Use `/game reclaim` to take your seat back." if still_ai else " Your seat is yours again."
+    )
+
+
 class NeedsEarlier(RuntimeError):
     """An undo row met without the state before the move it undoes: replay from earlier."""
 
@@ -804,8 +812,13 @@ class Core:
             waiting = {w.seat: w for w in await q.waiting_of(info.id)}
         undone = {int(r.action["undoes"]) for r in later if is_undo(r.action)}
         mine = [r for r in later if r.seat == seat and not is_undo(r.action) and r.seq not in undone]
+        repeat = bool(mine) and mine[0].actor != "takeover" and canonical(mine[0].action) == canonical(action)
+        if not repeat and any(r.actor == "takeover" for r in mine):  # the AI's move for the seat
+            holder = info.seat_named(seat)
+            still_ai = holder is not None and holder.ai_takeover
+            return self._refusal(info, game, state, seat, "illegal", taken_over_words(still_ai))
         if mine:
-            if canonical(mine[0].action) == canonical(action):
+            if repeat:
                 return self._refusal(info, game, state, seat, "already", "Already done: that move was recorded.")
             return self._refusal(
                 info, game, state, seat, "stale",

@@ -16,6 +16,7 @@ from bot.app.core import (
     canonical_input,
     is_undo,
     log,
+    taken_over_words,
 )
 from bot.limits import clip_input
 from bot.records import AppError, Conflict, Forbidden, GameInfo, Outcome, SeatInfo, is_secret
@@ -97,7 +98,7 @@ class TurnOps(Core):
             if mine.ai_takeover:
                 return self._refusal(
                     info, game, state, seat, "illegal",
-                    "The AI is playing your seat; use reclaim to play it yourself again.",
+                    "🤖 The AI plays your seat now. Use `/game reclaim` to play it yourself again.",
                 )
             if unknown:
                 return self._refusal(
@@ -168,7 +169,7 @@ class TurnOps(Core):
             return "Too late to take that move back: the game has moved on since."
         holder = info.seat_named(seat)
         if holder is not None and holder.ai_takeover:
-            return "The AI is playing your seat; use reclaim to play it yourself again."
+            return "🤖 The AI plays your seat now. Use `/game reclaim` to play it yourself again."
         async with self.storage.read() as q:
             rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
         last = rows[-1] if rows else None
@@ -196,6 +197,18 @@ class TurnOps(Core):
             later = await q.actions(game_id, after=version)
         mine = [r.seq for r in later if r.seat == seat]
         return max(mine) if mine else None
+
+    async def taken_over_since(self, game_id: int, seat: str, version: int) -> str | None:
+        """If the seat's first move after ``version`` was the AI's (it took the seat over
+        at the deadline): what to tell the player who clicks a message shown at
+        ``version`` (not "already done": they did not move); else None."""
+        async with self.storage.read() as q:
+            later = await q.actions(game_id, after=version)
+        mine = [r for r in later if r.seat == seat and not is_undo(r.action)]
+        if not mine or mine[0].actor != "takeover":
+            return None
+        holder = (await self.info(game_id)).seat_named(seat)
+        return taken_over_words(holder is not None and holder.ai_takeover)
 
     async def previews(self, game_id: int, seat: str, limit: int = 200) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
         """(action, seat's view before, seat's view after) for each legal action of

@@ -165,15 +165,26 @@ class Play(commands.Cog):
         return board.Shown(gid, seat, kind, version, stage, message_id=mid, interaction=interaction,
                            at=self._clock(), in_dm=interaction.guild_id is None)
 
-    async def show(self, entry: board.Shown) -> None:
-        """``entry`` is the seat's live prompt now: its older prompts are edited to point to it."""
-        older = self.prompts.show(entry)
+    async def show(self, entry: board.Shown, *, late: bool = False) -> None:
+        """``entry`` is the seat's live prompt now: its older prompts are edited to point to
+        it (``late``: see :meth:`bot.prompts.PromptBoard.show`; a late DM older than the
+        live prompt is the one edited, to point to the live one)."""
+        older = self.prompts.show(entry, late=late)
         if not older:
             return
-        link = entry.link()
-        where = f" {link}" if link else (" (the newest message)" if entry.channel_id is None else "")
+        live = next(iter(self.prompts.of_seat(entry.gid, entry.seat)), entry)
+        link = live.link()
+        if link:
+            where = f" {link}"
+        elif live.channel_id is None:  # an ephemeral reply: no link
+            where = " (the newest message)" if live is entry else " (the one where you opened it)"
+        else:
+            where = ""
+        words = f"↪ This decision moved to a newer message{where}." if live is entry else (
+            f"↪ This decision is open in another message{where}."
+        )
         for old in older:
-            await self._retire(old, f"↪ This decision moved to a newer message{where}.")
+            await self._retire(old, words)
 
     def drop(self, interaction: discord.Interaction[Any], gid: int, seat: str) -> None:
         """The interaction's message shows no live control any more."""
@@ -187,7 +198,11 @@ class Play(commands.Cog):
         stage = await self._stage(info.id)
         entry = board.Shown(info.id, seat, kind, info.version if version is None else int(version), stage,
                             channel_id=channel_id, message_id=message_id, at=self._clock())
-        await self.show(entry)
+        why = await self._over(await self.app.info(info.id), entry)
+        if why is not None:  # the seat moved while the DM was on its way: it stands for nothing
+            await self._retire(entry, why[0], undone=why[1])
+            return
+        await self.show(entry, late=True)
 
     async def live_decision(self, info: GameInfo, seat: str) -> str | None:
         """If ``seat``'s decision is open in a prompt that still stands: its link ("" for
@@ -298,7 +313,7 @@ class Play(commands.Cog):
             return None
         moved = await self.app.moved_since(info.id, entry.seat, entry.version)
         if moved is not None:
-            return ("✅ Done: your move is recorded.", False)
+            return (await self.app.taken_over_since(info.id, entry.seat, entry.version) or "✅ Done: your move is recorded.", False)
         if await self.app.prompt(info.id, entry.seat):
             return None  # other seats moved; this seat's decision still stands here
         async with self.app.storage.read() as q:
@@ -441,6 +456,8 @@ class Play(commands.Cog):
             # a second click, or a click on a message older than the seat's own last move:
             # answered privately (the message shows what came after, or was edited already)
             words = "✅ Already done: your plan is recorded." if moved is not None else "The message shows your plan as it is now; use it."
+            if moved is not None:
+                words = await self.app.taken_over_since(gid, seat, ver) or words
             await interaction.response.send_message(words, ephemeral=True)
             return
         if op == "unseal":
@@ -603,9 +620,14 @@ class Play(commands.Cog):
         key = self._entry(interaction, gid, seat, board.TURN, ver).key
         return any(e.key == key and e.version > ver for e in self.prompts.of_seat(gid, seat))
 
-    async def _already(self, interaction: discord.Interaction[Any], gid: int, seat: str, *, in_place: bool) -> None:
-        """"Already done": a click on a message older than the seat's own last move."""
-        words = "✅ Already done: you moved since this message (your move is recorded)."
+    async def _already(
+        self, interaction: discord.Interaction[Any], gid: int, seat: str, ver: int, *, in_place: bool
+    ) -> None:
+        """"Already done": a click on a message older than the seat's own last move (or
+        what happened, if that move was the AI's: it took the seat over at the deadline)."""
+        words = await self.app.taken_over_since(gid, seat, ver) or (
+            "✅ Already done: you moved since this message (your move is recorded)."
+        )
         newest = next(iter(self.prompts.of_seat(gid, seat)), None)
         link = newest.link() if newest is not None else None
         if link:
@@ -649,7 +671,7 @@ class Play(commands.Cog):
             return
         if info.version != ver:
             if await self.app.moved_since(gid, seat, ver) is not None:  # whatever the decision looks like
-                await self._already(interaction, gid, seat, in_place=current)
+                await self._already(interaction, gid, seat, ver, in_place=current)
                 return
             if not current:  # the message moved on already (it shows the next step)
                 await interaction.response.send_message("The message shows your decision as it is now; use it.", ephemeral=True)
@@ -748,7 +770,7 @@ class Play(commands.Cog):
         if info.status != "active":
             over = f"The game is {info.status}."
         elif ver is not None and await self.app.moved_since(gid, me.seat, ver) is not None:
-            over = "✅ That turn is done: you moved since this message."
+            over = await self.app.taken_over_since(gid, me.seat, ver) or "✅ That turn is done: you moved since this message."
         prompt = await self.app.prompt(gid, me.seat) if info.status == "active" else None
         if over is None and not prompt:
             pending = await self.app.holdups(gid)
