@@ -27,13 +27,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # Modules whose every test is slow: whole games played through the fake Discord (paced),
-# the benchmarks run at their smallest sizes, exhaustive plan enumerations and whole-game
-# sweeps (about three quarters of the suite's time; make test-quick leaves them out).
+# the outbox delivered late and out of order over many seeds, the benchmarks run at their
+# smallest sizes, exhaustive plan enumerations and whole-game sweeps (about three quarters
+# of the suite's time; make test-quick leaves them out).
 SLOW = frozenset({
-    "test_aoa_discord", "test_benchmarks", "test_channel_posts", "test_demo", "test_discord_e2e",
+    "test_aoa_discord", "test_aoa_draft_words", "test_benchmarks", "test_channel_posts", "test_demo", "test_discord_e2e",
     "test_discord_faults", "test_mm_discord", "test_pads", "test_picture_workers", "test_pictures_orphans",
     "test_plan_enumeration", "test_plan_enumeration_rules", "test_playtest_aoa", "test_playtest_fit",
-    "test_playtest_mm", "test_prompts_whole_games", "test_render_update", "test_runtime_loop",
+    "test_playtest_mm", "test_prompts_reordered", "test_prompts_whole_games", "test_render_update",
+    "test_runtime_loop", "test_si_select_fit",
     "test_secrecy_differential", "test_si_read_identity", "test_status_deadlines", "test_su_bot_e2e",
     "test_upgrade", "test_ux_e2e", "test_words",
 })
