@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml $(LOCKS)
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores: the tests pace
+# The whole suite, as CI runs it, in 6 pytest-xdist workers on the 2 cores: the tests pace
 # a channel's writes 5 per 0.25 s instead of the bot's 5 per 5 s
 # (tests/discord_support.TEST_PACE; the tests of the pacing itself use the bot's), and
 # what waits leaves room for more workers than cores. Tests go to the workers one by one,
@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml $(LOCKS)
 # are skipped (a banner at the end counts them; in CI, with CI set, they fail instead).
 # make test does not install it: a test run stays offline and changes nothing outside the
 # repository; make browser installs it (root and apt-get), as .ci/run does on a fresh machine.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 6
 TEST_ARGS ?=
 QUICK_WORKERS ?= 6
 PYTEST = $(BIN)/python -m pytest -q --dist loadgroup
