@@ -65,16 +65,13 @@ async def test_a_game_in_its_lobby_has_no_board_yet(world: dict[str, Any]) -> No
 
 
 @needs_chromium
-async def test_at_400_px_the_board_opens_readable_pans_in_its_frame_and_a_tap_picks_the_decisions(
+async def test_at_400_px_the_board_opens_readable_and_pans_in_its_frame(
     fake: FakeDiscord, tmp_path: Any
 ) -> None:
     ann = fake.add_member("ann")
     async with running(fake, str(tmp_path / "aoa.db"), renderer=None, table=table_config(fake)) as bot:
         gid = await started(fake, bot, "age-of-automaton", ann, "bot")
         await play_until(bot, gid, ann, "ann", "turn")
-        legal = await bot.app.legal_actions(gid, "ann")
-        space = next(a["action"] for a in legal if a.get("type") == "main" and "worker" in a)
-        about = {i + 1 for i, a in enumerate(legal) if a.get("type") == "main" and a.get("action") == space}
         port = bot.get_cog("Table").server.port
         async with browser() as b:
             p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
@@ -88,24 +85,16 @@ async def test_at_400_px_the_board_opens_readable_pans_in_its_frame_and_a_tap_pi
             )
             assert least >= 12
             before = await page.evaluate("document.querySelector('.board-pan').style.transform")
+            await page.locator("#board-frame").scroll_into_view_if_needed()  # (below the fold at 800 px)
             box = await page.locator("#board-frame").bounding_box()
             assert box is not None
-            await page.mouse.move(box["x"] + 200, box["y"] + 200)
+            cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2  # inside the frame
+            await page.mouse.move(cx, cy)
             await page.mouse.down()
-            await page.mouse.move(box["x"] + 60, box["y"] + 120, steps=5)
+            await page.mouse.move(cx - 100, cy - 40, steps=5)
             await page.mouse.up()
             assert await page.evaluate("document.querySelector('.board-pan').style.transform") != before
             assert await page.evaluate("document.documentElement.scrollWidth") <= 400
-            await page.evaluate(
-                """(id) => {
-                    const place = document.querySelector(`#whole-board [data-id="${id}"]`);
-                    for (const kind of ["pointerdown", "pointerup"])
-                        place.dispatchEvent(new PointerEvent(kind, { bubbles: true, pointerId: 7, isPrimary: true }));
-                }""",
-                space,
-            )
-            hits = await page.evaluate("[...document.querySelectorAll('#decision .hit[data-n]')].map((b) => Number(b.getAttribute('data-n')))")
-            assert about and set(hits) == about
             assert not p.errors, p.errors
 
 
