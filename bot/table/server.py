@@ -356,6 +356,27 @@ class TableServer:
 
     # -- the game ----------------------------------------------------------------------
 
+    async def _asked(
+        self, request: web.Request, *, posted: bool = False, by_channel: bool = False
+    ) -> tuple[User, dict[str, Any], GameInfo] | web.Response:
+        """The caller, the request's JSON body (``posted``; else ``{}``) and the game it names
+        (``game=`` of the body or the query; ``channel=`` too where ``by_channel``), each
+        checked: else the answer to send instead."""
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
+        body: dict[str, Any] = {}
+        if posted:
+            got = await self._body(request)
+            if isinstance(got, web.Response):
+                return got
+            body = got
+        asked = body if posted else request.query
+        info = await self._game(user, asked.get("game"), request.query.get("channel") if by_channel else None)
+        if isinstance(info, web.Response):
+            return info
+        return user, body, info
+
     async def _game(self, user: User, game: Any, channel: Any) -> GameInfo | web.Response:
         """The game asked for: by id, else the live game of the channel (or thread) the
         Activity runs in, else the caller's only live game (an Activity opened in a DM).
@@ -389,12 +410,10 @@ class TableServer:
         return await table_payload(self.app, info, user.id)
 
     async def api_table(self, request: web.Request) -> web.Response:
-        user = self._user(request)
-        if isinstance(user, web.Response):
-            return user
-        info = await self._game(user, request.query.get("game"), request.query.get("channel"))
-        if isinstance(info, web.Response):
-            return info
+        asked = await self._asked(request, by_channel=True)
+        if isinstance(asked, web.Response):
+            return asked
+        user, _body, info = asked
         return _json(await self._table(info, user))
 
     async def api_wait(self, request: web.Request) -> web.Response:
@@ -431,15 +450,10 @@ class TableServer:
         return _json({"version": now})
 
     async def _move(self, request: web.Request, undo: bool) -> web.Response:
-        user = self._user(request)
-        if isinstance(user, web.Response):
-            return user
-        body = await self._body(request)
-        if isinstance(body, web.Response):
-            return body
-        info = await self._game(user, body.get("game"), None)
-        if isinstance(info, web.Response):
-            return info
+        asked = await self._asked(request, posted=True)
+        if isinstance(asked, web.Response):
+            return asked
+        user, body, info = asked
         mine = info.seat_of(user.id)
         if mine is None or mine.ai_kind is not None:
             return _refuse(403, "You have no seat in this game; you can watch.")
@@ -476,12 +490,10 @@ class TableServer:
         return await self._move(request, undo=True)
 
     async def api_replay(self, request: web.Request) -> web.Response:
-        user = self._user(request)
-        if isinstance(user, web.Response):
-            return user
-        info = await self._game(user, request.query.get("game"), None)
-        if isinstance(info, web.Response):
-            return info
+        asked = await self._asked(request)
+        if isinstance(asked, web.Response):
+            return asked
+        user, _body, info = asked
         try:
             step = int(request.query.get("step", 1 << 30))
         except ValueError:
@@ -497,15 +509,10 @@ class TableServer:
         return _json({"step": step, "last": last, "view": view, "events": events[-6:]})
 
     async def api_preview(self, request: web.Request) -> web.Response:
-        user = self._user(request)
-        if isinstance(user, web.Response):
-            return user
-        body = await self._body(request)
-        if isinstance(body, web.Response):
-            return body
-        info = await self._game(user, body.get("game"), None)
-        if isinstance(info, web.Response):
-            return info
+        asked = await self._asked(request, posted=True)
+        if isinstance(asked, web.Response):
+            return asked
+        user, body, info = asked
         mine = info.seat_of(user.id)
         if mine is None or mine.ai_kind is not None or info.status != "active":
             return _refuse(403, "You have no decision in this game.")
@@ -519,12 +526,10 @@ class TableServer:
 
     async def api_board_svg(self, request: web.Request) -> web.StreamResponse:
         """The public board of the game as SVG, after the same checks as /api/table."""
-        user = self._user(request)
-        if isinstance(user, web.Response):
-            return user
-        info = await self._game(user, request.query.get("game"), request.query.get("channel"))
-        if isinstance(info, web.Response):
-            return info
+        asked = await self._asked(request, by_channel=True)
+        if isinstance(asked, web.Response):
+            return asked
+        _user, _body, info = asked
         if info.status == "lobby":
             return _refuse(409, "The game has not started yet: there is no board to show.")
         try:
