@@ -141,6 +141,12 @@ SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2 = 1 << 2, 1 << 12, 1 <
 LOADING = 1 << 7
 
 
+
+# How long a test waits for a message the bot should send: a guard against one that never
+# comes, not a measure of speed (on a busy machine the first pictures wait for the picture
+# workers, which run niced behind everything else).
+HANG = 60.0
+
 class Problems:
     """Collects errors in Discord's nested ``errors`` shape: {"embeds": {"0": {"title": {"_errors": [...]}}}}."""
 
@@ -1806,7 +1812,7 @@ class FakeDiscord:
         return list(self.messages.get(ch, [])) if ch else []
 
     async def wait_for(
-        self, predicate: Callable[[], Any], timeout: float = 60, what: str = "condition"
+        self, predicate: Callable[[], Any], timeout: float = HANG, what: str = "condition"
     ) -> Any:
         """Wait until ``predicate()`` returns something truthy (re-checked after each request).
         ``timeout`` guards against what never comes; it is no measure of speed (a game's

@@ -12,7 +12,14 @@ from typing import Any
 
 from tests.app_support import fake_fixture
 from tests.discord_support import SpyRenderer, running
-from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text, select_menu
+from tests.fake_discord import (
+    EPHEMERAL,
+    HANG,
+    FakeDiscord,
+    iter_components,
+    message_text,
+    select_menu,
+)
 from tests.test_words import assert_plain_words
 
 GAME = "age-of-automaton"
@@ -80,7 +87,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
         def status_with(needle: str) -> dict[str, Any] | None:
             return next((m for m in reversed(fake.public_messages()) if needle in message_text(m)), None)
 
-        counter = await fake.wait_for(lambda: status_with("Specialists picked 0/2"), 15, what="the draft counter")
+        counter = await fake.wait_for(lambda: status_with("Specialists picked 0/2"), HANG, what="the draft counter")
         assert "🔒 Draft pass 1 of 3 · Specialists picked 0/2 — waiting for" in message_text(counter)
         for k in (1, 2, 3):
             if k > 1:
@@ -104,7 +111,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
                         (m for m in reversed(fake.dm_messages(u)) if f"Draft pass {k} of 3" in message_text(m)), None
                     )
 
-                msg = await fake.wait_for(dm, 15, what=f"draft pass {k} for {u['username']}")
+                msg = await fake.wait_for(dm, HANG, what=f"draft pass {k} for {u['username']}")
                 assert msg.get("attachments"), "the draft DM shows the hand picture"
                 labels = [o["label"] for o in _options(msg)]
                 assert len(labels) == 5 - k and all(lab.startswith("Keep ") and " VP): " in lab for lab in labels)
@@ -114,7 +121,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
                         lambda k=k: f"Draft pass {k} of 3 · Specialists picked 1/2" in message_text(counter),
                         15, what=f"1/2 in pass {k}",
                     )
-        await fake.wait_for(lambda: "Specialist draft over" in message_text(counter), 15, what="the end of the draft")
+        await fake.wait_for(lambda: "Specialist draft over" in message_text(counter), HANG, what="the end of the draft")
         state = await bot.app.state(1)
         assert state["phase"] != "draft"
         assert all(len(state["players"][s]["hand"]) == 4 for s in ("ann", "bob"))

@@ -12,7 +12,7 @@ import pytest
 from bot.choices import PLAIN, ActionPath
 from bot.games.age_of_automaton import turns
 from tests.discord_support import running
-from tests.fake_discord import FakeDiscord, iter_components, message_text
+from tests.fake_discord import HANG, FakeDiscord, iter_components, message_text
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ async def test_the_draft_names_the_player_the_specialists_go_to(fake: FakeDiscor
         for u, left in zip(users, ("Bob Ray", "Cy Bo", "Ann Lee"), strict=True):
             msg = await fake.wait_for(
                 lambda u=u: next((m for m in fake.dm_messages(u) if "Draft pass 1 of 3" in message_text(m)), None),
-                60, what=f"the draft DM of {u['username']}",  # (a guard against a DM that never comes:
+                HANG, what=f"the draft DM of {u['username']}",  # (a guard against a DM that never comes:
                 # the first DM waits for the bot's cold start and its first pictures, slow on busy cores)
             )
             said = message_text(msg)

@@ -18,7 +18,7 @@ import pytest
 
 from tests.app_support import fake_fixture
 from tests.discord_support import TOKEN, Clock, SpyRenderer, png_size, running, texts
-from tests.fake_discord import EPHEMERAL, FakeDiscord, iter_components, message_text
+from tests.fake_discord import EPHEMERAL, HANG, FakeDiscord, iter_components, message_text
 from tests.test_words import assert_plain_words
 
 fake = fake_fixture()
@@ -164,7 +164,7 @@ async def play_turns(
             fresh = [f for f in found if f[1]["id"] not in used]
             return min(fresh, key=lambda f: f[0]) if fresh else None
 
-        target = await fake.wait_for(ready, 15, what=f"a new turn prompt or {until!r}")
+        target = await fake.wait_for(ready, HANG, what=f"a new turn prompt or {until!r}")
         if target == "done":
             return
         _at, msg, movers = target

@@ -16,7 +16,7 @@ import pytest
 
 from tests import playtest_support as ps
 from tests.discord_support import SpyRenderer, png_size, running
-from tests.fake_discord import EPHEMERAL, FakeDiscord, message_text
+from tests.fake_discord import EPHEMERAL, HANG, FakeDiscord, message_text
 from tests.test_words import assert_plain_words
 
 GAME = "age-of-automaton"
@@ -246,7 +246,7 @@ async def test_a_click_on_a_turn_message_whose_decision_changed_says_the_game_mo
     users = [fake.add_member(n) for n in ("ann", "bob")]
     async with running(fake, str(tmp_path / "stale.db"), renderer=None) as bot:
         await _start_and_draft(fake, users, rnd, pictures=False)
-        found = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), 20, what="the first turn")
+        found = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), HANG, what="the first turn")
         m, u = found
         first = (await fake.click(u, m, "Open my turn")).original
         seen = copy.deepcopy(first)  # the first message as the player still sees it
@@ -274,7 +274,7 @@ async def test_a_click_after_the_ai_took_the_seat_in_the_middle_of_a_turn_says_w
     users = [fake.add_member(n) for n in ("ann", "bob")]
     async with running(fake, str(tmp_path / "takeover.db"), renderer=None) as bot:
         await _start_and_draft(fake, users, rnd, pictures=False)
-        m, u = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), 20, what="the first turn")
+        m, u = await fake.wait_for(lambda: ps.turn_prompt(fake, users, set(), 0, 0), HANG, what="the first turn")
         ix = await fake.click(u, m, "Open my turn")
         turn = copy.deepcopy(ix.followups[-1] if ix.followups else ix.original)  # as the player sees it
         assert ps.select(turn) is not None, message_text(turn)

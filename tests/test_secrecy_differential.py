@@ -33,7 +33,7 @@ from bot import errors
 from engine import get_game
 from tests import playtest_support as ps
 from tests.discord_support import Clock, running
-from tests.fake_discord import FakeDiscord, iter_components, message_text
+from tests.fake_discord import HANG, FakeDiscord, iter_components, message_text
 from tests.test_discord_e2e import pick, pick_value
 
 Scenario = Callable[[FakeDiscord, Any, dict[str, dict[str, Any]], int], Awaitable[None]]
@@ -261,7 +261,7 @@ def _newest_dm(fake: FakeDiscord, user: dict[str, Any], needle: str) -> Callable
 
 
 async def _seal_mm(fake: FakeDiscord, bot: Any, user: dict[str, Any], variant: int) -> None:
-    msg = await fake.wait_for(_newest_dm(fake, user, "round 1 (game"), 15, what="a Mobile Markets planner")
+    msg = await fake.wait_for(_newest_dm(fake, user, "round 1 (game"), HANG, what="a Mobile Markets planner")
     msg = await pick(fake, user, msg, 1 + variant)  # the price change
     msg = await pick(fake, user, msg, 0)
     ix = await fake.click(user, msg, "Seal")
@@ -272,7 +272,7 @@ async def _seal_mm(fake: FakeDiscord, bot: Any, user: dict[str, Any], variant: i
 async def _seal_si(fake: FakeDiscord, bot: Any, user: dict[str, Any], variant: int) -> None:
     from tests.test_discord_e2e import planner_dm, seal
 
-    msg = await fake.wait_for(lambda: fake.dm_messages(user) and planner_dm(fake, user), 15, what="a planner DM")
+    msg = await fake.wait_for(lambda: fake.dm_messages(user) and planner_dm(fake, user), HANG, what="a planner DM")
     msg = await pick_value(fake, user, msg, "goal:", variant)
     msg = await pick(fake, user, msg, 0)
     await seal(fake, user, msg)
@@ -290,7 +290,7 @@ async def mm_plan(fake: FakeDiscord, bot: Any, users: dict[str, dict[str, Any]],
 
 
 async def _draft(fake: FakeDiscord, bot: Any, user: dict[str, Any], k: int, index: int) -> None:
-    msg = await fake.wait_for(_newest_dm(fake, user, f"Draft pass {k} of 3"), 15, what=f"draft pass {k}")
+    msg = await fake.wait_for(_newest_dm(fake, user, f"Draft pass {k} of 3"), HANG, what=f"draft pass {k}")
     opts = ps.options(msg)
     ix = await fake.click(user, msg, ps.select(msg)["custom_id"], values=[opts[index % len(opts)]["value"]])
     msg = ix.original

@@ -16,7 +16,7 @@ from typing import Any
 from bot.table.config import TableConfig
 from engine import ai
 from tests.discord_support import running
-from tests.fake_discord import FakeDiscord, iter_components, message_text
+from tests.fake_discord import HANG, FakeDiscord, iter_components, message_text
 from tests.table_support import Page, browser, needs_chromium, table_answers
 from tests.test_discord_e2e import fake, public_with
 
@@ -123,7 +123,7 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             bob_plan = await plan_by_hand(pb)
             # the reveal: both tables move on, each shows the other's plan now
             try:
-                await fake.wait_for(lambda: "revealed below" in everything_posted(fake), 15, what="the reveal in the thread")
+                await fake.wait_for(lambda: "revealed below" in everything_posted(fake), HANG, what="the reveal in the thread")
             except AssertionError:
                 print(everything_posted(fake)[-3000:])
                 print(await bot.app.view(1, None))
@@ -184,7 +184,7 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             for p in (pa, pb):
                 await p.page.wait_for_function("() => !document.querySelector('#stage').innerText.includes('Planning')", timeout=5_000)
             # the thread's post follows the tables: it waits for its picture and the pacing
-            await fake.wait_for(lambda: "All 2 plans sealed" in everything_posted(fake), 15, what="the round-2 reveal")
+            await fake.wait_for(lambda: "All 2 plans sealed" in everything_posted(fake), HANG, what="the round-2 reveal")
             await pa.assert_plain_words()
             await pb.assert_plain_words()
             assert not pa.errors and not pb.errors, (pa.errors, pb.errors)
