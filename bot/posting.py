@@ -103,7 +103,9 @@ class DiscordSender:
             return
         while len(self._ready) >= 64:  # a bound: rows that wait long are drawn again
             self._ready.pop(next(iter(self._ready))).cancel()
-        self._ready[row.id] = asyncio.get_running_loop().create_task(self.pictures(row.payload["pictures"]))
+        self._ready[row.id] = asyncio.get_running_loop().create_task(
+            self.pictures(row.payload["pictures"]), name=f"boardroom-deliver-pictures-{row.id}"
+        )
 
     async def _row_pictures(self, rows: list[OutboxRow]) -> list[discord.File]:
         """The pictures of ``rows`` (a post and the posts merged into it), in order: those

@@ -21,7 +21,6 @@ prompts are counted.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import random
 import re
@@ -31,7 +30,6 @@ from typing import Any
 
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 
-BUSY = ("discord-ui-", "CommandTree-invoker", "boardroom-deliver-")
 PROMPT_IDS = ("br:as:", "br:ab:", "br:ps:", "br:pb:", "br:open:")
 ROUNDS = {"smartphone-inc": 5, "mobile-markets": 5, "age-of-automaton": 5}
 
@@ -147,28 +145,10 @@ class Driver:
     async def version(self) -> int:
         return int((await self.bot.app.info(self.gid)).version)
 
-    def _busy(self) -> list[asyncio.Task[Any]]:
-        """The bot's work in flight: interaction handlers, senders of the outbox, the Play
-        cog's own tasks (its sweeps of old prompts)."""
-        play = self.bot.get_cog("Play")
-        mine = set(getattr(play, "_tasks", ()))
-        return [
-            t for t in asyncio.all_tasks()
-            if not t.done() and (t in mine or t.get_name().startswith(BUSY))
-        ]
-
     async def settle(self) -> None:
         """Until the bot is done with what the last click set off (no handler, sender or
-        sweep running, and no request for a moment), then count."""
-        for _ in range(2000):
-            busy = self._busy()
-            if busy:
-                await asyncio.wait(busy, timeout=5)
-                continue
-            n = len(self.fake.requests)
-            await asyncio.sleep(0.03)
-            if n == len(self.fake.requests) and not self._busy():
-                break
+        sweep running, and no request for a few turns of the loop), then count."""
+        await self.fake.idle()
         await self.account()
 
     async def account(self) -> None:

@@ -195,7 +195,8 @@ async def test_persistent_server_error_then_recovery(scene: Scene, failure: Fail
     rule = scene.fake.fail("POST", f"/channels/{scene.channel}/messages", failure, times=None)
     ix = await scene.seal(scene.bob)
     assert not await scene.planning(scene.bob)  # the plan is recorded
-    await scene.fake.idle()
+    # discord.py gives up after five tries; the deliverer keeps the row and tries again
+    await scene.fake.wait_for(lambda: len(rule.hits) >= 5, what="five failed posts")
     rule.stop()
     await game_goes_on(scene)
     told_truth(ix)

@@ -39,7 +39,7 @@ from bot.delivery import Retry
 from bot.prompts import OPEN, TURN, PromptBoard, Shown
 from bot.storage import OutboxRow
 from tests.discord_support import running
-from tests.fake_discord import FakeDiscord, iter_components, message_text
+from tests.fake_discord import TURNS, FakeDiscord, iter_components, message_text
 
 PROMPTS = ("br:as:", "br:ab:", "br:ps:", "br:pb:", "br:open:")
 DEAD = (
@@ -159,7 +159,8 @@ class Player:
                 await asyncio.wait(busy, timeout=0.05, return_when=asyncio.FIRST_COMPLETED)
                 continue
             n = len(self.fake.requests)
-            await asyncio.sleep(0.02)  # a put-back notice comes back, the sender reads new rows
+            for _ in range(TURNS):  # a put-back notice comes back, the sender reads new rows
+                await asyncio.sleep(0)
             if n == len(self.fake.requests) and not self._busy():
                 return
 

@@ -69,7 +69,7 @@ async def _settled(fake: FakeDiscord, bot: Any) -> None:
     """Wait until everything the game owes Discord is sent (no outbox row pending) and
     the bot is quiet."""
     for _ in range(600):
-        await fake.idle(QUIET)
+        await fake.idle()
         async with bot.app.storage.read() as q:
             pending = await q.pending_outbox(1)
         if not [r for r in pending if r.kind != "hold"]:
@@ -178,7 +178,7 @@ async def _observe(
                     seen[f"{w} DMs"] = [_message(m) for m in fake.dm_messages(users[w])]
                 for w in watchers:
                     seen[f"{w} asks"] = await _asked(fake, users[w])
-                await fake.idle(QUIET)
+                await fake.idle()
                 seen["public after"] = _public(fake)
                 state = await bot.app.state(1)
                 holder = {"ann": state["players"]["ann"], "draft": state.get("draft")}
@@ -191,7 +191,6 @@ async def _observe(
     return _plain(seen), holder
 
 
-QUIET = 0.4  # seconds without a request (and no outbox row pending): everything is sent
 SNOWFLAKE = re.compile(r"\d{15,}")  # the fake's ids (time-based): the same place, another number
 
 

@@ -142,7 +142,7 @@ class Play(commands.Cog):
         self.spawn(self.sweep(out.game_id))
 
     def spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
+        task = asyncio.get_running_loop().create_task(coro, name="boardroom-play-sweep")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
