@@ -37,8 +37,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -183,7 +184,7 @@ class Deliverer:
         self.on_sync: Callable[[int], Awaitable[None]] | None = None
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
-        self._writes: dict[str, deque[float]] = {}
+        self._writes: dict[str, list[float]] = {}
         # (game, message) -> the content last sent by an edit (the newest LAST_EDITS games)
         self._last_edit: OrderedDict[tuple[int, str], int] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
@@ -384,10 +385,10 @@ class Deliverer:
                     self._prepare(r)
                     continue
                 merged = self._merge_group(r, later, dm_batches) if r.kind == "post" else []
-                if key is not None:  # the write counts for pacing from its start
-                    self._writes.setdefault(key, deque()).append(time.monotonic())
+                if key is not None:  # the write counts for pacing until it is answered (_paced)
+                    self._writes.setdefault(key, []).append(math.inf)
                 task = asyncio.get_running_loop().create_task(
-                    self._send(game_id, r, merged), name=f"boardroom-deliver-{game_id}-{r.id}"
+                    self._paced(key, self._send(game_id, r, merged)), name=f"boardroom-deliver-{game_id}-{r.id}"
                 )
                 task.row_ids = [x.id for x in [r, *merged]]  # type: ignore[attr-defined]
                 task.dm_batches = [r.batch] if r.kind == "dm" else []  # type: ignore[attr-defined]
@@ -455,6 +456,18 @@ class Deliverer:
                 prepare(row)
             except Exception:
                 log.exception("game %s: preparing outbox row %s failed", row.game_id, row.id)
+
+    async def _paced(self, key: str | None, send: Awaitable[None]) -> None:
+        """Run ``send``; its write counts for the pace from when Discord answered it, not
+        from when it left: a write slowed on its way (a busy machine, a picture upload)
+        reaches Discord late, and the next window must start after it did."""
+        try:
+            await send
+        finally:
+            writes = self._writes.get(key) if key is not None else None
+            if writes is not None and math.inf in writes:
+                writes.remove(math.inf)
+                writes.append(time.monotonic())
 
     async def _send(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> None:
         """Send one row (with the posts merged into it) and mark what became of it."""
@@ -600,12 +613,11 @@ class Deliverer:
         """Seconds to wait before the next write to ``key`` (0: go)."""
         if key is None:
             return 0.0
-        writes = self._writes.setdefault(key, deque())
-        while writes and now - writes[0] >= self.per:
-            writes.popleft()
+        writes = self._writes.setdefault(key, [])
+        writes[:] = [t for t in writes if now - t < self.per]
         if len(writes) < self.pace:
             return 0.0
-        return writes[0] + self.per - now
+        return min(writes) + self.per - now  # inf while the oldest is on its way
 
     async def _wait(self, wake: asyncio.Event, seconds: float) -> None:
         with contextlib.suppress(asyncio.TimeoutError):

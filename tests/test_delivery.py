@@ -139,6 +139,36 @@ async def test_a_burst_is_paced_and_merged_never_dropped(storage: Storage) -> No
     await d.close()
 
 
+class LateSender(FakeSender):
+    """The first write reaches "Discord" ``lag`` seconds after it left (a busy machine, an
+    upload), the others at once: ``sent`` records the arrival."""
+
+    def __init__(self, lag: float) -> None:
+        super().__init__()
+        self.lag = lag
+
+    async def deliver(self, row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+        if not self.sent:
+            await asyncio.sleep(self.lag)
+        return await super().deliver(row, merged)
+
+
+async def test_the_pace_counts_a_write_from_its_arrival_not_its_start(storage: Storage) -> None:
+    """A write that takes longer than the pace's window to arrive: Discord counts it when
+    it arrives, so the window of the writes after it starts then. Counted from its start,
+    the sixth write left as soon as the fifth was answered: six arrived at once."""
+    sender = LateSender(lag=0.3)
+    d = make(storage, sender, pace=5, per=0.2)
+    await queue(storage, 1, *[post(f"alone {i}", remember=f"a{i}") for i in range(8)])  # never merged
+    d.kick(1)
+    await settle(d)
+    times = [t for t, *_ in sender.sent]
+    assert len(times) == 8
+    for i in range(len(times) - 5):
+        assert times[i + 5] - times[i] >= 0.2, times
+    await d.close()
+
+
 async def test_only_the_newest_of_several_edits_is_sent(storage: Storage) -> None:
     sender = FakeSender()
     sender.faults["first"] = [Retry("500")]
