@@ -1,6 +1,10 @@
 """The fast plan enumeration (engine/smartphone_inc/decisions.py) gives exactly what the
-slow reference implementation (tests/reference_decisions.py) gives: the same distinct
-outcomes, in the same order, with the same plans (SI-PLAN-06..10, SI-TECH-13).
+slow reference implementation gave: the same distinct outcomes, in the same order, with
+the same plans (SI-PLAN-06..10, SI-TECH-13).
+
+The reference (the enumeration the fast one replaced, issue 9) was a frozen copy of the
+old module; its output is kept here as digests (:data:`REFERENCE`), computed by it before
+it was retired (issue 38: a whole module written twice, and seconds of every run).
 
 Also: the shipped geometry tables (engine/smartphone_inc/outcome_tables.py) are the
 computed ones, ``distinct_effects`` is the planner's list of distinct effects, and the
@@ -10,10 +14,11 @@ greedy player picks the same plan from it as from every outcome.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from typing import Any
 
 import pytest
-import reference_decisions as R
 from si_support import new_game
 
 from engine import IllegalAction
@@ -46,36 +51,64 @@ def _effect(o: dict[str, Any]) -> tuple[int, ...]:
     )
 
 
+# Per case: how many outcomes, the digest of every outcome (with its plan) in order, and the
+# digest of the first outcome of each effect (in order), as the reference enumerated them.
+REFERENCE: dict[tuple[tuple[str, ...], bool], tuple[int, str, str]] = {
+    ((), False): (87, '16abd531376de5752c52e86a8ceaee94', '63ea7390be718a8ffbbe93380896883e'),
+    ((), True): (87, '16abd531376de5752c52e86a8ceaee94', '63ea7390be718a8ffbbe93380896883e'),
+    (('I07',), True): (885, '35422207836a65b6c9d402ad7da0ef75', 'b0cecb3ae4249675949e0547ac0a4501'),
+    (('I24', 'I07'), False): (2961, '9892826415f1e5c6cab5fb7914404eb4', 'ae3ce538530de3ad8a2e7d12959e0859'),
+    (('S-green', 'I03', 'I12'), False): (5240, '069157892cc695b2f4767d852acbdea8', '4bad49ea70d5c9f5b72c620672aeac44'),
+    (('S-green', 'I03', 'I12'), True): (9138, 'd5ba14ed4a5112caa0722bba7bb382d3', '039d99b9c37d7d8c790ef275874bd547'),
+    (('S-green', 'I03', 'I12', 'I20', 'I24', 'I07'), False): (25583, '103663634ea566a4cfa0481aacaac849', 'eb5e4046a6e606b81a37a33a31d51cda'),
+    (('S-green', 'I03', 'I12', 'I20', 'I24', 'I07'), True): (65188, '8d993b34e9498c6aed2c8fae041515df', '5ab357a63f3e0257d0ecab6807e8cf11'),
+    (('S-red', 'I01', 'I05', 'I09', 'I13', 'I17', 'I21', 'I25'), False): (48004, '269cff6009df6c63627c7088d40c4571', '9debead6dca968dc84c64a1d715ede78'),
+}
+
+
+def digest(items: list[dict[str, Any]]) -> str:
+    h = hashlib.sha256()
+    for item in items:
+        h.update(json.dumps(item, separators=(",", ":")).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:32]
+
+
 @pytest.fixture(scope="module")
-def reference() -> dict[tuple[tuple[str, ...], bool], list[dict[str, Any]]]:
-    return {(tuple(owned), g): R.distinct_outcomes(owned, g) for owned, g in CASES}
+def every() -> dict[tuple[tuple[str, ...], bool], list[dict[str, Any]]]:
+    """The fast enumeration's outcomes, with their plans, per case."""
+    return {(tuple(owned), g): list(D.distinct_outcomes(owned, g)) for owned, g in CASES}
 
 
 @pytest.mark.parametrize(("owned", "has_4g"), CASES)
-def test_same_outcomes_order_and_plans_as_the_reference_SI_PLAN_10_SI_TECH_13(owned, has_4g, reference):
+def test_same_outcomes_order_and_plans_as_the_reference_SI_PLAN_10_SI_TECH_13(owned, has_4g, every):
     """SI-PLAN-10, SI-TECH-13: same distinct outcomes, same order, same plans as before."""
-    ref = reference[(tuple(owned), has_4g)]
-    assert D.distinct_outcomes(owned, has_4g) == ref
+    count, whole, _firsts = REFERENCE[(tuple(owned), has_4g)]
+    outs = every[(tuple(owned), has_4g)]
+    assert len(outs) == count
+    assert digest(outs) == whole
     items = D.distinct_outcomes(owned, has_4g, with_plans=False)
-    assert _without(items, "ref") == _without(ref, "plan")
+    assert _without(items, "ref") == _without(outs, "plan")
     step = max(1, len(items) // 150)
     for i in list(range(0, len(items), step)) + [len(items) - 1]:
-        assert D.outcome_plan(owned, has_4g, items[i]["ref"]) == ref[i]["plan"]
+        assert D.outcome_plan(owned, has_4g, items[i]["ref"]) == outs[i]["plan"]
 
 
 @pytest.mark.parametrize(("owned", "has_4g"), CASES)
-def test_distinct_effects_are_the_first_outcome_of_each_effect_SI_PLAN_10(owned, has_4g, reference):
+def test_distinct_effects_are_the_first_outcome_of_each_effect_SI_PLAN_10(owned, has_4g, every):
     """SI-PLAN-10: one outcome per effect, the first of each in the outcome order, same plans."""
-    ref = reference[(tuple(owned), has_4g)]
+    _count, _whole, firsts = REFERENCE[(tuple(owned), has_4g)]
+    outs = every[(tuple(owned), has_4g)]
     first: dict[tuple[int, ...], int] = {}
-    for i, o in enumerate(ref):
+    for i, o in enumerate(outs):
         first.setdefault(_effect(o), i)
-    expected = sorted(first.values())
+    expected = [outs[i] for i in sorted(first.values())]
+    assert digest(expected) == firsts
     effects = D.distinct_effects(owned, has_4g)
-    assert _without(effects, "ref") == _without([ref[i] for i in expected], "plan")
+    assert _without(effects, "ref") == _without(expected, "plan")
     step = max(1, len(effects) // 60)
     for j in range(0, len(effects), step):
-        assert D.outcome_plan(owned, has_4g, effects[j]["ref"]) == ref[expected[j]]["plan"]
+        assert D.outcome_plan(owned, has_4g, effects[j]["ref"]) == expected[j]["plan"]
 
 
 def test_outcome_plan_refuses_what_is_not_an_outcome_SI_PLAN_10():

@@ -250,7 +250,8 @@ def _computed_outcome_table(has_4g: bool, nmax: int) -> dict[tuple[int, int], _T
     return table
 
 
-def _assignments(owned: list[str]) -> dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]]:
+@lru_cache(maxsize=64)  # the same few sets of Improvements are asked again and again; read only
+def _assignments(owned: tuple[str, ...]) -> dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]]:
     """DP over the Improvements: {(f, h): [(shown counts, roles)]}, deduplicated by counts.
 
     Role per Improvement: -1 face down, 2 both halves shown, 0/1 only cells[0]/cells[1] shown.
@@ -493,7 +494,7 @@ class _Join:
         self.n = n = len(ids)
         self.geo = _geometry(has_4g, n)
         self.table = self.geo.table
-        self.assign = _assignments(ids)
+        self.assign = _assignments(tuple(ids))
         self.groups = self.geo.groups
         # covered cells taken off the table keys of each group (literal: its half slots)
         self.uncover = [h if self.literal else 0 for _f, h in self.groups]
