@@ -38,8 +38,8 @@ Rules version 2 (``literal_cover=True``, ``planning.literal_cover``): a bottom c
 under the top Pad and under an "under" Improvement makes no covered-cell Goods, as
 ``pads.evaluate`` counts it. Only a half slot (below) lies on such a cell, so the same
 tables serve: an outcome of h half slots has h fewer covered cells (0 is possible).
-``tests/test_plan_enumeration.py`` checks all of it against the slow reference
-implementation (``tests/reference_decisions.py``).
+``tests/test_plan_enumeration.py`` checks all of it against digests of what the slow
+reference implementation it replaced enumerated.
 
 :func:`sample_plans` draws legal plans from every kind of placement,
 overlapping ones included, from a PRNG seeded with its ``salt``.
