@@ -320,7 +320,7 @@ class Load:
         return started
 
 
-async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
+async def run(games: int, seconds: float, rate: float, per: float = 5.0) -> dict[str, Any]:
     from bot import pictures
     from bot.app import App
     from bot.delivery import Deliverer
@@ -341,13 +341,13 @@ async def run(games: int, seconds: float, rate: float) -> dict[str, Any]:
             collector = Collector()  # and then the bot's collector runs on its loop
             collector.start()
 
-    out: dict[str, Any] = {"games": games, "seconds": seconds}
+    out: dict[str, Any] = {"games": games, "seconds": seconds, "pace_window_s": per}
     with tempfile.TemporaryDirectory() as d:
         storage = await Storage.open(Path(d) / "load.db")
         storage.start_checkpoints()
         painter = pictures.Painter()
         sender = NullSender()
-        deliverer = Deliverer(storage, sender)
+        deliverer = Deliverer(storage, sender, per=per)
         stalls = Stalls()
         gcs = GcPauses()
         try:
@@ -443,11 +443,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30.0, help="seconds of each run")
     ap.add_argument("--rate", type=float, default=43.0, help="moves per second offered in the second run")
     ap.add_argument("--quick", action="store_true", help="10 s each")
+    ap.add_argument("--per", type=float, default=5.0, help="the pace's window: 5 writes per PER s in a channel (the bot's: 5)")
     args = ap.parse_args()
     if args.quick:
         args.seconds = 10.0
     with bot_loop() as loop_name:
-        out = asyncio.run(run(args.games, args.seconds, args.rate))
+        out = asyncio.run(run(args.games, args.seconds, args.rate, args.per))
     out["event_loop"] = loop_name
     out["load_avg_1min"] = round(os.getloadavg()[0], 2)  # other work on the machine
     print(json.dumps(out))

@@ -240,13 +240,23 @@ def watch_bot(pid: int) -> None:
 WORKER_NICE = 19  # a picture worker yields the CPU to the bot's event loop (issue 25)
 
 
+def worker_nice() -> int:
+    """How far a picture worker lowers its priority: ``BOARDROOM_PICTURE_NICE`` (0-19) if
+    set, else :data:`WORKER_NICE`. The test suite sets 0: its own workers keep both
+    cores busy, and pictures niced behind them made whole games wait (issue 38)."""
+    raw = os.environ.get("BOARDROOM_PICTURE_NICE", "").strip()
+    if raw.isdigit() and 0 <= int(raw) <= 19:
+        return int(raw)
+    return WORKER_NICE
+
+
 def _warm_worker(bot_pid: int | None = None) -> None:
     if bot_pid is not None:
         watch_bot(bot_pid)  # first: a bot killed while this worker warms up ends it too
     # Pictures are background work: on a busy host (2 cores, both workers drawing) the
     # event loop must not wait for a core behind them, or every player's action stalls.
     with contextlib.suppress(OSError, AttributeError):
-        os.nice(WORKER_NICE)
+        os.nice(worker_nice())
     warm_up()  # load Pillow, the fonts' module and the renderers once per worker
 
 

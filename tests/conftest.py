@@ -13,11 +13,17 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
 
 from tests.table_support import INSTALL, browser_verdict, chromium_path, in_ci
+
+# The picture workers of the bots the tests start draw at the tests' own priority: niced
+# to 19 (as the bot runs them) behind six busy pytest workers, they starved, and whole games
+# waited on their pictures (issue 38). What is drawn is the same.
+os.environ.setdefault("BOARDROOM_PICTURE_NICE", "0")
 
 
 def pytest_configure(config: pytest.Config) -> None:

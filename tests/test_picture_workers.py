@@ -196,3 +196,17 @@ def test_a_worker_that_cannot_start_is_reported_as_unavailable(monkeypatch, pool
     monkeypatch.setattr(picture_workers.subprocess, "Popen", no_fork)
     with pytest.raises(picture_workers.WorkersUnavailable):
         asyncio.run(pool.run(_pid, _blob()))
+
+
+def test_the_picture_workers_nice_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``BOARDROOM_PICTURE_NICE`` (0-19) sets how far a worker lowers its priority; unset
+    or nonsense, the bot's 19."""
+    from bot.pictures import WORKER_NICE, worker_nice
+
+    monkeypatch.setenv("BOARDROOM_PICTURE_NICE", "0")
+    assert worker_nice() == 0
+    monkeypatch.setenv("BOARDROOM_PICTURE_NICE", "7")
+    assert worker_nice() == 7
+    for bad in ("", "20", "-1", "high"):
+        monkeypatch.setenv("BOARDROOM_PICTURE_NICE", bad)
+        assert worker_nice() == WORKER_NICE == 19
