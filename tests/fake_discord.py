@@ -1671,9 +1671,10 @@ class FakeDiscord:
             if ix.failed:  # the acknowledgement was refused (late, 10062, bad payload): the user saw a failure
                 return ix
             if ix.callback_type in (5, 6):
-                # deferred: the real answer is a follow-up or an edit of the original
+                # deferred: the real answer is a follow-up or an edit of the original (Discord
+                # waits 15 minutes for it; HANG is a guard against one that never comes)
                 try:
-                    await asyncio.wait_for(ix.webhook_used.wait(), timeout)
+                    await asyncio.wait_for(ix.webhook_used.wait(), max(timeout, HANG))
                 except TimeoutError:
                     raise AssertionError(
                         f"bot deferred interaction {payload.get('data')} but never followed up"
@@ -1733,7 +1734,7 @@ class FakeDiscord:
         options: dict[str, Any] | None = None,
         *,
         channel_id: str | None = None,
-        timeout: float = 10,
+        timeout: float = HANG,
     ) -> FakeInteraction:
         """Run ``/command sub`` as ``user``; returns once the bot answered the interaction."""
         u = self._user_of(user)
@@ -1749,7 +1750,7 @@ class FakeDiscord:
         focused: str,
         *,
         channel_id: str | None = None,
-        timeout: float = 10,
+        timeout: float = HANG,
     ) -> list[dict[str, Any]]:
         u = self._user_of(user)
         data = self._command_data(command, options, focused)
@@ -1776,7 +1777,7 @@ class FakeDiscord:
         match: str | Callable[[dict[str, Any]], bool],
         *,
         values: list[str] | None = None,
-        timeout: float = 10,
+        timeout: float = HANG,
     ) -> FakeInteraction:
         """Press a button (or choose ``values`` in a select) on ``msg`` as ``user``."""
         u = self._user_of(user)
@@ -1797,7 +1798,7 @@ class FakeDiscord:
         *,
         channel_id: str | None = None,
         message: dict[str, Any] | None = None,
-        timeout: float = 10,
+        timeout: float = HANG,
     ) -> FakeInteraction:
         u = self._user_of(user)
         rows = [

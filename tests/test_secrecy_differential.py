@@ -124,7 +124,11 @@ VOLATILE = [
 # storage's filter drops its parameters), asyncio its loop; how many calls a move takes
 # is not a secret of the game's (it is not compared)
 CONTENT_FREE = ("aiosqlite", "asyncio", "PIL")
-DROPPED = ("heartbeat", "Keeping shard", "websocket alive", "latency", "voice will NOT be supported")
+DROPPED = (
+    "heartbeat", "Keeping shard", "websocket alive", "latency", "voice will NOT be supported",
+    # discord.py's gateway on a busy machine: a late heartbeat and its acknowledgement
+    "Can't keep up", "WebSocket Event: {'op': 11,",
+)
 
 
 def _debug_lines(records: list[logging.LogRecord]) -> list[str]:
