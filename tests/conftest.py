@@ -69,6 +69,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if shares_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(name))
+    # the long tests first (a stable sort: each module's order kept): the workers start on
+    # the whole games and the browser, and the many short tests fill in around them, so
+    # that no long test starts last and runs alone at the end (issue 38)
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") or item.get_closest_marker("browser") else 1)
 
 
 @pytest.hookimpl(tryfirst=True)
