@@ -369,6 +369,33 @@ async def test_reminder_after_downtime_dm_and_channel_fallback(fake: FakeDiscord
         assert "Plan sealed" in message_text(ix.original)
 
 
+async def test_a_player_who_chose_mentions_is_reminded_in_the_channel_not_by_dm(fake: FakeDiscord, tmp_path: Any) -> None:
+    """Issue 36: "a mention in the game's channel, no DM" holds for reminders too; the
+    other player (no choice) still gets the DM."""
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    clock = Clock()
+    db = str(tmp_path / "remind-mention.db")
+    async with running(fake, db, renderer=None, clock=clock):
+        lobby = await new_game(fake, ann, [bob])
+        ix = await fake.slash(ann, "games", {"notify": "mention"})
+        assert "a mention in the game's channel, no DM" in ix.all_text()
+        await fake.slash(ann, "game settings", {"remind_hours": 1.0, "repeat_hours": 6.0})
+        await fake.click(ann, lobby, "Start")
+        await public_with(fake, "Plans sealed 0/2")
+        before = {u["username"]: len(fake.dm_messages(u)) for u in (ann, bob)}
+    clock.advance(2 * 3600)  # the reminders fall due
+    async with running(fake, db, renderer=None, clock=clock):
+        await fake.wait_for(lambda: len(fake.dm_messages(bob)) > before["bob"], what="bob's reminder DM")
+        mention = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages() if f"<@{ann['id']}> ⏰ Reminder" in m["content"]), None),
+            what="ann's reminder in the channel",
+        )
+        assert "/plan" in mention["content"] and "The AI takes over your seat <t:" in mention["content"]
+        await fake.idle()
+        assert not [m for m in fake.dm_messages(ann)[before["ann"]:] if "Reminder" in message_text(m)]
+        assert "Reminder" in message_text(fake.dm_messages(bob)[-1])
+
+
 async def test_errors_are_private_and_unexpected_ones_get_an_id(
     fake: FakeDiscord, tmp_path: Any, caplog: Any
 ) -> None:

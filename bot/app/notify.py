@@ -9,7 +9,10 @@ A player's choice, stored per user (``user_home.notify``), valid in all their ga
   listing every game waiting on them.
 - not chosen: each game's default (a mention, and a DM for a turn inside a phase).
 
-Quiet hours and reminders stay as they are. The choice is applied when an action's
+Quiet hours stay as they are. A reminder follows the choice: a player who chose
+``mention`` is reminded by a mention in the game's channel, everyone else by DM (a
+``digest`` player too: a reminder is about a game held up now, which tomorrow's digest
+would not mend). The choice is applied when an action's
 messages are composed (:meth:`NotifyOps._compose_context_and_batch`), from a copy kept
 in memory (this process is the database's one writer), so an action reads nothing more.
 The digests due are prepared and written to the outbox in one transaction
@@ -120,6 +123,12 @@ class NotifyOps(Core):
             await tx.put_user_home(user_id, **fields)
         self._notify_cache = None  # read again at the next action
         return NOTIFY_WORDS[notify].format(hour=f"{hour:02d}", tz=zone_name)
+
+    async def notify_of(self, user_id: int) -> str | None:
+        """The player's choice (one of :data:`NOTIFY`), or None: each game's default."""
+        async with self.storage.read() as q:
+            _hidden, notify, _hour, _next = await q.user_home(user_id)
+        return notify
 
     async def notify_choice(self, user_id: int) -> str:
         async with self.storage.read() as q:

@@ -820,6 +820,11 @@ class Play(commands.Cog):
         if takeover:  # the clock on every prompt
             note += f" The AI takes over your seat <t:{int(takeover[0].due_at)}:R>."
         fallback = f"<@{nudge.user_id}> ⏰ the game is waiting for you: {what}. Use `/plan` here."
+        if await self.app.notify_of(nudge.user_id) == "mention":  # no DMs for turns: a mention, as for a turn
+            clock = f" The AI takes over your seat <t:{int(takeover[0].due_at)}:R>." if takeover else ""
+            mention = f"<@{nudge.user_id}> ⏰ Reminder: the game is waiting for you since <t:{int(nudge.since_at)}:R>: {what}. Use `/plan` here.{clock}"
+            await self.enqueue(info.id, [post_row(mention, ordered=False)])
+            return
         payload: dict[str, Any] = {"fallback": fallback, "buttons": "open", "open_at": info.version, "seat": nudge.seat}
         draft = None
         if game.secret_builder(prompt) is not None:
