@@ -250,6 +250,27 @@ async def test_away_one_game_frozen_one_played_by_the_ai(app: App, clock: FakeCl
     assert await app.away_until(2) is None and await app.end_vacations() == []
 
 
+async def test_away_in_a_paused_game_under_the_ai_policy_the_ai_plays_once_it_resumes(app: App, clock: FakeClock) -> None:
+    """The vacation begins while the game is paused: the seat's clock waits (no AI plays a
+    paused game); when the host resumes it, the AI plays for the away player until the
+    vacation ends, and then the seat is theirs again."""
+    day = 86400.0
+    gid = await started(app, [1, 2], channel=100)
+    await app.set_vacation_policy(gid, 1, policy="ai")
+    await app.pause(gid, 1)
+    until, [g] = await app.go_away(2, 2)
+    assert g.mode == "freeze" and not (await app.info(gid)).seat_of(2).ai_takeover
+    clock.advance(3600)
+    await app.resume(gid, 1)
+    info = await app.info(gid)
+    assert info.seat_of(2).ai_takeover and await app.prompt(gid, "bob") is None  # the AI picked for him
+    assert not info.seat_of(1).ai_takeover  # the host is not away
+    clock.advance(2 * day)
+    [told] = await app.end_vacations()
+    assert f"#{gid}" in told.text and "by the AI for you" in told.text
+    assert not (await app.info(gid)).seat_of(2).ai_takeover and await app.away_until(2) is None
+
+
 async def test_away_not_allowed_and_coming_back_early(app: App, clock: FakeClock) -> None:
     gid = await started(app, [1, 2], channel=100)
     await app.set_vacation_policy(gid, 1, policy="none")

@@ -23,7 +23,7 @@ from bot import jsontext
 from bot.app.admin import AdminOps
 from bot.app.compose import post_row
 from bot.app.core import _READ
-from bot.records import AppError, Conflict, GameInfo
+from bot.records import AppError, Conflict, GameInfo, Outcome, SeatInfo
 from bot.settings import Settings
 from bot.storage import Tx
 
@@ -164,6 +164,37 @@ class AwayOps(AdminOps):
                     f"🏖️ {seat.display_name} is away until {stamp(ends)}: {what}.", ordered=False)])
             out.append(AwayGame(info.id, self.presenter(info.game).title, mode, None if mode == "none" else ends))
         return until, out
+
+    async def resume(self, game_id: int, user_id: int, *, is_admin: bool | int = False) -> Outcome:
+        """A paused game goes on; the players away in it under the "ai" policy, whose
+        seats froze while it was paused, are played by the AI from now to their return."""
+        out = await super().resume(game_id, user_id, is_admin=is_admin)
+        await self._ai_for_the_away(game_id)
+        return out
+
+    async def _ai_for_the_away(self, game_id: int) -> None:
+        info = await self.info(game_id)
+        now = self.clock()
+        moved: list[tuple[SeatInfo, float]] = []
+        async with self.storage.transaction() as tx:
+            policy, _cap = await tx.vacation(game_id)
+            if policy != "ai":
+                return
+            for name, ends in (await tx.away_in_game(game_id)).items():
+                seat = next((s for s in info.seats if s.seat == name), None)
+                if seat is None or seat.user_id is None or seat.ai_takeover or ends <= now:
+                    continue
+                await tx.put_away_seat(seat.user_id, game_id, name, "ai", ends)
+                moved.append((seat, ends))
+        for seat, ends in moved:
+            if self._frozen_seats is not None:
+                self._frozen_seats.pop((game_id, seat.seat), None)
+            try:
+                await self.take_over(game_id, seat.seat, user_id=info.host_id)
+            except AppError:  # the game ended meanwhile
+                continue
+            await self.queue(game_id, [post_row(
+                f"🏖️ {seat.display_name} is away until {stamp(ends)}: the AI plays their seat meanwhile.", ordered=False)])
 
     async def _restart_clock(self, game_id: int, seat: str) -> None:
         """The seat's reminders again from when its wait began (a frozen seat: from the
