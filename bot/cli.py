@@ -2,7 +2,7 @@
 
 ::
 
-    boardroom migrate --db PATH          apply missing migrations (refuses a newer database);
+    boardroom migrate --db PATH|URL      apply missing migrations (refuses a newer database);
                                          report how many games run under each rules version
     boardroom export --db PATH GAME_ID   print a game as JSON (for replay or a bug report)
     boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
@@ -37,12 +37,13 @@ def _fail(message: str, code: int = 1) -> int:
 
 
 async def _migrate(db: str) -> tuple[int, list[int], list[tuple[str, int | None, str | None, str, int]]]:
-    from bot.storage import connect, games_by_edition, migrate, schema_version
+    from bot.storage import backend_of, postgres, sqlite
 
-    conn = await connect(db)
+    backend: Any = postgres if backend_of(db) == "postgresql" else sqlite
+    conn = await backend.connect(db)
     try:
-        applied = await migrate(conn)
-        return await schema_version(conn), applied, await games_by_edition(conn)
+        applied = await backend.migrate(conn)
+        return await backend.schema_version(conn), applied, await backend.games_by_edition(conn)
     finally:
         await conn.close()
 
@@ -69,20 +70,44 @@ def edition_report(rows: list[tuple[str, int | None, str | None, str, int]]) -> 
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from bot.storage import StorageError
+    from bot.storage import StorageError, safe_url
 
+    if args.source or args.target:
+        return _copy(args)
+    if not args.db:
+        return _fail("migrate needs --db (a SQLite path or a postgresql:// URL), or --from and --to", 2)
     try:
         version, applied, editions = asyncio.run(_migrate(args.db))
     except StorageError as exc:
         return _fail(str(exc))
     except (sqlite3.Error, OSError) as exc:
-        return _fail(f"cannot open {args.db}: {exc}")
+        return _fail(f"cannot open {safe_url(args.db)}: {exc}")
     done = ", ".join(f"{v:04d}" for v in applied) if applied else "nothing to do"
-    print(f"{args.db}: schema version {version} (applied: {done})")
+    print(f"{safe_url(args.db)}: schema version {version} (applied: {done})")
     lines = edition_report(editions)
     print("games by rules version:" if lines else "no games yet")
     for line in lines:
         print(line)
+    return 0
+
+
+def _copy(args: argparse.Namespace) -> int:
+    """``migrate --from boardroom.db --to postgresql://...``: a SQLite database into PostgreSQL."""
+    from bot.storage import StorageError, backend_of, safe_url
+    from bot.storage.copy import copy_sqlite_to_postgres
+
+    if not (args.source and args.target):
+        return _fail("migrate --from needs --to, and --to needs --from", 2)
+    if backend_of(args.source) != "sqlite" or backend_of(args.target) != "postgresql":
+        return _fail("migrate --from takes a SQLite database and --to a postgresql:// URL", 2)
+    try:
+        copied = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
+    except StorageError as exc:
+        return _fail(str(exc))
+    except (sqlite3.Error, OSError) as exc:
+        return _fail(f"cannot copy {args.source}: {exc}")
+    print(f"copied {args.source} into {safe_url(args.target)}: {copied.get('games', 0)} game(s),"
+          f" {sum(copied.values())} row(s) in {len(copied)} table(s)")
     return 0
 
 
@@ -99,14 +124,14 @@ async def _export(db: str, game_id: int) -> dict[str, Any]:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from bot.records import AppError
-    from bot.storage import StorageError
+    from bot.storage import StorageError, safe_url
 
     try:
         data = asyncio.run(_export(args.db, args.game_id))
     except (AppError, StorageError) as exc:
         return _fail(str(exc))
     except (sqlite3.Error, OSError) as exc:
-        return _fail(f"cannot open {args.db}: {exc}")
+        return _fail(f"cannot open {safe_url(args.db)}: {exc}")
     print(json.dumps(data, sort_keys=True, indent=1 if args.pretty else None))
     return 0
 
@@ -148,7 +173,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if from_file:
         log.info("read %s from ./.env", ", ".join(sorted(from_file)))  # names, never values
     from bot.discord_bot import approximate_guild_count, create_bot  # lazily: discord here only
-    from bot.storage import LeaseHeld
+    from bot.storage import LeaseHeld, safe_url
 
     # sharded when BOARDROOM_SHARDS says so, else when the bot is in more than 2,000 servers
     guilds = None if config.shards is not None else asyncio.run(approximate_guild_count(config.token))
@@ -161,7 +186,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the garbage collector run from the event loop, in short passes (bot/runtime.py)
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, collector=Collector(), **kw)
     log.info(
-        "starting boardroom with database %s (%s)", config.db_path,
+        "starting boardroom with database %s (%s)", safe_url(config.db_path),
         "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
     )
     tune_gc()  # what start-up left alive is never walked again (bot/runtime.py)
@@ -232,17 +257,22 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
+DB_HELP = "a SQLite database path, or a postgresql://user:password@host:port/name URL"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardroom", description="Asynchronous board games on Discord")
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("migrate", help="apply missing database migrations")
-    p.add_argument("--db", required=True, help="SQLite database path")
+    p = sub.add_parser("migrate", help="apply missing database migrations, or copy SQLite into PostgreSQL")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--from", dest="source", help="copy this SQLite database ...")
+    p.add_argument("--to", dest="target", help="... into this (empty) postgresql:// database")
     p.set_defaults(fn=cmd_migrate)
 
     p = sub.add_parser("export", help="print a stored game as JSON")
-    p.add_argument("--db", required=True)
+    p.add_argument("--db", required=True, help=DB_HELP)
     p.add_argument("game_id", type=int)
     p.add_argument("--pretty", action="store_true")
     p.set_defaults(fn=cmd_export)
@@ -258,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", default="smartphone-inc")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--db", default="demo.db")
+    p.add_argument("--db", default="demo.db", help=DB_HELP)
     p.add_argument("--out", default=None, help="folder for the public picture of each phase (in a folder per game)")
     p.add_argument("--pace", type=float, default=0.0, help="seconds to wait between actions")
     p.add_argument("--ai", choices=["bot", "random"], default="bot", help="bot = greedy rule bot")
@@ -269,7 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--players", type=int, default=2, help="seats in all, yours included")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--db", default=None, help="keep the game in this database (default: a temporary one)")
+    p.add_argument("--db", default=None, help="keep the game in this database, a SQLite path or a postgresql:// URL"
+                   " (default: a temporary one)")
     p.set_defaults(fn=cmd_table)
     return parser
 

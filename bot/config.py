@@ -2,7 +2,10 @@
 
 =====================  ==========================================================
 ``DISCORD_TOKEN``      the bot token (required by ``boardroom run``; never printed)
-``BOARDROOM_DB``       SQLite database path (default ``./boardroom.db``)
+``BOARDROOM_DB``       a SQLite database path (default ``./boardroom.db``) or a
+                       ``postgresql://user:password@host:port/name`` URL (several
+                       processes on one database: docs/scaling.md; never printed
+                       with its password)
 ``BOARDROOM_GUILD_ID`` optional: sync slash commands to this guild only (fast, for
                        development); unset = global commands
 ``BOARDROOM_LOG_LEVEL`` logging level (default ``INFO``)
@@ -32,6 +35,11 @@ class ConfigError(Exception):
     """A configuration problem; the message says what to set (never a secret's value)."""
 
 
+def _no_password(db: str) -> str:
+    """A database URL as it may be printed: ``postgresql://user:***@host/name``."""
+    return re.sub(r"^(\w+://[^:/@]*):.*@", r"\1:***@", db)
+
+
 @dataclass(frozen=True)
 class Config:
     token: str = field(repr=False)
@@ -42,7 +50,7 @@ class Config:
 
     def __str__(self) -> str:
         return (
-            f"Config(db_path={self.db_path!r}, sync_guild_id={self.sync_guild_id}, "
+            f"Config(db_path={_no_password(self.db_path)!r}, sync_guild_id={self.sync_guild_id}, "
             f"log_level={self.log_level!r}, shards={self.shards!r}, token=<hidden>)"
         )
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from bot.storage.core import Storage, Tx, backend_of
 from bot.storage.errors import (
+    INTEGRITY_ERRORS,
     DamagedRecord,
     LeaseHeld,
     MigrationError,
@@ -46,6 +47,7 @@ from bot.storage.migrations import (
     migration_files,
     schema_version,
 )
+from bot.storage.postgres import PgStorage, safe_url
 from bot.storage.rows import (
     LIVE,
     REMINDER_ROWS,
@@ -73,11 +75,12 @@ from bot.storage.sqlite import (
 )
 
 __all__ = [
+    "INTEGRITY_ERRORS",
     "LIVE", "MIGRATION_RE", "REMINDER_ROWS", "SQL_INT_MAX", "SQL_INT_MIN", "TX_CONTROL_RE",
     "UNAVAILABLE_MARKERS", "ActionRow", "DamagedRecord", "DraftRow", "GameRow", "LeaseHeld",
-    "MessageRef", "Migration", "MigrationError", "OutboxRow", "ReminderRow", "SchemaTooNew",
+    "MessageRef", "Migration", "MigrationError", "OutboxRow", "PgStorage", "ReminderRow", "SchemaTooNew",
     "SeatRow", "SqliteStorage", "Storage", "StorageError", "StorageUnavailable", "Tx",
     "WaitingRow", "backend_of", "checkpoint", "connect", "default_migrations_dir", "dumps",
     "games_by_edition", "is_unavailable", "migrate", "migration_files", "out_of_range",
-    "outbox_payload", "schema_version", "snapshot_checksum",
+    "outbox_payload", "safe_url", "schema_version", "snapshot_checksum",
 ]

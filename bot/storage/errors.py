@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+
+import psycopg
+
+# a constraint refused a row (a unique key: another process logged that move first), on
+# either backend
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, psycopg.IntegrityError)
 
 class StorageError(RuntimeError):
     pass

@@ -159,7 +159,7 @@ class PlayersSql(TxCore):
     async def put_rating(self, user_id: int, game: str, mu: float, sigma: float) -> None:
         await self._write(
             "INSERT INTO ratings (user_id, game, mu, sigma, rated) VALUES (?, ?, ?, ?, 1) ON CONFLICT"
-            " (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rated = rated + 1",
+            " (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, rated = ratings.rated + 1",
             (user_id, game, mu, sigma),
         )
 
