@@ -31,9 +31,9 @@ start)
     echo "postgresql://$owner@127.0.0.1:$port/boardroom_test"
     ;;
 stop)
-    "${as[@]}" pg_ctlcluster "$version" "$name" stop -m immediate 2>/dev/null || true
-    "${as[@]}" pg_dropcluster "$version" "$name" 2>/dev/null || true
+    "${as[@]}" pg_dropcluster --stop "$version" "$name" 2>/dev/null || true
     rm -rf "$dir"
+    if [ -d "/etc/postgresql/$version/$name" ]; then rm -rf "/etc/postgresql/$version/$name" || true; fi
     ;;
 *) echo "start|stop" >&2; exit 2 ;;
 esac

@@ -265,7 +265,9 @@ class PgStorage(Storage):
         finally:
             await conn.close()
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True},
+            # (no server-side prepared statements: after a statement of a pipeline fails,
+            # psycopg may believe one prepared that never was)
+            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True, "prepare_threshold": None},
             timeout=CONNECT_TIMEOUT_S, reconnect_timeout=24 * 3600.0, name="boardroom",
         )
         await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
