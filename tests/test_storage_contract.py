@@ -32,6 +32,7 @@ from tests.test_outbox_rows import (  # noqa: F401 (collected here, on both back
     test_rows_are_written_with_the_action_and_due_once_the_chain_ends,
 )
 from tests.test_two_apps import (  # noqa: F401
+    logged,
     test_a_move_logged_first_by_another_process_is_decided_again,
     test_a_move_that_keeps_losing_the_race_is_told_to_try_again,
     test_an_ai_answer_another_process_gave_first_is_not_given_twice,
@@ -309,3 +310,26 @@ async def test_migrate_copies_a_sqlite_database_into_postgresql(
         # a second copy into the database that now holds games is refused, nothing changed
         assert await asyncio.to_thread(cli.main, ["migrate", "--from", str(source), "--to", url]) == 1
         assert "holds 2 game(s) already" in capsys.readouterr().err
+
+
+async def test_a_double_click_hitting_two_processes_is_applied_once(two: tuple[App, App]) -> None:
+    """The same click reaches two processes at once, many times over (a game each): one
+    applies it, the other answers "already" (or, having lost the race, is told to try
+    again); the log holds it once. On PostgreSQL the game's lock (pg_advisory_xact_lock)
+    makes the second wait for the first, then the version check refuses the double."""
+    one, other = two
+    doubled = 0
+    for n in range(40):
+        info = await lobby(one, humans=2, channel=1000 + n)
+        await one.start(info.id, 1, seed=n)
+        await other.info(info.id)  # both processes know the game
+        outs = await asyncio.gather(
+            one.act(info.id, 1, None, {"pick": 1}, 0), other.act(info.id, 1, None, {"pick": 1}, 0),
+            return_exceptions=True,
+        )
+        statuses = sorted(o.status if not isinstance(o, BaseException) else type(o).__name__ for o in outs)
+        assert statuses in (["already", "applied"], ["Raced", "applied"]), statuses
+        rows = await logged(one, info.id)
+        doubled += len(rows) - 1
+        assert [(seq, seat) for seq, seat, _a in rows] == [(1, "ann")]
+    assert doubled == 0

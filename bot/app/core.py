@@ -947,6 +947,7 @@ class Core:
         kept = {f.name: copy.copy(getattr(out, f.name)) for f in dataclass_fields(out)}  # (a race puts these back)
         try:
             async with self.storage.transaction() as tx:
+                await tx.lock_game(info.id)  # several processes (PostgreSQL): one action at a time
                 await tx.append_action(info.id, seq, seat, action, actor, now)
                 fields: dict[str, Any] = {"version": seq}
                 fields["ai_owed"] = self._ai_owed(info, game, new)  # issue 9: start-up's one query

@@ -26,6 +26,10 @@ class Dialect:
     name = "sql"
     begin = "BEGIN"  # what opens a write transaction
 
+    # what takes a game's lock until the transaction ends (None: the transaction holds the
+    # whole database already, as SQLite's BEGIN IMMEDIATE does)
+    game_lock: str | None = None
+
     def indexed_by(self, index: str) -> str:
         """A table's index hint (SQLite: ``INDEXED BY``; elsewhere nothing)."""
         return ""

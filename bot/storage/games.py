@@ -190,6 +190,12 @@ class GamesSql(TxCore):
             (int(on), game_id, seat),
         )
 
+    async def lock_game(self, game_id: int) -> None:
+        """Hold the game until this transaction ends (PostgreSQL: another process's
+        action on it waits; SQLite's write transaction holds the whole database)."""
+        if self.sql.game_lock is not None:
+            await self._write(self.sql.game_lock, (game_id,))
+
     # action log
     async def append_action(
         self, game_id: int, seq: int, seat: str, action: Any, actor: str, at: float

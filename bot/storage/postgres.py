@@ -44,6 +44,9 @@ CONNECT_TIMEOUT_S = 10.0
 class PgDialect(Dialect):
     name = "postgresql"
     begin = "BEGIN"  # READ COMMITTED; a game's actions are kept apart by its lock and (game, seq)
+    # several processes: one action of a game at a time, whichever process gets it (the
+    # other waits, then finds its seq taken: the version check, and decides anew)
+    game_lock = "SELECT pg_advisory_xact_lock(?)"
 
     def json_number(self, column: str, key: str) -> str:
         return f"(({column})::jsonb ->> '{key}')::numeric"
