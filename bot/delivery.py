@@ -44,6 +44,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from bot import jsontext
+from bot.claims import SWEEP_S, ClaimLost, claims_for
 from bot.storage import OutboxRow, Storage
 
 log = logging.getLogger("boardroom.delivery")
@@ -174,7 +175,10 @@ class Deliverer:
         self.blocked_retry = blocked_retry
         self.pace = pace
         self.per = per * 1.05  # a margin: Discord counts on its side of the wire
-        self.sweep_every = sweep_every
+        # several processes on one database (PostgreSQL): a game's outbox is delivered by
+        # the process that claims it (bot.claims); a killed one's is taken over at a sweep
+        self.claims = claims_for(storage)
+        self.sweep_every = min(sweep_every, SWEEP_S) if self.claims is not None else sweep_every
         self.wall = wall  # real time, not the game clock: retries and pacing
         self.on_sweep: list[Callable[[], Awaitable[None]]] = []
         # a "sync" row (written by an older version with each action, until its posts were
@@ -288,9 +292,12 @@ class Deliverer:
         read_at = 0.0
         top = 0
         epoch = self.storage.outbox_epoch(game_id)
+        claim = str(game_id)
         try:
             while not self._closed:
                 wake.clear()
+                if self.claims is not None and await self.claims.hold("outbox", claim) is None:
+                    return  # another live process delivers this game's rows
                 for ln in [ln for ln, t in inflight.items() if t.done()]:
                     task = inflight.pop(ln)
                     if not task.cancelled() and task.exception() is not None:
@@ -346,6 +353,9 @@ class Deliverer:
         finally:
             for t in inflight.values():
                 t.cancel()
+            if self.claims is not None and not self._closed:
+                with contextlib.suppress(Exception):  # (expires by itself otherwise)
+                    await self.claims.release("outbox", claim)
 
     async def _start_lanes(
         self, game_id: int, rows: list[OutboxRow], inflight: dict[str, asyncio.Task[None]]
@@ -470,6 +480,8 @@ class Deliverer:
     async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> set[int] | None:
         """Send, then mark; the ids of the rows no longer pending, or None if a row is
         still pending in a changed way (to try again later) and must be read again."""
+        if self.claims is not None and not self.claims.valid("outbox", str(game_id)):
+            return None  # paused past its claim: another process may deliver it now
         try:
             message_id = await self.sender.deliver(pick, merged)
         except asyncio.CancelledError:
@@ -499,7 +511,11 @@ class Deliverer:
         else:
             if pick.kind == "edit":
                 self._edited(pick)
-            await self._delivered(game_id, [pick, *merged], message_id)
+            try:
+                await self._delivered(game_id, [pick, *merged], message_id)
+            except ClaimLost:  # sent (its nonce keeps it one post), recorded by the new owner
+                log.info("game %s: outbox row %s was sent after this process lost its claim", game_id, pick.id)
+                return None
             return {r.id for r in [pick, *merged]}
 
     async def _delivered(self, game_id: int, rows: list[OutboxRow], message_id: int | None) -> None:
@@ -510,6 +526,8 @@ class Deliverer:
         posted = any(r.kind == "post" for r in rows)
 
         async def write(tx: Any) -> None:
+            if self.claims is not None:  # the fence: a lost claim records nothing
+                await self.claims.fence(tx, "outbox", str(game_id))
             for r in rows:
                 await tx.mark_outbox(r.id, "delivered", message_id=message_id)
             if any(r.payload.get("held") for r in rows):

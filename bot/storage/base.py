@@ -29,6 +29,9 @@ class Dialect:
     # what takes a game's lock until the transaction ends (None: the transaction holds the
     # whole database already, as SQLite's BEGIN IMMEDIATE does)
     game_lock: str | None = None
+    # a read that locks the rows it reads until the transaction ends (SQLite: its write
+    # transaction holds the whole database already)
+    for_update = ""
 
     def indexed_by(self, index: str) -> str:
         """A table's index hint (SQLite: ``INDEXED BY``; elsewhere nothing)."""

@@ -14,8 +14,8 @@ from typing import Any
 from bot.storage import postgres, sqlite
 from bot.storage.errors import StorageError
 
-# SQLite's own tables, and the lease that only SQLite has a use for
-SKIP = {"schema_version", "sqlite_sequence", "lease"}
+# SQLite's own tables, and the lease and claims of running processes
+SKIP = {"schema_version", "sqlite_sequence", "lease", "claims"}
 CHUNK = 2000
 
 

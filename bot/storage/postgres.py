@@ -47,6 +47,7 @@ class PgDialect(Dialect):
     # several processes: one action of a game at a time, whichever process gets it (the
     # other waits, then finds its seq taken: the version check, and decides anew)
     game_lock = "SELECT pg_advisory_xact_lock(?)"
+    for_update = " FOR UPDATE"
 
     def json_number(self, column: str, key: str) -> str:
         return f"(({column})::jsonb ->> '{key}')::numeric"

@@ -25,7 +25,13 @@ import aiosqlite
 from bot.storage.base import Dialect, Query, Stmt
 from bot.storage.core import Storage
 from bot.storage.errors import StorageError
-from bot.storage.migrations import migrate, migration_files, schema_version
+from bot.storage.migrations import games_by_edition, migrate, migration_files, schema_version
+
+# (the migration runner's functions are this backend's, as bot.storage.postgres has its own)
+__all__ = [
+    "SQLITE", "SqliteDialect", "SqliteLink", "SqliteStorage", "checkpoint", "connect", "games_by_edition",
+    "is_unavailable", "migrate", "migration_files", "schema_version",
+]
 
 log = logging.getLogger("boardroom.storage")
 
