@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
-from bot.claims import Claims
+from bot.claims import SWEEP_S, Claims
 from bot.records import Outcome
 from bot.settings import QuietHours, Settings, parse_hhmm, zone
 from bot.storage import Storage
@@ -194,6 +194,10 @@ class ReminderScheduler:
         """Start the scheduler and arm the timer; returns the number of timers (0 or 1)."""
         if not self.scheduler.running:
             self.scheduler.start()
+        if self.claims is not None:  # rows written by other processes (or left by a killed one)
+            self.scheduler.add_job(
+                self._wake, "interval", seconds=SWEEP_S, id="reminders:sweep", replace_existing=True, coalesce=True,
+            )
         return await self.rebuild()
 
     def shutdown(self) -> None:
