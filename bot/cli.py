@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -163,7 +164,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         from_file = load_env_file(".env")
-        config = Config.from_env()
+        env = dict(os.environ)  # the command line's flags win over the environment
+        for flag, name in (("db", "BOARDROOM_DB"), ("shard_count", "BOARDROOM_SHARDS"), ("shards", "BOARDROOM_SHARD_IDS")):
+            if getattr(args, flag, None):
+                env[name] = getattr(args, flag)
+        config = Config.from_env(env)
         table = TableConfig.from_env()
     except (ConfigError, TableConfigError) as exc:
         return _fail(str(exc), 2)
@@ -179,6 +184,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     guilds = None if config.shards is not None else asyncio.run(approximate_guild_count(config.token))
     shards = shards_for(config.shards, guilds)
     kw: dict[str, Any] = {} if shards is None else {"shards": shards}
+    if config.shard_ids is not None:
+        kw["shard_ids"] = config.shard_ids
     if table is not None:
         kw["table"] = table  # the live table, served by this process on the same App
     from bot.runtime import Collector, event_loop, tune_gc
@@ -187,7 +194,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, collector=Collector(), **kw)
     log.info(
         "starting boardroom with database %s (%s)", safe_url(config.db_path),
-        "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
+        "one gateway connection" if shards is None else f"sharded: {shards} shard(s)"
+        + ("" if config.shard_ids is None else f", here {config.shard_ids[0]}-{config.shard_ids[-1]}"),
     )
     tune_gc()  # what start-up left alive is never walked again (bot/runtime.py)
     try:
@@ -282,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_replay)
 
     p = sub.add_parser("run", help="run the Discord bot (reads DISCORD_TOKEN, BOARDROOM_DB)")
+    p.add_argument("--db", help=DB_HELP + " (default: BOARDROOM_DB)")
+    p.add_argument("--shard-count", help="the number of shards in all (BOARDROOM_SHARDS): a number or auto")
+    p.add_argument("--shards", help="the shards this process runs, A-B or 0,2,5 (BOARDROOM_SHARD_IDS)")
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("demo", help="play a whole game with AI seats (resumable)")

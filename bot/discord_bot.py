@@ -312,16 +312,20 @@ async def approximate_guild_count(token: str) -> int | None:
 
 
 def create_bot(
-    db_path: str = "boardroom.db", *, shards: int | str | None = None, **test_overrides: Any
+    db_path: str = "boardroom.db", *, shards: int | str | None = None, shard_ids: list[int] | None = None,
+    **test_overrides: Any,
 ) -> BoardroomBot:
     """The bot, unstarted. ``boardroom run`` calls this and then ``bot.start(token)``.
 
     ``shards``: None, one gateway connection (:class:`BoardroomBot`); ``"auto"``, a
     :class:`ShardedBoardroomBot` with as many shards as Discord recommends; a number,
     that many shards (:func:`bot.config.shards_for` decides from ``BOARDROOM_SHARDS``
-    and the server count)."""
+    and the server count). ``shard_ids``: only these of the ``shards`` (a number) run
+    here (several processes on one PostgreSQL database, each its own range)."""
     if shards is None:
         return BoardroomBot(str(db_path), **test_overrides)
     if shards != "auto":
         test_overrides["shard_count"] = int(shards)
+    if shard_ids is not None:
+        test_overrides["shard_ids"] = list(shard_ids)
     return ShardedBoardroomBot(str(db_path), **test_overrides)
