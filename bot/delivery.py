@@ -153,6 +153,45 @@ def lane(row: OutboxRow) -> str:
     return f"dm:{row.target}" if row.kind == "dm" else "place"
 
 
+# Discord's global limit: 50 requests a second per bot, interaction answers excepted
+GLOBAL_LIMIT = 50.0
+
+
+class Budget:
+    """A fixed share of Discord's global limit for this process (several processes, each
+    with its range of shards: docs/scaling.md says why a fixed share and not a budget
+    through the database): at most ``rate`` sends a second, in bursts of at most ``rate``."""
+
+    def __init__(
+        self, rate: float, clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.sleep = sleep
+        self.tokens = rate
+        self.at = clock()
+
+    async def take(self) -> None:
+        while True:
+            now = self.clock()
+            self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
+            self.at = now
+            if self.tokens >= 1 - 1e-9:  # (a float a hair short of a whole token is one)
+                self.tokens = max(0.0, self.tokens - 1)
+                return
+            await self.sleep(max(0.001, (1 - self.tokens) / self.rate))
+
+
+def global_share(shard_count: int | None, shard_ids: list[int] | None) -> float | None:
+    """This process's share of Discord's global limit: its part of the shards (with a
+    tenth kept back for retries), or None when it runs every shard (one process: Discord's
+    own answers pace it, as before)."""
+    if not shard_count or shard_ids is None or len(shard_ids) >= shard_count:
+        return None
+    return GLOBAL_LIMIT * 0.9 * len(shard_ids) / shard_count
+
+
 class Deliverer:
     def __init__(
         self,
@@ -167,8 +206,11 @@ class Deliverer:
         sweep_every: float = 30.0,
         wall: Callable[[], float] = time.time,
         concurrency: int = 16,
+        global_rate: float | None = None,
     ) -> None:
         self.storage = storage
+        # this process's share of Discord's global limit (None: not paced here)
+        self.budget = Budget(global_rate) if global_rate else None
         self.sender = sender
         self.backoff = backoff
         self.backoff_cap = backoff_cap
@@ -483,6 +525,8 @@ class Deliverer:
         if self.claims is not None and not self.claims.valid("outbox", str(game_id)):
             return None  # paused past its claim: another process may deliver it now
         try:
+            if self.budget is not None:
+                await self.budget.take()
             message_id = await self.sender.deliver(pick, merged)
         except asyncio.CancelledError:
             raise

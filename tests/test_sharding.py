@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import cli
 from bot.config import SHARD_ABOVE_GUILDS, Config, ConfigError, parse_shards, shards_for
+from bot.delivery import Budget, global_share
 from bot.discord_bot import BoardroomBot, ShardedBoardroomBot, approximate_guild_count, create_bot
 from tests.discord_support import TOKEN, running
 from tests.fake_discord import Failure, FakeDiscord
@@ -149,3 +150,21 @@ def test_create_bot_runs_only_its_shard_ids(tmp_path: Path) -> None:
     bot = create_bot(db_path=str(tmp_path / "d.db"), shards=16, shard_ids=[4, 5, 6, 7])
     assert isinstance(bot, ShardedBoardroomBot)
     assert (bot.shard_count, bot.shard_ids) == (16, [4, 5, 6, 7])
+
+
+async def test_each_process_keeps_to_its_fixed_share_of_the_global_limit() -> None:
+    """Issue 37: Discord allows a bot 50 requests a second in all; a process running 4 of
+    16 shards sends at most its share (with a tenth kept back), paced without the database."""
+    assert global_share(16, [0, 1, 2, 3]) == pytest.approx(50 * 0.9 * 4 / 16)
+    assert global_share(None, None) is None and global_share(4, [0, 1, 2, 3]) is None  # one process: all of it
+    now = [100.0]
+    slept: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    budget = Budget(5.0, clock=lambda: now[0], sleep=fake_sleep)
+    for _ in range(15):
+        await budget.take()
+    assert slept and sum(slept) == pytest.approx(2.0)  # 5 at once, then 10 more at 5 a second

@@ -244,6 +244,7 @@ class PgStorage(Storage):
         super().__init__(PgLink(), url)
         self.pool = pool
         self.url = url
+        self._dropping: set[asyncio.Task[None]] = set()
         self.path = safe_url(url)
 
     @classmethod
@@ -269,9 +270,9 @@ class PgStorage(Storage):
         finally:
             await conn.close()
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            # (no server-side prepared statements: after a statement of a pipeline fails,
-            # psycopg may believe one prepared that never was)
-            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True, "prepare_threshold": None},
+            # (statements run often are prepared on the server: psycopg's default, 5 runs;
+            # a connection whose transaction failed is dropped, see _after_error)
+            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True},
             timeout=CONNECT_TIMEOUT_S, reconnect_timeout=24 * 3600.0, name="boardroom",
         )
         await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
@@ -280,6 +281,8 @@ class PgStorage(Storage):
         return storage
 
     async def close(self) -> None:
+        for task in list(self._dropping):
+            await task
         async with self._lock:
             if self.link.conn is not None:
                 await self.pool.putconn(self.link.conn)
@@ -291,10 +294,22 @@ class PgStorage(Storage):
             self.link.conn = await self.pool.getconn()  # PoolTimeout: the database is down
 
     def _after_error(self, exc: BaseException) -> None:
+        """A lost connection, or one whose statement failed, is dropped (the pool gives a
+        fresh one): after an error inside a pipeline psycopg's record of the statements it
+        prepared on the server may be wrong ("prepared statement does not exist")."""
         conn = self.link.conn
-        if conn is not None and (conn.broken or conn.closed):
-            self.link.conn = None
-            asyncio.get_running_loop().create_task(self.pool.putconn(conn))  # the pool drops it
+        if conn is None or not (conn.broken or conn.closed or isinstance(exc, psycopg.Error)):
+            return
+        self.link.conn = None
+        self._dropping.add(asyncio.get_running_loop().create_task(self._drop(conn)))
+
+    async def _drop(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        try:
+            if not conn.closed:
+                await conn.close()
+        finally:
+            await self.pool.putconn(conn)  # closed: the pool forgets it and opens another
+            self._dropping.discard(asyncio.current_task())  # type: ignore[arg-type]
 
     def _is_unavailable(self, exc: BaseException) -> bool:
         return is_unavailable(exc)
