@@ -18,13 +18,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from bot import cli
 from bot.app import App
-from bot.storage import INTEGRITY_ERRORS, Storage
+from bot.storage import INTEGRITY_ERRORS, Storage, StorageUnavailable
 from tests.fakegame import FakeClock, lobby, new_app
-from tests.pg_support import fresh_database
+from tests.pg_support import fresh_database, pg_test_url
 from tests.test_outbox_rows import (  # noqa: F401 (collected here, on both backends)
     test_a_crash_right_after_the_commit_keeps_the_actions_own_rows,
     test_a_status_post_still_on_its_way_is_edited_after_it_never_posted_twice,
@@ -333,3 +334,45 @@ async def test_a_double_click_hitting_two_processes_is_applied_once(two: tuple[A
         doubled += len(rows) - 1
         assert [(seq, seat) for seq, seat, _a in rows] == [(1, "ann")]
     assert doubled == 0
+
+
+@pytest.mark.postgres
+def test_a_wrong_url_or_a_database_that_is_down_gets_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """No stack trace, no password: the command stops with one line that names the
+    database (its password hidden) and why."""
+    down = "postgresql://boardroom:s3cret@127.0.0.1:1/boardroom"  # nothing listens on port 1
+    assert cli.main(["migrate", "--db", down]) == 1
+    err = capsys.readouterr().err
+    assert "cannot connect to PostgreSQL at postgresql://boardroom:***@127.0.0.1:1/boardroom" in err
+    assert "s3cret" not in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert cli.main(["export", "--db", down, "1"]) == 1
+    assert "s3cret" not in capsys.readouterr().err
+    missing = pg_test_url().rsplit("/", 1)[0] + "/no_such_database"
+    assert cli.main(["migrate", "--db", missing]) == 1
+    err = capsys.readouterr().err
+    assert "cannot connect to PostgreSQL" in err and "no_such_database" in err
+
+
+@pytest.mark.postgres
+async def test_a_connection_lost_mid_game_refuses_that_move_and_loses_nothing() -> None:
+    """The server ends the bot's connection (a restart, a failover): the move of that
+    moment is refused as "cannot save right now" (nothing half-written), the next one
+    goes through on a new connection, and the log holds every move once."""
+    async with fresh_database() as url:
+        storage = await Storage.open(url)
+        try:
+            app = await new_app(storage, FakeClock())
+            info = await lobby(app, humans=3)
+            await app.start(info.id, 1, seed=3)
+            assert (await app.act(info.id, 1, None, {"pick": 1}, 0)).status == "applied"
+            cur = await storage.conn.execute("SELECT pg_backend_pid()")
+            pid = (await cur.fetchone())[0]
+            async with await psycopg.AsyncConnection.connect(pg_test_url(), autocommit=True) as admin:
+                await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            with pytest.raises(StorageUnavailable, match="cannot save right now"):
+                await app.act(info.id, 2, None, {"pick": 2}, 0)
+            out = await app.act(info.id, 2, None, {"pick": 2}, 0)  # tried again: a new connection
+            assert out.status == "applied"
+            assert await logged(app, info.id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2})]
+        finally:
+            await storage.close()
