@@ -45,8 +45,7 @@ async def copy_sqlite_to_postgres(
         raise StorageError(f"there is no SQLite database at {source}")
     src = await sqlite.connect(source)
     try:
-        from_sqlite = await sqlite.migrate(src, migrations_dir)
-        del from_sqlite
+        await sqlite.migrate(src, migrations_dir)  # the newest schema on both sides first
         dst = await postgres.connect(target)
         try:
             await postgres.migrate(dst, migrations_dir)

@@ -153,9 +153,9 @@ class PgLink:
 
 def is_unavailable(exc: BaseException) -> bool:
     """The database cannot be reached (down, a lost connection, a failover), not a bug."""
-    return isinstance(exc, PoolTimeout | psycopg.OperationalError) and not isinstance(
-        exc, psycopg.errors.QueryCanceled
-    ) or isinstance(exc, psycopg.errors.ReadOnlySqlTransaction | psycopg.errors.AdminShutdown)
+    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction | psycopg.errors.AdminShutdown):
+        return True  # a standby after a failover, a server shutting down
+    return isinstance(exc, PoolTimeout | psycopg.OperationalError) and not isinstance(exc, psycopg.errors.QueryCanceled)
 
 
 async def schema_version(conn: psycopg.AsyncConnection[Any]) -> int:
