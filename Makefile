@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LOCKS := requirements/pip.txt requirements/runtime.txt requirements/dev.txt
 
-.PHONY: test test-quick browser demo run lint bench lock clean docs-pictures mutants table table-bundle
+.PHONY: test test-quick browser postgres demo run lint bench lock clean docs-pictures mutants table table-bundle
 
 # The virtualenv holds exactly the dev lock (hashes checked), then boardroom itself,
 # editable and without dependencies; it is made anew when pyproject.toml or a lock changes.
@@ -34,16 +34,28 @@ $(STAMP): pyproject.toml $(LOCKS)
 # first where it can (make browser: root and apt-get; BROWSER_INSTALL=no skips the try);
 # where it is still missing they are skipped (a banner at the end counts them; in CI, with
 # CI set, they fail instead). The tests themselves stay offline.
+# The PostgreSQL tests (the postgres marker: tests/pg_support.py) run against the database
+# named by BOARDROOM_TEST_DB. Unset, make test starts a throwaway cluster for the run where
+# PostgreSQL is installed (scripts/pg_cluster.sh: Debian's pg_createcluster, as the postgres
+# user, on 127.0.0.1:PG_PORT, its data in a temporary folder) and removes it after; where
+# PostgreSQL is missing they are skipped (a banner counts them; in CI they fail instead:
+# .ci/run installs PostgreSQL).
 BROWSER_INSTALL ?= yes
 TEST_WORKERS ?= 6
 TEST_ARGS ?=
 QUICK_WORKERS ?= 6
+PG_PORT ?= 55439
 PYTEST = $(BIN)/python -m pytest -q --dist loadgroup
 test: $(STAMP)
 	@if [ "$(BROWSER_INSTALL)" = yes ]; then $(MAKE) --no-print-directory browser \
 		|| echo "make test: no Chromium here; the live table's browser tests will be skipped" >&2; fi
 	$(BIN)/ruff check .
-	$(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS)
+	@set -e; if [ -n "$$BOARDROOM_TEST_DB" ]; then $(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS); exit; fi; \
+	dir=$$(mktemp -d /tmp/boardroom-pg.XXXXXX); chmod 755 $$dir; \
+	trap 'scripts/pg_cluster.sh stop "$$dir/cluster" $(PG_PORT) || true; rm -rf "$$dir"' EXIT; \
+	if url=$$(scripts/pg_cluster.sh start "$$dir/cluster" $(PG_PORT)); then export BOARDROOM_TEST_DB=$$url; \
+	else echo "make test: no PostgreSQL cluster here; the postgres tests will be skipped" >&2; fi; \
+	echo "$(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS)"; $(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS)
 
 # (6 workers: most of the quick run's tests wait on a fake Discord or a picture worker)
 test-quick: $(STAMP)
@@ -59,6 +71,17 @@ browser:
 	else \
 		echo "cannot install Chromium here (needs root and apt-get): install it yourself," \
 			"e.g. sudo apt-get install chromium, or set BOARDROOM_CHROMIUM to a Chromium" >&2; \
+		exit 1; \
+	fi
+
+# PostgreSQL's server (Debian's package), for the postgres tests: installed by root with apt-get.
+postgres:
+	@if command -v pg_createcluster >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
+		echo "PostgreSQL is installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	else \
+		echo "cannot install PostgreSQL here (needs root and apt-get): sudo apt-get install postgresql" >&2; \
 		exit 1; \
 	fi
 

@@ -2,7 +2,7 @@
 
 ::
 
-    boardroom migrate --db PATH          apply missing migrations (refuses a newer database);
+    boardroom migrate --db PATH|URL      apply missing migrations (refuses a newer database);
                                          report how many games run under each rules version
     boardroom export --db PATH GAME_ID   print a game as JSON (for replay or a bug report)
     boardroom replay FILE                replay an export ("-" = stdin); print the result JSON
@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -37,12 +38,13 @@ def _fail(message: str, code: int = 1) -> int:
 
 
 async def _migrate(db: str) -> tuple[int, list[int], list[tuple[str, int | None, str | None, str, int]]]:
-    from bot.storage import connect, games_by_edition, migrate, schema_version
+    from bot.storage import backend_of, postgres, sqlite
 
-    conn = await connect(db)
+    backend: Any = postgres if backend_of(db) == "postgresql" else sqlite
+    conn = await backend.connect(db)
     try:
-        applied = await migrate(conn)
-        return await schema_version(conn), applied, await games_by_edition(conn)
+        applied = await backend.migrate(conn)
+        return await backend.schema_version(conn), applied, await backend.games_by_edition(conn)
     finally:
         await conn.close()
 
@@ -69,20 +71,44 @@ def edition_report(rows: list[tuple[str, int | None, str | None, str, int]]) -> 
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from bot.storage import StorageError
+    from bot.storage import StorageError, safe_url
 
+    if args.source or args.target:
+        return _copy(args)
+    if not args.db:
+        return _fail("migrate needs --db (a SQLite path or a postgresql:// URL), or --from and --to", 2)
     try:
         version, applied, editions = asyncio.run(_migrate(args.db))
     except StorageError as exc:
         return _fail(str(exc))
     except (sqlite3.Error, OSError) as exc:
-        return _fail(f"cannot open {args.db}: {exc}")
+        return _fail(f"cannot open {safe_url(args.db)}: {exc}")
     done = ", ".join(f"{v:04d}" for v in applied) if applied else "nothing to do"
-    print(f"{args.db}: schema version {version} (applied: {done})")
+    print(f"{safe_url(args.db)}: schema version {version} (applied: {done})")
     lines = edition_report(editions)
     print("games by rules version:" if lines else "no games yet")
     for line in lines:
         print(line)
+    return 0
+
+
+def _copy(args: argparse.Namespace) -> int:
+    """``migrate --from boardroom.db --to postgresql://...``: a SQLite database into PostgreSQL."""
+    from bot.storage import StorageError, backend_of, safe_url
+    from bot.storage.copy import copy_sqlite_to_postgres
+
+    if not (args.source and args.target):
+        return _fail("migrate --from needs --to, and --to needs --from", 2)
+    if backend_of(args.source) != "sqlite" or backend_of(args.target) != "postgresql":
+        return _fail("migrate --from takes a SQLite database and --to a postgresql:// URL", 2)
+    try:
+        copied = asyncio.run(copy_sqlite_to_postgres(args.source, args.target))
+    except StorageError as exc:
+        return _fail(str(exc))
+    except (sqlite3.Error, OSError) as exc:
+        return _fail(f"cannot copy {args.source}: {exc}")
+    print(f"copied {args.source} into {safe_url(args.target)}: {copied.get('games', 0)} game(s),"
+          f" {sum(copied.values())} row(s) in {len(copied)} table(s)")
     return 0
 
 
@@ -99,14 +125,14 @@ async def _export(db: str, game_id: int) -> dict[str, Any]:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from bot.records import AppError
-    from bot.storage import StorageError
+    from bot.storage import StorageError, safe_url
 
     try:
         data = asyncio.run(_export(args.db, args.game_id))
     except (AppError, StorageError) as exc:
         return _fail(str(exc))
     except (sqlite3.Error, OSError) as exc:
-        return _fail(f"cannot open {args.db}: {exc}")
+        return _fail(f"cannot open {safe_url(args.db)}: {exc}")
     print(json.dumps(data, sort_keys=True, indent=1 if args.pretty else None))
     return 0
 
@@ -138,7 +164,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     try:
         from_file = load_env_file(".env")
-        config = Config.from_env()
+        env = dict(os.environ)  # the command line's flags win over the environment
+        for flag, name in (("db", "BOARDROOM_DB"), ("shard_count", "BOARDROOM_SHARDS"), ("shards", "BOARDROOM_SHARD_IDS")):
+            if getattr(args, flag, None):
+                env[name] = getattr(args, flag)
+        config = Config.from_env(env)
         table = TableConfig.from_env()
     except (ConfigError, TableConfigError) as exc:
         return _fail(str(exc), 2)
@@ -148,12 +178,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     if from_file:
         log.info("read %s from ./.env", ", ".join(sorted(from_file)))  # names, never values
     from bot.discord_bot import approximate_guild_count, create_bot  # lazily: discord here only
-    from bot.storage import LeaseHeld
+    from bot.storage import LeaseHeld, safe_url
 
     # sharded when BOARDROOM_SHARDS says so, else when the bot is in more than 2,000 servers
     guilds = None if config.shards is not None else asyncio.run(approximate_guild_count(config.token))
     shards = shards_for(config.shards, guilds)
     kw: dict[str, Any] = {} if shards is None else {"shards": shards}
+    if config.shard_ids is not None:
+        kw["shard_ids"] = config.shard_ids
     if table is not None:
         kw["table"] = table  # the live table, served by this process on the same App
     from bot.runtime import Collector, event_loop, tune_gc
@@ -161,8 +193,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the garbage collector run from the event loop, in short passes (bot/runtime.py)
     client = create_bot(db_path=config.db_path, sync_guild_id=config.sync_guild_id, collector=Collector(), **kw)
     log.info(
-        "starting boardroom with database %s (%s)", config.db_path,
-        "one gateway connection" if shards is None else f"sharded: {shards} shard(s)",
+        "starting boardroom with database %s (%s)", safe_url(config.db_path),
+        "one gateway connection" if shards is None else f"sharded: {shards} shard(s)"
+        + ("" if config.shard_ids is None else f", here {config.shard_ids[0]}-{config.shard_ids[-1]}"),
     )
     tune_gc()  # what start-up left alive is never walked again (bot/runtime.py)
     try:
@@ -232,17 +265,22 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
+DB_HELP = "a SQLite database path, or a postgresql://user:password@host:port/name URL"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="boardroom", description="Asynchronous board games on Discord")
     parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("migrate", help="apply missing database migrations")
-    p.add_argument("--db", required=True, help="SQLite database path")
+    p = sub.add_parser("migrate", help="apply missing database migrations, or copy SQLite into PostgreSQL")
+    p.add_argument("--db", help=DB_HELP)
+    p.add_argument("--from", dest="source", help="copy this SQLite database ...")
+    p.add_argument("--to", dest="target", help="... into this (empty) postgresql:// database")
     p.set_defaults(fn=cmd_migrate)
 
     p = sub.add_parser("export", help="print a stored game as JSON")
-    p.add_argument("--db", required=True)
+    p.add_argument("--db", required=True, help=DB_HELP)
     p.add_argument("game_id", type=int)
     p.add_argument("--pretty", action="store_true")
     p.set_defaults(fn=cmd_export)
@@ -252,13 +290,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_replay)
 
     p = sub.add_parser("run", help="run the Discord bot (reads DISCORD_TOKEN, BOARDROOM_DB)")
+    p.add_argument("--db", help=DB_HELP + " (default: BOARDROOM_DB)")
+    p.add_argument("--shard-count", help="the number of shards in all (BOARDROOM_SHARDS): a number or auto")
+    p.add_argument("--shards", help="the shards this process runs, A-B or 0,2,5 (BOARDROOM_SHARD_IDS)")
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("demo", help="play a whole game with AI seats (resumable)")
     p.add_argument("--game", default="smartphone-inc")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--db", default="demo.db")
+    p.add_argument("--db", default="demo.db", help=DB_HELP)
     p.add_argument("--out", default=None, help="folder for the public picture of each phase (in a folder per game)")
     p.add_argument("--pace", type=float, default=0.0, help="seconds to wait between actions")
     p.add_argument("--ai", choices=["bot", "random"], default="bot", help="bot = greedy rule bot")
@@ -269,7 +310,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--players", type=int, default=2, help="seats in all, yours included")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--db", default=None, help="keep the game in this database (default: a temporary one)")
+    p.add_argument("--db", default=None, help="keep the game in this database, a SQLite path or a postgresql:// URL"
+                   " (default: a temporary one)")
     p.set_defaults(fn=cmd_table)
     return parser
 

@@ -2,12 +2,18 @@
 
 =====================  ==========================================================
 ``DISCORD_TOKEN``      the bot token (required by ``boardroom run``; never printed)
-``BOARDROOM_DB``       SQLite database path (default ``./boardroom.db``)
+``BOARDROOM_DB``       a SQLite database path (default ``./boardroom.db``) or a
+                       ``postgresql://user:password@host:port/name`` URL (several
+                       processes on one database: docs/scaling.md; never printed
+                       with its password)
 ``BOARDROOM_GUILD_ID`` optional: sync slash commands to this guild only (fast, for
                        development); unset = global commands
 ``BOARDROOM_LOG_LEVEL`` logging level (default ``INFO``)
 ``BOARDROOM_MIGRATIONS`` optional: the migrations directory (default: ``migrations/``
                        beside the ``bot`` package; the Docker image sets it)
+``BOARDROOM_SHARD_IDS`` optional, with a number in ``BOARDROOM_SHARDS``: the shards this
+                       process runs, ``A-B`` or ``0,2,5`` (several processes on one
+                       PostgreSQL database: docs/scaling.md); unset = all of them
 ``BOARDROOM_SHARDS``   optional: ``auto`` (shards, as many as Discord recommends) or a
                        number of shards; unset = shards only when the bot is in more
                        than 2,000 servers (asked of Discord at start)
@@ -32,6 +38,11 @@ class ConfigError(Exception):
     """A configuration problem; the message says what to set (never a secret's value)."""
 
 
+def _no_password(db: str) -> str:
+    """A database URL as it may be printed: ``postgresql://user:***@host/name``."""
+    return re.sub(r"^(\w+://[^:/@]*):.*@", r"\1:***@", db)
+
+
 @dataclass(frozen=True)
 class Config:
     token: str = field(repr=False)
@@ -39,11 +50,12 @@ class Config:
     sync_guild_id: int | None = None
     log_level: str = "INFO"
     shards: int | str | None = None  # "auto", a number of shards, or None: by server count
+    shard_ids: list[int] | None = None  # the shards this process runs (None: all)
 
     def __str__(self) -> str:
         return (
-            f"Config(db_path={self.db_path!r}, sync_guild_id={self.sync_guild_id}, "
-            f"log_level={self.log_level!r}, shards={self.shards!r}, token=<hidden>)"
+            f"Config(db_path={_no_password(self.db_path)!r}, sync_guild_id={self.sync_guild_id}, "
+            f"log_level={self.log_level!r}, shards={self.shards!r}, shard_ids={self.shard_ids!r}, token=<hidden>)"
         )
 
     @classmethod
@@ -69,7 +81,8 @@ class Config:
             db_path=env.get("BOARDROOM_DB", "").strip() or "boardroom.db",
             sync_guild_id=guild_id,
             log_level=level,
-            shards=parse_shards(env.get("BOARDROOM_SHARDS", "")),
+            shards=(shards := parse_shards(env.get("BOARDROOM_SHARDS", ""))),
+            shard_ids=parse_shard_ids(env.get("BOARDROOM_SHARD_IDS", ""), shards),
         )
 
 
@@ -91,6 +104,29 @@ def parse_shards(text: str) -> int | str | None:
     if not 1 <= count <= MAX_SHARDS:
         raise ConfigError(f"BOARDROOM_SHARDS must be auto or a number of shards from 1 to {MAX_SHARDS}")
     return count
+
+
+def parse_shard_ids(text: str, shards: int | str | None) -> list[int] | None:
+    """``BOARDROOM_SHARD_IDS`` (``--shards``): ``A-B`` (both included) or ``0,2,5``, each
+    below the number of shards, which must be given as a number; empty = None (all)."""
+    value = text.strip()
+    if not value:
+        return None
+    if not isinstance(shards, int):
+        raise ConfigError("BOARDROOM_SHARD_IDS (--shards) needs the number of shards in BOARDROOM_SHARDS (--shard-count)")
+    try:
+        if "-" in value:
+            first, last = (int(x) for x in value.split("-", 1))
+            ids = list(range(first, last + 1))
+        else:
+            ids = sorted({int(x) for x in value.split(",")})
+    except ValueError:
+        ids = []
+    if not ids or not all(0 <= i < shards for i in ids):
+        raise ConfigError(
+            f"BOARDROOM_SHARD_IDS (--shards) must be A-B or a list like 0,2,5 of shards from 0 to {shards - 1}"
+        )
+    return ids
 
 
 SHARD_ABOVE_GUILDS = 2000  # more servers than this: shard (issue 9)

@@ -45,6 +45,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from bot import jsontext
+from bot.claims import SWEEP_S, ClaimLost, claims_for
 from bot.storage import OutboxRow, Storage
 
 log = logging.getLogger("boardroom.delivery")
@@ -153,6 +154,45 @@ def lane(row: OutboxRow) -> str:
     return f"dm:{row.target}" if row.kind == "dm" else "place"
 
 
+# Discord's global limit: 50 requests a second per bot, interaction answers excepted
+GLOBAL_LIMIT = 50.0
+
+
+class Budget:
+    """A fixed share of Discord's global limit for this process (several processes, each
+    with its range of shards: docs/scaling.md says why a fixed share and not a budget
+    through the database): at most ``rate`` sends a second, in bursts of at most ``rate``."""
+
+    def __init__(
+        self, rate: float, clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.sleep = sleep
+        self.tokens = rate
+        self.at = clock()
+
+    async def take(self) -> None:
+        while True:
+            now = self.clock()
+            self.tokens = min(self.rate, self.tokens + (now - self.at) * self.rate)
+            self.at = now
+            if self.tokens >= 1 - 1e-9:  # (a float a hair short of a whole token is one)
+                self.tokens = max(0.0, self.tokens - 1)
+                return
+            await self.sleep(max(0.001, (1 - self.tokens) / self.rate))
+
+
+def global_share(shard_count: int | None, shard_ids: list[int] | None) -> float | None:
+    """This process's share of Discord's global limit: its part of the shards (with a
+    tenth kept back for retries), or None when it runs every shard (one process: Discord's
+    own answers pace it, as before)."""
+    if not shard_count or shard_ids is None or len(shard_ids) >= shard_count:
+        return None
+    return GLOBAL_LIMIT * 0.9 * len(shard_ids) / shard_count
+
+
 class Deliverer:
     def __init__(
         self,
@@ -167,15 +207,21 @@ class Deliverer:
         sweep_every: float = 30.0,
         wall: Callable[[], float] = time.time,
         concurrency: int = 16,
+        global_rate: float | None = None,
     ) -> None:
         self.storage = storage
+        # this process's share of Discord's global limit (None: not paced here)
+        self.budget = Budget(global_rate) if global_rate else None
         self.sender = sender
         self.backoff = backoff
         self.backoff_cap = backoff_cap
         self.blocked_retry = blocked_retry
         self.pace = pace
         self.per = per * 1.05  # a margin: Discord counts on its side of the wire
-        self.sweep_every = sweep_every
+        # several processes on one database (PostgreSQL): a game's outbox is delivered by
+        # the process that claims it (bot.claims); a killed one's is taken over at a sweep
+        self.claims = claims_for(storage)
+        self.sweep_every = min(sweep_every, SWEEP_S) if self.claims is not None else sweep_every
         self.wall = wall  # real time, not the game clock: retries and pacing
         self.on_sweep: list[Callable[[], Awaitable[None]]] = []
         # a "sync" row (written by an older version with each action, until its posts were
@@ -289,9 +335,12 @@ class Deliverer:
         read_at = 0.0
         top = 0
         epoch = self.storage.outbox_epoch(game_id)
+        claim = str(game_id)
         try:
             while not self._closed:
                 wake.clear()
+                if self.claims is not None and await self.claims.hold("outbox", claim) is None:
+                    return  # another live process delivers this game's rows
                 for ln in [ln for ln, t in inflight.items() if t.done()]:
                     task = inflight.pop(ln)
                     if not task.cancelled() and task.exception() is not None:
@@ -347,6 +396,9 @@ class Deliverer:
         finally:
             for t in inflight.values():
                 t.cancel()
+            if self.claims is not None and not self._closed:
+                with contextlib.suppress(Exception):  # (expires by itself otherwise)
+                    await self.claims.release("outbox", claim)
 
     async def _start_lanes(
         self, game_id: int, rows: list[OutboxRow], inflight: dict[str, asyncio.Task[None]]
@@ -483,7 +535,11 @@ class Deliverer:
     async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> set[int] | None:
         """Send, then mark; the ids of the rows no longer pending, or None if a row is
         still pending in a changed way (to try again later) and must be read again."""
+        if self.claims is not None and not self.claims.valid("outbox", str(game_id)):
+            return None  # paused past its claim: another process may deliver it now
         try:
+            if self.budget is not None:
+                await self.budget.take()
             message_id = await self.sender.deliver(pick, merged)
         except asyncio.CancelledError:
             raise
@@ -512,7 +568,11 @@ class Deliverer:
         else:
             if pick.kind == "edit":
                 self._edited(pick)
-            await self._delivered(game_id, [pick, *merged], message_id)
+            try:
+                await self._delivered(game_id, [pick, *merged], message_id)
+            except ClaimLost:  # sent (its nonce keeps it one post), recorded by the new owner
+                log.info("game %s: outbox row %s was sent after this process lost its claim", game_id, pick.id)
+                return None
             return {r.id for r in [pick, *merged]}
 
     async def _delivered(self, game_id: int, rows: list[OutboxRow], message_id: int | None) -> None:
@@ -523,6 +583,8 @@ class Deliverer:
         posted = any(r.kind == "post" for r in rows)
 
         async def write(tx: Any) -> None:
+            if self.claims is not None:  # the fence: a lost claim records nothing
+                await self.claims.fence(tx, "outbox", str(game_id))
             for r in rows:
                 await tx.mark_outbox(r.id, "delivered", message_id=message_id)
             if any(r.payload.get("held") for r in rows):

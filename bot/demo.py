@@ -28,6 +28,8 @@ from typing import Any
 
 import render
 from bot.app import AiChoose, App
+from bot.app.core import Raced
+from bot.claims import Claims
 from bot.games import find as find_presenter
 from bot.records import GameInfo
 from bot.storage import Storage, dumps
@@ -149,26 +151,46 @@ async def run_demo(
                 except Exception:
                     log.exception("drawing the picture of version %s failed", view.get("version"))
 
-        info = await find_demo_game(app, channel)
-        if info is None:
-            info = await app.create_game(
-                game, channel_id=channel, host_id=DEMO_HOST, host_name="demo", join=False
-            )
-        if info.status == "lobby":
-            while len(info.seats) < players:  # also after a kill while seating
-                info = await app.add_ai(info.id, DEMO_HOST, ai)
-            started = await app.start(info.id, DEMO_HOST, seed=seed, run_ai=False)
-            echo(f"started {game} #{info.id}: {players} AI seats, seed {seed}")
-            for i, view in enumerate(started.phase_views):
-                picture(view, start=i == 0)
-        elif info.status == "active":
-            echo(f"resuming {game} #{info.id} at version {info.version}")
-        else:
-            echo(f"{game} #{info.id} already finished at version {info.version}")
+        # several demos on one PostgreSQL database: one sets the game up, the others wait
+        # for it and then play it with it (each move once: the game's lock in the move)
+        setup = Claims(storage, ttl=60.0) if storage.shared else None
+        while setup is not None and await setup.hold("demo", str(channel)) is None:
+            await asyncio.sleep(0.05)
+        try:
+            info = await find_demo_game(app, channel)
+            if info is None:
+                info = await app.create_game(
+                    game, channel_id=channel, host_id=DEMO_HOST, host_name="demo", join=False
+                )
+            if info.status == "lobby":
+                while len(info.seats) < players:  # also after a kill while seating
+                    info = await app.add_ai(info.id, DEMO_HOST, ai)
+                started = await app.start(info.id, DEMO_HOST, seed=seed, run_ai=False)
+                echo(f"started {game} #{info.id}: {players} AI seats, seed {seed}")
+                for i, view in enumerate(started.phase_views):
+                    picture(view, start=i == 0)
+            elif info.status == "active":
+                echo(f"resuming {game} #{info.id} at version {info.version}")
+            else:
+                echo(f"{game} #{info.id} already finished at version {info.version}")
+        finally:
+            if setup is not None:
+                await setup.release("demo", str(channel))
+        raced = 0
         while True:
-            step = await app.step_ai(info.id)
+            try:
+                step = await app.step_ai(info.id)
+            except Raced:  # another process moved first: look at the game again
+                step = None
             if step is None:
-                break
+                # nothing to do, or another demo process moved this seat first (every seat
+                # is the AI's: an active game always has a move to make)
+                if (await app.info(info.id)).status != "active" or raced >= 1000:
+                    break
+                raced += 1
+                await asyncio.sleep(0.01)
+                continue
+            raced = 0
             if step.phase_changed:
                 for view in step.phase_views:
                     picture(view)

@@ -155,7 +155,7 @@ class BoardroomBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(answer_stray, "on_interaction")  # a crafted button: a polite reply
         errors.install(self.tree)
-        from bot.delivery import Deliverer
+        from bot.delivery import Deliverer, global_share
         from bot.posting import DiscordSender
 
         delivery_kwargs = dict(self._delivery_kwargs)
@@ -167,8 +167,16 @@ class BoardroomBot(commands.Bot):
             self.app.status_settle = float(status_settle)
         # rows a dead process held back for the end of its chain of moves are due now
         # (nothing runs yet: no interaction before the gateway connects)
-        async with self.storage.transaction() as tx:
-            await tx.release_held_batches()
+        # (not on a database shared with other live processes: their chains hold theirs,
+        # and a dead one's are due by themselves after their hold)
+        if not self.storage.shared:
+            async with self.storage.transaction() as tx:
+                await tx.release_held_batches()
+        # several processes, each with its range of shards: a fixed share of Discord's
+        # global limit each
+        share = global_share(getattr(self, "shard_count", None), getattr(self, "shard_ids", None))
+        if share is not None:
+            delivery_kwargs.setdefault("global_rate", share)
         self.delivery = Deliverer(self.storage, DiscordSender(self), **delivery_kwargs)
         play = self.get_cog("Play")
         self.delivery.on_sync = self.app.resync  # a "sync" marker left by an older version
@@ -312,16 +320,20 @@ async def approximate_guild_count(token: str) -> int | None:
 
 
 def create_bot(
-    db_path: str = "boardroom.db", *, shards: int | str | None = None, **test_overrides: Any
+    db_path: str = "boardroom.db", *, shards: int | str | None = None, shard_ids: list[int] | None = None,
+    **test_overrides: Any,
 ) -> BoardroomBot:
     """The bot, unstarted. ``boardroom run`` calls this and then ``bot.start(token)``.
 
     ``shards``: None, one gateway connection (:class:`BoardroomBot`); ``"auto"``, a
     :class:`ShardedBoardroomBot` with as many shards as Discord recommends; a number,
     that many shards (:func:`bot.config.shards_for` decides from ``BOARDROOM_SHARDS``
-    and the server count)."""
+    and the server count). ``shard_ids``: only these of the ``shards`` (a number) run
+    here (several processes on one PostgreSQL database, each its own range)."""
     if shards is None:
         return BoardroomBot(str(db_path), **test_overrides)
     if shards != "auto":
         test_overrides["shard_count"] = int(shards)
+    if shard_ids is not None:
+        test_overrides["shard_ids"] = list(shard_ids)
     return ShardedBoardroomBot(str(db_path), **test_overrides)

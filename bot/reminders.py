@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
+from bot.claims import SWEEP_S, Claims
 from bot.records import Outcome
 from bot.settings import QuietHours, Settings, parse_hhmm, zone
 from bot.storage import Storage
@@ -182,12 +183,21 @@ class ReminderScheduler:
         self._fire_lock = asyncio.Lock()
         self.wake_at: float | None = None  # when the timer fires next (None: nothing due)
         self._failed: dict[tuple[int, str, str], float] = {}  # row -> retry not before
+        # several processes on one database (PostgreSQL): a row is fired by the process
+        # that claims it (bot.claims); one claimed by another is looked at again once its
+        # claim would have expired (a killed process's rows are taken over then)
+        storage = app.storage
+        self.claims = Claims(storage) if getattr(storage, "shared", False) else None
         app.listeners.append(self.sync_game)
 
     async def start(self) -> int:
         """Start the scheduler and arm the timer; returns the number of timers (0 or 1)."""
         if not self.scheduler.running:
             self.scheduler.start()
+        if self.claims is not None:  # rows written by other processes (or left by a killed one)
+            self.scheduler.add_job(
+                self._wake, "interval", seconds=SWEEP_S, id="reminders:sweep", replace_existing=True, coalesce=True,
+            )
         return await self.rebuild()
 
     def shutdown(self) -> None:
@@ -266,9 +276,17 @@ class ReminderScheduler:
     async def fire(self, game_id: int, seat: str, kind: str) -> Nudge | None:
         """Look at one reminder row now: send, reschedule, or drop it."""
         key = (game_id, seat, kind)
+        claim = f"{game_id}:{seat}:{kind}"
         async with self._fire_lock:
             try:
-                nudge = await self._fire(game_id, seat, kind)
+                if self.claims is not None and await self.claims.hold("reminder", claim) is None:
+                    self._failed[key] = self.clock() + self.claims.ttl
+                    return None
+                try:
+                    nudge = await self._fire(game_id, seat, kind)
+                finally:
+                    if self.claims is not None:
+                        await self.claims.release("reminder", claim)
             except Exception:
                 log.exception("reminder %s/%s/%s failed", game_id, seat, kind)
                 # Leave the row unsent; look again later rather than never.
@@ -317,5 +335,10 @@ class ReminderScheduler:
         settings = await storage.settings(game_id)
         sent_at = self.clock()
         next_due = next_nudge_due(settings, sent_at, quiet)
-        await storage.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
+        if self.claims is None:
+            await storage.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
+            return nudge
+        async with storage.transaction() as tx:  # the fence: a lost claim records nothing
+            await self.claims.fence(tx, "reminder", f"{game_id}:{seat}:{kind}")
+            await tx.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
         return nudge

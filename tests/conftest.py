@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.pg_support import NO_POSTGRES, pg_test_url
 from tests.table_support import INSTALL, browser_verdict, chromium_path, in_ci
 
 # The picture workers of the bots the tests start draw at the tests' own priority: niced
@@ -41,7 +42,7 @@ SLOW = frozenset({
     "test_discord_faults", "test_mm_discord", "test_pads", "test_picture_workers", "test_pictures_orphans",
     "test_plan_enumeration", "test_plan_enumeration_rules", "test_playtest_aoa", "test_playtest_fit",
     "test_playtest_mm", "test_prompts_reordered", "test_prompts_whole_games", "test_render_update",
-    "test_runtime_loop", "test_si_select_fit",
+    "test_runtime_loop", "test_si_select_fit", "test_pg_processes", "test_pg_demo",
     "test_secrecy_differential", "test_si_read_identity", "test_status_deadlines", "test_su_bot_e2e",
     "test_upgrade", "test_ux_e2e", "test_words",
 })
@@ -77,6 +78,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("postgres") is not None and not pg_test_url():
+        if in_ci():  # CI installs PostgreSQL (.ci/run): there, no database is a failure
+            pytest.fail(NO_POSTGRES, pytrace=False)
+        pytest.skip(NO_POSTGRES)
     if item.get_closest_marker("browser") is None:
         return
     verdict = browser_verdict(chromium_path(), in_ci())
@@ -88,13 +93,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     pytest.skip(reason)
 
 
-def browser_skips(stats: dict[str, list[Any]]) -> int:
-    """How many reports in ``stats`` are browser tests skipped for want of Chromium."""
+def browser_skips(stats: dict[str, list[Any]], why: str = INSTALL) -> int:
+    """How many reports in ``stats`` are tests skipped for ``why`` (by default: browser
+    tests for want of Chromium)."""
     n = 0
     for report in stats.get("skipped", []):
         longrepr = getattr(report, "longrepr", None)
         text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
-        n += INSTALL in str(text)
+        n += why in str(text)
     return n
 
 
@@ -105,3 +111,6 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             "!", f"{skipped} browser test(s) of the live table SKIPPED: no Chromium installed ({INSTALL})",
             red=True, bold=True,
         )
+    skipped = browser_skips(terminalreporter.stats, NO_POSTGRES)
+    if skipped:
+        terminalreporter.write_sep("!", f"{skipped} PostgreSQL test(s) SKIPPED: {NO_POSTGRES}", red=True, bold=True)

@@ -41,6 +41,8 @@ _spec.loader.exec_module(run_all)
         ["bench_load.py", "--games", "4", "--seconds", "1", "--per", "0.25"],
         ["bench_home.py", "--games", "200", "--digests", "50", "--calls", "10"],
         ["bench_svg.py", "--runs", "1"],
+        # PostgreSQL beside SQLite (issue 37): the database of BOARDROOM_TEST_DB
+        pytest.param(["bench_pg.py", "--games", "2", "--seconds", "0.5"], marks=pytest.mark.postgres),
     ],
     ids=lambda args: args[0].removesuffix(".py"),
 )

@@ -12,6 +12,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
+
+from bot.config import parse_shard_ids, parse_shards
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,3 +162,25 @@ def test_env_example_lists_the_settings_with_an_empty_token() -> None:
     values = parse_env_file(text)
     assert values.get("DISCORD_TOKEN") == ""  # never a real token in the repository
     assert "BOARDROOM_DB" in text and "BOARDROOM_LOG_LEVEL" in text
+
+
+def test_compose_runs_the_bot_on_postgresql_with_every_shard_once() -> None:
+    """compose.yaml (issue 37): PostgreSQL with a health check, and bot processes that
+    wait for it, share its database and run each shard exactly once between them."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    db = services["db"]
+    assert str(db["image"]).startswith("postgres:") and "pg_isready" in " ".join(db["healthcheck"]["test"])
+    bots = {name: s for name, s in services.items() if name != "db"}
+    assert len(bots) >= 2
+    shards: list[int] = []
+    counts = set()
+    for s in bots.values():
+        assert s["depends_on"]["db"]["condition"] == "service_healthy"
+        env = s["environment"]
+        assert env["BOARDROOM_DB"].startswith("postgresql://") and "@db:5432/" in env["BOARDROOM_DB"]
+        count = parse_shards(env["BOARDROOM_SHARDS"])
+        counts.add(count)
+        shards += parse_shard_ids(env["BOARDROOM_SHARD_IDS"], count) or []
+    [count] = counts
+    assert sorted(shards) == list(range(int(count)))

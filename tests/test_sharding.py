@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import cli
 from bot.config import SHARD_ABOVE_GUILDS, Config, ConfigError, parse_shards, shards_for
+from bot.delivery import Budget, global_share
 from bot.discord_bot import BoardroomBot, ShardedBoardroomBot, approximate_guild_count, create_bot
 from tests.discord_support import TOKEN, running
 from tests.fake_discord import Failure, FakeDiscord
@@ -106,3 +107,64 @@ def test_boardroom_run_shards(
     assert cli.main(["run"]) == 0
     assert calls.get("shards") == expected
     assert asked == ([] if env else [TOKEN])  # Discord is asked only when the setting is unset
+
+
+def test_a_process_runs_its_range_of_shards(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 37: ``boardroom run --shard-count 16 --shards 0-3`` (or BOARDROOM_SHARDS and
+    BOARDROOM_SHARD_IDS) runs shards 0 to 3 of 16 here, on discord.py's AutoShardedClient
+    (``shard_ids``); a range without a number of shards, or beyond it, is refused."""
+    calls: dict[str, Any] = {}
+
+    class FakeClient:
+        def run(self, token: str, **kw: object) -> None:
+            calls["ran"] = True
+
+    def fake_create_bot(db_path: str, **kw: object) -> FakeClient:
+        calls.update(kw, db_path=db_path)
+        return FakeClient()
+
+    async def count(token: str) -> int | None:
+        return 1
+
+    fake = types.ModuleType("bot.discord_bot")
+    fake.create_bot = fake_create_bot  # type: ignore[attr-defined]
+    fake.approximate_guild_count = count  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.discord_bot", fake)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("BOARDROOM_DB", str(tmp_path / "bot.db"))
+    for name in ("BOARDROOM_SHARDS", "BOARDROOM_SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    assert cli.main(["run", "--shard-count", "16", "--shards", "0-3", "--db", str(tmp_path / "other.db")]) == 0
+    assert (calls["shards"], calls["shard_ids"], calls["db_path"]) == (16, [0, 1, 2, 3], str(tmp_path / "other.db"))
+    calls.clear()
+    monkeypatch.setenv("BOARDROOM_SHARDS", "8")
+    monkeypatch.setenv("BOARDROOM_SHARD_IDS", "5,7")
+    assert cli.main(["run"]) == 0 and (calls["shards"], calls["shard_ids"]) == (8, [5, 7])
+    calls.clear()
+    assert cli.main(["run", "--shards", "6-9"]) == 2 and calls == {}  # 8 shards: 0 to 7
+    assert cli.main(["run", "--shard-count", "auto", "--shards", "0-1"]) == 2 and calls == {}
+
+
+def test_create_bot_runs_only_its_shard_ids(tmp_path: Path) -> None:
+    bot = create_bot(db_path=str(tmp_path / "d.db"), shards=16, shard_ids=[4, 5, 6, 7])
+    assert isinstance(bot, ShardedBoardroomBot)
+    assert (bot.shard_count, bot.shard_ids) == (16, [4, 5, 6, 7])
+
+
+async def test_each_process_keeps_to_its_fixed_share_of_the_global_limit() -> None:
+    """Issue 37: Discord allows a bot 50 requests a second in all; a process running 4 of
+    16 shards sends at most its share (with a tenth kept back), paced without the database."""
+    assert global_share(16, [0, 1, 2, 3]) == pytest.approx(50 * 0.9 * 4 / 16)
+    assert global_share(None, None) is None and global_share(4, [0, 1, 2, 3]) is None  # one process: all of it
+    now = [100.0]
+    slept: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    budget = Budget(5.0, clock=lambda: now[0], sleep=fake_sleep)
+    for _ in range(15):
+        await budget.take()
+    assert slept and sum(slept) == pytest.approx(2.0)  # 5 at once, then 10 more at 5 a second

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import replace
 
 from bot.app.compose import post_row
 from bot.app.core import LIVE, Core
 from bot.records import AppError, Conflict, Forbidden, GameInfo, NotFound, Outcome
 from bot.settings import QuietHours
+from bot.storage import INTEGRITY_ERRORS
 
 
 class AdminOps(Core):
@@ -156,7 +156,7 @@ class AdminOps(Core):
                     await tx.update_game(game_id, self.clock(), channel_id=channel_id, thread_id=thread_id)
                     await tx.clear_delivery_block(game_id)
                     await tx.retry_outbox_now(game_id)
-            except sqlite3.IntegrityError:
+            except INTEGRITY_ERRORS:
                 raise Conflict("Another game is already played there; pick another channel.") from None
             return await self.info(game_id)
 

@@ -140,7 +140,6 @@ import copy
 import json
 import logging
 import secrets
-import sqlite3
 import time
 import weakref
 from collections import OrderedDict
@@ -172,6 +171,7 @@ from bot.records import (
 )
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
 from bot.storage import (
+    INTEGRITY_ERRORS,
     DamagedRecord,
     DraftRow,
     GameRow,
@@ -947,6 +947,7 @@ class Core:
         kept = {f.name: copy.copy(getattr(out, f.name)) for f in dataclass_fields(out)}  # (a race puts these back)
         try:
             async with self.storage.transaction() as tx:
+                await tx.lock_game(info.id)  # several processes (PostgreSQL): one action at a time
                 await tx.append_action(info.id, seq, seat, action, actor, now)
                 fields: dict[str, Any] = {"version": seq}
                 fields["ai_owed"] = self._ai_owed(info, game, new)  # issue 9: start-up's one query
@@ -979,7 +980,7 @@ class Core:
                     out.settled = seq
                 else:
                     await self._write_rows(tx, info, game, new, out, final=False)
-        except sqlite3.IntegrityError:
+        except INTEGRITY_ERRORS:
             # another process logged this seq first: nothing was written, and what this
             # one knew of the game is stale (its caches count only its own writes)
             log.info("game %s: seq %s was logged by another process first", info.id, seq)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
 from bot.app.core import Core
 from bot.records import AppError, Conflict, GameInfo, NotFound, Outcome, make_seat_id
+from bot.storage import INTEGRITY_ERRORS
 from engine import IllegalAction
 from engine.versions import edition
 
@@ -44,7 +44,7 @@ class LobbyOps(Core):
                 )
                 if join:
                     await tx.insert_seat(gid, make_seat_id(host_name, set()), 0, host_id, None, host_name)
-        except sqlite3.IntegrityError:
+        except INTEGRITY_ERRORS:
             raise Conflict("This channel already has a game.") from None
         return await self.info(gid)
 
@@ -142,7 +142,7 @@ class LobbyOps(Core):
             try:
                 async with self.storage.transaction() as tx:
                     await tx.update_game(game_id, self.clock(), thread_id=thread_id)
-            except sqlite3.IntegrityError:
+            except INTEGRITY_ERRORS:
                 raise Conflict("That thread already has a game.") from None
             return await self.info(game_id)
 

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests (issue 37), with Debian's postgresql-common:
+#   scripts/pg_cluster.sh start DIR PORT   # prints the BOARDROOM_TEST_DB URL; exit 3: no PostgreSQL here
+#   scripts/pg_cluster.sh stop DIR PORT    # stops it and removes DIR
+# PostgreSQL refuses to run as root: the cluster belongs to the postgres user (or, not
+# root, to whoever runs this). It listens on 127.0.0.1:PORT only; its data is in DIR.
+set -euo pipefail
+cmd=${1:?start|stop}; dir=${2:?DIR}; port=${3:?PORT}
+version=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1 || true)
+if [ -z "$version" ] || ! command -v pg_createcluster >/dev/null 2>&1; then
+    echo "no PostgreSQL server here (Debian: apt-get install postgresql)" >&2
+    exit 3
+fi
+name="boardroom_test_$port"
+if [ "$(id -u)" = 0 ]; then as=(runuser -u postgres --); owner=postgres; else as=(); owner=$(id -un); fi
+case "$cmd" in
+start)
+    mkdir -p "$dir"
+    chown "$owner" "$dir" 2>/dev/null || true
+    chmod 700 "$dir"
+    "${as[@]}" pg_createcluster -q "$version" "$name" -d "$dir/data" -p "$port" \
+        -s "$dir" -l "$dir/log" -- --auth=trust >/dev/null
+    # a test cluster: loopback only, no durability (a crash loses the throwaway data)
+    printf '%s\n' "listen_addresses = '127.0.0.1'" "unix_socket_directories = '$dir'" \
+        "fsync = off" "synchronous_commit = off" "full_page_writes = off" \
+        "max_connections = 200" "shared_buffers = 64MB" \
+        | "${as[@]}" tee "/etc/postgresql/$version/$name/conf.d/boardroom_test.conf" >/dev/null
+    "${as[@]}" pg_ctlcluster "$version" "$name" start
+    "${as[@]}" psql -q -h 127.0.0.1 -p "$port" -U "$owner" -d postgres \
+        -c "CREATE DATABASE boardroom_test" >/dev/null
+    echo "postgresql://$owner@127.0.0.1:$port/boardroom_test"
+    ;;
+stop)
+    "${as[@]}" pg_dropcluster --stop "$version" "$name" 2>/dev/null || true
+    rm -rf "$dir"
+    if [ -d "/etc/postgresql/$version/$name" ]; then rm -rf "/etc/postgresql/$version/$name" || true; fi
+    ;;
+*) echo "start|stop" >&2; exit 2 ;;
+esac
