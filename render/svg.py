@@ -312,3 +312,14 @@ def board(game_name: str, view: dict[str, Any]) -> str:
     module = importlib.import_module(f"render.{game_name.replace('-', '_')}.svg")
     out: str = module.board(view)
     return out
+
+
+def mine(game_name: str, view: dict[str, Any]) -> str:
+    """The SVG of one seat's own area from ``view`` (that seat's view from the engine,
+    never the whole state): the game's ``render/<game>/svg.py`` draws it with the same
+    code as the seat's private picture in Discord."""
+    if view.get("you") is None:
+        raise ValueError("a seat's own area is drawn from that seat's view only")
+    module = importlib.import_module(f"render.{game_name.replace('-', '_')}.svg")
+    out: str = module.mine(view)
+    return out

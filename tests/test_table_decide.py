@@ -1,0 +1,130 @@
+"""Decisions on the board (issue 35), in a real browser (headless Chromium, Playwright)
+through the fake Discord at 400 px wide: each game's round played by gestures on the
+drawn board and the seat's own area (taps, drags; the server says what each means, from
+the engine's legal actions), every gesture counted; the same moves sent through the app
+(what a click in Discord calls) in a second run give the same game, step for step."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from engine import ai
+from tests.board_driver import Count, decide, ready
+from tests.discord_support import running
+from tests.fake_discord import FakeDiscord
+from tests.table_support import Page, browser, needs_chromium
+from tests.test_discord_e2e import fake
+from tests.test_table_browser import table_config
+from tests.test_table_games import started
+
+__all__ = ["fake"]
+
+pytestmark = needs_chromium
+
+Chooser = Callable[[dict[str, Any], dict[str, Any]], Any]
+
+
+async def mine_turn(p: Page) -> dict[str, Any]:
+    """The table once it is this seat's decision (or the game moved past its round)."""
+    await p.page.wait_for_function(
+        "() => { const t = window.boardroom.table; return t && (t.actions.length > 0 || t.status !== 'active'); }",
+        timeout=30_000,
+    )
+    return await ready(p)
+
+
+async def play_round(
+    fake: FakeDiscord, tmp_path: Any, game: str, ai_kind: str, choose: Chooser, *, shots: str = ""
+) -> tuple[Count, list[tuple[str, dict[str, Any]]], int, Any]:
+    """ann plays round 1 at the table by gestures against one AI seat; returns the
+    gestures, her moves, the log's last step after her last move and that step's public view."""
+    ann = fake.add_member("ann")
+    count = Count()
+    moves: list[tuple[str, dict[str, Any]]] = []
+    async with running(fake, str(tmp_path / "t.db"), renderer=None, table=table_config(fake)) as bot:
+        gid = await started(fake, bot, game, ann, ai_kind)
+        port = bot.get_cog("Table").server.port
+        async with browser() as b:
+            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
+            await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
+            for _ in range(80):
+                t = await mine_turn(p)
+                if t["view"].get("round", 1) > 1 or t["status"] != "active":
+                    break
+                state = await bot.app.state(gid)
+                action = choose(t, state)
+                how = await decide(p, action, count)
+                moves.append((how, action))
+                if shots and len(moves) == 2:
+                    await p.page.screenshot(path=shots, full_page=True)
+            assert moves and not p.errors, p.errors
+            await p.assert_plain_words()
+            assert await p.page.evaluate("document.documentElement.scrollWidth") <= 400
+        async with bot.storage.read() as q:
+            rows = await q.actions(gid)
+        last = max(r.seq for r in rows if r.seat == "ann")
+        mine = [r.action for r in rows if r.seat == "ann"]
+        assert mine == [a for _how, a in moves]  # what the table sent is what was logged
+        view, _events, _n = await bot.app.public_view_at(gid, last)
+    return count, moves, last, view
+
+
+async def same_through_the_app(fake: FakeDiscord, tmp_path: Any, game: str, ai_kind: str,
+                               moves: list[tuple[str, dict[str, Any]]], last: int) -> Any:
+    """The same moves of ann sent through the app (what Discord's buttons call), in a new
+    run from the same seed: the public view at the same step."""
+    ann = next(u for u in fake.users.values() if u.get("username") == "ann")
+    async with running(fake, str(tmp_path / "app.db"), renderer=None) as bot:
+        gid = await started(fake, bot, game, ann, ai_kind)
+        for _how, action in moves:
+            for _ in range(600):  # (the AI seat answers by itself, as in the first run)
+                if await bot.app.prompt(gid, "ann") is not None:
+                    break
+                await asyncio.sleep(0.05)
+            state = await bot.app.state(gid)
+            out = await bot.app.act(gid, int(ann["id"]), "ann", action, int(state["version"]))
+            assert out.status == "applied", out
+        view, _events, _n = await bot.app.public_view_at(gid, last)
+    return view
+
+
+def greedy(game: str) -> Chooser:
+    return lambda t, state: ai.choose(game, state, "ann", "greedy")
+
+
+def aoa_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
+    """A turn's main action on the board (a worker to a card of a row), then the end of
+    the turn; any other decision as the rule bot takes it."""
+    legal = [a["action"] for a in t["actions"]]
+    on_board = {a["n"] for a in t["actions"] if str(a["n"]) in t["board"]["moves"]}
+    if (t["prompt"] or {}).get("type") == "turn":
+        mains = [a["action"] for a in t["actions"] if a["n"] in on_board and a["action"]["type"] == "main" and "card" in a["action"]]
+        if mains and not t["prompt"].get("main_done"):
+            return mains[0]
+        if {"type": "end"} in legal:
+            return {"type": "end"}
+    return ai.choose("age-of-automaton", state, "ann", "greedy")
+
+
+@needs_chromium
+async def test_age_of_automaton_a_round_by_taps_on_the_board(fake: FakeDiscord, tmp_path: Any) -> None:
+    count, moves, last, view = await play_round(fake, tmp_path, "age-of-automaton", "bot", aoa_choice,
+                                                shots=str(tmp_path / "aoa.png"))
+    # a turn: its decisions from the first to "end" (other prompts between, as dice, apart)
+    turns: list[list[tuple[str, int, str]]] = [[]]
+    for kind, action, n, how in count.each:
+        if kind == "turn":
+            turns[-1].append((action["type"], n, how))
+            if action["type"] == "end":
+                turns.append([])
+    turns = [t for t in turns if t]
+    print(f"\nAge of Automaton: {len(moves)} decisions, {count.total} gestures ({count.taps} taps, {count.drags} drags, "
+          f"{count.presses} presses); turns (decision, gestures, how): {turns}")
+    assert any(how == "board" for how, _a in moves)
+    # a turn of one main action on the board: tap an automaton, tap its place, ✓ (its cost
+    # and gain in the label), End the turn: 4 gestures
+    simple = [t for t in turns if [x[0] for x in t] == ["main", "end"] and t[0][2] == "board"]
+    assert simple and all(sum(x[1] for x in t) == 4 for t in simple), turns
+    assert await same_through_the_app(fake, tmp_path, "age-of-automaton", "bot", moves, last) == view
