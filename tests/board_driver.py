@@ -54,6 +54,10 @@ async def _wait(p: Page, condition: str) -> None:
 async def _center(p: Page, ident: str) -> tuple[float, float]:
     """The middle of the place carrying ``ident`` on screen (the board panned to it if
     it lies there: what a player's own pan does; not counted as a gesture)."""
+    await p.page.wait_for_function(  # (a drawing may be coming in again: another seat moved)
+        """(id) => ['mine-board', 'whole-board'].some((s) => { const svg = document.getElementById(s);
+            return svg && [...svg.querySelectorAll('[data-id]')].some((e) => e.getAttribute('data-id') === id); })""",
+        arg=ident, timeout=5_000)
     got = await p.page.evaluate(
         """(id) => {
             const find = (s) => s && [...s.querySelectorAll('[data-id]')].find((e) => e.getAttribute('data-id') === id);
@@ -66,7 +70,9 @@ async def _center(p: Page, ident: str) -> tuple[float, float]:
         }""",
         ident,
     )
-    assert got is not None, f"no place {ident!r} drawn"
+    if got is None:
+        ids = await p.page.evaluate("[...document.querySelectorAll('#mine-board [data-id]')].map((e) => e.getAttribute('data-id'))")
+        raise AssertionError(f"no place {ident!r} drawn; the own area has {ids}")
     return float(got[0]), float(got[1])
 
 

@@ -7,6 +7,7 @@ the engine's legal actions), every gesture counted; the same moves sent through 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -23,7 +24,7 @@ __all__ = ["fake"]
 
 pytestmark = needs_chromium
 
-Chooser = Callable[[dict[str, Any], dict[str, Any]], Any]
+Chooser = Callable[[dict[str, Any], dict[str, Any]], Any]  # an action, or a coroutine function (page, count) -> action
 
 
 async def mine_turn(p: Page) -> dict[str, Any]:
@@ -55,7 +56,10 @@ async def play_round(
                     break
                 state = await bot.app.state(gid)
                 action = choose(t, state)
-                how = await decide(p, action, count)
+                if callable(action):  # a decision of the game's own drawing (the planner)
+                    action, how = await action(p, count), "planner"
+                else:
+                    how = await decide(p, action, count)
                 moves.append((how, action))
                 if shots and len(moves) == 2:
                     await p.page.screenshot(path=shots, full_page=True)
@@ -88,10 +92,6 @@ async def same_through_the_app(fake: FakeDiscord, tmp_path: Any, game: str, ai_k
             assert out.status == "applied", out
         view, _events, _n = await bot.app.public_view_at(gid, last)
     return view
-
-
-def greedy(game: str) -> Chooser:
-    return lambda t, state: ai.choose(game, state, "ann", "greedy")
 
 
 def aoa_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
@@ -128,3 +128,75 @@ async def test_age_of_automaton_a_round_by_taps_on_the_board(fake: FakeDiscord, 
     simple = [t for t in turns if [x[0] for x in t] == ["main", "end"] and t[0][2] == "board"]
     assert simple and all(sum(x[1] for x in t) == 4 for t in simple), turns
     assert await same_through_the_app(fake, tmp_path, "age-of-automaton", "bot", moves, last) == view
+
+
+async def plan_on_the_planner(p: Page, count: Count) -> dict[str, Any]:
+    """Smartphone Inc.'s plan on the planner (the seat's own board): the top Pad dragged
+    onto the bottom one, each Improvement dragged on, Seal, Yes: the action sent."""
+    t = await ready(p)
+    page = p.page
+    sent: dict[str, Any] = {}
+
+    def on_request(req: Any) -> None:
+        if req.url.endswith("/api/act"):
+            sent.update(json.loads(req.post_data))
+
+    before = count.total
+    await page.wait_for_selector("#planner")
+    await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+    count.drags += 1
+    for i, imp in enumerate((t["facts"].get("improvements") or [])[:2]):
+        await p.drag_to_cell(f'#planner g[data-imp="{imp["id"]}"]', i, 0)
+        count.drags += 1
+    await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
+    page.on("request", on_request)
+    await page.click("#seal")
+    await page.click("#confirm")
+    count.presses += 2
+    await page.wait_for_function(f"() => window.boardroom.table.version !== {t['version']}", timeout=15_000)
+    page.remove_listener("request", on_request)
+    count.per.setdefault("plan", []).append(count.total - before)
+    count.each.append(("plan", sent["action"], count.total - before, "planner"))
+    return dict(sent["action"])
+
+
+def si_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
+    if (t["prompt"] or {}).get("type") == "plan":
+        return plan_on_the_planner
+    return ai.choose("smartphone-inc", state, "ann", "greedy")
+
+
+@needs_chromium
+async def test_smartphone_inc_a_round_on_the_planner_and_the_map(fake: FakeDiscord, tmp_path: Any) -> None:
+    count, moves, last, view = await play_round(fake, tmp_path, "smartphone-inc", "bot", si_choice,
+                                                shots=str(tmp_path / "si.png"))
+    print(f"\nSmartphone Inc.: {len(moves)} decisions, {count.total} gestures ({count.taps} taps, {count.drags} drags, "
+          f"{count.presses} presses); each (decision, gestures, how): {[(k, n, h) for k, _a, n, h in count.each]}")
+    plans = [(a, n) for k, a, n, _h in count.each if k == "plan"]
+    # a plan: the top Pad and each Improvement dragged, Seal, Yes: at most 6 with 2 Improvements
+    assert plans and all(n == 1 + len(a["plan"]["improvements"]) + 2 <= 6 for a, n in plans), plans
+    on_board = [(k, n) for k, _a, n, h in count.each if h == "board"]
+    assert on_board, count.each  # research, logistics, a sale: a tap on the map or a track, then ✓
+    assert await same_through_the_app(fake, tmp_path, "smartphone-inc", "bot", moves, last) == view
+
+
+def mm_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
+    """The product with the most Feature cards; any other decision as the rule bot takes it."""
+    if (t["prompt"] or {}).get("type") == "product":
+        return max((a["action"] for a in t["actions"]), key=lambda a: len(a.get("slots") or {}))
+    return ai.choose("mobile-markets", state, "ann", "greedy")
+
+
+@needs_chromium
+async def test_mobile_markets_a_round_with_the_product_dragged_together(fake: FakeDiscord, tmp_path: Any) -> None:
+    count, moves, last, view = await play_round(fake, tmp_path, "mobile-markets", "steve", mm_choice,
+                                                shots=str(tmp_path / "mm.png"))
+    print(f"\nMobile Markets: {len(moves)} decisions, {count.total} gestures ({count.taps} taps, {count.drags} drags, "
+          f"{count.presses} presses); each (decision, gestures, how): {[(k, n, h) for k, _a, n, h in count.each]}")
+    products = [(a, n, h) for k, a, n, h in count.each if k == "product"]
+    # a product: each Feature card dragged into its slot, then ✓ (its net profit shown live)
+    assert products and all(n == len(a["slots"]) + 1 for a, n, _h in products), products
+    assert any(a["slots"] for a, _n, _h in products) and all(h == "board" for a, _n, h in products if a["slots"]), products
+    plans = [n for k, _a, n, _h in count.each if k == "plan"]
+    assert plans and all(n <= 2 for n in plans), plans  # a group opened, a choice pressed
+    assert await same_through_the_app(fake, tmp_path, "mobile-markets", "steve", moves, last) == view
