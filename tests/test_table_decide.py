@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+import render
 from engine import ai
+from render import kit, svg
+from render.age_of_automaton import board as aoa_board
 from tests.board_driver import Count, decide, ready
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
+from tests.render_support import record_texts
 from tests.table_support import Page, browser, needs_chromium
 from tests.test_discord_e2e import fake
 from tests.test_table_browser import table_config
@@ -64,6 +72,7 @@ async def play_round(
                 if shots and len(moves) == 2:
                     await p.page.screenshot(path=shots, full_page=True)
             assert moves and not p.errors, p.errors
+            await same_facts_as_discord(p, bot, gid, game)
             await p.assert_plain_words()
             assert await p.page.evaluate("document.documentElement.scrollWidth") <= 400
         async with bot.storage.read() as q:
@@ -73,6 +82,34 @@ async def play_round(
         assert mine == [a for _how, a in moves]  # what the table sent is what was logged
         view, _events, _n = await bot.app.public_view_at(gid, last)
     return count, moves, last, view
+
+
+async def same_facts_as_discord(p: Page, bot: Any, gid: int, game: str) -> None:
+    """The board and the own area the page shows, and the Discord pictures of the same
+    views (the channel's public picture, the seat's private one): every text of a picture
+    is text of the page's drawing, and the page's board is the public view's (its ids)."""
+    for _ in range(50):
+        t = await ready(p)
+        public, own = await bot.app.view(gid, None), await bot.app.view(gid, "ann")
+        if int(public["version"]) == t["version"]:
+            break
+        await asyncio.sleep(0.1)
+    assert int(public["version"]) == t["version"]
+    for surface, view in (("whole-board", public), ("mine-board", own)):
+        shown = Counter(await p.page.evaluate(
+            f"[...document.getElementById('{surface}').querySelectorAll('text')].map((x) => x.textContent)"))
+        with pytest.MonkeyPatch.context() as mp:
+            aoa_board._prospect_grid.cache_clear()
+            aoa_board._track_strip.cache_clear()
+            mp.setattr(kit, "_HEIGHTS", {})
+            drawn = record_texts(mp)
+            render.draw(game, view)
+        in_png = Counter(s for s in drawn if s)
+        assert len(in_png) > 20 and not in_png - shown, (surface, list(in_png - shown)[:10])
+        ids = set(await p.page.evaluate(
+            f"[...document.getElementById('{surface}').querySelectorAll('[data-id]')].map((x) => x.getAttribute('data-id'))"))
+        drawn_ids = set(re.findall(r'data-id="([^"]*)"', svg.board(game, view) if surface == "whole-board" else svg.mine(game, view)))
+        assert ids == drawn_ids and (ids or surface == "mine-board"), surface
 
 
 async def same_through_the_app(fake: FakeDiscord, tmp_path: Any, game: str, ai_kind: str,

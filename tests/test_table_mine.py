@@ -7,15 +7,20 @@ move a place the drawings carry."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
 
+import render
 from bot.app import App
 from bot.table.decide import board_decisions
 from engine import ai, get_game
 from engine.mobile_markets import pads
-from render import svg
+from render import kit, svg
+from render.age_of_automaton import board as aoa_board
+from tests.render_support import record_texts
+from tests.test_svg_board import parse, texts
 from tests.test_table_server import Client, table_of, world
 
 __all__ = ["world"]
@@ -110,3 +115,24 @@ async def test_the_table_serves_the_callers_own_area_and_none_to_a_bystander(wor
     assert status == 403 and "no seat" in data["error"]
     status, data, _ = await world["anon"].call("GET", f"/api/mine.svg?game={game}")
     assert status == 401
+
+
+@pytest.mark.parametrize(("name", "kind"), [("smartphone-inc", "research"), ("mobile-markets", "product"),
+                                            ("age-of-automaton", "turn")])
+def test_the_own_area_shows_the_facts_of_the_discord_picture(name: str, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat's area at the table and its private picture in Discord (render.draw of the
+    same view): every text of the picture is SVG text of the area (the area may add the
+    product's slots), on the texts, not the pixels."""
+    view = get_game(name).view(_until(name, kind), "ann")
+    aoa_board._prospect_grid.cache_clear()  # (kept sub-pictures draw their texts again)
+    aoa_board._track_strip.cache_clear()
+    monkeypatch.setattr(kit, "_HEIGHTS", {})  # (a first guess too short would draw each text twice)
+    drawn = record_texts(monkeypatch)
+    render.draw(name, view)
+    monkeypatch.undo()
+    in_png = Counter(s for s in drawn if s)
+    assert len(in_png) > 20
+    area = svg.mine(name, view)
+    in_svg = Counter(texts(parse(area)))
+    missing = in_png - in_svg
+    assert not missing, f"texts of the Discord picture not in the table's area: {list(missing)[:10]}"
