@@ -248,9 +248,10 @@ class SvgCanvas(kit.Canvas):
         finally:
             self.img.parts.append("</g>")
 
-    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float]) -> None:
+    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float], label: str = "") -> None:
         x0, y0, x1, y1 = box
-        self.img.parts.append(f'<rect data-id={quoteattr(_NOT_XML.sub("", str(ident)))} data-kind={quoteattr(kind)} x="{_n(x0)}" y="{_n(y0)}" '
+        named = f" aria-label={quoteattr(_NOT_XML.sub('', label))}" if label else ""
+        self.img.parts.append(f'<rect data-id={quoteattr(_NOT_XML.sub("", str(ident)))} data-kind={quoteattr(kind)}{named} x="{_n(x0)}" y="{_n(y0)}" '
                               f'width="{_n(x1 - x0)}" height="{_n(y1 - y0)}" fill="#000" fill-opacity="0"/>')
 
     def finish(self, height: int, width: int | None = None) -> SvgImage:  # type: ignore[override]

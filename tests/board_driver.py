@@ -83,10 +83,17 @@ async def tap_place(p: Page, ident: str) -> None:
 
 async def drag_place(p: Page, source: str, target: str) -> None:
     page = p.page
+    sx, sy = await _center(p, source)
     tx, ty = await _center(p, target)
-    sx, sy = await _center(p, source)
-    tx, ty = await _center(p, target)  # (the source's scroll may move the target)
-    sx, sy = await _center(p, source)
+    got = await page.evaluate(  # both read at once, where the last scroll left them
+        """([a, b]) => [a, b].map((id) => {
+            const e = ['mine-board', 'whole-board'].map((s) => document.getElementById(s)).filter(Boolean)
+                .flatMap((s) => [...s.querySelectorAll('[data-id]')]).find((x) => x.getAttribute('data-id') === id);
+            const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })""",
+        [source, target],
+    )
+    (sx, sy), (tx, ty) = got
+    assert 0 <= sy <= 800 and 0 <= ty <= 800, (source, target, got)  # (both in sight: one drag)
     await page.mouse.move(sx, sy)
     await page.mouse.down()
     await page.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=4)
@@ -104,7 +111,7 @@ async def same_surface(p: Page, a: str, b: str) -> bool:
     ))
 
 
-async def decide(p: Page, action: dict[str, Any], count: Count, *, drag: bool = True) -> str:
+async def decide(p: Page, action: dict[str, Any], count: Count, *, drag: bool = True, shot: str = "") -> str:
     """Take ``action`` (one of the table's legal actions) by gestures; returns "board" or
     "list" (how it was taken). ``drag``: a [source, target] move is a drag where both lie
     in one drawing (else tap, then tap: the fallback)."""
@@ -132,6 +139,9 @@ async def decide(p: Page, action: dict[str, Any], count: Count, *, drag: bool = 
             count.presses += 1
         how = "list"
     button = page.locator(f'#decision [data-n="{n}"]')
+    if shot and how == "board":  # (the page as the player sees it before the last press)
+        await page.evaluate("window.scrollTo(0, 0)")
+        await page.screenshot(path=shot, full_page=True)
     assert await button.count() == 1, (json.dumps(action), await page.inner_text("#decision"))
     version = t["version"]
     await button.click()

@@ -32,6 +32,7 @@ __all__ = ["fake"]
 
 pytestmark = needs_chromium
 
+SHOT_AT = {"turn", "product", "research"}  # the decisions a screenshot shows (the last one taken)
 Chooser = Callable[[dict[str, Any], dict[str, Any]], Any]  # an action, or a coroutine function (page, count) -> action
 
 
@@ -45,9 +46,9 @@ async def mine_turn(p: Page) -> dict[str, Any]:
 
 
 async def play_round(
-    fake: FakeDiscord, tmp_path: Any, game: str, ai_kind: str, choose: Chooser, *, shots: str = ""
+    fake: FakeDiscord, tmp_path: Any, game: str, ai_kind: str, choose: Chooser, *, shots: str = "", rounds: int = 1
 ) -> tuple[Count, list[tuple[str, dict[str, Any]]], int, Any]:
-    """ann plays round 1 at the table by gestures against one AI seat; returns the
+    """ann plays the first ``rounds`` at the table by gestures against one AI seat; returns the
     gestures, her moves, the log's last step after her last move and that step's public view."""
     ann = fake.add_member("ann")
     count = Count()
@@ -60,17 +61,16 @@ async def play_round(
             await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
             for _ in range(80):
                 t = await mine_turn(p)
-                if t["view"].get("round", 1) > 1 or t["status"] != "active":
+                if t["view"].get("round", 1) > rounds or t["status"] != "active":
                     break
                 state = await bot.app.state(gid)
                 action = choose(t, state)
                 if callable(action):  # a decision of the game's own drawing (the planner)
                     action, how = await action(p, count), "planner"
                 else:
-                    how = await decide(p, action, count)
+                    kind = (t["prompt"] or {}).get("type")
+                    how = await decide(p, action, count, shot=shots if kind in SHOT_AT else "")
                 moves.append((how, action))
-                if shots and len(moves) == 2:
-                    await p.page.screenshot(path=shots, full_page=True)
             assert moves and not p.errors, p.errors
             await same_facts_as_discord(p, bot, gid, game)
             await p.assert_plain_words()
@@ -206,12 +206,13 @@ def si_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
 @needs_chromium
 async def test_smartphone_inc_a_round_on_the_planner_and_the_map(fake: FakeDiscord, tmp_path: Any) -> None:
     count, moves, last, view = await play_round(fake, tmp_path, "smartphone-inc", "bot", si_choice,
-                                                shots=str(tmp_path / "si.png"))
+                                                shots=str(tmp_path / "si.png"), rounds=2)
     print(f"\nSmartphone Inc.: {len(moves)} decisions, {count.total} gestures ({count.taps} taps, {count.drags} drags, "
           f"{count.presses} presses); each (decision, gestures, how): {[(k, n, h) for k, _a, n, h in count.each]}")
     plans = [(a, n) for k, a, n, _h in count.each if k == "plan"]
     # a plan: the top Pad and each Improvement dragged, Seal, Yes: at most 6 with 2 Improvements
     assert plans and all(n == 1 + len(a["plan"]["improvements"]) + 2 <= 6 for a, n in plans), plans
+    assert any(len(a["plan"]["improvements"]) == 2 for a, _n in plans), plans  # (round 2: the one picked in round 1 too)
     on_board = [(k, n) for k, _a, n, h in count.each if h == "board"]
     assert on_board, count.each  # research, logistics, a sale: a tap on the map or a track, then ✓
     assert await same_through_the_app(fake, tmp_path, "smartphone-inc", "bot", moves, last) == view

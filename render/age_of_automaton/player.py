@@ -73,7 +73,7 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
         if n > 4:
             tx += c.text(tx, y + 2, f"×{n}", fs, True) + 4
         if own and n:
-            c.mark(f"worker-{lvl}", "worker", (start - 4, y - 6, tx + 4, y + die + 2))
+            c.mark(f"worker-{lvl}", "worker", (start - 4, y - 6, tx + 4, y + die + 2), f"Level {ROMAN[lvl]} automaton")
         tx += 12
     c.text(tx, y + 2, f"unbuilt {p['unbuilt']}", fs, fill=MUTED)
     y += line + 8

@@ -107,9 +107,13 @@ export function tap(id) {
     H.note("Now tap (or drag it to) a marked place.");
     changed();
     const first = Object.entries(open(t)).find(([, g]) => g === "target");
-    if (first && !document.querySelector("#mine-board [data-id=\"" + CSS.escape(first[0]) + "\"]")) H.reveal(first[0]);
+    if (first && !document.querySelector("#mine-board [data-id=\"" + CSS.escape(first[0]) + "\"]") && H.reveal(first[0])) {
+      const frame = document.getElementById("board-frame"); // (the place to tap next, in sight)
+      if (frame) frame.scrollIntoView({ block: "nearest" });
+    }
     return true;
   }
+  H.note("");
   if (what === "target") { d.made.push([d.source, id]); d.source = null; changed(); return true; }
   d.made.push([id]); changed(); return true;
 }
@@ -208,6 +212,7 @@ function nameOf(id) {
 function labelOf(e) {
   let label = e.getAttribute("aria-label") || e.textContent.trim();
   if (!label) {
+    if (!e.isConnected) return "that"; // (out of the document between two draws: no boxes to read)
     const r = e.getBoundingClientRect();
     const inside = [...e.ownerSVGElement.querySelectorAll("text")].filter((x) => {
       const b = x.getBoundingClientRect();
