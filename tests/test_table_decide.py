@@ -73,6 +73,7 @@ async def play_round(
                 moves.append((how, action))
             assert moves and not p.errors, p.errors
             await same_facts_as_discord(p, bot, gid, game)
+            await phone_rules(p)
             await p.assert_plain_words()
             assert await p.page.evaluate("document.documentElement.scrollWidth") <= 400
         async with bot.storage.read() as q:
@@ -110,6 +111,23 @@ async def same_facts_as_discord(p: Page, bot: Any, gid: int, game: str) -> None:
             f"[...document.getElementById('{surface}').querySelectorAll('[data-id]')].map((x) => x.getAttribute('data-id'))"))
         drawn_ids = set(re.findall(r'data-id="([^"]*)"', svg.board(game, view) if surface == "whole-board" else svg.mine(game, view)))
         assert ids == drawn_ids and (ids or surface == "mine-board"), surface
+
+
+async def phone_rules(p: Page) -> None:
+    """At 400 px: every control of the decision and the own area at least 40 px high, no
+    text of the own area under 12 px at the scale it opens with (the board's:
+    tests/test_svg_table.py)."""
+    low = await p.page.evaluate(
+        """() => [...document.querySelectorAll('#decision :is(button, summary, input, select), #mine :is(button, summary)')]
+            .filter((e) => e.offsetParent !== null)
+            .map((e) => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 40)""")
+    assert not low, low
+    least = await p.page.evaluate(
+        """() => { const s = document.getElementById('mine-board');
+            const k = Number(s.getAttribute('width')) / s.viewBox.baseVal.width;
+            return k * Math.min(...[...s.querySelectorAll('text[font-size]')].map((t) => Number(t.getAttribute('font-size')))); }""")
+    assert least >= 12, least
 
 
 async def same_through_the_app(fake: FakeDiscord, tmp_path: Any, game: str, ai_kind: str,

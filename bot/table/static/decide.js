@@ -170,7 +170,7 @@ export function decision(root, t, h) {
   if (d.made.length || d.source !== null) {
     const bits = d.made.map((m) => m.map((id) => nameOf(id)).join(" → "));
     if (d.source !== null) bits.push(`${nameOf(d.source)} → ?`);
-    root.append(el("div", { class: "row", id: "made" }, el("span", { text: "Placed: " + bits.join("; ") }),
+    root.append(el("div", { class: "row", id: "made" }, el("span", { text: "Chosen: " + bits.join("; ") }),
       el("button", { type: "button", id: "start-over", onclick: () => { resetDraft(); changed(); } }, "Start over")));
   }
   if (ex.length) {
@@ -210,7 +210,7 @@ function nameOf(id) {
 }
 
 function labelOf(e) {
-  let label = e.getAttribute("aria-label") || e.textContent.trim();
+  let label = e.getAttribute("aria-label") || (e.querySelector("text") ? e.querySelector("text").textContent.trim() : "");
   if (!label) {
     if (!e.isConnected) return "that"; // (out of the document between two draws: no boxes to read)
     const r = e.getBoundingClientRect();
