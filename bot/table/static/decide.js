@@ -253,8 +253,8 @@ export async function mineArea(root, t, h, url, call) {
   for (const x of node.querySelectorAll("text[font-size]")) least = Math.min(least, Number(x.getAttribute("font-size")));
   const frameW = d.mine.frame.clientWidth || 360;
   const scale = Math.max(frameW / w, MIN_TEXT / (Number.isFinite(least) ? least : MIN_TEXT));
-  node.setAttribute("width", String(Math.round(w * scale)));
-  node.setAttribute("height", String(Math.round(hh * scale)));
+  node.setAttribute("width", String(Math.ceil(w * scale))); // (up: never a text under the least)
+  node.setAttribute("height", String(Math.ceil(hh * scale)));
   d.mine.frame.replaceChildren(node);
   d.mine.box.dataset.scale = String(scale);
   document.body.dataset.mine = key;
