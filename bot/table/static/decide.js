@@ -10,6 +10,9 @@
 // gives, each choice once).
 
 const MIN_TEXT = 12; // px: the smallest text of the own area, at the scale it opens with
+// ``?list`` in the page's address: the decisions as lists, as before the board took them
+// (for who prefers a list, and to measure the gestures each way)
+const LISTS = new URLSearchParams(location.search).has("list");
 
 const d = { key: null, made: [], source: null, mine: null, mineKey: null, preview: null, previewFor: "" };
 let H = null; // the table's helpers (table.js)
@@ -94,7 +97,7 @@ export function mark() {
 // a tap on a place of the board or the own area; true when it meant a move
 export function tap(id) {
   const t = H && H.table;
-  if (!t || !Object.keys(movesOf(t)).length) return false;
+  if (LISTS || !t || !Object.keys(movesOf(t)).length) return false;
   const now = open(t);
   const what = now[id];
   if (!what) {
@@ -157,7 +160,7 @@ export function decision(root, t, h) {
   const board = t.board || { moves: {}, groups: {} };
   const onBoard = drawnMoves(t);
   const groups = board.groups || {};
-  if (!t.you || !t.actions.length || (!Object.keys(onBoard).length && !Object.keys(groups).length)) return false;
+  if (LISTS || !t.you || !t.actions.length || (!Object.keys(onBoard).length && !Object.keys(groups).length)) return false;
   const el = h.el;
   root.append(el("h2", { text: "Your decision" }));
   if (t.prompt_text) root.append(el("p", { text: t.prompt_text }));
