@@ -308,10 +308,11 @@ class Canvas:
         it under ``data-id``; a picture ignores it."""
         return _NO_TAG
 
-    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float]) -> None:
+    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float], label: str = "") -> None:
         """The box (x0, y0, x1, y1) just drawn shows a place a decision can name: the SVG
         canvas lays an invisible target carrying ``data-id`` over it (one line where a
-        ``with cv.tag(...)`` would wrap a long block); a picture ignores it."""
+        ``with cv.tag(...)`` would wrap a long block), named ``label`` (``aria-label``)
+        where its drawing has no words of its own; a picture ignores it."""
 
     def kept(self, draw: Callable[..., Any], *args: Any) -> Any:
         """``draw(*args)``: a sub-picture drawn once and kept (a ``functools`` cache); the

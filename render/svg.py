@@ -248,9 +248,10 @@ class SvgCanvas(kit.Canvas):
         finally:
             self.img.parts.append("</g>")
 
-    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float]) -> None:
+    def mark(self, ident: Any, kind: str, box: tuple[float, float, float, float], label: str = "") -> None:
         x0, y0, x1, y1 = box
-        self.img.parts.append(f'<rect data-id={quoteattr(_NOT_XML.sub("", str(ident)))} data-kind={quoteattr(kind)} x="{_n(x0)}" y="{_n(y0)}" '
+        named = f" aria-label={quoteattr(_NOT_XML.sub('', label))}" if label else ""
+        self.img.parts.append(f'<rect data-id={quoteattr(_NOT_XML.sub("", str(ident)))} data-kind={quoteattr(kind)}{named} x="{_n(x0)}" y="{_n(y0)}" '
                               f'width="{_n(x1 - x0)}" height="{_n(y1 - y0)}" fill="#000" fill-opacity="0"/>')
 
     def finish(self, height: int, width: int | None = None) -> SvgImage:  # type: ignore[override]
@@ -311,4 +312,15 @@ def board(game_name: str, view: dict[str, Any]) -> str:
         raise ValueError("the public board is drawn from the public view only")
     module = importlib.import_module(f"render.{game_name.replace('-', '_')}.svg")
     out: str = module.board(view)
+    return out
+
+
+def mine(game_name: str, view: dict[str, Any]) -> str:
+    """The SVG of one seat's own area from ``view`` (that seat's view from the engine,
+    never the whole state): the game's ``render/<game>/svg.py`` draws it with the same
+    code as the seat's private picture in Discord."""
+    if view.get("you") is None:
+        raise ValueError("a seat's own area is drawn from that seat's view only")
+    module = importlib.import_module(f"render.{game_name.replace('-', '_')}.svg")
+    out: str = module.mine(view)
     return out

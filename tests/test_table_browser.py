@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.table.config import TableConfig
 from engine import ai
+from tests.board_driver import Count, decide
 from tests.discord_support import running
 from tests.fake_discord import HANG, FakeDiscord, iter_components, message_text
 from tests.table_support import Page, browser, needs_chromium, table_answers
@@ -144,8 +145,8 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             assert (await bot.app.view(1, None))["pending"] == [seat_a]  # seed 7: ann picks first
             before = await bot.app.view(1, seat_a)
             v0 = await pa.version()
-            await pa.page.click('#decision [data-n="1"]')
-            await pa.page.click("#confirm")
+            pick = (await bot.app.legal_actions(1, seat_a))[0]
+            assert await decide(pa, pick, Count()) == "board"  # a tap on the Improvement on the board, ✓
             await pa.wait_version_past(v0)
             assert (await bot.app.view(1, seat_a))["players"][seat_a]["improvements"] != before["players"][seat_a]["improvements"]
             await pa.page.click("#undo")

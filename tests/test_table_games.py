@@ -1,7 +1,8 @@
 """The live table in a real browser for the other two games, through the fake Discord at
-400 px wide: a Mobile Markets product built by dragging a Feature card into a slot
-(the engine's net profit per sale shown before building), and an Age of Automaton turn
-taken by tapping an automaton and then an action space. The moves before the decision
+400 px wide: a Mobile Markets product built by dragging a Feature card into a slot of the
+seat's own area (the engine's net profit per sale shown before building), and an Age of
+Automaton turn taken by tapping an automaton in one's own area and then its place on the
+board (tests/test_table_decide.py plays whole rounds so). The moves before the decision
 are played as from Discord (``App.act``); the decision itself from the table."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import ai
+from engine.mobile_markets.preview import preview_from_view
+from tests.board_driver import drag_place, ready, tap_place
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
 from tests.table_support import Page, browser, needs_chromium
@@ -57,31 +60,20 @@ async def test_a_mobile_markets_product_is_built_by_dragging_a_feature_card(fake
             p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
             await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
             page = p.page
-            await page.wait_for_selector("#slots")
-            version = await p.version()
-            card = page.locator(f'#hand [data-feature="{feature}"]')
-            slot = page.locator('[data-slot="3"]')
-            await card.wait_for(state="visible")  # drawn once the page has the seat's view
-            await slot.wait_for(state="visible")
-            cb, sb = await card.bounding_box(), await slot.bounding_box()
-            assert cb is not None and sb is not None
-            await page.mouse.move(cb["x"] + 20, cb["y"] + 15)
-            await page.mouse.down()
-            await page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2, steps=6)
-            await page.mouse.up()
-            await page.wait_for_selector(f'[data-slot="3"] [data-feature="{feature}"]')
+            t = await ready(p)
+            version = t["version"]
+            # the Feature card dragged from the hand into slot 3, both in the seat's own area
+            await drag_place(p, feature, "slot:3")
+            await p.settled()
             # the engine's own numbers for this product, shown live before building
             view = await bot.app.view(gid, "ann")
-            from engine.mobile_markets.preview import preview_from_view
-
             expected = preview_from_view(view, {"type": "product", "slots": {"3": feature}})
             await page.wait_for_function(
-                f"() => document.querySelector('#preview').textContent.includes('Net profit per sale {expected['net']} (manufacturing cost {expected['cost']})')"
+                f"() => document.querySelector('#preview') && document.querySelector('#preview').textContent.includes('Net profit per sale {expected['net']} (manufacturing cost {expected['cost']})')"
             )
             assert await page.evaluate("document.documentElement.scrollWidth") <= 400
             await p.assert_plain_words()
-            await page.click("#build")
-            await page.click("#confirm")
+            await page.click("#choices button")
             await p.wait_version_past(version)
             assert not p.errors, p.errors
         async with bot.storage.read() as q:
@@ -103,17 +95,20 @@ async def test_an_age_of_automaton_turn_is_taken_by_tapping_an_automaton_then_a_
             p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
             await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
             page = p.page
-            await page.wait_for_selector("#workers")
-            version = await p.version()
-            worker = mains[-1]["worker"]
-            await page.click(f'#workers [data-worker="{worker}"]')
-            target = next(i for i, a in enumerate(legal) if a == next(m for m in mains if m["worker"] == worker))
-            button = page.locator(f'[data-space] [data-n="{target + 1}"]')
-            label = await button.inner_text()
-            await button.click()
-            assert label in await page.inner_text(".confirm")
+            t = await ready(p)
+            version = t["version"]
+            chosen = mains[-1]
+            place = chosen.get("track") or chosen["card"]
+            await tap_place(p, f"worker-{chosen['worker']}")  # an automaton in her own area
+            await p.settled()
+            await tap_place(p, place)  # then its place on the board
+            await p.settled()
+            target = legal.index(chosen)
+            label = next(a["label"] for a in t["actions"] if a["n"] == target + 1)
+            button = page.locator(f'#choices [data-n="{target + 1}"]')
+            assert label in await button.inner_text()  # what it costs and gives, before it is sent
             await p.assert_plain_words()
-            await page.click("#confirm")
+            await button.click()
             await p.wait_version_past(version)
             assert not p.errors, p.errors
         async with bot.storage.read() as q:

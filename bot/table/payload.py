@@ -15,6 +15,7 @@ from typing import Any
 from bot.app import App
 from bot.games import table_parts
 from bot.records import GameInfo
+from bot.table.decide import board_decisions
 
 MAX_ACTIONS = 400  # more than any decision of the three games lists at once
 
@@ -47,6 +48,7 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         "undo": False,
         "facts": {},
         "script": None,
+        "board": {"moves": {}, "groups": {}},
     }
     if info.status == "lobby":
         out["view"] = None
@@ -70,6 +72,8 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         out["actions"] = [
             {"n": i + 1, "label": words.describe_action(a), "action": a} for i, a in enumerate(actions[:MAX_ACTIONS])
         ]
+        # the decisions on the board (bot.table.decide): the gestures each action means
+        out["board"] = board_decisions(info.game, prompt, view, seat, out["actions"])
     out["undo"] = await _may_undo(app, info, seat)
     if hooks is not None and hasattr(hooks, "facts"):
         out["facts"] = hooks.facts(prompt, view, seat)

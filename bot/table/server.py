@@ -17,6 +17,8 @@ in the game asked for)::
     GET  /api/replay?game=&step=   -> {"step", "last", "view", "events"}: the public board
                                       after that many actions (the replay's slider)
     GET  /api/board.svg?game=      -> the public board as SVG (bot.table.board)
+    GET  /api/mine.svg?game=       -> the caller's own area as SVG, from their seat's view
+                                      only (bot.table.mine)
 
 Who sees a game (:mod:`bot.table.access`): its seated players, and members who can see
 its channel or thread on Discord; to anyone else every call about the game answers 404,
@@ -66,6 +68,7 @@ from bot.table.board import board_svg
 from bot.table.config import TableConfig
 from bot.table.guard import Buckets, Connections, GuardedRunner, Limits, retry_after
 from bot.table.live import Live
+from bot.table.mine import mine_svg
 from bot.table.payload import preview, table_payload
 
 log = logging.getLogger("boardroom.table")
@@ -216,6 +219,7 @@ class TableServer:
         r.add_post("/api/preview", self.api_preview)
         r.add_get("/api/replay", self.api_replay)
         r.add_get("/api/board.svg", self.api_board_svg)
+        r.add_get("/api/mine.svg", self.api_mine_svg)
         return w
 
     # -- life ------------------------------------------------------------------------
@@ -537,4 +541,22 @@ class TableServer:
         except Exception:
             log.exception("could not draw the board of game %s as SVG", info.id)
             return _refuse(500, "The board could not be drawn; your decisions below still work.")
+        return web.Response(text=text, content_type="image/svg+xml")
+
+    async def api_mine_svg(self, request: web.Request) -> web.StreamResponse:
+        """The caller's own area as SVG: their seat's view only (a bystander has none)."""
+        asked = await self._asked(request, by_channel=True)
+        if isinstance(asked, web.Response):
+            return asked
+        user, _body, info = asked
+        mine = info.seat_of(user.id)
+        if mine is None or mine.ai_kind is not None:
+            return _refuse(403, "You have no seat in this game, so no area of your own; you can watch.")
+        if info.status == "lobby":
+            return _refuse(409, "The game has not started yet: there is no board to show.")
+        try:
+            text = await mine_svg(self.app, info, mine.seat)
+        except Exception:
+            log.exception("could not draw a seat's own area of game %s as SVG", info.id)
+            return _refuse(500, "Your area could not be drawn; your decisions still work.")
         return web.Response(text=text, content_type="image/svg+xml")

@@ -59,9 +59,11 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
     c.text(x0, y + 2, "Technology:", fs, True)
     tx = x0 + c.measure("Technology:", fs, True) + 10
     die = fs + 8
+    own = view.get("you") == seat  # (the seat's own area: its automatons are tappable at the table)
     for lvl in (1, 2, 3, 4):
         n = int(p["technology"].get(str(lvl), 0))
         label = f"{ROMAN[lvl]}:"
+        start = tx
         tx += c.text(tx, y + 2, label, fs, True, MUTED) + 4
         if n == 0:
             tx += c.text(tx, y + 2, "–", fs, fill=MUTED) + 14
@@ -70,6 +72,8 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
             tx += die + 3
         if n > 4:
             tx += c.text(tx, y + 2, f"×{n}", fs, True) + 4
+        if own and n:
+            c.mark(f"worker-{lvl}", "worker", (start - 4, y - 6, tx + 4, y + die + 2), f"Level {ROMAN[lvl]} automaton")
         tx += 12
     c.text(tx, y + 2, f"unbuilt {p['unbuilt']}", fs, fill=MUTED)
     y += line + 8

@@ -61,6 +61,8 @@ def cards(c: Canvas, y: float, title: str, items: Sequence[Mapping[str, Any]], r
         for ln in wrapped:
             c.text(M + 12, yy, ln, LO, fill=INK)
             yy += LO + 6
+        if card.get("id"):
+            c.mark(card["id"], "card", (M, y, WIDTH - M, y + h))
         y += h + 8
     return y + 4
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from render import svg
 from render.age_of_automaton import board as public
+from render.age_of_automaton import private
 from render.age_of_automaton.kit import EDGE, INK, PANEL, Canvas
 
 HEIGHT = 3200  # the PNG's tallest canvas (board.draw)
@@ -44,3 +45,9 @@ CLASSES = {Canvas: SvgCanvas}
 def board(view: dict[str, Any]) -> str:
     """The SVG document of the public board of ``view`` (the engine's public view)."""
     return svg.draw(lambda: public._draw(view, HEIGHT), CLASSES)
+
+
+def mine(view: dict[str, Any]) -> str:
+    """The SVG of the seat's own area (its private picture) from its own view; its
+    automatons carry ``worker-<level>`` (render.age_of_automaton.player)."""
+    return svg.draw(lambda: private._draw(view, HEIGHT), CLASSES)

@@ -145,6 +145,7 @@ def _offer_rows(c: Canvas, offers: list[dict[str, Any]], labels: dict[str, str],
         cw = c.measure(cost, TEXT, True)
         c.text(M + 10, y + 18, c.fit(name, TEXT, False, WIDTH - 2 * M - cw - 40), TEXT, anchor="lm")
         c.text(WIDTH - M - 10, y + 18, cost, TEXT, bold=True, fill=k.ACCENT if o.get("discount") else k.INK, anchor="rm")
+        c.mark(o["card"], "card", (M, y, WIDTH - M, y + 36))
         y += 40
     return y
 
@@ -202,6 +203,37 @@ def _draw(view: dict[str, Any], height: int) -> Image.Image:
     if prompt.get("type") == "product" and prompt.get("preview"):
         y = _preview_block(c, view, prompt["preview"], y + 4, "Selling with no Feature placed")
     return c.finish(int(y + 10))
+
+
+def slot_id(slot: str) -> str:
+    """The id of a product's Feature slot on the table's own area (``slot:1``, ``slot:T4``)."""
+    return f"slot:{slot}"
+
+
+def product_strip(c: Canvas, view: dict[str, Any], prompt: dict[str, Any], y: float) -> float:
+    """The product being built, for the live table: one box per Feature slot (the
+    Corporation Board's and each slotted Technology's, tagged ``slot:<slot>``) and the
+    Feature hand as cards (tagged with their ids), to drag into the slots."""
+    c.text(M, y, "Your product: drag Features into its slots", BIG, bold=True)
+    y += 36
+    slots = [str(s) for s in prompt.get("slots") or []]
+    names = {t["id"]: t["name"] for t in view["players"][view["you"]].get("techs") or [] if "id" in t}
+    w = (WIDTH - 2 * M - 8 * (max(len(slots), 1) - 1)) / max(len(slots), 1)
+    for i, s in enumerate(slots):
+        x0 = M + i * (w + 8)
+        c.box(x0, y, x0 + w, y + 70, fill="#fbfaf6", outline=k.PANEL_EDGE, width=2, radius=8)
+        label = f"Slot {s}" if s.isdigit() else names.get(s, "Technology slot")
+        c.text(x0 + w / 2, y + 35, c.fit(label, TEXT, True, w - 12), TEXT, True, k.MUTED, "mm")
+        c.mark(slot_id(s), "slot", (x0, y, x0 + w, y + 70))
+    y += 82
+    feats = {f["id"]: f for f in view["players"][view["you"]].get("features") or []}
+    for fid in prompt.get("features") or []:
+        f = feats.get(fid, {"id": fid})
+        c.box(M, y, WIDTH - M, y + 40, fill="#ffffff", outline=k.ACCENT, width=2, radius=8)
+        c.text(M + 12, y + 20, c.fit(k.feature_text(f), TEXT, False, WIDTH - 2 * M - 24), TEXT, anchor="lm")
+        c.mark(fid, "feature", (M, y, WIDTH - M, y + 40))
+        y += 46
+    return y + 6
 
 
 def draw_plan(view: dict[str, Any], plan: dict[str, Any]) -> Image.Image:

@@ -7,6 +7,7 @@ from typing import Any
 
 from render import svg
 from render.mobile_markets import board as public
+from render.mobile_markets import private
 from render.mobile_markets.look import Canvas
 from render.smartphone_inc import svg as si_svg
 
@@ -23,3 +24,25 @@ CLASSES = {Canvas: SvgCanvas}
 def board(view: dict[str, Any]) -> str:
     """The SVG document of the public board of ``view`` (the engine's public view)."""
     return svg.draw(lambda: public._draw(view, HEIGHT), CLASSES)
+
+
+def _mine(view: dict[str, Any]) -> Any:
+    """The private picture, and below it, while a product is being built, its slots and
+    the Feature hand to drag into them (private.product_strip)."""
+    desk = private._draw(view, HEIGHT)
+    prompt = view.get("prompt") or {}
+    if prompt.get("type") != "product":
+        return desk
+    strip = Canvas(private.WIDTH, 1600, private.k.BG)
+    y = private.product_strip(strip, view, prompt, 10)
+    part = strip.finish(int(y))
+    out = Canvas(private.WIDTH, desk.height + part.height, private.k.BG)
+    out.img.paste(desk, (0, 0))
+    out.img.paste(part, (0, desk.height))
+    return out.finish(desk.height + part.height)
+
+
+def mine(view: dict[str, Any]) -> str:
+    """The SVG of the seat's own area from its own view (the slots carry ``slot:<slot>``,
+    the Features their ids)."""
+    return svg.draw(lambda: _mine(view), CLASSES)

@@ -9,6 +9,7 @@ from PIL import Image
 
 from render import svg
 from render.smartphone_inc import board as public
+from render.smartphone_inc import private
 from render.smartphone_inc.kit import Canvas, PaletteCanvas
 
 HEIGHT = 3600  # the PNG's tallest canvas (board.draw)
@@ -40,3 +41,8 @@ CLASSES = {Canvas: SvgCanvas, PaletteCanvas: SvgCanvas}
 def board(view: dict[str, Any]) -> str:
     """The SVG document of the public board of ``view`` (the engine's public view)."""
     return svg.draw(lambda: public._draw_on(SvgCanvas(public.t.WIDTH, HEIGHT), view), CLASSES)
+
+
+def mine(view: dict[str, Any]) -> str:
+    """The SVG of the seat's own area (its private picture) from its own view."""
+    return svg.draw(lambda: private._draw(view, HEIGHT), CLASSES)

@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import IllegalAction
+from engine.mobile_markets import pads
 from engine.mobile_markets.preview import preview_from_view
+from render.mobile_markets.private import slot_id
 
 
 def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
@@ -38,4 +40,43 @@ def preview(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str
         "buyers": [b.get("text", "") for b in pv.get("buyers") or []],
         "profit": pv["profit"],
         "problem": "",
+        "text": f"Net profit per sale {pv['net']} (manufacturing cost {pv['cost']}) · "
+        f"{len(pv.get('buyers') or [])} would buy · money from sales {pv['profit']}",
     }
+
+
+def moves(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, action: Any) -> list[list[str]] | None:
+    """An action's gestures (bot.table.decide): a product is each of its Feature cards
+    dragged into its slot on the seat's own area (render.mobile_markets.private:
+    ``slot:<slot>``); a card bought is a tap on it (the display on the board, or the
+    offer in the seat's area)."""
+    if not isinstance(action, Mapping):
+        return None
+    kind = action.get("type")
+    if kind == "product" and isinstance(action.get("slots"), Mapping) and action["slots"]:
+        return [[str(f), slot_id(str(s))] for s, f in action["slots"].items()]
+    if kind in ("buy", "free_card") and isinstance(action.get("card"), str):
+        return [[action["card"]]]
+    return None
+
+
+def group(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, action: Any) -> list[str] | None:
+    """The plans by price change, each different result once (the engine's
+    ``pads.distinct``: the first arrangement giving it): [heading, what it gives]; an
+    arrangement giving a result listed already is the same choice ([])."""
+    if not isinstance(action, Mapping) or action.get("type") != "plan":
+        return None
+    firsts = {_key(d["plan"]): d for d in pads.distinct()}
+    try:
+        d = firsts.get(_key(dict(action.get("plan") or {})))
+    except (TypeError, ValueError):
+        return None
+    if d is None:
+        return []
+    o = d["outcome"]
+    return [f"Price {d['price']:+d}", f"{d['tech']} Technology, {d['mkt']} Marketing, {d['goods']} Goods "
+            f"({o['prod']} Production + {o['covered']} covered)"]
+
+
+def _key(plan: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (plan.get("bottom"), plan.get("bottom_side"), plan.get("top_side"), tuple(plan.get("cover") or ()))

@@ -82,3 +82,24 @@ def preview(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str
         "warning": warning,
         "text": planner.short_yields(y, ctx),
     }
+
+
+def moves(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, action: Any) -> list[list[str]] | None:
+    """An action's gestures on the board (bot.table.decide): an Improvement of the block,
+    a Technology's track to research, the regions of Logistics, a sale or Wi-Fi, each a
+    tap on the place that carries its id (render.smartphone_inc: regions, techs,
+    improvements). A plan is laid on the planner (table.js), not here."""
+    if not isinstance(action, Mapping):
+        return None
+    kind = action.get("type")
+    if kind == "improvement" and isinstance(action.get("id"), str):
+        return [[action["id"]]]
+    if kind == "research" and isinstance(action.get("place"), Mapping) and action["place"]:
+        return [[str(tech)] for tech in action["place"]]
+    if kind == "logistics" and isinstance(action.get("place"), list) and action["place"]:
+        return [[str(p[0])] for p in action["place"] if isinstance(p, list) and p]
+    if kind == "sell" and isinstance(action.get("regions"), Mapping) and action["regions"]:
+        return [[str(r)] for r in action["regions"]]
+    if kind == "wifi" and isinstance(action.get("region"), str):
+        return [[action["region"]]]
+    return None

@@ -6,6 +6,7 @@
 // by-hand decisions; without one, the generic drawing below lists the seats and the
 // legal actions (numbered and labelled as in the Discord prompts).
 import { DiscordSDK, DiscordSDKMock } from "./vendor/discord-sdk.js";
+import * as decide from "./decide.js"; // decisions on the board and the own area (issue 35)
 
 const query = new URLSearchParams(location.search);
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -164,7 +165,7 @@ function draw() {
   const m = state.module;
   if (t.status === "lobby") { $("decision").append(el("p", { text: "The game has not started yet." })); return; }
   try {
-    if (!(m && m.decision && m.decision($("decision"), t, helpers))) genericDecision($("decision"), t);
+    if (!decide.decision($("decision"), t, helpers) && !(m && m.decision && m.decision($("decision"), t, helpers))) genericDecision($("decision"), t);
   } catch (err) { console.error(err); $("decision").replaceChildren(); genericDecision($("decision"), t); }
   if (state.hits) { // the decisions about the place tapped on the board (whatever list drew them)
     for (const b of $("decision").querySelectorAll("[data-n]")) if (state.hits.has(Number(b.getAttribute("data-n")))) b.classList.add("hit");
@@ -173,6 +174,7 @@ function draw() {
   try {
     if (m && m.board) m.board($("board"), t, helpers); else genericBoard($("board"), t);
     if (m && m.mine) m.mine($("mine"), t, helpers);
+    decide.mineArea($("mine"), t, helpers, url, svgText);
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
   if (state.whole && state.whole.frame) $("board").prepend(state.whole.frame);
@@ -236,7 +238,8 @@ async function wholeBoard(t) {
     const resp = await fetch(url(`api/board.svg?game=${t.game_id}`), { headers });
     if (resp.ok) text = await resp.text();
   } catch { text = null; } finally { document.body.dataset.busy = String(--inFlight); }
-  if (text === null || !state.table || state.table.game_id !== t.game_id) return;
+  if (text === null && state.table === t) { setTimeout(() => { if (state.table === t) wholeBoard(t); }, 1000); return; } // (busy: again in a moment)
+  if (text === null || !state.table || state.table.game_id !== t.game_id || state.table.version !== t.version) return; // (a later one is on its way)
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
   if (svg.nodeName !== "svg") return;
@@ -251,6 +254,18 @@ async function wholeBoard(t) {
   if (!frame.isConnected) $("board").prepend(frame); // (in the page first: its width is known then)
   if (!state.whole.view) fitReadable();
   else placeBoard();
+  decide.loaded();
+}
+
+// an SVG of the table (api/board.svg, api/mine.svg) as text, signed in and counted as busy
+async function svgText(path) {
+  const headers = { "Accept": "image/svg+xml" };
+  if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
+  document.body.dataset.busy = String(++inFlight);
+  try {
+    const resp = await fetch(url(path), { headers });
+    return resp.ok ? await resp.text() : null;
+  } finally { document.body.dataset.busy = String(--inFlight); }
 }
 
 function boardFrame() {
@@ -349,6 +364,25 @@ function placeBoard() {
   w.frame.dataset.scale = String(v.s);
 }
 
+// pan the board so that the place carrying ``id`` shows in the middle of its frame (the
+// decisions on the board call it when the next place to tap is on the board)
+function revealPlace(id) {
+  const w = state.whole;
+  if (!w || !w.view) return false;
+  const place = [...w.svg.querySelectorAll("[data-id]")].find((e) => e.getAttribute("data-id") === id);
+  if (!place) return false;
+  const b = place.getBBox(), m = place.getCTM();
+  const cx = m.a * (b.x + b.width / 2) + m.c * (b.y + b.height / 2) + m.e;
+  const cy = m.b * (b.x + b.width / 2) + m.d * (b.y + b.height / 2) + m.f;
+  const r = w.frame.frame;
+  w.view.x = r.clientWidth / 2 - cx * w.view.s;
+  w.view.y = r.clientHeight / 2 - cy * w.view.s;
+  placeBoard();
+  return true;
+}
+helpers.reveal = revealPlace;
+state.reveal = revealPlace;
+
 // the engine's ids an action names: its values (and the keys of what it places), but its type
 export function targetsOf(action, top = true) {
   const out = new Set();
@@ -372,6 +406,7 @@ function tapBoard(target) {
   const t = state.table;
   if (!place || !t) return;
   const id = place.getAttribute("data-id");
+  if (decide.tap(id)) return; // a move on the board (decide.js)
   const hits = (t.actions || []).filter((a) => targetsOf(a.action).has(id));
   for (const old of state.whole.svg.querySelectorAll(".picked")) old.classList.remove("picked");
   if (!hits.length) { note("Nothing to decide there right now."); return; }
