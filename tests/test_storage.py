@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import shutil
 import sqlite3
 from pathlib import Path
@@ -149,115 +147,6 @@ async def test_a_newer_database_is_refused(tmp_path: Path) -> None:
         await Storage.open(path)
 
 
-async def test_transaction_rolls_back_on_error(storage: Storage) -> None:
-    with pytest.raises(RuntimeError):
-        async with storage.transaction() as tx:
-            await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-            raise RuntimeError("boom")
-    async with storage.read() as q:
-        assert await q.live_game_at(5) is None
-    assert not storage.conn.in_transaction
-
-
-@pytest.mark.parametrize("yields_before_cancel", range(0, 8))
-async def test_a_cancelled_writer_never_leaves_a_transaction_open(
-    storage: Storage, yields_before_cancel: int
-) -> None:
-    """A task cancelled at any point of a transaction (while BEGIN, a statement or
-    COMMIT is still queued in aiosqlite's worker) leaves the connection clean: the next
-    writer's BEGIN works, and the cancelled insert is either whole or absent."""
-
-    async def writer() -> None:
-        async with storage.transaction() as tx:
-            await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-
-    task = asyncio.create_task(writer())
-    for _ in range(yields_before_cancel):
-        await asyncio.sleep(0)
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-    async with storage.transaction() as tx:  # "cannot start a transaction within a transaction" before
-        await tx.insert_game("fake", {}, guild_id=1, channel_id=6, thread_id=None, host_id=1, at=0)
-    async with storage.read() as q:
-        assert await q.live_game_at(6) is not None
-        assert len(await q.games_with_status("lobby")) in (1, 2)
-    assert not storage.conn.in_transaction
-
-
-async def test_readers_never_see_uncommitted_rows(storage: Storage) -> None:
-    started = asyncio.Event()
-    seen: list[object] = []
-
-    async def writer() -> None:
-        with pytest.raises(RuntimeError):
-            async with storage.transaction() as tx:
-                await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-                started.set()
-                await asyncio.sleep(0.05)
-                raise RuntimeError("crash before commit")
-
-    async def reader() -> None:
-        await started.wait()
-        async with storage.read() as q:
-            seen.append(await q.live_game_at(5))
-
-    await asyncio.gather(writer(), reader())
-    assert seen == [None]
-
-
-async def test_concurrent_transactions_are_serialized(storage: Storage) -> None:
-    async def add(channel: int) -> None:
-        async with storage.transaction() as tx:
-            await tx.insert_game("fake", {}, guild_id=1, channel_id=channel, thread_id=None, host_id=1, at=0)
-            await asyncio.sleep(0.001)
-
-    await asyncio.gather(*(add(c) for c in range(20)))
-    async with storage.read() as q:
-        assert len(await q.games_with_status("lobby")) == 20
-
-
-async def test_action_log_is_append_only_and_unique(storage: Storage) -> None:
-    async with storage.transaction() as tx:
-        gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-        await tx.insert_seat(gid, "ann", 0, 1, None, "Ann")
-        await tx.append_action(gid, 1, "ann", {"pick": 1}, "player", 0)
-    with pytest.raises(sqlite3.IntegrityError):
-        async with storage.transaction() as tx:
-            await tx.append_action(gid, 1, "ann", {"pick": 2}, "player", 0)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with storage.transaction() as tx:
-            await tx.conn.execute("UPDATE actions SET action = '{}' WHERE game_id = ?", (gid,))
-    async with storage.read() as q:
-        rows = await q.actions(gid)
-    assert [(r.seq, r.action) for r in rows] == [(1, {"pick": 1})]
-
-
-async def test_one_live_game_per_place(storage: Storage) -> None:
-    async with storage.transaction() as tx:
-        gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-        # a game in a thread of the same channel is another place
-        await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=6, host_id=1, at=0)
-    with pytest.raises(sqlite3.IntegrityError):
-        async with storage.transaction() as tx:
-            await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=2, at=0)
-    async with storage.transaction() as tx:
-        await tx.update_game(gid, 1, status="finished")
-        await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=2, at=0)
-
-
-async def test_snapshots_and_pruning(storage: Storage) -> None:
-    async with storage.transaction() as tx:
-        gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-        for v in (0, 10, 20, 30):
-            await tx.put_snapshot(gid, v, f"state{v}", 0)
-        await tx.prune_snapshots(gid, 2)
-    async with storage.read() as q:
-        assert await q.latest_snapshot(gid, 100) == (30, "state30")
-        assert await q.latest_snapshot(gid, 25) == (20, "state20")
-        assert await q.latest_snapshot(gid, 15) is None
-
-
 async def test_seat_positions_close_gaps(storage: Storage) -> None:
     async with storage.transaction() as tx:
         gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
@@ -275,44 +164,10 @@ async def test_seat_is_human_xor_ai(storage: Storage) -> None:
             await tx.insert_seat(gid, "x", 0, 10, "bot", "x")
 
 
-async def test_reminders_cascade_with_waiting(storage: Storage) -> None:
-    async with storage.transaction() as tx:
-        gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-        await tx.update_game(gid, 0, status="active")
-        await tx.insert_seat(gid, "ann", 0, 1, None, "Ann")
-        await tx.put_waiting(gid, "ann", 0, 100.0)
-        await tx.put_reminder(gid, "ann", "nudge", 200.0)
-    assert [r.due_at for r in await storage.all_reminders()] == [200.0]
-    assert await storage.mark_reminder_sent(gid, "ann", "nudge", 201.0, 300.0)
-    r = await storage.reminder(gid, "ann", "nudge")
-    assert r is not None and (r.sent_at, r.count, r.due_at) == (201.0, 1, 300.0)
-    async with storage.transaction() as tx:
-        await tx.delete_waiting(gid, "ann")
-    assert await storage.all_reminders() == []
-
-
-async def test_a_batch_of_outbox_rows_is_written_in_order_with_its_nonces(storage: Storage) -> None:
-    """``put_outbox_rows`` (two statements per batch) writes what ``put_outbox`` writes
-    row by row: the rows in order, each with the nonce ``br<id>``; the next batch number
-    and a batch's rows are found by the outbox's batch index (migration 0008), not by
-    reading the whole outbox."""
-    async with storage.transaction() as tx:
-        gid = await tx.insert_game("fake", {}, guild_id=1, channel_id=5, thread_id=None, host_id=1, at=0)
-        one = await tx.next_outbox_batch()
-        await tx.put_outbox(gid, one, "post", "place", {"content": "first"}, ordered=True, at=1)
-        two = await tx.next_outbox_batch()
-        rows = [("post", "place", {"content": "a"}, True), ("dm", "7", {"content": "b"}, False),
-                ("edit", "status", {"content": "c"}, True)]
-        await tx.put_outbox_rows(gid, two, rows, at=2, not_before=9)
-        assert await tx.next_outbox_batch() == two + 1 == one + 2
-    async with storage.read() as q:
-        got = await q.pending_outbox(gid)
-    assert [(r.batch, r.kind, r.target, r.payload["content"], r.ordered) for r in got] == [
-        (one, "post", "place", "first", True), (two, "post", "place", "a", True),
-        (two, "dm", "7", "b", False), (two, "edit", "status", "c", True),
-    ]
-    assert [r.nonce for r in got] == [f"br{r.id}" for r in got]
-    assert [r.next_try_at for r in got[1:]] == [9, 9, 9]
+async def test_the_outbox_batches_are_found_by_their_index(storage: Storage) -> None:
+    """The next batch number and a batch's rows are found by the outbox's batch index
+    (migration 0008), not by reading the whole outbox (SQLite's query plan; the rows
+    themselves: tests/test_storage_contract.py, on both backends)."""
     for sql in ("SELECT coalesce(max(batch), 0) + 1 FROM outbox", "SELECT count(*) FROM outbox WHERE game_id = 1 AND batch = 2"):
         async with storage.conn.execute("EXPLAIN QUERY PLAN " + sql) as cur:
             plan = " ".join(str(r[-1]) for r in await cur.fetchall())
