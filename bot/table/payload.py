@@ -2,9 +2,9 @@
 view for a bystander; their legal actions labelled and numbered as the Discord prompts
 label them; the game's table parts. Nothing from another seat's view ever goes in.
 
-The labels are the presenter's (``action_words(view)`` where the game labels from the
-seat's view, as the Discord prompt does, else ``describe_action``), in the engine's
-order, numbered from 1 as the select lists them.
+The labels are the Discord prompt's own, from the one labeller (:func:`bot.labels.action_words`:
+the presenter's words from the seat's view, or each option with the numbers it changes),
+in the engine's order, numbered from 1 as the select lists them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot import labels
 from bot.app import App
 from bot.games import table_parts
 from bot.records import GameInfo
@@ -66,7 +67,7 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         out["prompt_text"] = presenter.describe_prompt(prompt)
     if info.status == "active" and prompt is not None and not (mine and mine.ai_takeover):
         actions = await app.legal_actions(info.id, seat)
-        words: Any = presenter.action_words(view) if presenter.view_labels else presenter
+        words = await labels.action_words(app, presenter, info.id, seat, view)  # Discord's own labeller
         out["actions"] = [
             {"n": i + 1, "label": words.describe_action(a), "action": a} for i, a in enumerate(actions[:MAX_ACTIONS])
         ]
