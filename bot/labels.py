@@ -12,6 +12,7 @@ gets its ``action_words(view)``; any other labels each whole action with what it
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from bot.choices import Words
@@ -50,10 +51,15 @@ class OptionWords:
 
 
 async def action_words(
-    app: LabelSource, game: Presenter, game_id: int, seat: str, view: dict[str, Any] | None = None
+    app: LabelSource, game: Presenter, game_id: int, seat: str, view: dict[str, Any] | None = None,
+    prompt: Mapping[str, Any] | None = None,
 ) -> Words:
     """The words that label ``seat``'s legal actions now (see the module doc); ``view``
-    is the seat's own view where the caller has it already."""
+    is the seat's own view where the caller has it already. A secret decision that Discord
+    builds step by step (``Presenter.secret_builder`` of ``prompt``: the planner) is never
+    a list of options there; its actions are named by the presenter's own words."""
+    if prompt is not None and game.secret_builder(prompt) is not None:
+        return game
     if game.view_labels:
         return game.action_words(view if view is not None else await app.view(game_id, seat))
     return OptionWords(game, await app.previews(game_id, seat), seat)

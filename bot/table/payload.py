@@ -16,6 +16,7 @@ from bot import labels
 from bot.app import App
 from bot.games import table_parts
 from bot.records import GameInfo
+from bot.table import drafts
 
 MAX_ACTIONS = 400  # more than any decision of the three games lists at once
 
@@ -48,6 +49,8 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         "undo": False,
         "facts": {},
         "script": None,
+        "secret": False,  # a secret decision is being collected (its end is the reveal)
+        "draft": None,  # this seat's half-built decision, kept on the server (bot.table.drafts)
     }
     if info.status == "lobby":
         out["view"] = None
@@ -57,6 +60,7 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
     out["version"] = int(view.get("version", info.version))
     hooks, script = table_parts(info.game)
     out["script"] = f"games/{info.game}.js" if script is not None else None
+    out["secret"] = info.status == "active" and presenter.secret_phase(view)
     if seat is None:
         return out
     prompt = view.get("prompt") if isinstance(view.get("prompt"), Mapping) else None
@@ -67,10 +71,12 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         out["prompt_text"] = presenter.describe_prompt(prompt)
     if info.status == "active" and prompt is not None and not (mine and mine.ai_takeover):
         actions = await app.legal_actions(info.id, seat)
-        words = await labels.action_words(app, presenter, info.id, seat, view)  # Discord's own labeller
+        words = await labels.action_words(app, presenter, info.id, seat, view, prompt)  # Discord's own labeller
         out["actions"] = [
             {"n": i + 1, "label": words.describe_action(a), "action": a} for i, a in enumerate(actions[:MAX_ACTIONS])
         ]
+    if info.status == "active" and prompt is not None:
+        out["draft"] = await drafts.load(app.storage, info.id, seat, drafts.decision_key(view, prompt))
     out["undo"] = await _may_undo(app, info, seat)
     if hooks is not None and hasattr(hooks, "facts"):
         out["facts"] = hooks.facts(prompt, view, seat)
