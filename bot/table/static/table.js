@@ -28,11 +28,25 @@ async function send(method, path, body) {
   const headers = { "Accept": "application/json" };
   if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const resp = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let resp;
+  try {
+    resp = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new Error("The table cannot be reached; check your connection, it tries again by itself.");
+  }
   let data = null;
   try { data = await resp.json(); } catch { data = null; }
-  if (!resp.ok) { const err = new Error((data && data.error) || `The table answered ${resp.status}.`); err.status = resp.status; throw err; }
+  if (!resp.ok) { const err = new Error((data && data.error) || inWords(resp.status)); err.status = resp.status; throw err; }
   return data;
+}
+
+// what a refusal without words of its own means, for a player (never a bare status code)
+function inWords(status) {
+  if (status === 401 || status === 403) return "Please open the table again to sign in.";
+  if (status === 404) return "This game is not here (or not one you may see).";
+  if (status === 429) return "Too many requests just now; wait a moment.";
+  if (status >= 500) return "The table had a problem answering; try again in a moment.";
+  return "The table could not do that; try again.";
 }
 
 export function note(text, kind = "") {
@@ -101,7 +115,13 @@ const helpers = { el, note, act, undo, preview, showDetail, get table() { return
 // -- drawing ----------------------------------------------------------------------------
 
 function nameOf(t, seat) { const s = t.seats.find((x) => x.seat === seat); return s ? s.name : seat; }
+// a seat's name, marked "(you)" for the caller's own, unless the name says so already
+function youSay(t, seat) {
+  const name = nameOf(t, seat);
+  return seat === t.you && !/^you$/i.test(name.trim()) ? `${name} (you)` : name;
+}
 helpers.nameOf = (seat) => nameOf(state.table, seat);
+helpers.youSay = (seat) => youSay(state.table, seat);
 
 function genericBoard(root, t) {
   const v = t.view || {};
@@ -110,7 +130,7 @@ function genericBoard(root, t) {
   const shown = keys.filter((k) => Object.values(players).some((p) => p && typeof p[k] === "number"));
   const head = el("tr", {}, el("th", { text: "Player" }), shown.map((k) => el("th", { text: k === "vp" ? "VP" : k[0].toUpperCase() + k.slice(1) })));
   const rows = (v.seats || Object.keys(players)).map((seat) => el("tr", { class: seat === t.you ? "you" : "" },
-    el("td", { text: nameOf(t, seat) + (seat === t.you ? " (you)" : "") }),
+    el("td", { text: youSay(t, seat) }),
     shown.map((k) => el("td", { text: players[seat] && players[seat][k] !== undefined ? String(players[seat][k]) : "" }))));
   root.append(el("h2", { text: "Players" }), el("table", { class: "players" }, head, rows));
 }
@@ -158,7 +178,7 @@ function draw() {
   const bits = [];
   if (v.round) bits.push(`Round ${v.round}${v.rounds ? "/" + v.rounds : ""}`);
   if (v.phase_title) bits.push(v.phase_title);
-  bits.push(t.you ? `You: ${nameOf(t, t.you)}` : "Watching");
+  bits.push(t.you ? (/^you$/i.test(nameOf(t, t.you).trim()) ? "Your seat" : `You: ${nameOf(t, t.you)}`) : "Watching");
   $("stage").textContent = bits.join(" · ");
   for (const id of ["board", "decision", "mine"]) $(id).replaceChildren();
   const m = state.module;
@@ -175,38 +195,107 @@ function draw() {
     if (m && m.mine) m.mine($("mine"), t, helpers);
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
-  if (state.whole && state.whole.frame) $("board").prepend(state.whole.frame);
   $("replay-open").hidden = t.status === "lobby";
   document.body.dataset.version = String(t.version);
   document.body.dataset.drawn = String(performance.now());
 }
 
-// -- replay: a slider over the game's actions, the public board at each step ----------
+// -- replay: a slider over the whole game; every log line with the players' names (the
+// step's own lines marked), and the public board (SVG) at each step, readable, scrolled
+// inside its own frame ----------------------------------------------------------------
+
+const replay = { seq: 0, timer: null, scale: null, step: 0, last: 0 };
+
+function replayFrame(box) {
+  const slider = el("input", { type: "range", id: "replay-step", min: 0, max: 0, value: 0, "aria-label": "Step of the game" });
+  slider.addEventListener("input", () => { clearTimeout(replay.timer); replay.timer = setTimeout(() => replayAt(Number(slider.value)), 120); });
+  box.replaceChildren(
+    el("h2", { id: "replay-title", text: "Replay" }),
+    slider,
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "replay-back", onclick: () => replayAt(Math.max(0, replay.step - 1)) }, "◀ Back"),
+      el("button", { type: "button", id: "replay-next", onclick: () => replayAt(Math.min(replay.last, replay.step + 1)) }, "Next ▶"),
+      el("button", { type: "button", id: "replay-out", "aria-label": "Zoom out", onclick: () => replayZoom(1 / 1.25) }, "−"),
+      el("button", { type: "button", id: "replay-in", "aria-label": "Zoom in", onclick: () => replayZoom(1.25) }, "+"),
+      el("button", { type: "button", id: "replay-close", onclick: () => { box.hidden = true; } }, "Close")),
+    el("div", { class: "replay-frame", id: "replay-board", tabindex: 0, "aria-label": "The board at this step" }),
+    el("ol", { class: "replay-log", id: "replay-log", "aria-label": "The game's log up to this step" }));
+}
 
 async function replayAt(step) {
   const t = state.table;
-  const out = await call("GET", `api/replay?game=${t.game_id}&step=${step}`);
+  const seq = ++replay.seq;
   const box = $("replay");
-  box.replaceChildren();
-  box.append(el("h2", { text: `Replay: after ${out.step} of ${out.last} moves` }));
-  const slider = el("input", { type: "range", id: "replay-step", min: 0, max: out.last, value: out.step, "aria-label": "Step" });
-  slider.addEventListener("change", () => replayAt(slider.value));
-  box.append(slider, el("div", { class: "row" },
-    el("button", { type: "button", id: "replay-back", onclick: () => replayAt(Math.max(0, out.step - 1)) }, "◀ Back"),
-    el("button", { type: "button", id: "replay-next", onclick: () => replayAt(Math.min(out.last, out.step + 1)) }, "Next ▶"),
-    el("button", { type: "button", id: "replay-close", onclick: () => { box.hidden = true; } }, "Close")));
-  box.append(el("div", { class: "events", text: out.events.join("\n") }));
-  const board = el("div", { id: "replay-board" });
-  const past = { ...t, view: out.view, you: null, actions: [], prompt: null };
-  const m = state.module;
-  try { if (m && m.board) m.board(board, past, helpers); else genericBoard(board, past); } catch (err) { console.error(err); genericBoard(board, past); }
-  box.append(board);
+  if (!box.querySelector("#replay-step")) replayFrame(box);
   box.hidden = false;
-  box.scrollIntoView({ block: "start" });
+  let out;
+  try { out = await call("GET", `api/replay?game=${t.game_id}&step=${step}`); } catch (err) { note(err.message, "bad"); return; }
+  if (seq !== replay.seq) return;
+  replay.step = out.step; replay.last = out.last;
+  const where = [out.round ? `round ${out.round}` : "", out.phase].filter(Boolean).join(", ");
+  $("replay-title").textContent = `Replay: move ${out.step} of ${out.last}${where ? " (" + where + ")" : ""}`;
+  const slider = $("replay-step");
+  slider.max = String(out.last); slider.value = String(out.step);
+  const log = $("replay-log");
+  const first = out.lines.length - out.added;
+  log.replaceChildren(...out.lines.map((line, i) => el("li", { class: i >= first && out.step ? "new" : "", text: line })));
+  const mark = log.querySelector(".new") || log.lastElementChild;
+  if (mark) log.scrollTop = Math.max(0, mark.offsetTop - log.offsetTop - 8);
+  await replayBoard(t, out.step, seq);
+  if (step === t.version && seq === replay.seq) box.scrollIntoView({ block: "start" });
 }
+
+async function replayBoard(t, step, seq) {
+  const headers = { "Accept": "image/svg+xml" };
+  if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
+  const frame = $("replay-board");
+  document.body.dataset.busy = String(++inFlight);
+  try {
+    const resp = await fetch(url(`api/replay.svg?game=${t.game_id}&step=${step}`), { headers });
+    if (!resp.ok) {
+      let said = null;
+      try { said = (await resp.json()).error; } catch { said = null; }
+      throw new Error(said || inWords(resp.status));
+    }
+    const text = await resp.text();
+    if (seq !== replay.seq) return;
+    const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    if (svg.nodeName !== "svg") throw new Error("The board of that step could not be drawn.");
+    const node = document.importNode(svg, true);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", `The board after move ${step}`);
+    frame.replaceChildren(node);
+    replaySize();
+    document.body.dataset.replayStep = String(step);
+  } catch (err) {
+    if (seq === replay.seq) frame.replaceChildren(el("p", { class: "warn", text: err.message || "The board of that step could not be drawn." }));
+  } finally { document.body.dataset.busy = String(--inFlight); }
+}
+
+function replaySize() {
+  const svg = $("replay-board").querySelector("svg");
+  if (!svg) return;
+  const w = Number(svg.getAttribute("width")) || 1200, h = Number(svg.getAttribute("height")) || 1200;
+  if (replay.scale === null) {
+    let least = Infinity;
+    for (const t of svg.querySelectorAll("text[font-size]")) least = Math.min(least, Number(t.getAttribute("font-size")));
+    replay.scale = Math.max(($("replay-board").clientWidth || 360) / w, Number.isFinite(least) ? MIN_TEXT / least : 1);
+  }
+  svg.style.width = `${w * replay.scale}px`;
+  svg.style.height = `${h * replay.scale}px`;
+  svg.style.maxWidth = "none";
+}
+
+function replayZoom(k) {
+  if (replay.scale === null) return;
+  replay.scale = Math.min(4, Math.max(0.1, replay.scale * k));
+  replaySize();
+}
+
 $("replay-open").addEventListener("click", () => replayAt(state.table.version));
 
 async function show(table) {
+  const old = state.table;
   const changed = !state.table || state.table.version !== table.version || state.table.you !== table.you;
   if (changed) { state.chosen = null; state.hits = null; }
   state.table = table;
@@ -217,6 +306,62 @@ async function show(table) {
   if (state.module && state.module.update) state.module.update(table, helpers, changed);
   draw();
   if (table.status !== "lobby") wholeBoard(table);
+  revealCheck(old, table);
+}
+
+// -- a half-built decision, kept on the server for this seat (api/draft): a game's
+// drawing module saves it as it changes (helpers.saveDraft) and finds it again in
+// table.draft after a reload or on another device, until it is sealed or the phase ends
+
+let draftTimer = null;
+
+function saveDraft(obj) {
+  const t = state.table;
+  if (!t || !t.you || t.status !== "active") return;
+  t.draft = obj; // this page's own copy: a redraw of the same table keeps it
+  state.draftOwed = true; // (the tests wait for it to be saved)
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(flushDraft, 300);
+}
+
+async function flushDraft() {
+  clearTimeout(draftTimer);
+  const t = state.table;
+  if (!state.draftOwed || !t) return;
+  state.draftOwed = false;
+  try { await call("POST", "api/draft", { game: t.game_id, draft: t.draft }); } catch (err) { note(err.message, "bad"); }
+}
+helpers.saveDraft = saveDraft;
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushDraft(); });
+
+// -- the reveal: when the last secret decision is in, every plan as it is revealed and
+// the round's results (the public log since this page last saw the secret phase), then
+// the next decision below
+
+async function revealCheck(old, fresh) {
+  if (!old || old.game_id !== fresh.game_id || !old.secret || fresh.secret || fresh.version <= old.version) return;
+  try {
+    drawReveal(await call("GET", `api/reveal?game=${fresh.game_id}&since=${old.version}`));
+  } catch (err) { note(err.message, "bad"); }
+}
+
+function drawReveal(out) {
+  const box = $("reveal");
+  const list = el("ol", { class: "reveal-lines" });
+  out.lines.forEach((line, i) => {
+    const item = el("li", { text: line });
+    item.style.animationDelay = `${Math.min(i, 24) * 0.3}s`; // one after the other, as if turned over
+    list.append(item);
+  });
+  const next = state.table && state.table.actions.length ? "Next: your decision ▼" : "Close";
+  box.replaceChildren(el("h2", { text: out.over ? "Revealed: the game is over" : "Revealed" }), list,
+    ...out.results.map((r) => el("div", { class: "results", text: r })),
+    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "reveal-next", onclick: () => {
+      box.hidden = true;
+      $("decision").scrollIntoView({ block: "start" });
+    } }, next)));
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
 }
 
 // -- the whole board: the public picture as SVG (api/board.svg), its text real text; it
@@ -236,7 +381,8 @@ async function wholeBoard(t) {
     const resp = await fetch(url(`api/board.svg?game=${t.game_id}`), { headers });
     if (resp.ok) text = await resp.text();
   } catch { text = null; } finally { document.body.dataset.busy = String(--inFlight); }
-  if (text === null || !state.table || state.table.game_id !== t.game_id) return;
+  if (text === null) { note("The board could not be drawn just now; your decisions still work, and it comes back with the next move.", "bad"); return; }
+  if (!state.table || state.table.game_id !== t.game_id) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
   if (svg.nodeName !== "svg") return;
@@ -248,9 +394,11 @@ async function wholeBoard(t) {
   node.setAttribute("aria-label", "The whole board");
   frame.querySelector(".board-pan").replaceChildren(node);
   state.whole = { key, frame, svg: node, view: old ? old.view : null };
-  if (!frame.isConnected) $("board").prepend(frame); // (in the page first: its width is known then)
+  if (!frame.isConnected) $("whole").append(frame); // (in the page first: its width is known then)
   if (!state.whole.view) fitReadable();
   else placeBoard();
+  document.body.dataset.board = key; // the board of this version is drawn (the tests and benchmarks wait for it)
+  document.body.dataset.boardDrawn = String(performance.now());
 }
 
 function boardFrame() {
