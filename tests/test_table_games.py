@@ -63,6 +63,8 @@ async def test_a_mobile_markets_product_is_built_by_dragging_a_feature_card(fake
             slot = page.locator('[data-slot="3"]')
             await card.wait_for(state="visible")  # drawn once the page has the seat's view
             await slot.wait_for(state="visible")
+            # (the board comes first on a phone: the product's slots and hand are scrolled to)
+            await page.locator("#slots").evaluate("e => e.scrollIntoView({block: 'start'})")
             cb, sb = await card.bounding_box(), await slot.bounding_box()
             assert cb is not None and sb is not None
             await page.mouse.move(cb["x"] + 20, cb["y"] + 15)

@@ -203,6 +203,7 @@ class TableServer:
         self.live = Live()
         self._waiting: dict[int, int] = {}
         self._waiters = 0
+        self._drawings: set[asyncio.Future[str]] = set()  # boards drawn ahead of the page asking
         self._local_cookies: set[str] = set()  # hashes of the local game's sign-in cookies
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -494,7 +495,21 @@ class TableServer:
         elif status == "stale":
             message = message or "The game moved on; here is the table as it is now."
         fresh = await self.app.info(info.id)
+        if status == "applied" and fresh.status != "lobby":
+            self._draw_soon(fresh)  # the board the page asks for next, drawn meanwhile
         return _json({"status": status, "message": message, "table": await self._table(fresh, user)})
+
+    def _draw_soon(self, info: GameInfo) -> None:
+        """Start drawing the game's new board now (bot.table.board keeps it), beside the
+        caller's table being made: the page's /api/board.svg then finds it drawn."""
+        task = asyncio.ensure_future(board_svg(self.app, info))
+        self._drawings.add(task)
+        task.add_done_callback(self._drawn)
+
+    def _drawn(self, task: asyncio.Future[str]) -> None:
+        self._drawings.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not draw the board of a game as SVG: %s", task.exception())
 
     async def api_act(self, request: web.Request) -> web.Response:
         return await self._move(request, undo=False)

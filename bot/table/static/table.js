@@ -304,8 +304,9 @@ async function show(table) {
     state.moduleFor = table.script;
   }
   if (state.module && state.module.update) state.module.update(table, helpers, changed);
+  const board = table.status !== "lobby" ? wholeBoard(table) : null; // (its request first: the decision is drawn meanwhile)
   draw();
-  if (table.status !== "lobby") wholeBoard(table);
+  await board;
   revealCheck(old, table);
 }
 
@@ -544,6 +545,8 @@ async function refresh() {
 async function live() {
   for (;;) {
     try {
+      // (while a move of this page is out, its answer brings the new table: no polling then)
+      while (state.busy) await new Promise((r) => setTimeout(r, 50));
       const t = state.table;
       const out = await call("GET", `api/wait?game=${t.game_id}&after=${t.version}`);
       if (out.version !== state.table.version && !state.busy) await refresh();
