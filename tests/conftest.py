@@ -35,7 +35,7 @@ SLOW = frozenset({
     "test_discord_faults", "test_mm_discord", "test_pads", "test_picture_workers", "test_pictures_orphans",
     "test_plan_enumeration", "test_plan_enumeration_rules", "test_playtest_aoa", "test_playtest_fit",
     "test_playtest_mm", "test_prompts_reordered", "test_prompts_whole_games", "test_render_update",
-    "test_runtime_loop", "test_si_select_fit",
+    "test_runtime_loop", "test_si_select_fit", "test_table_phone",
     "test_secrecy_differential", "test_si_read_identity", "test_status_deadlines", "test_su_bot_e2e",
     "test_upgrade", "test_ux_e2e", "test_words",
 })
