@@ -50,6 +50,10 @@ async def test_on_a_phone_text_is_readable_controls_are_large_and_the_board_is_a
         await p.page.wait_for_selector("#replay-board svg")
         check_phone(await measure(p.page), f"{game}, the replay")
         await p.assert_plain_words()
+        said = await p.page.inner_text("body")
+        assert not re.search(r"\byou \(you\)", said, re.I), "a seat called you (you)"
+        chips = await p.page.locator(".chip").all_inner_texts()
+        assert chips and not [c for c in chips if c.strip().lower() in ("card", "")], chips  # each chip names its thing
         assert not p.errors, p.errors
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from bot import text
 from bot.app import App
@@ -26,7 +27,7 @@ from render import svg
 KEEP = 32  # boards of replay steps kept (game id, version, step)
 MAX_REVEAL_STEPS = 400  # steps a reveal tells at most (a page away for longer sees the replay)
 
-_BOARDS: OrderedDict[tuple[int, int, int], str] = OrderedDict()
+_BOARDS: WeakKeyDictionary[App, OrderedDict[tuple[int, int, int], str]] = WeakKeyDictionary()  # per app
 
 
 def _lines(rec: Record, upto: int) -> tuple[list[str], int]:
@@ -67,13 +68,14 @@ async def replay_svg(app: App, info: GameInfo, step: int) -> str:
     rec = await app.record(info.id)
     step = _clamp(rec, step)
     key = (info.id, rec.version, step)
-    got = _BOARDS.get(key)
+    boards = _BOARDS.setdefault(app, OrderedDict())
+    got = boards.get(key)
     if got is None:
         view = await app.step_view(info.id, rec, step - 1)
         got = await asyncio.to_thread(svg.board, info.game, view)
-        _BOARDS[key] = got
-        while len(_BOARDS) > KEEP:
-            _BOARDS.popitem(last=False)
+        boards[key] = got
+        while len(boards) > KEEP:
+            boards.popitem(last=False)
     return got
 
 
