@@ -14,11 +14,20 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from bot.limits import json_size, too_deep
 from bot.storage import Storage
 
 MAX_CHARS = 4096  # a plan of Pads and six Improvements is about 500
+
+# per storage, the seats known to have a row (saved here, or found by a read): a move
+# deletes only those, so that a move of a seat without a draft costs no write
+_KNOWN: WeakKeyDictionary[Storage, set[tuple[int, str]]] = WeakKeyDictionary()
+
+
+def _known(storage: Storage) -> set[tuple[int, str]]:
+    return _KNOWN.setdefault(storage, set())
 
 
 def decision_key(view: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> str | None:
@@ -42,7 +51,10 @@ async def load(storage: Storage, game_id: int, seat: str, key: str | None) -> di
         return None
     async with storage.read() as q:
         row = await q._one("SELECT decision, draft FROM table_drafts WHERE game_id = ? AND seat = ?", (game_id, seat))
-    if row is None or row[0] != key:
+    if row is None:
+        return None
+    _known(storage).add((game_id, seat))
+    if row[0] != key:
         return None
     try:
         got = json.loads(row[1])
@@ -63,8 +75,14 @@ async def save(storage: Storage, game_id: int, seat: str, key: str, draft: dict[
             " updated_at = excluded.updated_at",
             (game_id, seat, key, json.dumps(draft, separators=(",", ":")), at),
         )
+    _known(storage).add((game_id, seat))
 
 
 async def drop(storage: Storage, game_id: int, seat: str) -> None:
+    """Forget the seat's draft: a write only where a row is known to be kept (one from
+    before a restart is known once a table has read it, which it does before showing it)."""
+    if (game_id, seat) not in _known(storage):
+        return
+    _known(storage).discard((game_id, seat))
     async with storage.transaction() as q:
         await q._write("DELETE FROM table_drafts WHERE game_id = ? AND seat = ?", (game_id, seat))

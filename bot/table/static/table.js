@@ -340,13 +340,17 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 // the next decision below
 
 async function revealCheck(old, fresh) {
-  if (!old || old.game_id !== fresh.game_id || !old.secret || fresh.secret || fresh.version <= old.version) return;
+  if (!old || old.game_id !== fresh.game_id || fresh.version <= old.version || !old.view || !fresh.view) return;
+  const revealed = old.secret && !fresh.secret;
+  const ended = Number.isInteger(old.view.round) && fresh.view.round !== old.view.round; // (its results then)
+  if (!revealed && !ended && !(fresh.view.over && !old.view.over)) return;
   try {
-    drawReveal(await call("GET", `api/reveal?game=${fresh.game_id}&since=${old.version}`));
+    const out = await call("GET", `api/reveal?game=${fresh.game_id}&since=${old.version}`);
+    drawReveal(out, revealed ? "Revealed" : `Round ${old.view.round} is over`);
   } catch (err) { note(err.message, "bad"); }
 }
 
-function drawReveal(out) {
+function drawReveal(out, title) {
   const box = $("reveal");
   const list = el("ol", { class: "reveal-lines" });
   out.lines.forEach((line, i) => {
@@ -355,7 +359,7 @@ function drawReveal(out) {
     list.append(item);
   });
   const next = state.table && state.table.actions.length ? "Next: your decision ▼" : "Close";
-  box.replaceChildren(el("h2", { text: out.over ? "Revealed: the game is over" : "Revealed" }), list,
+  box.replaceChildren(el("h2", { text: out.over ? `${title}: the game is over` : title }), list,
     ...out.results.map((r) => el("div", { class: "results", text: r })),
     el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "reveal-next", onclick: () => {
       box.hidden = true;
