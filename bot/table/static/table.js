@@ -261,7 +261,7 @@ async function replayBoard(t, step, seq) {
     if (seq !== replay.seq) return;
     const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
     if (svg.nodeName !== "svg") throw new Error("The board of that step could not be drawn.");
-    const node = document.importNode(svg, true);
+    const node = document.adoptNode(svg);
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", `The board after move ${step}`);
     frame.replaceChildren(node);
@@ -388,7 +388,7 @@ async function wholeBoard(t) {
   if (svg.nodeName !== "svg") return;
   const old = state.whole;
   const frame = old ? old.frame : boardFrame();
-  const node = document.importNode(svg, true);
+  const node = document.adoptNode(svg); // (moved, not copied: the parsed document is not used again)
   node.setAttribute("id", "whole-board");
   node.setAttribute("role", "img");
   node.setAttribute("aria-label", "The whole board");
