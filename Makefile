@@ -115,10 +115,12 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 # Draw the pictures in docs/ again from their seeded games and stored reference views
-# (scripts/docs_pictures.py says each one's recipe); look at them before committing.
+# (scripts/docs_pictures.py says each one's recipe), then the live table's screenshots at
+# 400 px (docs/table/, scripts/table_screenshots.py: Chromium); look at them before committing.
 # DOCS_ARGS=--check only tells which are stale; DOCS_ARGS=--list prints the recipes.
 docs-pictures: $(STAMP)
 	$(BIN)/python scripts/docs_pictures.py $(DOCS_ARGS)
+	@case "$(DOCS_ARGS)" in *--check*|*--list*) ;; *) $(BIN)/python scripts/table_screenshots.py ;; esac
 
 # Regenerate requirements/*.txt from pyproject.toml (and requirements/pip.in) with
 # pip-tools in a throwaway virtualenv. Only the public package index is asked: this

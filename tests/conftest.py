@@ -43,7 +43,7 @@ SLOW = frozenset({
     "test_plan_enumeration", "test_plan_enumeration_rules", "test_playtest_aoa", "test_playtest_fit",
     "test_playtest_mm", "test_prompts_reordered", "test_prompts_whole_games", "test_render_update",
     "test_runtime_loop", "test_si_select_fit", "test_pg_processes", "test_pg_demo", "test_table_decide",
-    "test_table_gestures",
+    "test_table_gestures", "test_table_phone",
     "test_secrecy_differential", "test_si_read_identity", "test_status_deadlines", "test_su_bot_e2e",
     "test_upgrade", "test_ux_e2e", "test_words",
 })

@@ -38,6 +38,7 @@ _spec.loader.exec_module(run_all)
         ["bench_scale.py", "--games", "12", "--acts", "5", "--baseline", "10"],
         ["bench_aoa.py", "--games", "2", "--bot-games", "1"],
         pytest.param(["bench_table.py", "--runs", "1"], marks=needs_chromium),  # the live table in Chromium
+        pytest.param(["bench_table_flow.py", "--runs", "1"], marks=needs_chromium),  # the board at the table
         ["bench_load.py", "--games", "4", "--seconds", "1", "--per", "0.25"],
         ["bench_home.py", "--games", "200", "--digests", "50", "--calls", "10"],
         ["bench_svg.py", "--runs", "1"],

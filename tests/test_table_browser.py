@@ -164,7 +164,7 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             await pb.page.click("#replay-open")
             await pb.page.wait_for_selector("#replay-step")
             await pb.page.click("#replay-back")
-            await pb.page.wait_for_function(f"() => document.querySelector('#replay h2').textContent.includes('after {last - 1} of {last}')")
+            await pb.page.wait_for_function(f"() => document.querySelector('#replay h2').textContent.includes('move {last - 1} of {last}')")
             # round 2: the rest of round 1 is played as from Discord, then each plans again
             # by dragging at the other width (ann at 1280, bob at 400)
             for _ in range(300):

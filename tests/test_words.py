@@ -247,8 +247,8 @@ def played_texts(
     import random
 
     from bot.choices import ActionPath, action_step
-    from bot.cogs.play import OptionWords
     from bot.games import presenter
+    from bot.labels import OptionWords
     from engine import get_game
     from engine.ai import choose
 

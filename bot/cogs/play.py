@@ -30,7 +30,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import choices, pictures, text, views
+from bot import choices, labels, pictures, text, views
 from bot import prompts as board
 from bot.app.compose import Row, decision_key, post_row
 from bot.app.replay import round_phases
@@ -88,28 +88,6 @@ def decision_mark(prompt: Any, actions: list[dict[str, Any]]) -> str:
     choices are numbered over (the same mark: the same choices mean the same actions),
     as a 128-bit digest (a few thousand are kept)."""
     return hashlib.blake2b(text.compact_json([prompt, actions]).encode(), digest_size=16).hexdigest()
-
-
-class OptionWords:
-    """A presenter's words, with each whole action labelled by what it does
-    (``Presenter.describe_option`` on the engine's own before/after views)."""
-
-    def __init__(self, game: Presenter, previews: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]], seat: str) -> None:
-        self.game = game
-        self.seat = seat
-        self.previews = {json.dumps(a, sort_keys=True): (b, v) for a, b, v in previews}
-
-    def describe_action(self, action: dict[str, Any]) -> str:
-        found = self.previews.get(json.dumps(action, sort_keys=True))
-        if found is None:
-            return self.game.describe_action(action)
-        return self.game.describe_option(action, found[0], found[1], self.seat)
-
-    def describe_key(self, key: str) -> str:
-        return self.game.describe_key(key)
-
-    def describe_value(self, key: str, value: Any) -> str:
-        return self.game.describe_value(key, value)
 
 
 class Play(commands.Cog):
@@ -585,10 +563,9 @@ class Play(commands.Cog):
         actions = await self.app.legal_actions(gid, seat)
         draw = game.prompt_picture(prompt) if picture and not path.picks else None
         seat_view = await self.app.view(gid, seat) if game.view_labels or draw else {}
-        if game.view_labels:  # e.g. the engine's own labels with costs and gains
-            words: Any = game.action_words(seat_view)
-        else:  # each option with the numbers it changes (the engine's own previews)
-            words = OptionWords(game, await self.app.previews(gid, seat), seat)
+        # the one labeller of the table and Discord: the engine's labels with costs and
+        # gains, or each option with the numbers it changes (the engine's own previews)
+        words: Any = await labels.action_words(self.app, game, gid, seat, seat_view if game.view_labels else None)
         step = game.action_step(prompt, actions, path, words)
         title = text.with_player_names([step.title], info)[0]  # a seat it names, by its player's name
         self._remember_shown(gid, seat, info.version, prompt, actions)

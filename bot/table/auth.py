@@ -96,7 +96,7 @@ class Exchange:
         api_base: Callable[[], str],
         *,
         local_code: str = "",
-        local_user: tuple[int, str] = (1, "you"),
+        local_user: tuple[int, str] = (1, "You"),
         timeout: float = 10.0,
     ) -> None:
         self.client_id = client_id

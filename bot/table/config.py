@@ -30,7 +30,7 @@ class TableConfig:
     client_secret: str = field(default="", repr=False)
     # a local game (``boardroom table``): this one-time code signs in ``local_user``
     local_code: str = field(default="", repr=False)
-    local_user: tuple[int, str] = (1, "you")
+    local_user: tuple[int, str] = (1, "You")
     client_ip_header: str = ""
 
     @classmethod

@@ -20,7 +20,7 @@ from bot.storage import Storage
 from bot.table.config import TableConfig
 from bot.table.server import TableServer
 
-LOCAL_USER = (1, "you")
+LOCAL_USER = (1, "You")
 LOCAL_CHANNEL = -424242  # a channel no Discord id can be (negative)
 
 

@@ -2,9 +2,9 @@
 view for a bystander; their legal actions labelled and numbered as the Discord prompts
 label them; the game's table parts. Nothing from another seat's view ever goes in.
 
-The labels are the presenter's (``action_words(view)`` where the game labels from the
-seat's view, as the Discord prompt does, else ``describe_action``), in the engine's
-order, numbered from 1 as the select lists them.
+The labels are the Discord prompt's own, from the one labeller (:func:`bot.labels.action_words`:
+the presenter's words from the seat's view, or each option with the numbers it changes),
+in the engine's order, numbered from 1 as the select lists them.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot import labels
 from bot.app import App
 from bot.games import table_parts
 from bot.records import GameInfo
+from bot.table import drafts
 from bot.table.decide import board_decisions
 
 MAX_ACTIONS = 400  # more than any decision of the three games lists at once
@@ -49,6 +51,8 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         "facts": {},
         "script": None,
         "board": {"moves": {}, "groups": {}},
+        "secret": False,  # a secret decision is being collected (its end is the reveal)
+        "draft": None,  # this seat's half-built decision, kept on the server (bot.table.drafts)
     }
     if info.status == "lobby":
         out["view"] = None
@@ -58,6 +62,7 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
     out["version"] = int(view.get("version", info.version))
     hooks, script = table_parts(info.game)
     out["script"] = f"games/{info.game}.js" if script is not None else None
+    out["secret"] = info.status == "active" and presenter.secret_phase(view)
     if seat is None:
         return out
     prompt = view.get("prompt") if isinstance(view.get("prompt"), Mapping) else None
@@ -68,12 +73,14 @@ async def table_payload(app: App, info: GameInfo, user_id: int) -> dict[str, Any
         out["prompt_text"] = presenter.describe_prompt(prompt)
     if info.status == "active" and prompt is not None and not (mine and mine.ai_takeover):
         actions = await app.legal_actions(info.id, seat)
-        words: Any = presenter.action_words(view) if presenter.view_labels else presenter
+        words = await labels.action_words(app, presenter, info.id, seat, view, prompt)  # Discord's own labeller
         out["actions"] = [
             {"n": i + 1, "label": words.describe_action(a), "action": a} for i, a in enumerate(actions[:MAX_ACTIONS])
         ]
         # the decisions on the board (bot.table.decide): the gestures each action means
         out["board"] = board_decisions(info.game, prompt, view, seat, out["actions"])
+    if info.status == "active" and prompt is not None:
+        out["draft"] = await drafts.load(app.storage, info.id, seat, drafts.decision_key(view, prompt))
     out["undo"] = await _may_undo(app, info, seat)
     if hooks is not None and hasattr(hooks, "facts"):
         out["facts"] = hooks.facts(prompt, view, seat)

@@ -14,8 +14,14 @@ in the game asked for)::
     POST /api/act     {"game", "action", "version"}  -> {"status", "message", "table"}
     POST /api/undo    {"game"}                       -> the same
     POST /api/preview {"game", "action"}             -> the game's preview of a draft
-    GET  /api/replay?game=&step=   -> {"step", "last", "view", "events"}: the public board
-                                      after that many actions (the replay's slider)
+    GET  /api/replay?game=&step=   -> {"step", "last", "view", "lines", "added", "round",
+                                      "phase"}: the public board and every log line (names,
+                                      never seat ids) after that many actions (the slider)
+    GET  /api/replay.svg?game=&step=  -> that step's public board as SVG (bot.table.replay)
+    GET  /api/reveal?game=&since=  -> {"lines", "results"}: what the steps after version
+                                      ``since`` showed (the plans revealed, round results)
+    POST /api/draft   {"game", "draft"}  -> {"ok"}: the caller's own half-built decision
+                                      (bot.table.drafts), read back in its /api/table
     GET  /api/board.svg?game=      -> the public board as SVG (bot.table.board)
     GET  /api/mine.svg?game=       -> the caller's own area as SVG, from their seat's view
                                       only (bot.table.mine)
@@ -62,6 +68,7 @@ from bot.games import table_parts
 from bot.limits import MAX_ACTION_CHARS, json_size, too_deep
 from bot.records import AppError, GameInfo
 from bot.storage import DamagedRecord, StorageUnavailable
+from bot.table import drafts
 from bot.table.access import Access, CanSee
 from bot.table.auth import AuthError, Exchange, Sessions, User, bearer
 from bot.table.board import board_svg
@@ -70,6 +77,7 @@ from bot.table.guard import Buckets, Connections, GuardedRunner, Limits, retry_a
 from bot.table.live import Live
 from bot.table.mine import mine_svg
 from bot.table.payload import preview, table_payload
+from bot.table.replay import replay_at, replay_svg, reveal_since
 
 log = logging.getLogger("boardroom.table")
 
@@ -198,6 +206,7 @@ class TableServer:
         self.live = Live()
         self._waiting: dict[int, int] = {}
         self._waiters = 0
+        self._drawings: set[asyncio.Future[str]] = set()  # boards drawn ahead of the page asking
         self._local_cookies: set[str] = set()  # hashes of the local game's sign-in cookies
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -218,6 +227,9 @@ class TableServer:
         r.add_post("/api/undo", self.api_undo)
         r.add_post("/api/preview", self.api_preview)
         r.add_get("/api/replay", self.api_replay)
+        r.add_get("/api/replay.svg", self.api_replay_svg)
+        r.add_get("/api/reveal", self.api_reveal)
+        r.add_post("/api/draft", self.api_draft)
         r.add_get("/api/board.svg", self.api_board_svg)
         r.add_get("/api/mine.svg", self.api_mine_svg)
         return w
@@ -473,6 +485,8 @@ class TableServer:
                     return _refuse(400, "Which version of the table did you see?")
                 out = await self.app.act(info.id, user.id, mine.seat, dict(action), version)
             status, message = out.status, out.message
+            if status == "applied":  # the seat's half-built decision is made (or taken back)
+                await drafts.drop(self.app.storage, info.id, mine.seat)
             if self.after_move is not None:
                 try:
                     await self.after_move(out)
@@ -485,7 +499,21 @@ class TableServer:
         elif status == "stale":
             message = message or "The game moved on; here is the table as it is now."
         fresh = await self.app.info(info.id)
+        if status == "applied" and fresh.status != "lobby":
+            self._draw_soon(fresh)  # the board the page asks for next, drawn meanwhile
         return _json({"status": status, "message": message, "table": await self._table(fresh, user)})
+
+    def _draw_soon(self, info: GameInfo) -> None:
+        """Start drawing the game's new board now (bot.table.board keeps it), beside the
+        caller's table being made: the page's /api/board.svg then finds it drawn."""
+        task = asyncio.ensure_future(board_svg(self.app, info))
+        self._drawings.add(task)
+        task.add_done_callback(self._drawn)
+
+    def _drawn(self, task: asyncio.Future[str]) -> None:
+        self._drawings.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not draw the board of a game as SVG: %s", task.exception())
 
     async def api_act(self, request: web.Request) -> web.Response:
         return await self._move(request, undo=False)
@@ -493,24 +521,83 @@ class TableServer:
     async def api_undo(self, request: web.Request) -> web.Response:
         return await self._move(request, undo=True)
 
+    def _step(self, request: web.Request, name: str, default: int) -> int | web.Response:
+        try:
+            return max(0, min(int(request.query.get(name, default)), 1 << 30))
+        except ValueError:
+            return _refuse(400, "Which step of the game?")
+
     async def api_replay(self, request: web.Request) -> web.Response:
         asked = await self._asked(request)
         if isinstance(asked, web.Response):
             return asked
-        user, _body, info = asked
+        _user, _body, info = asked
+        step = self._step(request, "step", 1 << 30)
+        if isinstance(step, web.Response):
+            return step
+        if info.status == "lobby":
+            return _refuse(409, "The game has not started yet: there is nothing to replay.")
         try:
-            step = int(request.query.get("step", 1 << 30))
-        except ValueError:
-            return _refuse(400, "Which step?")
-        try:
-            view, events, last = await self.app.public_view_at(info.id, step)
+            view, _lines, _last = await self.app.public_view_at(info.id, step)
+            out = await replay_at(self.app, info, step)
         except AppError as exc:
             return _refuse(409, str(exc))
         except DamagedRecord as exc:  # the record's reader says nothing (a game's state read logs it)
             log.error("table: game %s's record is damaged at move %s (its replay)", exc.game_id, exc.seq)
             raise
-        step = max(0, min(step, last))
-        return _json({"step": step, "last": last, "view": view, "events": events[-6:]})
+        return _json({**out, "view": view})
+
+    async def api_replay_svg(self, request: web.Request) -> web.StreamResponse:
+        """The public board after a step of the replay, as SVG."""
+        asked = await self._asked(request)
+        if isinstance(asked, web.Response):
+            return asked
+        _user, _body, info = asked
+        step = self._step(request, "step", 1 << 30)
+        if isinstance(step, web.Response):
+            return step
+        if info.status == "lobby":
+            return _refuse(409, "The game has not started yet: there is no board to show.")
+        try:
+            text = await replay_svg(self.app, info, step)
+        except DamagedRecord:
+            raise
+        except Exception:
+            log.exception("could not draw step %s of game %s as SVG", step, info.id)
+            return _refuse(500, "That step's board could not be drawn; its log lines still tell it.")
+        return web.Response(text=text, content_type="image/svg+xml")
+
+    async def api_reveal(self, request: web.Request) -> web.Response:
+        asked = await self._asked(request)
+        if isinstance(asked, web.Response):
+            return asked
+        _user, _body, info = asked
+        since = self._step(request, "since", 0)
+        if isinstance(since, web.Response):
+            return since
+        if info.status == "lobby":
+            return _refuse(409, "The game has not started yet.")
+        return _json(await reveal_since(self.app, info, since))
+
+    async def api_draft(self, request: web.Request) -> web.Response:
+        """Keep the caller's own half-built decision (only their seat's, for the decision
+        they have now)."""
+        asked = await self._asked(request, posted=True)
+        if isinstance(asked, web.Response):
+            return asked
+        user, body, info = asked
+        mine = info.seat_of(user.id)
+        if mine is None or mine.ai_kind is not None or info.status != "active":
+            return _refuse(403, "You have no decision in this game.")
+        draft = body.get("draft")
+        if not drafts.acceptable(draft):
+            return _refuse(400, "That plan is too large to keep; it is still on your screen.")
+        view = await self.app.view(info.id, mine.seat)
+        key = drafts.decision_key(view, view.get("prompt") or await self.app.prompt(info.id, mine.seat))
+        if key is None:
+            return _refuse(409, "You have nothing to decide right now.")
+        await drafts.save(self.app.storage, info.id, mine.seat, key, draft, time.time())
+        return _json({"ok": True})
 
     async def api_preview(self, request: web.Request) -> web.Response:
         asked = await self._asked(request, posted=True)

@@ -12,7 +12,13 @@ export function update(t) {
   const p = t.prompt;
   if (!p || p.type !== "product") { draft = null; return; }
   const key = `${t.game_id}:${t.version}`;
-  if (!draft || draft.key !== key) { draft = { key, slots: {}, tokens: 0 }; shown = null; previewFor = ""; confirming = false; }
+  if (!draft || draft.key !== key) { // the product half built before a reload (or on another device), else a fresh one
+    const hand = new Set((p.features || []).map(String));
+    const kept = t.draft && t.draft.slots && typeof t.draft.slots === "object" ? t.draft : null;
+    const slots = kept ? Object.fromEntries(Object.entries(kept.slots).filter(([, f]) => hand.has(String(f)))) : {};
+    draft = { key, slots, tokens: kept ? Math.max(0, Math.min(Number(kept.tokens) || 0, p.tokens || 0)) : 0 };
+    shown = null; previewFor = ""; confirming = false;
+  }
 }
 
 function action() {
@@ -31,7 +37,7 @@ async function ask(h) {
   } catch (err) { h.note(err.message, "bad"); }
 }
 
-function changed(h) { confirming = false; h.redraw(); ask(h); }
+function changed(h) { confirming = false; h.saveDraft({ slots: { ...draft.slots }, tokens: draft.tokens }); h.redraw(); ask(h); }
 
 function card(h, c) {
   return h.el("div", { class: "card drag", "data-feature": c.id, "data-detail": c.text },
@@ -123,6 +129,6 @@ export function board(root, t, h) {
   root.append(market);
   for (const [name, d] of Object.entries(v.displays || {})) {
     root.append(h.el("h3", { text: `${name[0].toUpperCase()}${name.slice(1)} cards (tap for text)` }));
-    root.append(h.el("div", { class: "chips" }, (d.cards || []).map((c) => h.el("span", { class: "chip tap", "data-detail": c.text }, c.name || (c.names || []).join(" + ") || "card"))));
+    root.append(h.el("div", { class: "chips" }, (d.cards || []).map((c) => h.el("span", { class: "chip tap", "data-detail": c.text }, c.name || (c.names || []).join(" + ") || c.text || c.label))));
   }
 }

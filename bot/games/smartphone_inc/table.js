@@ -44,7 +44,12 @@ export function update(t, h, changed) {
   const prompt = t.prompt;
   if (!prompt || prompt.type !== "plan") { confirming = false; return; }
   const key = `${t.game_id}:${t.view.round}`;
-  if (!draft || draft.key !== key) { draft = freshDraft(key); lastPreview = null; previewFor = ""; confirming = false; }
+  if (!draft || draft.key !== key) { // the plan half laid before a reload (or on another device), else a fresh one
+    const kept = t.draft && typeof t.draft.bottom === "string" && t.draft.imps ? t.draft : null;
+    draft = kept ? { ...freshDraft(key), ...kept, key, pick: null } : freshDraft(key);
+    lastPreview = null; previewFor = ""; confirming = false;
+    if (kept && draft.x !== null) askPreview(h);
+  }
 }
 
 const gx = (x) => (x - COLS[0]) * C;
@@ -56,10 +61,10 @@ function cell(h, facts, x, y, sym, opts = {}) {
   const g = h.el("g", {});
   const fill = sym ? COLOURS[sym] || "#ddd" : "#fbfbf7";
   g.append(h.el("rect", { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 6, fill, stroke: opts.stroke || "#444", "stroke-width": opts.width || 1.5, "stroke-dasharray": sym ? null : "4 3" }));
-  const label = sym ? (facts.short[sym] || sym) : "open";
-  const [a, b] = label.startsWith("▲") || label.startsWith("▼") ? [label[0], label.slice(1)] : [label, ""];
-  g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + (b ? -2 : 4), "text-anchor": "middle", "font-size": b ? 15 : a.length > 6 ? 10 : 12, "font-weight": 600, fill: "#1d2330", text: a }));
-  if (b) g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + 14, "text-anchor": "middle", "font-size": 11, fill: "#1d2330", text: b }));
+  // (13 units: at least 12 px where a 400 px phone draws the planner at about 0.95)
+  const [a, b] = sym ? ((facts.cell || {})[sym] || [facts.short[sym] || sym]) : ["open"];
+  g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + (b ? -3 : 5), "text-anchor": "middle", "font-size": b ? 17 : 14, "font-weight": 600, fill: "#1d2330", text: a }));
+  if (b) g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + 15, "text-anchor": "middle", "font-size": 13, fill: "#1d2330", text: b }));
   return g;
 }
 
@@ -184,6 +189,7 @@ function dragging(svg, t, h) {
 
 function changed(h) {
   confirming = false;
+  h.saveDraft({ ...draft, pick: null }); // kept on the server until sealed
   h.redraw();
   askPreview(h);
 }
@@ -248,6 +254,7 @@ export function decision(root, t, h) {
   root.append(h.el("h2", { text: "Plan by hand" }));
   root.append(h.el("p", { class: "muted", text: "Drag the top Pad and your Improvements onto the bottom Pad. Tap the top Pad to turn it; tap an Improvement twice to turn it." }));
   planner(root, t, h);
+  if (t.facts.cell_legend) root.append(h.el("p", { class: "muted", id: "cell-legend", text: t.facts.cell_legend }));
   previewBox(root, h);
   controls(root, t, h);
   const ok = lastPreview && lastPreview.ok;

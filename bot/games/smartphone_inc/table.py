@@ -16,6 +16,16 @@ from bot.games.smartphone_inc import planner, words
 from engine.smartphone_inc import pads
 from engine.smartphone_inc.data import MINI_UPGRADES
 
+CELL_WORDS = {
+    "down": ("▼", "price"),
+    "up": ("▲", "price"),
+    "prod": ("Prod",),
+    "improve": ("Impr",),
+    "research": ("Res",),
+    "logistics": ("Log",),
+}
+CELL_LEGEND = "Prod: Production · Impr: Improve Production · Res: Research · Log: Logistics · ▼/▲ price: Price Down/Up"
+
 
 def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
     """The Pads' printed sides, the symbols' names, and the Improvements this seat
@@ -23,6 +33,9 @@ def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) 
     out: dict[str, Any] = {
         "symbols": {k: words.SYMBOL_NAMES[k] for k in words.SYMBOL_SHORT},
         "short": dict(words.SYMBOL_SHORT),
+        # a planner cell's words, short enough for 13 px text in its 50 px square
+        "cell": {k: list(v) for k, v in CELL_WORDS.items()},
+        "cell_legend": CELL_LEGEND,
         "pads": {p: [pads.pad_cells(p, s) for s in (0, 1)] for p in ("A", "B")},
         "regions": {rid: words.region_name(rid) for rid in view.get("regions") or {}},
         # a Technology's two printed sides (face up, face down), for its details on a tap

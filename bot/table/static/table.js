@@ -29,11 +29,25 @@ async function send(method, path, body) {
   const headers = { "Accept": "application/json" };
   if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const resp = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let resp;
+  try {
+    resp = await fetch(url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new Error("The table cannot be reached; check your connection, it tries again by itself.");
+  }
   let data = null;
   try { data = await resp.json(); } catch { data = null; }
-  if (!resp.ok) { const err = new Error((data && data.error) || `The table answered ${resp.status}.`); err.status = resp.status; throw err; }
+  if (!resp.ok) { const err = new Error((data && data.error) || inWords(resp.status)); err.status = resp.status; throw err; }
   return data;
+}
+
+// what a refusal without words of its own means, for a player (never a bare status code)
+function inWords(status) {
+  if (status === 401 || status === 403) return "Please open the table again to sign in.";
+  if (status === 404) return "This game is not here (or not one you may see).";
+  if (status === 429) return "Too many requests just now; wait a moment.";
+  if (status >= 500) return "The table had a problem answering; try again in a moment.";
+  return "The table could not do that; try again.";
 }
 
 export function note(text, kind = "") {
@@ -102,7 +116,13 @@ const helpers = { el, note, act, undo, preview, showDetail, get table() { return
 // -- drawing ----------------------------------------------------------------------------
 
 function nameOf(t, seat) { const s = t.seats.find((x) => x.seat === seat); return s ? s.name : seat; }
+// a seat's name, marked "(you)" for the caller's own, unless the name says so already
+function youSay(t, seat) {
+  const name = nameOf(t, seat);
+  return seat === t.you && !/^you$/i.test(name.trim()) ? `${name} (you)` : name;
+}
 helpers.nameOf = (seat) => nameOf(state.table, seat);
+helpers.youSay = (seat) => youSay(state.table, seat);
 
 function genericBoard(root, t) {
   const v = t.view || {};
@@ -111,7 +131,7 @@ function genericBoard(root, t) {
   const shown = keys.filter((k) => Object.values(players).some((p) => p && typeof p[k] === "number"));
   const head = el("tr", {}, el("th", { text: "Player" }), shown.map((k) => el("th", { text: k === "vp" ? "VP" : k[0].toUpperCase() + k.slice(1) })));
   const rows = (v.seats || Object.keys(players)).map((seat) => el("tr", { class: seat === t.you ? "you" : "" },
-    el("td", { text: nameOf(t, seat) + (seat === t.you ? " (you)" : "") }),
+    el("td", { text: youSay(t, seat) }),
     shown.map((k) => el("td", { text: players[seat] && players[seat][k] !== undefined ? String(players[seat][k]) : "" }))));
   root.append(el("h2", { text: "Players" }), el("table", { class: "players" }, head, rows));
 }
@@ -159,7 +179,7 @@ function draw() {
   const bits = [];
   if (v.round) bits.push(`Round ${v.round}${v.rounds ? "/" + v.rounds : ""}`);
   if (v.phase_title) bits.push(v.phase_title);
-  bits.push(t.you ? `You: ${nameOf(t, t.you)}` : "Watching");
+  bits.push(t.you ? (/^you$/i.test(nameOf(t, t.you).trim()) ? "Your seat" : `You: ${nameOf(t, t.you)}`) : "Watching");
   $("stage").textContent = bits.join(" · ");
   for (const id of ["board", "decision", "mine"]) $(id).replaceChildren();
   const m = state.module;
@@ -177,38 +197,107 @@ function draw() {
     decide.mineArea($("mine"), t, helpers, url, svgText);
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
-  if (state.whole && state.whole.frame) $("board").prepend(state.whole.frame);
   $("replay-open").hidden = t.status === "lobby";
   document.body.dataset.version = String(t.version);
   document.body.dataset.drawn = String(performance.now());
 }
 
-// -- replay: a slider over the game's actions, the public board at each step ----------
+// -- replay: a slider over the whole game; every log line with the players' names (the
+// step's own lines marked), and the public board (SVG) at each step, readable, scrolled
+// inside its own frame ----------------------------------------------------------------
+
+const replay = { seq: 0, timer: null, scale: null, step: 0, last: 0 };
+
+function replayFrame(box) {
+  const slider = el("input", { type: "range", id: "replay-step", min: 0, max: 0, value: 0, "aria-label": "Step of the game" });
+  slider.addEventListener("input", () => { clearTimeout(replay.timer); replay.timer = setTimeout(() => replayAt(Number(slider.value)), 120); });
+  box.replaceChildren(
+    el("h2", { id: "replay-title", text: "Replay" }),
+    slider,
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "replay-back", onclick: () => replayAt(Math.max(0, replay.step - 1)) }, "◀ Back"),
+      el("button", { type: "button", id: "replay-next", onclick: () => replayAt(Math.min(replay.last, replay.step + 1)) }, "Next ▶"),
+      el("button", { type: "button", id: "replay-out", "aria-label": "Zoom out", onclick: () => replayZoom(1 / 1.25) }, "−"),
+      el("button", { type: "button", id: "replay-in", "aria-label": "Zoom in", onclick: () => replayZoom(1.25) }, "+"),
+      el("button", { type: "button", id: "replay-close", onclick: () => { box.hidden = true; } }, "Close")),
+    el("div", { class: "replay-frame", id: "replay-board", tabindex: 0, "aria-label": "The board at this step" }),
+    el("ol", { class: "replay-log", id: "replay-log", "aria-label": "The game's log up to this step" }));
+}
 
 async function replayAt(step) {
   const t = state.table;
-  const out = await call("GET", `api/replay?game=${t.game_id}&step=${step}`);
+  const seq = ++replay.seq;
   const box = $("replay");
-  box.replaceChildren();
-  box.append(el("h2", { text: `Replay: after ${out.step} of ${out.last} moves` }));
-  const slider = el("input", { type: "range", id: "replay-step", min: 0, max: out.last, value: out.step, "aria-label": "Step" });
-  slider.addEventListener("change", () => replayAt(slider.value));
-  box.append(slider, el("div", { class: "row" },
-    el("button", { type: "button", id: "replay-back", onclick: () => replayAt(Math.max(0, out.step - 1)) }, "◀ Back"),
-    el("button", { type: "button", id: "replay-next", onclick: () => replayAt(Math.min(out.last, out.step + 1)) }, "Next ▶"),
-    el("button", { type: "button", id: "replay-close", onclick: () => { box.hidden = true; } }, "Close")));
-  box.append(el("div", { class: "events", text: out.events.join("\n") }));
-  const board = el("div", { id: "replay-board" });
-  const past = { ...t, view: out.view, you: null, actions: [], prompt: null };
-  const m = state.module;
-  try { if (m && m.board) m.board(board, past, helpers); else genericBoard(board, past); } catch (err) { console.error(err); genericBoard(board, past); }
-  box.append(board);
+  if (!box.querySelector("#replay-step")) replayFrame(box);
   box.hidden = false;
-  box.scrollIntoView({ block: "start" });
+  let out;
+  try { out = await call("GET", `api/replay?game=${t.game_id}&step=${step}`); } catch (err) { note(err.message, "bad"); return; }
+  if (seq !== replay.seq) return;
+  replay.step = out.step; replay.last = out.last;
+  const where = [out.round ? `round ${out.round}` : "", out.phase].filter(Boolean).join(", ");
+  $("replay-title").textContent = `Replay: move ${out.step} of ${out.last}${where ? " (" + where + ")" : ""}`;
+  const slider = $("replay-step");
+  slider.max = String(out.last); slider.value = String(out.step);
+  const log = $("replay-log");
+  const first = out.lines.length - out.added;
+  log.replaceChildren(...out.lines.map((line, i) => el("li", { class: i >= first && out.step ? "new" : "", text: line })));
+  const mark = log.querySelector(".new") || log.lastElementChild;
+  if (mark) log.scrollTop = Math.max(0, mark.offsetTop - log.offsetTop - 8);
+  await replayBoard(t, out.step, seq);
+  if (step === t.version && seq === replay.seq) box.scrollIntoView({ block: "start" });
 }
+
+async function replayBoard(t, step, seq) {
+  const headers = { "Accept": "image/svg+xml" };
+  if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
+  const frame = $("replay-board");
+  document.body.dataset.busy = String(++inFlight);
+  try {
+    const resp = await fetch(url(`api/replay.svg?game=${t.game_id}&step=${step}`), { headers });
+    if (!resp.ok) {
+      let said = null;
+      try { said = (await resp.json()).error; } catch { said = null; }
+      throw new Error(said || inWords(resp.status));
+    }
+    const text = await resp.text();
+    if (seq !== replay.seq) return;
+    const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    if (svg.nodeName !== "svg") throw new Error("The board of that step could not be drawn.");
+    const node = document.adoptNode(svg);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", `The board after move ${step}`);
+    frame.replaceChildren(node);
+    replaySize();
+    document.body.dataset.replayStep = String(step);
+  } catch (err) {
+    if (seq === replay.seq) frame.replaceChildren(el("p", { class: "warn", text: err.message || "The board of that step could not be drawn." }));
+  } finally { document.body.dataset.busy = String(--inFlight); }
+}
+
+function replaySize() {
+  const svg = $("replay-board").querySelector("svg");
+  if (!svg) return;
+  const w = Number(svg.getAttribute("width")) || 1200, h = Number(svg.getAttribute("height")) || 1200;
+  if (replay.scale === null) {
+    let least = Infinity;
+    for (const t of svg.querySelectorAll("text[font-size]")) least = Math.min(least, Number(t.getAttribute("font-size")));
+    replay.scale = Math.max(($("replay-board").clientWidth || 360) / w, Number.isFinite(least) ? MIN_TEXT / least : 1);
+  }
+  svg.style.width = `${w * replay.scale}px`;
+  svg.style.height = `${h * replay.scale}px`;
+  svg.style.maxWidth = "none";
+}
+
+function replayZoom(k) {
+  if (replay.scale === null) return;
+  replay.scale = Math.min(4, Math.max(0.1, replay.scale * k));
+  replaySize();
+}
+
 $("replay-open").addEventListener("click", () => replayAt(state.table.version));
 
 async function show(table) {
+  const old = state.table;
   const changed = !state.table || state.table.version !== table.version || state.table.you !== table.you;
   if (changed) { state.chosen = null; state.hits = null; }
   state.table = table;
@@ -217,8 +306,69 @@ async function show(table) {
     state.moduleFor = table.script;
   }
   if (state.module && state.module.update) state.module.update(table, helpers, changed);
+  const board = table.status !== "lobby" ? wholeBoard(table) : null; // (its request first: the decision is drawn meanwhile)
   draw();
-  if (table.status !== "lobby") wholeBoard(table);
+  await board;
+  revealCheck(old, table);
+}
+
+// -- a half-built decision, kept on the server for this seat (api/draft): a game's
+// drawing module saves it as it changes (helpers.saveDraft) and finds it again in
+// table.draft after a reload or on another device, until it is sealed or the phase ends
+
+let draftTimer = null;
+
+function saveDraft(obj) {
+  const t = state.table;
+  if (!t || !t.you || t.status !== "active") return;
+  t.draft = obj; // this page's own copy: a redraw of the same table keeps it
+  state.draftOwed = true; // (the tests wait for it to be saved)
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(flushDraft, 300);
+}
+
+async function flushDraft() {
+  clearTimeout(draftTimer);
+  const t = state.table;
+  if (!state.draftOwed || !t) return;
+  state.draftOwed = false;
+  try { await call("POST", "api/draft", { game: t.game_id, draft: t.draft }); } catch (err) { note(err.message, "bad"); }
+}
+helpers.saveDraft = saveDraft;
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushDraft(); });
+
+// -- the reveal: when the last secret decision is in, every plan as it is revealed and
+// the round's results (the public log since this page last saw the secret phase), then
+// the next decision below
+
+async function revealCheck(old, fresh) {
+  if (!old || old.game_id !== fresh.game_id || fresh.version <= old.version || !old.view || !fresh.view) return;
+  const revealed = old.secret && !fresh.secret;
+  const ended = Number.isInteger(old.view.round) && fresh.view.round !== old.view.round; // (its results then)
+  if (!revealed && !ended && !(fresh.view.over && !old.view.over)) return;
+  try {
+    const out = await call("GET", `api/reveal?game=${fresh.game_id}&since=${old.version}`);
+    drawReveal(out, revealed ? "Revealed" : `Round ${old.view.round} is over`);
+  } catch (err) { note(err.message, "bad"); }
+}
+
+function drawReveal(out, title) {
+  const box = $("reveal");
+  const list = el("ol", { class: "reveal-lines" });
+  out.lines.forEach((line, i) => {
+    const item = el("li", { text: line });
+    item.style.animationDelay = `${Math.min(i, 24) * 0.3}s`; // one after the other, as if turned over
+    list.append(item);
+  });
+  const next = state.table && state.table.actions.length ? "Next: your decision ▼" : "Close";
+  box.replaceChildren(el("h2", { text: out.over ? `${title}: the game is over` : title }), list,
+    ...out.results.map((r) => el("div", { class: "results", text: r })),
+    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "reveal-next", onclick: () => {
+      box.hidden = true;
+      $("decision").scrollIntoView({ block: "start" });
+    } }, next)));
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest" });
 }
 
 // -- the whole board: the public picture as SVG (api/board.svg), its text real text; it
@@ -230,34 +380,40 @@ const MIN_TEXT = 12; // px: the smallest text of the board, at the scale it open
 async function wholeBoard(t) {
   const key = `${t.game_id}/${t.version}`;
   if (state.whole && state.whole.key === key) return;
-  const headers = { "Accept": "image/svg+xml" };
-  if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
-  document.body.dataset.busy = String(++inFlight);
-  let text = null;
-  try {
-    const resp = await fetch(url(`api/board.svg?game=${t.game_id}`), { headers });
-    if (resp.ok) text = await resp.text();
-  } catch { text = null; } finally { document.body.dataset.busy = String(--inFlight); }
-  if (text === null && state.table === t) { setTimeout(() => { if (state.table === t) wholeBoard(t); }, 1000); return; } // (busy: again in a moment)
+  const early = state.boardEarly && state.boardEarly.game === String(t.game_id) ? state.boardEarly.text : null;
+  state.boardEarly = null;
+  const text = await (early || boardText(t.game_id));
+  if (text === null && state.table === t) { // (busy, or rate-limited: again in a moment)
+    note("The board could not be drawn just now; your decisions still work, and it comes back in a moment.", "bad");
+    setTimeout(() => { if (state.table === t) wholeBoard(t); }, 1000);
+    return;
+  }
   if (text === null || !state.table || state.table.game_id !== t.game_id || state.table.version !== t.version) return; // (a later one is on its way)
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const svg = doc.documentElement;
   if (svg.nodeName !== "svg") return;
   const old = state.whole;
   const frame = old ? old.frame : boardFrame();
-  const node = document.importNode(svg, true);
+  const node = document.adoptNode(svg); // (moved, not copied: the parsed document is not used again)
   node.setAttribute("id", "whole-board");
   node.setAttribute("role", "img");
   node.setAttribute("aria-label", "The whole board");
   frame.querySelector(".board-pan").replaceChildren(node);
   state.whole = { key, frame, svg: node, view: old ? old.view : null };
-  if (!frame.isConnected) $("board").prepend(frame); // (in the page first: its width is known then)
+  if (!frame.isConnected) $("whole").append(frame); // (in the page first: its width is known then)
   if (!state.whole.view) fitReadable();
   else placeBoard();
   decide.loaded();
+  document.body.dataset.board = key; // the board of this version is drawn (the tests and benchmarks wait for it)
+  document.body.dataset.boardDrawn = String(performance.now());
 }
 
-// an SVG of the table (api/board.svg, api/mine.svg) as text, signed in and counted as busy
+// the board's SVG as the server draws it now, or null
+function boardText(gameId) {
+  return svgText(`api/board.svg?game=${gameId}`);
+}
+
+// an SVG of the table (api/board.svg, api/mine.svg) as text, signed in and counted as busy; null if it failed
 async function svgText(path) {
   const headers = { "Accept": "image/svg+xml" };
   if (state.session) headers["Authorization"] = `Bearer ${state.session}`;
@@ -265,7 +421,7 @@ async function svgText(path) {
   try {
     const resp = await fetch(url(path), { headers });
     return resp.ok ? await resp.text() : null;
-  } finally { document.body.dataset.busy = String(--inFlight); }
+  } catch { return null; } finally { document.body.dataset.busy = String(--inFlight); }
 }
 
 function boardFrame() {
@@ -431,6 +587,8 @@ async function refresh() {
 async function live() {
   for (;;) {
     try {
+      // (while a move of this page is out, its answer brings the new table: no polling then)
+      while (state.busy) await new Promise((r) => setTimeout(r, 50));
       const t = state.table;
       const out = await call("GET", `api/wait?game=${t.game_id}&after=${t.version}`);
       if (out.version !== state.table.version && !state.busy) await refresh();
@@ -466,6 +624,8 @@ async function boot() {
   const started = performance.now();
   try {
     await signIn();
+    // the board is asked for beside the table (the link names the game): the first paint waits for neither alone
+    if (state.game) state.boardEarly = { game: state.game, text: boardText(state.game) };
     await refresh();
     note(state.table.you ? "" : "You are watching this game.");
     document.body.dataset.ready = String(Math.round(performance.now() - started));
