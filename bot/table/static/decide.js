@@ -60,7 +60,7 @@ function surfaces() {
 
 function placesOf(id) {
   const out = [];
-  for (const s of surfaces()) for (const e of s.querySelectorAll("[data-id]")) if (e.getAttribute("data-id") === id) out.push(e);
+  for (const s of surfaces()) for (const e of s.querySelectorAll("[data-id]:not(.hit)")) if (e.getAttribute("data-id") === id) out.push(e);
   return out;
 }
 
@@ -78,6 +78,7 @@ export function mark() {
   const now = open(t);
   for (const s of surfaces()) {
     for (const e of s.querySelectorAll(".tappable, .source-picked, .made")) e.classList.remove("tappable", "source-picked", "made");
+    for (const h of s.querySelectorAll(".hit")) h.remove();
     for (const e of s.querySelectorAll("[data-id]")) {
       const id = e.getAttribute("data-id");
       if (now[id]) {
@@ -86,6 +87,7 @@ export function mark() {
         e.setAttribute("tabindex", "0"); // (Enter or Space taps it: keyboards and screen readers)
         e.setAttribute("role", "button");
         labelOf(e);
+        widen(e);
       } else { e.removeAttribute("data-gesture"); e.removeAttribute("tabindex"); e.removeAttribute("role"); }
       if (d.source === id) e.classList.add("source-picked");
       if (d.made.some((m) => m.includes(id))) e.classList.add("made");
@@ -210,6 +212,31 @@ export function decision(root, t, h) {
 function nameOf(id) {
   const e = placesOf(id)[0];
   return e ? labelOf(e) : "that";
+}
+
+const TOUCH = 40; // px: the least height and width of a place to tap, on a phone too
+
+// a place drawn smaller than TOUCH at the scale the board is shown at gets a transparent
+// target of TOUCH around it, laid over it: the one the finger (or the keyboard) meets
+function widen(e) {
+  if (!e.isConnected || !e.getBBox) return;
+  const m = e.getScreenCTM();
+  const scale = m ? Math.hypot(m.c, m.d) || 1 : 1;
+  const b = e.getBBox();
+  const need = TOUCH / scale;
+  if (b.height >= need && b.width >= need) return;
+  const w = Math.max(b.width, need), h = Math.max(b.height, need);
+  const hit = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  const attrs = {
+    x: b.x - (w - b.width) / 2, y: b.y - (h - b.height) / 2, width: w, height: h, fill: "transparent", class: "hit",
+    "data-id": e.getAttribute("data-id"), "data-gesture": e.getAttribute("data-gesture"),
+    role: "button", tabindex: "0", "aria-label": e.getAttribute("aria-label") || "",
+  };
+  if (e.getAttribute("transform")) attrs.transform = e.getAttribute("transform");
+  for (const [k, v] of Object.entries(attrs)) hit.setAttribute(k, String(v));
+  e.parentNode.insertBefore(hit, e.nextSibling);
+  e.removeAttribute("role"); // (the target is the control: one per place)
+  e.removeAttribute("tabindex");
 }
 
 function labelOf(e) {
