@@ -11,10 +11,10 @@ from bot.app import App
 from render import svg
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
+from tests.table_seat import play_until, started
 from tests.table_support import Page, browser, needs_chromium
 from tests.test_discord_e2e import fake
 from tests.test_table_browser import table_config
-from tests.test_table_games import play_until, started
 from tests.test_table_server import CHANNEL, Client, table_of, world
 
 __all__ = ["fake", "world"]  # (the fixtures of the table's tests)

@@ -23,10 +23,10 @@ from tests.board_driver import Count, decide, ready, tap_place
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
 from tests.render_support import record_texts
+from tests.table_seat import seated, started
 from tests.table_support import Page, browser, needs_chromium
 from tests.test_discord_e2e import fake
 from tests.test_table_browser import table_config
-from tests.test_table_games import play_until, started
 
 __all__ = ["fake"]
 
@@ -263,33 +263,27 @@ async def test_every_drag_has_a_tap_fallback_and_a_keyboard_one(fake: FakeDiscor
     """A Mobile Markets product without a drag: the Feature card tapped, then its slot
     pressed from the keyboard (a marked place is a focusable button; Enter taps it); a tap
     on a place where no legal action starts places nothing."""
-    ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "mm.db"), renderer=None, table=table_config(fake)) as bot:
-        gid = await started(fake, bot, "mobile-markets", ann, "steve")
-        prompt = await play_until(bot, gid, ann, "ann", "product")
-        feature = prompt["features"][0]
-        port = bot.get_cog("Table").server.port
-        async with browser() as b:
-            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
-            await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
-            page = p.page
-            t = await ready(p)
-            slot = next(m for m in t["board"]["moves"].values() if m[0][0] == feature)[0][1]
-            # a tap on a slot first: no legal action starts there, nothing is placed
-            await tap_place(p, slot)
-            assert await page.locator("#made").count() == 0
-            await tap_place(p, feature)  # the card picked up...
-            await p.settled()
-            assert await page.evaluate(f"document.querySelector('#mine-board [data-id=\"{slot}\"]').getAttribute('data-gesture')") == "target"
-            # ...and put down by the keyboard: the slot is a button Enter presses
-            await page.evaluate(f"document.querySelector('#mine-board [data-id=\"{slot}\"]').focus()")
-            assert await page.evaluate("document.activeElement.getAttribute('role')") == "button"
-            await page.keyboard.press("Enter")
-            await p.settled()
-            n = next(a["n"] for a in t["actions"] if a["action"] == {"type": "product", "slots": {slot.split(":", 1)[1]: feature}})
-            await page.click(f'#choices [data-n="{n}"]')
-            await p.wait_version_past(t["version"])
-            assert not p.errors, p.errors
+    async with seated(fake, tmp_path, "mm.db", "mobile-markets", "steve", "product") as seat:
+        bot, gid, p = seat.bot, seat.gid, seat.p
+        feature = seat.prompt["features"][0]
+        page = p.page
+        t = await ready(p)
+        slot = next(m for m in t["board"]["moves"].values() if m[0][0] == feature)[0][1]
+        # a tap on a slot first: no legal action starts there, nothing is placed
+        await tap_place(p, slot)
+        assert await page.locator("#made").count() == 0
+        await tap_place(p, feature)  # the card picked up...
+        await p.settled()
+        assert await page.evaluate(f"document.querySelector('#mine-board [data-id=\"{slot}\"]').getAttribute('data-gesture')") == "target"
+        # ...and put down by the keyboard: the slot is a button Enter presses
+        await page.evaluate(f"document.querySelector('#mine-board [data-id=\"{slot}\"]').focus()")
+        assert await page.evaluate("document.activeElement.getAttribute('role')") == "button"
+        await page.keyboard.press("Enter")
+        await p.settled()
+        n = next(a["n"] for a in t["actions"] if a["action"] == {"type": "product", "slots": {slot.split(":", 1)[1]: feature}})
+        await page.click(f'#choices [data-n="{n}"]')
+        await p.wait_version_past(t["version"])
+        assert not p.errors, p.errors
         async with bot.storage.read() as q:
             rows = await q.actions(gid, after=t["version"], upto=t["version"] + 1)
         assert rows[0].action == {"type": "product", "slots": {slot.split(":", 1)[1]: feature}}

@@ -9,73 +9,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import ai
 from engine.mobile_markets.preview import preview_from_view
 from tests.board_driver import drag_place, ready, tap_place
-from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
-from tests.table_support import Page, browser, needs_chromium
+from tests.table_seat import seated
+from tests.table_support import needs_chromium
 from tests.test_discord_e2e import fake
-from tests.test_table_browser import table_config
 
 __all__ = ["fake"]
 
 pytestmark = needs_chromium
 
 
-async def play_until(bot: Any, gid: int, user: dict[str, Any], seat: str, kind: str) -> dict[str, Any]:
-    """Play ``seat``'s decisions with the rule bot (as clicks in Discord would) until its
-    prompt is a ``kind``; the AI seats answer by themselves."""
-    for _ in range(200):
-        prompt = await bot.app.prompt(gid, seat)
-        if prompt is not None and prompt.get("type") == kind:
-            return prompt
-        if prompt is None:
-            raise AssertionError(f"{seat} has nothing to decide before a {kind}")
-        state = await bot.app.state(gid)
-        action = ai.choose((await bot.app.info(gid)).game, state, seat, "greedy")
-        out = await bot.app.act(gid, int(user["id"]), seat, action, int(state["version"]))
-        assert out.status == "applied", out
-    raise AssertionError(f"no {kind} decision came")
-
-
-async def started(fake: FakeDiscord, bot: Any, game: str, ann: dict[str, Any], ai_kind: str) -> int:
-    ix = await fake.slash(ann, "game new", {"game": game})
-    lobby = ix.original
-    info = await bot.app.game_in_channel(int(fake.channel_id))
-    await bot.app.add_ai(info.id, int(ann["id"]), ai_kind)
-    await fake.click(ann, lobby, "Start")
-    return int(info.id)
-
-
 @needs_chromium
 async def test_a_mobile_markets_product_is_built_by_dragging_a_feature_card(fake: FakeDiscord, tmp_path: Any) -> None:
-    ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "mm.db"), renderer=None, table=table_config(fake)) as bot:
-        gid = await started(fake, bot, "mobile-markets", ann, "steve")
-        prompt = await play_until(bot, gid, ann, "ann", "product")
-        feature = prompt["features"][0]
-        port = bot.get_cog("Table").server.port
-        async with browser() as b:
-            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
-            await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
-            page = p.page
-            t = await ready(p)
-            version = t["version"]
-            # the Feature card dragged from the hand into slot 3, both in the seat's own area
-            await drag_place(p, feature, "slot:3")
-            await p.settled()
-            # the engine's own numbers for this product, shown live before building
-            view = await bot.app.view(gid, "ann")
-            expected = preview_from_view(view, {"type": "product", "slots": {"3": feature}})
-            await page.wait_for_function(
-                f"() => document.querySelector('#preview') && document.querySelector('#preview').textContent.includes('Net profit per sale {expected['net']} (manufacturing cost {expected['cost']})')"
-            )
-            assert await page.evaluate("document.documentElement.scrollWidth") <= 400
-            await p.assert_plain_words()
-            await page.click("#choices button")
-            await p.wait_version_past(version)
-            assert not p.errors, p.errors
+    async with seated(fake, tmp_path, "mm.db", "mobile-markets", "steve", "product") as seat:
+        bot, gid, p = seat.bot, seat.gid, seat.p
+        feature = seat.prompt["features"][0]
+        page = p.page
+        t = await ready(p)
+        version = t["version"]
+        # the Feature card dragged from the hand into slot 3, both in the seat's own area
+        await drag_place(p, feature, "slot:3")
+        await p.settled()
+        # the engine's own numbers for this product, shown live before building
+        view = await bot.app.view(gid, "ann")
+        expected = preview_from_view(view, {"type": "product", "slots": {"3": feature}})
+        await page.wait_for_function(
+            f"() => document.querySelector('#preview') && document.querySelector('#preview').textContent.includes('Net profit per sale {expected['net']} (manufacturing cost {expected['cost']})')"
+        )
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 400
+        await p.assert_plain_words()
+        await page.click("#choices button")
+        await p.wait_version_past(version)
+        assert not p.errors, p.errors
         async with bot.storage.read() as q:
             rows = await q.actions(gid, after=version, upto=version + 1)
         assert rows[0].seat == "ann" and rows[0].action == {"type": "product", "slots": {"3": feature}}
@@ -83,34 +50,28 @@ async def test_a_mobile_markets_product_is_built_by_dragging_a_feature_card(fake
 
 @needs_chromium
 async def test_an_age_of_automaton_turn_is_taken_by_tapping_an_automaton_then_a_space(fake: FakeDiscord, tmp_path: Any) -> None:
-    ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "aoa.db"), renderer=None, table=table_config(fake)) as bot:
-        gid = await started(fake, bot, "age-of-automaton", ann, "bot")
-        await play_until(bot, gid, ann, "ann", "turn")
+    async with seated(fake, tmp_path, "aoa.db", "age-of-automaton", "bot", "turn") as seat:
+        bot, gid, p = seat.bot, seat.gid, seat.p
         legal = await bot.app.legal_actions(gid, "ann")
         mains = [a for a in legal if a.get("type") == "main" and "worker" in a]
         assert mains
-        port = bot.get_cog("Table").server.port
-        async with browser() as b:
-            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
-            await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
-            page = p.page
-            t = await ready(p)
-            version = t["version"]
-            chosen = mains[-1]
-            place = chosen.get("track") or chosen["card"]
-            await tap_place(p, f"worker-{chosen['worker']}")  # an automaton in her own area
-            await p.settled()
-            await tap_place(p, place)  # then its place on the board
-            await p.settled()
-            target = legal.index(chosen)
-            label = next(a["label"] for a in t["actions"] if a["n"] == target + 1)
-            button = page.locator(f'#choices [data-n="{target + 1}"]')
-            assert label in await button.inner_text()  # what it costs and gives, before it is sent
-            await p.assert_plain_words()
-            await button.click()
-            await p.wait_version_past(version)
-            assert not p.errors, p.errors
+        page = p.page
+        t = await ready(p)
+        version = t["version"]
+        chosen = mains[-1]
+        place = chosen.get("track") or chosen["card"]
+        await tap_place(p, f"worker-{chosen['worker']}")  # an automaton in her own area
+        await p.settled()
+        await tap_place(p, place)  # then its place on the board
+        await p.settled()
+        target = legal.index(chosen)
+        label = next(a["label"] for a in t["actions"] if a["n"] == target + 1)
+        button = page.locator(f'#choices [data-n="{target + 1}"]')
+        assert label in await button.inner_text()  # what it costs and gives, before it is sent
+        await p.assert_plain_words()
+        await button.click()
+        await p.wait_version_past(version)
+        assert not p.errors, p.errors
         async with bot.storage.read() as q:
             rows = await q.actions(gid, after=version, upto=version + 1)
         assert rows[0].seat == "ann" and rows[0].action == legal[target]

@@ -14,12 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from tests.board_driver import Count, decide, ready
-from tests.discord_support import running
 from tests.fake_discord import FakeDiscord
-from tests.table_support import Page, browser, needs_chromium
+from tests.table_seat import play_until, seated
+from tests.table_support import Page, needs_chromium
 from tests.test_discord_e2e import fake
-from tests.test_table_browser import table_config
-from tests.test_table_games import play_until, started
 
 __all__ = ["fake"]
 
@@ -48,73 +46,59 @@ async def between(p: Page) -> dict[str, Any]:
 
 @needs_chromium
 async def test_an_age_of_automaton_turn_before_and_after(fake: FakeDiscord, tmp_path: Any) -> None:
-    ann = fake.add_member("ann")
-    async with running(fake, str(tmp_path / "aoa.db"), renderer=None, table=table_config(fake)) as bot:
-        gid = await started(fake, bot, "age-of-automaton", ann, "bot")
-        await play_until(bot, gid, ann, "ann", "turn")
-        port = bot.get_cog("Table").server.port
-        url = f"http://127.0.0.1:{port}/?list#code={fake.oauth_code(ann)}&game={gid}"
-        async with browser() as b:
-            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
-            await p.open(url)
-            page = p.page
-            # before: the automaton's button, the action's button, Confirm; End the turn, Confirm
-            t = await ready(p)
-            main = next(a for a in t["actions"] if a["action"]["type"] == "main" and "worker" in a["action"])
-            await page.click(f'#workers [data-worker="{main["action"]["worker"]}"]')
-            before = 1 + await _press_n(page, main["n"])
-            await p.wait_version_past(t["version"])
-            t = await between(p)
-            end = next(a for a in t["actions"] if a["action"] == {"type": "end"})
-            before += await _press_n(page, end["n"])
-            await p.wait_version_past(t["version"])
-            # after: on the board, at ann's next turn
-            await play_until(bot, gid, ann, "ann", "turn")
-            assert not p.errors, p.errors
-            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
-            await p.open(f"http://127.0.0.1:{port}/#code={fake.oauth_code(ann)}&game={gid}")
-            count = Count()
-            t = await ready(p)
-            main = next(a["action"] for a in t["actions"] if a["action"]["type"] == "main" and "worker" in a["action"])
-            assert await decide(p, main, count) == "board"
-            await between(p)
-            await decide(p, {"type": "end"}, count)
-            assert not p.errors, p.errors
+    async with seated(fake, tmp_path, "aoa.db", "age-of-automaton", "bot", "turn", lists=True) as seat:
+        bot, gid, p = seat.bot, seat.gid, seat.p
+        page = p.page
+        # before: the automaton's button, the action's button, Confirm; End the turn, Confirm
+        t = await ready(p)
+        main = next(a for a in t["actions"] if a["action"]["type"] == "main" and "worker" in a["action"])
+        await page.click(f'#workers [data-worker="{main["action"]["worker"]}"]')
+        before = 1 + await _press_n(page, main["n"])
+        await p.wait_version_past(t["version"])
+        t = await between(p)
+        end = next(a for a in t["actions"] if a["action"] == {"type": "end"})
+        before += await _press_n(page, end["n"])
+        await p.wait_version_past(t["version"])
+        # after: on the board, at ann's next turn
+        await play_until(bot, gid, seat.ann, "ann", "turn")
+        assert not p.errors, p.errors
+        p = await seat.open()
+        count = Count()
+        t = await ready(p)
+        main = next(a["action"] for a in t["actions"] if a["action"]["type"] == "main" and "worker" in a["action"])
+        assert await decide(p, main, count) == "board"
+        await between(p)
+        await decide(p, {"type": "end"}, count)
+        assert not p.errors, p.errors
     print(f"\nAge of Automaton, one turn (a main action, End the turn): before {before} gestures, after {count.total}")
     assert count.total == 4 < before == 5
 
 
 async def _product(fake: FakeDiscord, tmp_path: Any, db: str, lists: bool) -> int:
-    ann = fake.users.get(next((k for k, u in fake.users.items() if u.get("username") == "ann"), "")) or fake.add_member("ann")
-    async with running(fake, str(tmp_path / db), renderer=None, table=table_config(fake)) as bot:
-        gid = await started(fake, bot, "mobile-markets", ann, "steve")
-        prompt = await play_until(bot, gid, ann, "ann", "product")
-        feature = prompt["features"][0]
-        port = bot.get_cog("Table").server.port
-        async with browser() as b:
-            p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
-            await p.open(f"http://127.0.0.1:{port}/{'?list' if lists else ''}#code={fake.oauth_code(ann)}&game={gid}")
-            page = p.page
-            t = await ready(p)
-            if lists:  # before: the card dragged into its slot, Build product, Yes
-                card, slot = page.locator(f'#hand [data-feature="{feature}"]'), page.locator('[data-slot="1"]')
-                await card.scroll_into_view_if_needed()
-                cb, sb = await card.bounding_box(), await slot.bounding_box()
-                assert cb is not None and sb is not None
-                await page.mouse.move(cb["x"] + 20, cb["y"] + 15)
-                await page.mouse.down()
-                await page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2, steps=6)
-                await page.mouse.up()
-                await page.wait_for_selector(f'[data-slot="1"] [data-feature="{feature}"]')
-                await page.click("#build")
-                await page.click("#confirm")
-                n = 3
-            else:  # after: the card dragged into its slot on the own area, ✓
-                count = Count()
-                await decide(p, {"type": "product", "slots": {"1": feature}}, count)
-                n = count.total
-            await p.wait_version_past(t["version"])
-            assert not p.errors, p.errors
+    async with seated(fake, tmp_path, db, "mobile-markets", "steve", "product", lists=lists) as seat:
+        bot, gid, p = seat.bot, seat.gid, seat.p
+        feature = seat.prompt["features"][0]
+        page = p.page
+        t = await ready(p)
+        if lists:  # before: the card dragged into its slot, Build product, Yes
+            card, slot = page.locator(f'#hand [data-feature="{feature}"]'), page.locator('[data-slot="1"]')
+            await card.scroll_into_view_if_needed()
+            cb, sb = await card.bounding_box(), await slot.bounding_box()
+            assert cb is not None and sb is not None
+            await page.mouse.move(cb["x"] + 20, cb["y"] + 15)
+            await page.mouse.down()
+            await page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2, steps=6)
+            await page.mouse.up()
+            await page.wait_for_selector(f'[data-slot="1"] [data-feature="{feature}"]')
+            await page.click("#build")
+            await page.click("#confirm")
+            n = 3
+        else:  # after: the card dragged into its slot on the own area, ✓
+            count = Count()
+            await decide(p, {"type": "product", "slots": {"1": feature}}, count)
+            n = count.total
+        await p.wait_version_past(t["version"])
+        assert not p.errors, p.errors
         async with bot.storage.read() as q:
             rows = await q.actions(gid, after=t["version"], upto=t["version"] + 1)
         assert rows[0].action == {"type": "product", "slots": {"1": feature}}
