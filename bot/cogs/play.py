@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from bot.records import GameInfo, Outcome
     from bot.reminders import Nudge
 
+# the answers that left the clicked message its original response (edited in place)
+IN_PLACE = (discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update)
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
@@ -159,11 +161,31 @@ class Play(commands.Cog):
         msg = interaction.message
         ephemeral = msg is not None and msg.flags.ephemeral
         if message_id is None and msg is not None and not ephemeral and interaction.guild_id is None:
+            # (the interaction kept: its token edits the DM for free while it lives, :meth:`_edit_dm`)
             return board.Shown(gid, seat, kind, version, stage, channel_id=int(interaction.channel_id or 0),
-                               message_id=msg.id, at=self._clock())
+                               message_id=msg.id, interaction=interaction, at=self._clock())
         mid = message_id if message_id is not None else (msg.id if msg is not None else None)
         return board.Shown(gid, seat, kind, version, stage, message_id=mid, interaction=interaction,
                            at=self._clock(), in_dm=interaction.guild_id is None)
+
+    async def _edit_dm(self, entry: board.Shown, **kw: Any) -> None:
+        """Edit the DM ``entry`` is: through the token of the click that last updated it in
+        place while that token lives (an interaction answer: it does not count against the
+        bot's global limit of requests, issue 37), else (or if that fails) through its
+        channel."""
+        assert entry.channel_id is not None and entry.message_id is not None
+        ix = entry.interaction
+        if (
+            ix is not None and ix.message is not None and ix.message.id == entry.message_id
+            and ix.response.type in IN_PLACE and self._clock() - entry.at < board.TOKEN_LIFE
+        ):
+            try:
+                await ix.edit_original_response(**kw)
+                return
+            except discord.HTTPException as exc:
+                log.info("game %s: a DM edit through its interaction failed (%s); through its channel", entry.gid, exc)
+        msg = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(entry.message_id)
+        await msg.edit(**kw)
 
     async def show(self, entry: board.Shown, *, late: bool = False) -> None:
         """``entry`` is the seat's live prompt now: its older prompts are edited to point to
@@ -223,8 +245,7 @@ class Play(commands.Cog):
         if await self._over(await self.app.info(info.id), newest) is not None:
             return None
         try:
-            msg = self.bot.get_partial_messageable(newest.channel_id).get_partial_message(newest.message_id)
-            await msg.edit(content=text.clip(note, 2000))
+            await self._edit_dm(newest, content=text.clip(note, 2000))
         except discord.HTTPException:
             return None
         return newest.message_id
@@ -236,8 +257,7 @@ class Play(commands.Cog):
         if old is None or old.channel_id is None or old.message_id is None:
             return None
         try:
-            msg = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
-            await msg.edit(content=content, embed=None, attachments=[], view=ui)
+            await self._edit_dm(old, content=content, embed=None, attachments=[], view=ui)
         except discord.HTTPException:
             return None
         return old.message_id
@@ -260,8 +280,7 @@ class Play(commands.Cog):
             kw["content"] = note
         try:
             if entry.channel_id is not None and entry.message_id is not None:
-                msg = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(entry.message_id)
-                await msg.edit(**kw)
+                await self._edit_dm(entry, **kw)
             elif entry.interaction is not None:
                 ix = entry.interaction
                 original = ix.message is None or entry.message_id in (None, ix.message.id)

@@ -1,0 +1,69 @@
+"""Discord requests per action that count against the bot's global rate limit (issue 37).
+
+Run: ``.venv/bin/python benchmarks/bench_requests.py [--games smartphone-inc,...] [--seed N]``
+(``--quick``: Mobile Markets only).
+
+Discord lets one bot make 50 requests a second, whatever its processes, except the
+answers to an interaction: the interaction's callback (``POST /interactions/{id}/{token}/callback``)
+and its webhook (``/webhooks/{application}/{token}``: follow-ups, edits of the original
+and of follow-ups). Each game (Smartphone Inc., Mobile Markets with Steve Jr., Age of
+Automaton; two players) is played to its end through the fake Discord
+(:func:`tests.request_tally.play_counted`: every decision answered from the newest live
+prompt, the bot let finish after each click, so no edit is folded with the next
+player's move; the tests' settings: the status message's settle time 0), and the
+requests the bot made from the game's creation to its end are split in two. Printed,
+one JSON object (the last line), per game:
+
+- ``<game>_global_requests_per_action``: requests that count against the global limit,
+  per action applied (every row of the game's log: players', AIs' and the game's own);
+- ``<game>_interaction_answers_per_action``: the interaction answers, per action;
+- ``<game>_actions``: actions applied; and, before it, one line per game with the
+  counted requests by kind (method and route; ``{dm}``: a DM channel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.fake_discord import FakeDiscord  # noqa: E402
+from tests.prompt_driver import GAMES  # noqa: E402
+from tests.request_tally import play_counted  # noqa: E402
+
+SHORT = {"smartphone-inc": "si", "mobile-markets": "mm", "age-of-automaton": "aoa"}
+
+
+async def one(game: str, seed: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeDiscord() as fake:
+            tally = await play_counted(fake, str(Path(tmp) / "bench.db"), game, seed)
+    print(json.dumps({"game": game, "counted": dict(tally.kinds.most_common())}), flush=True)
+    short = SHORT[game]
+    return {
+        f"{short}_global_requests_per_action": round(tally.per_action, 3),
+        f"{short}_interaction_answers_per_action": round(len(tally.answers) / max(1, tally.actions), 3),
+        f"{short}_actions": tally.actions,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="one game (Mobile Markets)")
+    args = ap.parse_args()
+    out: dict[str, Any] = {}
+    for game in (["mobile-markets"] if args.quick else args.games.split(",")):
+        out.update(asyncio.run(one(game, args.seed)))
+    print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()
