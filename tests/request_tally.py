@@ -5,13 +5,14 @@ follow-ups and edits). Used by benchmarks/bench_requests.py and tests/test_reque
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from tests.discord_support import running
-from tests.fake_discord import FakeDiscord, Recorded
+from tests.fake_discord import TURNS, FakeDiscord, Recorded, busy_tasks
 from tests.prompt_driver import GAMES, Driver, Stats, start_game
 
 
@@ -43,18 +44,61 @@ class Tally:
         return len(self.counted) / max(1, self.actions)
 
 
-async def play_counted(fake: FakeDiscord, db_path: str, game: str, seed: int = 1, **overrides: Any) -> Tally:
+class PacedDriver(Driver):
+    """Plays as players who click every ``pause`` seconds: after a click it waits until
+    the bot sent what is due (the DMs, the posts, the edits that do not wait), not for the
+    edits that wait to settle (:data:`bot.app.core.STATUS_SETTLE`): a newer one may fold
+    them, as it does for players quicker than the settle time."""
+
+    pause = 0.0
+
+    async def settle(self) -> None:
+        await asyncio.sleep(self.pause)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while loop.time() < deadline:
+            busy = [t for t in busy_tasks() if not _drain_task(t)]
+            if busy:
+                await asyncio.wait(busy, timeout=1.0)
+                continue
+            n = len(self.fake.requests)
+            for _ in range(TURNS):
+                await asyncio.sleep(0)
+            if len(self.fake.requests) != n or any(not _drain_task(t) for t in busy_tasks()):
+                continue
+            async with self.bot.app.storage.read() as q:
+                rows = await q.pending_outbox(self.gid, held=False)
+            wall = self.bot.delivery.wall()
+            if all(r.next_try_at > wall for r in rows):
+                break
+            await asyncio.sleep(0.01)
+        await self.account()
+
+
+def _drain_task(task: asyncio.Task[Any]) -> bool:
+    """A game's sender (``boardroom-deliver-<game>``), not one of its sends."""
+    return re.fullmatch(r"boardroom-deliver-\d+", task.get_name()) is not None
+
+
+async def play_counted(
+    fake: FakeDiscord, db_path: str, game: str, seed: int = 1, *, pause: float | None = None, settle: float = 0.0,
+) -> Tally:
     """A whole game of ``game`` (two players; the driver answers every decision from the
-    newest live prompt, lets the bot finish after each click, presses no Undo and repeats
-    no click); the requests from the game's creation to its end."""
+    newest live prompt, presses no Undo and repeats no click); the requests from the
+    game's creation to its end. ``pause`` None: the bot finishes all it was set off to do
+    after each click (the tests' settle time 0: no edit waits for a newer one); else the
+    players click every ``pause`` seconds and the status message's edits settle for
+    ``settle`` seconds (:class:`PacedDriver`)."""
     spec = GAMES[game]
     users = [fake.add_member(n) for n in spec["players"]]
-    async with running(fake, db_path, renderer=None, **overrides) as bot:
+    async with running(fake, db_path, renderer=None, delivery={"status_settle": settle}) as bot:
         await fake.idle()
         mark = len(fake.requests)
         await start_game(fake, game, users, spec["options"], spec["ai"])
-        driver = Driver(fake, bot, game, users, seed, repeat=False, undo=False, unseal=False,
-                        prefer=spec.get("prefer", ()))
+        kind = Driver if pause is None else PacedDriver
+        driver = kind(fake, bot, game, users, seed, repeat=False, undo=False, unseal=False, prefer=spec.get("prefer", ()))
+        if isinstance(driver, PacedDriver):
+            driver.pause = pause or 0.0
         stats = await driver.play()
         await fake.idle()
         actions = int((await bot.app.info(driver.gid)).version)

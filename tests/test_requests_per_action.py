@@ -37,3 +37,21 @@ async def test_dm_prompts_are_retired_through_the_clicks_interaction(fake: FakeD
             live = [c for c in iter_components(msg) if str(c.get("custom_id", "")).startswith(PROMPT_IDS)
                     and not c.get("disabled")]
             assert not live, msg.get("content")
+
+
+async def test_dms_to_a_player_who_just_clicked_in_their_dm_go_as_follow_ups(fake: FakeDiscord, tmp_path: Any) -> None:
+    tally = await play_counted(fake, str(tmp_path / "g.db"), "mobile-markets", seed=1)
+    stats = tally.stats
+    assert stats is not None and stats.rounds >= 5 and not stats.trouble, stats and stats.trouble[:3]
+    assert stats.most_live <= 1 and stats.over_one == 0, stats.examples[:3]
+    # before: 25 DMs posted in the DM channels in this game (planners, "your move"); now
+    # only the first of each player (no click of theirs yet), the others as follow-ups of
+    # the player's newest click in their DM, which arrive there all the same
+    assert tally.kinds["POST /channels/{dm}/messages"] <= 2, tally.kinds
+    dm_channels = set(fake.dm_channels.values())
+    follow_ups = [r for r in tally.answers if r.method == "POST" and r.path.startswith("/webhooks/")
+                  and r.status < 300 and str((r.response or {}).get("channel_id")) in dm_channels]
+    assert len(follow_ups) >= 20, len(follow_ups)
+    for user_id, channel in fake.dm_channels.items():  # the follow-ups are messages of the DM like the others
+        mine = {str(m["id"]) for m in fake.dm_messages(user_id)}
+        assert any(str(r.response["id"]) in mine for r in follow_ups if str(r.response["channel_id"]) == channel)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 # the answers that left the clicked message its original response (edited in place)
 IN_PLACE = (discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update)
+DM_CLICKS = 4096  # users whose newest DM click is kept (its token sends their DMs)
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
@@ -126,6 +127,29 @@ class Play(commands.Cog):
         self.prompts = board.PromptBoard()
         self._sweeps: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one sweep per game at a time
         self._tasks: set[asyncio.Task[None]] = set()
+        # user id -> (their newest click in their DM with the bot, when): for 15 minutes its
+        # token sends the bot's next DMs to them as follow-ups, interaction answers that do
+        # not count against the bot's global limit of requests (issue 37)
+        self._dm_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is None and interaction.type == discord.InteractionType.component:
+            self._dm_clicks[interaction.user.id] = (interaction, self._clock())
+            self._dm_clicks.move_to_end(interaction.user.id)
+            while len(self._dm_clicks) > DM_CLICKS:
+                self._dm_clicks.popitem(last=False)
+
+    def dm_interaction(self, user_id: int, channel_id: int) -> discord.Interaction[Any] | None:
+        """The user's newest click in their DM channel ``channel_id``, answered, whose token
+        still lives (a follow-up of it is a DM like any other), or None."""
+        got = self._dm_clicks.get(user_id)
+        if got is None:
+            return None
+        ix, at = got
+        if ix.channel_id != channel_id or self._clock() - at >= board.TOKEN_LIFE or not ix.response.is_done():
+            return None
+        return ix
 
     @property
     def app(self) -> Any:
