@@ -19,6 +19,22 @@ one JSON object (the last line), per game:
 - ``<game>_interaction_answers_per_action``: the interaction answers, per action;
 - ``<game>_actions``: actions applied; and, before it, one line per game with the
   counted requests by kind (method and route; ``{dm}``: a DM channel).
+
+Figures (``PYTHONPATH=. .venv/bin/python benchmarks/bench_requests.py``, seed 1; the goal
+in run_all.py is half of "before"):
+
+==================  ======  ========================================  =====
+game                before  after: DM edits and DMs through the       goal
+                            player's open interaction
+==================  ======  ========================================  =====
+Smartphone Inc.     2.585   2.0                                       1.29
+Mobile Markets      2.145   1.64                                      1.07
+Age of Automaton    1.109   0.61-0.63                                 0.555
+==================  ======  ========================================  =====
+
+What is left is mostly the status message: one edit per move that changes what it says
+(who is to move, plans sealed n/N, who changed nothing yet) when the players are slower
+than its settle time (30 s), as here; the phase posts; the first DM of each player.
 """
 
 from __future__ import annotations
