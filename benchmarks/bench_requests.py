@@ -1,7 +1,9 @@
 """Discord requests per action that count against the bot's global rate limit (issue 37).
 
-Run: ``.venv/bin/python benchmarks/bench_requests.py [--games smartphone-inc,...] [--seed N]``
-(``--quick``: Mobile Markets only).
+Run: ``.venv/bin/python benchmarks/bench_requests.py [--games smartphone-inc,...] [--seed N]
+[--pause S --settle T]`` (``--quick``: Mobile Markets only; ``--pause 0.05 --settle 0.3``:
+players quicker than the status message's settle time, about a click every 5 s against
+production's 30 s: :class:`tests.request_tally.PacedDriver`).
 
 Discord lets one bot make 50 requests a second, whatever its processes, except the
 answers to an interaction: the interaction's callback (``POST /interactions/{id}/{token}/callback``)
@@ -32,6 +34,9 @@ Mobile Markets      2.145   1.64                                      1.07
 Age of Automaton    1.109   0.61-0.63                                 0.555
 ==================  ======  ========================================  =====
 
+With ``--pause 0.05 --settle 0.3``: Smartphone Inc. 2.317 → 1.756, Mobile Markets 1.909 →
+1.473, Age of Automaton 1.029 → 0.606.
+
 What is left is mostly the status message: one edit per move that changes what it says
 (who is to move, plans sealed n/N, who changed nothing yet) when the players are slower
 than its settle time (30 s), as here; the phase posts; the first DM of each player.
@@ -56,10 +61,10 @@ from tests.request_tally import play_counted  # noqa: E402
 SHORT = {"smartphone-inc": "si", "mobile-markets": "mm", "age-of-automaton": "aoa"}
 
 
-async def one(game: str, seed: int) -> dict[str, Any]:
+async def one(game: str, seed: int, pause: float | None, settle: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
-            tally = await play_counted(fake, str(Path(tmp) / "bench.db"), game, seed)
+            tally = await play_counted(fake, str(Path(tmp) / "bench.db"), game, seed, pause=pause, settle=settle)
     print(json.dumps({"game": game, "counted": dict(tally.kinds.most_common())}), flush=True)
     short = SHORT[game]
     return {
@@ -74,10 +79,12 @@ def main() -> None:
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="one game (Mobile Markets)")
+    ap.add_argument("--pause", type=float, default=None, help="players click every S seconds (not waiting for settling edits)")
+    ap.add_argument("--settle", type=float, default=0.0, help="the status message's settle time (s), with --pause")
     args = ap.parse_args()
     out: dict[str, Any] = {}
     for game in (["mobile-markets"] if args.quick else args.games.split(",")):
-        out.update(asyncio.run(one(game, args.seed)))
+        out.update(asyncio.run(one(game, args.seed, args.pause, args.settle)))
     print(json.dumps(out), flush=True)
 
 
