@@ -149,6 +149,8 @@ class Play(commands.Cog):
         ix, at = got
         if ix.channel_id != channel_id or self._clock() - at >= board.TOKEN_LIFE or not ix.response.is_done():
             return None
+        if ix.response.type == discord.InteractionResponseType.deferred_channel_message:
+            return None  # ("thinking": its first follow-up would take the place of its loading message)
         return ix
 
     @property
