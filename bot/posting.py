@@ -253,7 +253,9 @@ class DiscordSender:
                         hook.id, hook.token or "", session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
                         payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
                     )
-                return int(data["id"])  # type: ignore[index]
+                message_id = int(data["id"])  # type: ignore[index]
+                play.sent_as_followup(message_id, user_id)  # (its token edits it too)
+                return message_id
             except discord.HTTPException as exc:  # (an expired token) through the channel
                 log.info("a DM to user %s as a follow-up failed (%s); posted", user_id, exc)
                 for f in kw.get("files") or []:

@@ -5,10 +5,13 @@ second per bot, interaction answers excepted), in whole games through the fake D
 - a DM prompt the player last updated with a click is edited (its controls retired, a
   note put on it) through that click's interaction while its token lives, not through
   the DM channel;
+- a DM to a player who clicked in their DM in the last 14 minutes is a follow-up of that
+  click (and edited through its token later);
 - and still every seat has one live prompt at every step, and nothing went wrong."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.app_support import fake_fixture
@@ -48,6 +51,10 @@ async def test_dms_to_a_player_who_just_clicked_in_their_dm_go_as_follow_ups(fak
     # only the first of each player (no click of theirs yet), the others as follow-ups of
     # the player's newest click in their DM, which arrive there all the same
     assert tally.kinds["POST /channels/{dm}/messages"] <= 2, tally.kinds
+    # and a DM sent so is edited (e.g. "you are the last one" put on the planner) through
+    # the token of that click too (before: 10 edits through the DM channels, then 5)
+    assert tally.kinds["PATCH /channels/{dm}/messages/{id}"] <= 2, tally.kinds
+    assert any(r.method == "PATCH" and re.search(r"/webhooks/\d+/[^/]+/messages/\d+$", r.path) for r in tally.answers)
     dm_channels = set(fake.dm_channels.values())
     follow_ups = [r for r in tally.answers if r.method == "POST" and r.path.startswith("/webhooks/")
                   and r.status < 300 and str((r.response or {}).get("channel_id")) in dm_channels]

@@ -131,6 +131,8 @@ class Play(commands.Cog):
         # token sends the bot's next DMs to them as follow-ups, interaction answers that do
         # not count against the bot's global limit of requests (issue 37)
         self._dm_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
+        # message id -> (the click, when) whose follow-up a DM was: its token edits it too
+        self._followups: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -139,6 +141,14 @@ class Play(commands.Cog):
             self._dm_clicks.move_to_end(interaction.user.id)
             while len(self._dm_clicks) > DM_CLICKS:
                 self._dm_clicks.popitem(last=False)
+
+    def sent_as_followup(self, message_id: int, user_id: int) -> None:
+        """DM ``message_id`` was sent as a follow-up of the user's newest DM click."""
+        got = self._dm_clicks.get(user_id)
+        if got is not None:
+            self._followups[message_id] = got
+            while len(self._followups) > DM_CLICKS:
+                self._followups.popitem(last=False)
 
     def dm_interaction(self, user_id: int, channel_id: int) -> discord.Interaction[Any] | None:
         """The user's newest click in their DM channel ``channel_id``, answered, whose token
@@ -196,9 +206,9 @@ class Play(commands.Cog):
 
     async def _edit_dm(self, entry: board.Shown, **kw: Any) -> None:
         """Edit the DM ``entry`` is: through the token of the click that last updated it in
-        place while that token lives (an interaction answer: it does not count against the
-        bot's global limit of requests, issue 37), else (or if that fails) through its
-        channel."""
+        place, or of the click it was sent as a follow-up of, while that token lives (an
+        interaction answer: it does not count against the bot's global limit of requests,
+        issue 37), else (or if that fails) through its channel."""
         assert entry.channel_id is not None and entry.message_id is not None
         ix = entry.interaction
         if (
@@ -207,6 +217,13 @@ class Play(commands.Cog):
         ):
             try:
                 await ix.edit_original_response(**kw)
+                return
+            except discord.HTTPException as exc:
+                log.info("game %s: a DM edit through its interaction failed (%s); through its channel", entry.gid, exc)
+        sent = self._followups.get(entry.message_id)
+        if sent is not None and self._clock() - sent[1] < board.TOKEN_LIFE:  # a follow-up: through its click's token
+            try:
+                await sent[0].followup.edit_message(entry.message_id, **kw)
                 return
             except discord.HTTPException as exc:
                 log.info("game %s: a DM edit through its interaction failed (%s); through its channel", entry.gid, exc)
