@@ -25,17 +25,21 @@ one JSON object (the last line), per game:
 Figures (``PYTHONPATH=. .venv/bin/python benchmarks/bench_requests.py``, seed 1; the goal
 in run_all.py is half of "before"):
 
-==================  ======  ========================================  =====
-game                before  after: DM edits and DMs through the       goal
-                            player's open interaction
-==================  ======  ========================================  =====
-Smartphone Inc.     2.585   2.0                                       1.29
-Mobile Markets      2.145   1.64                                      1.07
-Age of Automaton    1.109   0.61-0.63                                 0.555
-==================  ======  ========================================  =====
+==================  ======  =====  =====
+game                before  after  goal
+==================  ======  =====  =====
+Smartphone Inc.     2.585   1.88   1.29
+Mobile Markets      2.145   1.56   1.07
+Age of Automaton    1.109   0.63   0.555
+==================  ======  =====  =====
 
-With ``--pause 0.05 --settle 0.3``: Smartphone Inc. 2.317 → 1.756, Mobile Markets 1.909 →
-1.473, Age of Automaton 1.029 → 0.606.
+("after": a DM prompt edited through the open interaction of the click that last updated
+it; a DM to a player who clicked in their DM in the last 14 minutes sent as a follow-up of
+that click, and edited through its token. Age of Automaton's figure moves by ±0.05 from
+run to run: whether two status edits fold depends on timing.)
+
+With ``--pause 0.05 --settle 0.3`` (main's code → this): Smartphone Inc. 2.317 → 1.68,
+Mobile Markets 1.909 → 1.29, Age of Automaton 1.029 → 0.59.
 
 What is left is mostly the status message: one edit per move that changes what it says
 (who is to move, plans sealed n/N, who changed nothing yet) when the players are slower
