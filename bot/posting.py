@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from bot import text, views
 from bot.delivery import MAX_PICTURES, Blocked, DmClosed, Gone, Refused, Retry, picture_calls
@@ -234,6 +235,33 @@ class DiscordSender:
             data = await self.bot.http.send_message(channel_id, params=params)
         return int(data["id"])
 
+    async def dm_send(self, user_id: int, channel_id: int, **kw: Any) -> int:
+        """A DM: as a follow-up of the user's newest click in that DM while its token lives
+        (an interaction answer: not counted against the bot's global limit of requests,
+        issue 37), else (or if that fails) posted in the DM channel; the message id."""
+        play = self.bot.get_cog("Play")
+        ix = play.dm_interaction(user_id, channel_id) if play is not None else None
+        if ix is not None:
+            hook = ix.followup
+            kw.setdefault("allowed_mentions", self.bot.allowed_mentions)
+            try:
+                with handle_message_parameters(
+                    content=kw.get("content"), files=kw.get("files") or MISSING, embed=kw.get("embed", MISSING),
+                    view=kw.get("view", MISSING), allowed_mentions=kw["allowed_mentions"],
+                ) as params:
+                    data = await async_context.get().execute_webhook(
+                        hook.id, hook.token or "", session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
+                        payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
+                    )
+                message_id = int(data["id"])  # type: ignore[index]
+                play.sent_as_followup(message_id, user_id)  # (its token edits it too)
+                return message_id
+            except discord.HTTPException as exc:  # (an expired token) through the channel
+                log.info("a DM to user %s as a follow-up failed (%s); posted", user_id, exc)
+                for f in kw.get("files") or []:
+                    f.reset()
+        return await self.send_dm(channel_id, **kw)
+
     async def _edit(self, row: OutboxRow) -> int:
         info = await self._info(row.game_id)
         ref = await self.app.message(row.game_id, row.target)
@@ -283,7 +311,7 @@ class DiscordSender:
                 except UserError:
                     raise Gone("nothing to decide any more") from None
                 dm = await self.dm_channel(uid)
-                message_id = await self.send_dm(dm.id, embed=embed, files=files, view=ui)
+                message_id = await self.dm_send(uid, dm.id, embed=embed, files=files, view=ui)
                 await play.remember_planner(info, row.payload["planner"], dm.id, message_id)  # type: ignore[union-attr]
                 await play.shown_dm(info, row.payload["planner"], dm.id, message_id, None, kind="turn")  # type: ignore[union-attr]
             else:
@@ -304,7 +332,7 @@ class DiscordSender:
                         opens, ui = False, MISSING
                 if opens and seat:  # a redo after an undo: the turn's DM edited back, not a second one
                     reused = await play.reuse_turn_dm(info, seat, content, ui)  # type: ignore[union-attr]
-                message_id = reused or await self.send_dm(dm.id, content=content, view=ui)
+                message_id = reused or await self.dm_send(uid, dm.id, content=content, view=ui)
                 if opens and seat:
                     await play.shown_dm(info, seat, dm.id, message_id, row.payload.get("open_at"))  # type: ignore[union-attr]
             return message_id

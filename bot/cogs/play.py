@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from bot.records import GameInfo, Outcome
     from bot.reminders import Nudge
 
+# the answers that left the clicked message its original response (edited in place)
+IN_PLACE = (discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update)
+DM_CLICKS = 4096  # users whose newest DM click is kept (its token sends their DMs)
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
@@ -102,6 +105,41 @@ class Play(commands.Cog):
         self.prompts = board.PromptBoard()
         self._sweeps: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one sweep per game at a time
         self._tasks: set[asyncio.Task[None]] = set()
+        # user id -> (their newest click in their DM with the bot, when): for 15 minutes its
+        # token sends the bot's next DMs to them as follow-ups, interaction answers that do
+        # not count against the bot's global limit of requests (issue 37)
+        self._dm_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
+        # message id -> (the click, when) whose follow-up a DM was: its token edits it too
+        self._followups: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is None and interaction.type == discord.InteractionType.component:
+            self._dm_clicks[interaction.user.id] = (interaction, self._clock())
+            self._dm_clicks.move_to_end(interaction.user.id)
+            while len(self._dm_clicks) > DM_CLICKS:
+                self._dm_clicks.popitem(last=False)
+
+    def sent_as_followup(self, message_id: int, user_id: int) -> None:
+        """DM ``message_id`` was sent as a follow-up of the user's newest DM click."""
+        got = self._dm_clicks.get(user_id)
+        if got is not None:
+            self._followups[message_id] = got
+            while len(self._followups) > DM_CLICKS:
+                self._followups.popitem(last=False)
+
+    def dm_interaction(self, user_id: int, channel_id: int) -> discord.Interaction[Any] | None:
+        """The user's newest click in their DM channel ``channel_id``, answered, whose token
+        still lives (a follow-up of it is a DM like any other), or None."""
+        got = self._dm_clicks.get(user_id)
+        if got is None:
+            return None
+        ix, at = got
+        if ix.channel_id != channel_id or self._clock() - at >= board.TOKEN_LIFE or not ix.response.is_done():
+            return None
+        if ix.response.type == discord.InteractionResponseType.deferred_channel_message:
+            return None  # ("thinking": its first follow-up would take the place of its loading message)
+        return ix
 
     @property
     def app(self) -> Any:
@@ -137,11 +175,38 @@ class Play(commands.Cog):
         msg = interaction.message
         ephemeral = msg is not None and msg.flags.ephemeral
         if message_id is None and msg is not None and not ephemeral and interaction.guild_id is None:
+            # (the interaction kept: its token edits the DM for free while it lives, :meth:`_edit_dm`)
             return board.Shown(gid, seat, kind, version, stage, channel_id=int(interaction.channel_id or 0),
-                               message_id=msg.id, at=self._clock())
+                               message_id=msg.id, interaction=interaction, at=self._clock())
         mid = message_id if message_id is not None else (msg.id if msg is not None else None)
         return board.Shown(gid, seat, kind, version, stage, message_id=mid, interaction=interaction,
                            at=self._clock(), in_dm=interaction.guild_id is None)
+
+    async def _edit_dm(self, entry: board.Shown, **kw: Any) -> None:
+        """Edit the DM ``entry`` is: through the token of the click that last updated it in
+        place, or of the click it was sent as a follow-up of, while that token lives (an
+        interaction answer: it does not count against the bot's global limit of requests,
+        issue 37), else (or if that fails) through its channel."""
+        assert entry.channel_id is not None and entry.message_id is not None
+        ix = entry.interaction
+        if (
+            ix is not None and ix.message is not None and ix.message.id == entry.message_id
+            and ix.response.type in IN_PLACE and self._clock() - entry.at < board.TOKEN_LIFE
+        ):
+            try:
+                await ix.edit_original_response(**kw)
+                return
+            except discord.HTTPException as exc:
+                log.info("game %s: a DM edit through its interaction failed (%s); through its channel", entry.gid, exc)
+        sent = self._followups.get(entry.message_id)
+        if sent is not None and self._clock() - sent[1] < board.TOKEN_LIFE:  # a follow-up: through its click's token
+            try:
+                await sent[0].followup.edit_message(entry.message_id, **kw)
+                return
+            except discord.HTTPException as exc:
+                log.info("game %s: a DM edit through its interaction failed (%s); through its channel", entry.gid, exc)
+        msg = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(entry.message_id)
+        await msg.edit(**kw)
 
     async def show(self, entry: board.Shown, *, late: bool = False) -> None:
         """``entry`` is the seat's live prompt now: its older prompts are edited to point to
@@ -201,8 +266,7 @@ class Play(commands.Cog):
         if await self._over(await self.app.info(info.id), newest) is not None:
             return None
         try:
-            msg = self.bot.get_partial_messageable(newest.channel_id).get_partial_message(newest.message_id)
-            await msg.edit(content=text.clip(note, 2000))
+            await self._edit_dm(newest, content=text.clip(note, 2000))
         except discord.HTTPException:
             return None
         return newest.message_id
@@ -214,8 +278,7 @@ class Play(commands.Cog):
         if old is None or old.channel_id is None or old.message_id is None:
             return None
         try:
-            msg = self.bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id)
-            await msg.edit(content=content, embed=None, attachments=[], view=ui)
+            await self._edit_dm(old, content=content, embed=None, attachments=[], view=ui)
         except discord.HTTPException:
             return None
         return old.message_id
@@ -238,8 +301,7 @@ class Play(commands.Cog):
             kw["content"] = note
         try:
             if entry.channel_id is not None and entry.message_id is not None:
-                msg = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(entry.message_id)
-                await msg.edit(**kw)
+                await self._edit_dm(entry, **kw)
             elif entry.interaction is not None:
                 ix = entry.interaction
                 original = ix.message is None or entry.message_id in (None, ix.message.id)
