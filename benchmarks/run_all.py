@@ -66,8 +66,9 @@ QUICK_ARGS: dict[str, list[str]] = {
     "bench_load.py": ["--quick"],
     "bench_ux.py": ["--rounds", "3"],
     "bench_storage.py": ["--reads", "1000"],
-    "bench_home.py": ["--calls", "200"],
-    "bench_requests.py": [],  # the three whole games (about a minute): issue 37's requests per action  # at the goal's sizes: 50,000 games, 10,000 digests (~10 s)
+    "bench_home.py": ["--calls", "200"],  # at the goal's sizes: 50,000 games, 10,000 digests (~10 s)
+    # the three whole games (about a minute): issue 37's requests per action
+    "bench_requests.py": ["--games", "smartphone-inc,mobile-markets,age-of-automaton"],
 }
 
 
