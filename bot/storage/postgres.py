@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool.base import AttemptWithBackoff
 
 from bot.storage.base import Dialect, Query, Stmt
 from bot.storage.core import Storage
@@ -39,6 +40,10 @@ log = logging.getLogger("boardroom.storage")
 
 # what a connection costs to wait for before a move is refused as "database down"
 CONNECT_TIMEOUT_S = 10.0
+# the longest wait between two attempts to reconnect (1 s, 2 s, 4 s, then this): the
+# pool's own backoff doubles without end, so after an outage of an hour the moves would
+# wait many minutes more once the server is back
+RECONNECT_MAX_DELAY_S = 5.0
 
 
 class PgDialect(Dialect):
@@ -99,6 +104,23 @@ def safe_url(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
     return parts._replace(netloc=netloc).geturl()
+
+
+class CappedBackoff(AttemptWithBackoff):
+    """psycopg-pool's backoff between attempts to reconnect, at most
+    :data:`RECONNECT_MAX_DELAY_S` apart."""
+
+    def update_delay(self, now: float) -> None:
+        super().update_delay(now)
+        self.delay = min(self.delay, RECONNECT_MAX_DELAY_S)
+
+
+class PgPool(AsyncConnectionPool[Any]):
+    """The pool, reconnecting with :class:`CappedBackoff` after the server went away (a
+    restart, a failover): the moves work again within seconds of its return."""
+
+    async def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
+        await super()._add_connection(attempt or CappedBackoff(timeout=self.reconnect_timeout), growing)
 
 
 class PgLink:
@@ -269,7 +291,7 @@ class PgStorage(Storage):
                     raise StorageError(f"database at schema {have}; run `boardroom migrate`")
         finally:
             await conn.close()
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+        pool = PgPool(
             # (statements run often are prepared on the server: psycopg's default, 5 runs;
             # a connection whose transaction failed is dropped, see _after_error)
             url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True},
