@@ -18,16 +18,21 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import os
 import re
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
+from psycopg import generators, pq
+from psycopg._queries import PostgresQuery
+from psycopg.adapt import Transformer
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -125,7 +130,7 @@ class PgPool(AsyncConnectionPool[Any]):
 
 class PgLink:
     """One pooled psycopg connection's trips: a batch of statements and queries sent
-    together in pipeline mode (one round trip)."""
+    together in pipeline mode (one round trip: :func:`pipeline_trip`)."""
 
     dialect = POSTGRES
 
@@ -143,17 +148,15 @@ class PgLink:
             sql, args = (batch[0][0], batch[0][1]) if batch else queries[0]
             cur = await conn.execute(marks(sql), _args(args) or None)
             return [await cur.fetchall()] if queries else []
-        cursors = []
-        async with conn.pipeline():
-            for sql, args, many in batch:
-                if many:
-                    async with conn.cursor() as cur:
-                        await cur.executemany(marks(sql), [_args(tuple(a)) for a in args])
-                else:
-                    await conn.execute(marks(sql), _args(args) or None)
-            for sql, args in queries:
-                cursors.append(await conn.execute(marks(sql), _args(args) or None))
-        return [await c.fetchall() for c in cursors]
+        statements = [
+            (marks(sql), _args(tuple(a)) or None) for sql, args, many in batch for a in (args if many else [args])
+        ] + [(marks(sql), _args(args) or None) for sql, args in queries]
+        # the trip runs to its end even if the caller is cancelled (the statements of a
+        # transaction's queue run in order; its ROLLBACK follows them: Storage.transaction)
+        trip = asyncio.ensure_future(pipeline_trip(conn, statements))
+        trip.add_done_callback(_retrieved)
+        rows = await asyncio.shield(trip)
+        return rows[len(rows) - len(queries):] if queries else []
 
     async def execute(self, sql: str, args: Any, many: bool = False) -> None:
         conn = self._conn()
@@ -171,6 +174,97 @@ class PgLink:
         cur = await self._conn().execute(marks(sql) + " RETURNING id", _args(args) or None)
         row = await cur.fetchone()
         return int(row[0]) if row else 0
+
+
+async def pipeline_trip(
+    conn: psycopg.AsyncConnection[Any], statements: list[tuple[str, Any]]
+) -> list[list[Any]]:
+    """The statements sent together in pipeline mode, with one Sync, and each one's rows
+    (a statement without rows: an empty list); the first error raised once every result
+    is read. One round trip, one flush (issue 37: psycopg's own pipeline flushes and
+    waits on the event loop after each statement, which cost more client CPU than the
+    statements; this is its documented sequence of libpq calls, without those waits)."""
+    pgconn = conn.pgconn
+    async with conn.lock:  # (the connection's own lock, as psycopg's calls take it)
+        tx = Transformer(conn)
+        sent = []
+        for sql, args in statements:
+            query = PostgresQuery(tx)
+            query.convert(sql, args)
+            sent.append(query)
+        prepared = PREPARED.get(conn)
+        if prepared is None:
+            prepared = PREPARED[conn] = Prepared()
+        names = prepared.names
+        error: pq.abc.PGresult | None = None  # the first statement the server refused
+        order: list[tuple[tuple[bytes, Any], bytes] | None] = []  # a prepare, or None: a statement
+        pgconn.enter_pipeline_mode()
+        try:
+            for q in sent:
+                key = (q.query, q.types)
+                name = names.get(key)
+                if name is None and len(names) + len(order) < MAX_PREPARED:
+                    name = f"_br_{next(prepared.count)}".encode()
+                    pgconn.send_prepare(name, q.query, param_types=q.types)
+                    order.append((key, name))
+                if name is None:
+                    pgconn.send_query_params(q.query, q.params, param_formats=q.formats, param_types=q.types)
+                else:
+                    pgconn.send_query_prepared(name, q.params, param_formats=q.formats)
+                order.append(None)
+            pgconn.pipeline_sync()
+            await conn.wait(generators.send(pgconn))
+            results = []
+            for step in order:
+                rs = await conn.wait(generators.fetch_many(pgconn))
+                if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
+                    error = rs[-1]
+                if step is None:
+                    results.append(rs)
+                elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
+                    names[step[0]] = step[1]  # (one refused, or not run after an error: made again)
+            sync = await conn.wait(generators.fetch_many(pgconn))
+            if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
+                raise psycopg.OperationalError("the pipeline lost its place")
+        finally:
+            if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
+                try:
+                    pgconn.exit_pipeline_mode()
+                except psycopg.OperationalError:
+                    pass  # (results left unread: the error raised above says why)
+    if error is not None:
+        raise psycopg.errors.error_from_result(error, encoding=conn.info.encoding)
+    out: list[list[Any]] = []
+    for rs in results:
+        res = rs[-1] if rs else None
+        if res is None:
+            out.append([])
+        elif res.status == pq.ExecStatus.PIPELINE_ABORTED:
+            raise psycopg.errors.PipelineAborted("pipeline aborted")
+        elif res.status == pq.ExecStatus.TUPLES_OK:
+            tx.set_pgresult(res)
+            out.append(tx.load_rows(0, res.ntuples, tuple))
+        else:
+            out.append([])
+    return out
+
+
+# each connection's statements prepared on the server by pipeline_trip: (query, types)
+# -> name (a new connection, after a lost one, has none yet)
+class Prepared:
+    def __init__(self) -> None:
+        self.names: dict[tuple[bytes, Any], bytes] = {}
+        self.count = itertools.count()
+
+
+PREPARED: weakref.WeakKeyDictionary[Any, Prepared] = weakref.WeakKeyDictionary()
+MAX_PREPARED = 400  # statements built from lists (``IN (?, ?, ...)``) are many: not all kept
+
+
+def _retrieved(trip: asyncio.Future[Any]) -> None:
+    """A trip whose caller was cancelled: its error is the ROLLBACK's business."""
+    if not trip.cancelled():
+        trip.exception()
 
 
 def is_unavailable(exc: BaseException) -> bool:
@@ -292,8 +386,9 @@ class PgStorage(Storage):
         finally:
             await conn.close()
         pool = PgPool(
-            # (statements run often are prepared on the server: psycopg's default, 5 runs;
-            # a connection whose transaction failed is dropped, see _after_error)
+            # (a trip's statements are prepared on the server at their first run, by
+            # pipeline_trip; a lone statement after 5 runs, psycopg's default; a connection
+            # whose transaction failed is dropped with them, see _after_error)
             url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True},
             timeout=CONNECT_TIMEOUT_S, reconnect_timeout=24 * 3600.0, name="boardroom",
         )
