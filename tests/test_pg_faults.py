@@ -26,9 +26,10 @@ import pytest
 
 from bot.app import App
 from bot.errors import CANNOT_SAVE, expected_message
-from bot.storage import Storage, StorageUnavailable
-from bot.storage.postgres import RECONNECT_MAX_DELAY_S, CappedBackoff, PgStorage
+from bot.storage import DatabaseDown, Storage, StorageError, StorageUnavailable, open_when_up
+from bot.storage.postgres import RECONNECT_MAX_DELAY_S, CappedBackoff, PgStorage, connect
 from tests.fakegame import FakeClock, lobby, new_app
+from tests.pg_support import pg_test_url
 from tests.table_support import in_ci
 from tests.test_two_apps import logged
 
@@ -47,6 +48,53 @@ def test_the_pool_reconnects_at_most_a_few_seconds_apart() -> None:
         delays.append(attempt.delay)
     assert 0.9 <= delays[0] <= 1.1 and 1.8 <= delays[1] <= 2.2  # 1 s, 2 s, ... as before
     assert max(delays) == RECONNECT_MAX_DELAY_S == delays[-1]
+
+
+async def test_a_database_down_at_start_is_waited_for_with_backoff_a_wrong_one_is_not() -> None:
+    """``boardroom run`` waits for a database that is down (a server restarting, or
+    started after the bot), trying 1 s, 2 s, 4 s, then 5 s apart, for a while; then it
+    stops with the same clear line. A wrong password or name stops it at once."""
+    now = [0.0]
+    slept: list[float] = []
+    tries: list[int] = []
+
+    async def sleep(s: float) -> None:
+        slept.append(s)
+        now[0] += s
+
+    def opener(fails: int, error: type[StorageError]) -> Any:
+        async def open_(path: Any) -> Any:
+            tries.append(1)
+            if len(tries) <= fails:
+                raise error(f"cannot connect to PostgreSQL at {path}: connection refused")
+            return "storage"
+        return open_
+
+    up = await open_when_up("postgresql://x", 60, opener=opener(5, DatabaseDown), sleep=sleep, clock=lambda: now[0])
+    assert up == "storage" and slept == [1.0, 2.0, 4.0, 5.0, 5.0]
+    tries.clear()
+    slept.clear()
+    with pytest.raises(DatabaseDown, match="cannot connect to PostgreSQL at postgresql://x"):
+        await open_when_up("postgresql://x", 20, opener=opener(99, DatabaseDown), sleep=sleep, clock=lambda: now[0])
+    assert sum(slept) == 20 and len(tries) == len(slept) + 1
+    tries.clear()
+    slept.clear()
+    with pytest.raises(StorageError):
+        await open_when_up("postgresql://x", 60, opener=opener(99, StorageError), sleep=sleep, clock=lambda: now[0])
+    assert len(tries) == 1 and slept == []
+
+
+async def test_nothing_listening_is_down() -> None:
+    with pytest.raises(DatabaseDown, match="cannot connect to PostgreSQL at postgresql://b:\\*\\*\\*@127.0.0.1:1/b"):
+        await connect("postgresql://b:secret@127.0.0.1:1/b", timeout=2)
+
+
+@pytest.mark.postgres
+async def test_a_wrong_database_name_is_not_waited_for() -> None:
+    missing = pg_test_url().rsplit("/", 1)[0] + "/no_such_database"
+    with pytest.raises(StorageError) as caught:
+        await connect(missing)
+    assert not isinstance(caught.value, DatabaseDown) and "no_such_database" in str(caught.value)
 
 
 class Cluster:

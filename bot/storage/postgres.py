@@ -38,7 +38,7 @@ from psycopg_pool.base import AttemptWithBackoff
 
 from bot.storage.base import Dialect, Query, Stmt
 from bot.storage.core import Storage
-from bot.storage.errors import StorageError
+from bot.storage.errors import DatabaseDown, StorageError
 from bot.storage.migrations import check_newest, check_script, migration_files
 
 log = logging.getLogger("boardroom.storage")
@@ -340,7 +340,22 @@ async def connect(url: str, *, timeout: float = CONNECT_TIMEOUT_S) -> psycopg.As
     try:
         return await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=max(1, int(timeout)))
     except (psycopg.Error, ValueError) as exc:
-        raise StorageError(f"cannot connect to PostgreSQL at {safe_url(url)}: {_first_line(exc)}") from None
+        error = DatabaseDown if is_down(exc) else StorageError
+        raise error(f"cannot connect to PostgreSQL at {safe_url(url)}: {_first_line(exc)}") from None
+
+
+# what the server (or no server) says when trying again later may work
+_DOWN = ("connection refused", "timeout expired", "starting up", "shutting down", "recovery mode",
+         "server closed the connection", "no such file or directory", "could not translate host name")
+
+
+def is_down(exc: BaseException) -> bool:
+    """A failed connection that trying again may mend (a server down, restarting or not
+    reachable yet), not a wrong password, user or database name."""
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    text = str(exc).lower()
+    return any(d in text for d in _DOWN) and "authentication" not in text and "does not exist" not in text
 
 
 def _first_line(exc: BaseException) -> str:
