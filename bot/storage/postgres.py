@@ -24,7 +24,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -213,17 +213,15 @@ async def pipeline_trip(
                     pgconn.send_query_prepared(name, q.params, param_formats=q.formats)
                 order.append(None)
             pgconn.pipeline_sync()
-            await conn.wait(generators.send(pgconn))
+            *fetched, sync = await conn.wait(exchange(pgconn, len(order) + 1))
             results = []
-            for step in order:
-                rs = await conn.wait(generators.fetch_many(pgconn))
+            for step, rs in zip(order, fetched, strict=True):
                 if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
                     error = rs[-1]
                 if step is None:
                     results.append(rs)
                 elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
                     names[step[0]] = step[1]  # (one refused, or not run after an error: made again)
-            sync = await conn.wait(generators.fetch_many(pgconn))
             if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
                 raise psycopg.OperationalError("the pipeline lost its place")
         finally:
@@ -246,6 +244,16 @@ async def pipeline_trip(
             out.append(tx.load_rows(0, res.ntuples, tuple))
         else:
             out.append([])
+    return out
+
+
+def exchange(pgconn: pq.abc.PGconn, count: int) -> Generator[Any, Any, list[list[pq.abc.PGresult]]]:
+    """psycopg's generators: the queued statements sent, then ``count`` results read
+    (each statement's, then the Sync's), all in one wait of the connection."""
+    yield from generators.send(pgconn)
+    out = []
+    for _ in range(count):
+        out.append((yield from generators.fetch_many(pgconn)))
     return out
 
 
