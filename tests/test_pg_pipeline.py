@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import psycopg
 import pytest
 
+from bot.storage import Storage
 from bot.storage.postgres import PREPARED, PgLink
 from tests.pg_support import fresh_database
 
@@ -63,3 +64,27 @@ async def test_an_error_in_the_middle_is_raised_and_nothing_after_it_runs(link: 
         )
     await link.run([("ROLLBACK", (), False)], [])
     assert await link.run([], [("SELECT id FROM t ORDER BY id", ()), ("SELECT 1", ())]) == [[(1,)], [(1,)]]
+
+
+async def test_a_rolled_back_transaction_keeps_the_statements_prepared_for_the_next() -> None:
+    """A transaction rolled back by the bot (an error in its own code) after statements
+    ran many times: psycopg, seeing a ROLLBACK, would deallocate every statement the
+    connection prepared (``DEALLOCATE ALL``), the link's as well, and the next trip
+    would fail ("prepared statement does not exist")."""
+    async with fresh_database() as url:
+        storage = await Storage.open(url)
+        try:
+            for n in range(8):  # lone statements and batches, each run enough to be prepared
+                async with storage.transaction() as tx:
+                    await tx.insert_game("fake", {}, guild_id=1, channel_id=100 + n, thread_id=None, host_id=1, at=0)
+                assert (await storage.game_row(n + 1)) is not None
+            with pytest.raises(RuntimeError):
+                async with storage.transaction() as tx:
+                    await tx.game_row(1)
+                    raise RuntimeError("the bot's own error")
+            for n in range(3):
+                async with storage.transaction() as tx:
+                    await tx.insert_game("fake", {}, guild_id=1, channel_id=200 + n, thread_id=None, host_id=1, at=0)
+                    assert (await tx.game_row(1)) is not None
+        finally:
+            await storage.close()

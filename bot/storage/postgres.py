@@ -144,10 +144,6 @@ class PgLink:
 
     async def run(self, batch: list[Stmt], queries: list[Query]) -> list[list[Any]]:
         conn = self._conn()
-        if len(batch) + len(queries) == 1 and not (batch and batch[0][2]):
-            sql, args = (batch[0][0], batch[0][1]) if batch else queries[0]
-            cur = await conn.execute(marks(sql), _args(args) or None)
-            return [await cur.fetchall()] if queries else []
         statements = [
             (marks(sql), _args(tuple(a)) or None) for sql, args, many in batch for a in (args if many else [args])
         ] + [(marks(sql), _args(args) or None) for sql, args in queries]
@@ -198,13 +194,14 @@ async def pipeline_trip(
         names = prepared.names
         error: pq.abc.PGresult | None = None  # the first statement the server refused
         order: list[tuple[tuple[bytes, Any], bytes] | None] = []  # a prepare, or None: a statement
+        preparing: dict[tuple[bytes, Any], bytes] = {}  # prepared in this trip (a row of many, again)
         pgconn.enter_pipeline_mode()
         try:
             for q in sent:
                 key = (q.query, q.types)
-                name = names.get(key)
-                if name is None and len(names) + len(order) < MAX_PREPARED:
-                    name = f"_br_{next(prepared.count)}".encode()
+                name = names.get(key) or preparing.get(key)
+                if name is None and len(names) + len(preparing) < MAX_PREPARED:
+                    name = preparing[key] = f"_br_{next(prepared.count)}".encode()
                     pgconn.send_prepare(name, q.query, param_types=q.types)
                     order.append((key, name))
                 if name is None:
@@ -409,10 +406,11 @@ class PgStorage(Storage):
         finally:
             await conn.close()
         pool = PgPool(
-            # (a trip's statements are prepared on the server at their first run, by
-            # pipeline_trip; a lone statement after 5 runs, psycopg's default; a connection
-            # whose transaction failed is dropped with them, see _after_error)
-            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True},
+            # (a trip's statements are prepared on the server at their first run on a
+            # connection, by pipeline_trip; psycopg prepares none of its own: seeing a
+            # ROLLBACK it would deallocate them all, pipeline_trip's too. A connection
+            # whose transaction failed is dropped, see _after_error)
+            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True, "prepare_threshold": None},
             timeout=CONNECT_TIMEOUT_S, reconnect_timeout=24 * 3600.0, name="boardroom",
         )
         await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
