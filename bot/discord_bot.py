@@ -46,6 +46,7 @@ from bot import errors, pictures
 log = logging.getLogger("boardroom.bot")
 
 LEASE_SECONDS = 60.0  # a crashed process's database is free again after this long
+DB_START_WAIT_S = 60.0  # how long a database down at start is waited for (bot.storage.open_when_up)
 
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.admin", "bot.cogs.help", "bot.cogs.table", "bot.cogs.home")
 
@@ -132,14 +133,16 @@ class BoardroomBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.app import App
         from bot.reminders import ReminderScheduler
-        from bot.storage import Storage
+        from bot.storage import open_when_up
         from bot.version import version_line
         from bot.views import DYNAMIC_ITEMS, answer_stray
 
         log.info("%s", version_line())
         if self.collector is not None:
             self.collector.start()
-        self.storage = await Storage.open(self.db_path)
+        # a database down at start (a server restarting, or started after the bot) is
+        # waited for, with a log line a try; a wrong URL or password stops the bot at once
+        self.storage = await open_when_up(self.db_path, DB_START_WAIT_S)
         try:  # one live process per database (a second one would fight over every write)
             await self.storage.take_lease(self.lease_owner, LEASE_SECONDS, self.clock)
         except BaseException:

@@ -2,6 +2,8 @@
 # A throwaway PostgreSQL cluster for the tests (issue 37), with Debian's postgresql-common:
 #   scripts/pg_cluster.sh start DIR PORT   # prints the BOARDROOM_TEST_DB URL; exit 3: no PostgreSQL here
 #   scripts/pg_cluster.sh stop DIR PORT    # stops it and removes DIR
+#   scripts/pg_cluster.sh down DIR PORT [fast|immediate]  # stops the server, keeps DIR (a
+#   scripts/pg_cluster.sh up DIR PORT      #   restart or a crash mid-game: tests/test_pg_faults.py)
 # PostgreSQL refuses to run as root: the cluster belongs to the postgres user (or, not
 # root, to whoever runs this). It listens on 127.0.0.1:PORT only; its data is in DIR.
 set -euo pipefail
@@ -35,5 +37,11 @@ stop)
     rm -rf "$dir"
     if [ -d "/etc/postgresql/$version/$name" ]; then rm -rf "/etc/postgresql/$version/$name" || true; fi
     ;;
-*) echo "start|stop" >&2; exit 2 ;;
+down)
+    "${as[@]}" pg_ctlcluster "$version" "$name" stop -m "${4:-fast}"
+    ;;
+up)
+    "${as[@]}" pg_ctlcluster "$version" "$name" start
+    ;;
+*) echo "start|stop|down|up" >&2; exit 2 ;;
 esac

@@ -807,9 +807,9 @@ class Core:
         current = int(state["version"])
         if expected > current or expected < 0:
             return self._refusal(info, game, state, seat, "stale", "That prompt is out of date.")
-        async with self.storage.read() as q:
-            later = await q.actions(info.id, after=expected, upto=current)
-            waiting = {w.seat: w for w in await q.waiting_of(info.id)}
+        async with self.storage.read() as q:  # one trip
+            later, waiting_rows = await q.actions_and_waiting(info.id, expected, current)
+        waiting = {w.seat: w for w in waiting_rows}
         undone = {int(r.action["undoes"]) for r in later if is_undo(r.action)}
         mine = [r for r in later if r.seat == seat and not is_undo(r.action) and r.seq not in undone]
         repeat = bool(mine) and mine[0].actor != "takeover" and canonical(mine[0].action) == canonical(action)

@@ -27,10 +27,11 @@ The package, by concern:
 
 from __future__ import annotations
 
-from bot.storage.core import Storage, Tx, backend_of
+from bot.storage.core import Storage, Tx, backend_of, open_when_up
 from bot.storage.errors import (
     INTEGRITY_ERRORS,
     DamagedRecord,
+    DatabaseDown,
     LeaseHeld,
     MigrationError,
     SchemaTooNew,
@@ -80,6 +81,7 @@ __all__ = [
     "UNAVAILABLE_MARKERS", "ActionRow", "DamagedRecord", "DraftRow", "GameRow", "LeaseHeld",
     "MessageRef", "Migration", "MigrationError", "OutboxRow", "PgStorage", "ReminderRow", "SchemaTooNew",
     "SeatRow", "SqliteStorage", "Storage", "StorageError", "StorageUnavailable", "Tx",
+    "DatabaseDown", "open_when_up",
     "WaitingRow", "backend_of", "checkpoint", "connect", "default_migrations_dir", "dumps",
     "games_by_edition", "is_unavailable", "migrate", "migration_files", "out_of_range",
     "outbox_payload", "safe_url", "schema_version", "snapshot_checksum",

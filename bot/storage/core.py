@@ -9,14 +9,14 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
 from bot.settings import QuietHours, Settings
 from bot.storage.base import Link
-from bot.storage.errors import LeaseHeld, StorageUnavailable
+from bot.storage.errors import DatabaseDown, LeaseHeld, StorageUnavailable
 from bot.storage.games import GamesSql
 from bot.storage.leases import LeasesSql
 from bot.storage.outbox import OutboxSql
@@ -27,6 +27,35 @@ from bot.storage.rows import GameRow, ReminderRow, SeatRow, WaitingRow
 log = logging.getLogger("boardroom.storage")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+async def open_when_up(
+    path: str | os.PathLike[str],
+    wait_s: float,
+    *,
+    opener: Callable[[str | os.PathLike[str]], Awaitable[Storage]] | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    max_delay: float = 5.0,
+) -> Storage:
+    """:meth:`Storage.open`, tried again while the database is down (:class:`DatabaseDown`:
+    a server restarting, or started after the bot), 1 s, 2 s, 4 s, then ``max_delay``
+    apart, for ``wait_s`` seconds at most; one log line a try. A wrong URL, password or
+    database name fails at once: waiting would not mend it."""
+    opener = opener or Storage.open
+    give_up = clock() + wait_s
+    delay = 1.0
+    while True:
+        try:
+            return await opener(path)
+        except DatabaseDown as exc:
+            left = give_up - clock()
+            if left <= 0:
+                raise
+            pause = min(delay, left)
+            log.warning("%s; trying again in %.0f s", exc, pause)
+            await sleep(pause)
+            delay = min(delay * 2, max_delay)
 
 
 def backend_of(target: str | os.PathLike[str]) -> str:

@@ -23,6 +23,11 @@ class StorageUnavailable(StorageError):
         self.cause = cause
 
 
+class DatabaseDown(StorageError):
+    """The database server does not answer (down, starting up, unreachable): unlike a
+    wrong password or database name, trying again later may work."""
+
+
 class DamagedRecord(StorageError):
     """A row of a game's record that cannot be read (bad JSON written by hand or a
     damaged file). The message is for players; the app pauses the game."""

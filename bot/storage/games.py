@@ -17,6 +17,7 @@ from bot.storage.rows import (
     GameRow,
     MessageRef,
     SeatRow,
+    WaitingRow,
     _action_row,
     _game,
     _seat,
@@ -27,6 +28,10 @@ from bot.storage.rows import (
 
 log = logging.getLogger("boardroom.storage")
 
+_ACTIONS = (
+    "SELECT game_id, seq, seat, action, actor, created_at FROM actions"
+    " WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
+)
 _SEAT_COLS = "game_id, seat, position, user_id, ai_kind, display_name, ai_takeover"
 SETTINGS_SQL = (
     "SELECT remind_after_hours, repeat_hours, takeover, takeover_after_hours FROM game_settings WHERE game_id = ?"
@@ -207,12 +212,19 @@ class GamesSql(TxCore):
         )
 
     async def actions(self, game_id: int, after: int = 0, upto: int | None = None) -> list[ActionRow]:
-        rows = await self._all(
-            "SELECT game_id, seq, seat, action, actor, created_at FROM actions"
-            " WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
-            (game_id, after, upto if upto is not None else 2**62),
-        )
+        rows = await self._all(_ACTIONS, (game_id, after, upto if upto is not None else 2**62))
         return [_action_row(r) for r in rows]
+
+    async def actions_and_waiting(
+        self, game_id: int, after: int, upto: int
+    ) -> tuple[list[ActionRow], list[WaitingRow]]:
+        """:meth:`actions` and :meth:`waiting_of` in one trip (issue 37: a move on an older
+        prompt reads both before it is decided; each trip is a round trip to PostgreSQL)."""
+        actions, waiting = await self._fetch(
+            (_ACTIONS, (game_id, after, upto)),
+            ("SELECT game_id, seat, since_version, since_at FROM waiting WHERE game_id = ? ORDER BY seat", (game_id,)),
+        )
+        return [_action_row(r) for r in actions], [WaitingRow(*r) for r in waiting]
 
     # snapshots
     async def put_snapshot(self, game_id: int, version: int, state: str, at: float) -> None:

@@ -18,27 +18,37 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import os
 import re
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
+from psycopg import generators, pq
+from psycopg._queries import PostgresQuery
+from psycopg.adapt import Transformer
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool.base import AttemptWithBackoff
 
 from bot.storage.base import Dialect, Query, Stmt
 from bot.storage.core import Storage
-from bot.storage.errors import StorageError
+from bot.storage.errors import DatabaseDown, StorageError
 from bot.storage.migrations import check_newest, check_script, migration_files
 
 log = logging.getLogger("boardroom.storage")
 
 # what a connection costs to wait for before a move is refused as "database down"
 CONNECT_TIMEOUT_S = 10.0
+# the longest wait between two attempts to reconnect (1 s, 2 s, 4 s, then this): the
+# pool's own backoff doubles without end, so after an outage of an hour the moves would
+# wait many minutes more once the server is back
+RECONNECT_MAX_DELAY_S = 5.0
 
 
 class PgDialect(Dialect):
@@ -101,9 +111,26 @@ def safe_url(url: str) -> str:
     return parts._replace(netloc=netloc).geturl()
 
 
+class CappedBackoff(AttemptWithBackoff):
+    """psycopg-pool's backoff between attempts to reconnect, at most
+    :data:`RECONNECT_MAX_DELAY_S` apart."""
+
+    def update_delay(self, now: float) -> None:
+        super().update_delay(now)
+        self.delay = min(self.delay, RECONNECT_MAX_DELAY_S)
+
+
+class PgPool(AsyncConnectionPool[Any]):
+    """The pool, reconnecting with :class:`CappedBackoff` after the server went away (a
+    restart, a failover): the moves work again within seconds of its return."""
+
+    async def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
+        await super()._add_connection(attempt or CappedBackoff(timeout=self.reconnect_timeout), growing)
+
+
 class PgLink:
     """One pooled psycopg connection's trips: a batch of statements and queries sent
-    together in pipeline mode (one round trip)."""
+    together in pipeline mode (one round trip: :func:`pipeline_trip`)."""
 
     dialect = POSTGRES
 
@@ -117,21 +144,15 @@ class PgLink:
 
     async def run(self, batch: list[Stmt], queries: list[Query]) -> list[list[Any]]:
         conn = self._conn()
-        if len(batch) + len(queries) == 1 and not (batch and batch[0][2]):
-            sql, args = (batch[0][0], batch[0][1]) if batch else queries[0]
-            cur = await conn.execute(marks(sql), _args(args) or None)
-            return [await cur.fetchall()] if queries else []
-        cursors = []
-        async with conn.pipeline():
-            for sql, args, many in batch:
-                if many:
-                    async with conn.cursor() as cur:
-                        await cur.executemany(marks(sql), [_args(tuple(a)) for a in args])
-                else:
-                    await conn.execute(marks(sql), _args(args) or None)
-            for sql, args in queries:
-                cursors.append(await conn.execute(marks(sql), _args(args) or None))
-        return [await c.fetchall() for c in cursors]
+        statements = [
+            (marks(sql), _args(tuple(a)) or None) for sql, args, many in batch for a in (args if many else [args])
+        ] + [(marks(sql), _args(args) or None) for sql, args in queries]
+        # the trip runs to its end even if the caller is cancelled (the statements of a
+        # transaction's queue run in order; its ROLLBACK follows them: Storage.transaction)
+        trip = asyncio.ensure_future(pipeline_trip(conn, statements))
+        trip.add_done_callback(_retrieved)
+        rows = await asyncio.shield(trip)
+        return rows[len(rows) - len(queries):] if queries else []
 
     async def execute(self, sql: str, args: Any, many: bool = False) -> None:
         conn = self._conn()
@@ -149,6 +170,106 @@ class PgLink:
         cur = await self._conn().execute(marks(sql) + " RETURNING id", _args(args) or None)
         row = await cur.fetchone()
         return int(row[0]) if row else 0
+
+
+async def pipeline_trip(
+    conn: psycopg.AsyncConnection[Any], statements: list[tuple[str, Any]]
+) -> list[list[Any]]:
+    """The statements sent together in pipeline mode, with one Sync, and each one's rows
+    (a statement without rows: an empty list); the first error raised once every result
+    is read. One round trip, one flush (issue 37: psycopg's own pipeline flushes and
+    waits on the event loop after each statement, which cost more client CPU than the
+    statements; this is its documented sequence of libpq calls, without those waits)."""
+    pgconn = conn.pgconn
+    async with conn.lock:  # (the connection's own lock, as psycopg's calls take it)
+        tx = Transformer(conn)
+        sent = []
+        for sql, args in statements:
+            query = PostgresQuery(tx)
+            query.convert(sql, args)
+            sent.append(query)
+        prepared = PREPARED.get(conn)
+        if prepared is None:
+            prepared = PREPARED[conn] = Prepared()
+        names = prepared.names
+        error: pq.abc.PGresult | None = None  # the first statement the server refused
+        order: list[tuple[tuple[bytes, Any], bytes] | None] = []  # a prepare, or None: a statement
+        preparing: dict[tuple[bytes, Any], bytes] = {}  # prepared in this trip (a row of many, again)
+        pgconn.enter_pipeline_mode()
+        try:
+            for q in sent:
+                key = (q.query, q.types)
+                name = names.get(key) or preparing.get(key)
+                if name is None and len(names) + len(preparing) < MAX_PREPARED:
+                    name = preparing[key] = f"_br_{next(prepared.count)}".encode()
+                    pgconn.send_prepare(name, q.query, param_types=q.types)
+                    order.append((key, name))
+                if name is None:
+                    pgconn.send_query_params(q.query, q.params, param_formats=q.formats, param_types=q.types)
+                else:
+                    pgconn.send_query_prepared(name, q.params, param_formats=q.formats)
+                order.append(None)
+            pgconn.pipeline_sync()
+            *fetched, sync = await conn.wait(exchange(pgconn, len(order) + 1))
+            results = []
+            for step, rs in zip(order, fetched, strict=True):
+                if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
+                    error = rs[-1]
+                if step is None:
+                    results.append(rs)
+                elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
+                    names[step[0]] = step[1]  # (one refused, or not run after an error: made again)
+            if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
+                raise psycopg.OperationalError("the pipeline lost its place")
+        finally:
+            if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
+                try:
+                    pgconn.exit_pipeline_mode()
+                except psycopg.OperationalError:
+                    pass  # (results left unread: the error raised above says why)
+    if error is not None:
+        raise psycopg.errors.error_from_result(error, encoding=conn.info.encoding)
+    out: list[list[Any]] = []
+    for rs in results:
+        res = rs[-1] if rs else None
+        if res is None:
+            out.append([])
+        elif res.status == pq.ExecStatus.PIPELINE_ABORTED:
+            raise psycopg.errors.PipelineAborted("pipeline aborted")
+        elif res.status == pq.ExecStatus.TUPLES_OK:
+            tx.set_pgresult(res)
+            out.append(tx.load_rows(0, res.ntuples, tuple))
+        else:
+            out.append([])
+    return out
+
+
+def exchange(pgconn: pq.abc.PGconn, count: int) -> Generator[Any, Any, list[list[pq.abc.PGresult]]]:
+    """psycopg's generators: the queued statements sent, then ``count`` results read
+    (each statement's, then the Sync's), all in one wait of the connection."""
+    yield from generators.send(pgconn)
+    out = []
+    for _ in range(count):
+        out.append((yield from generators.fetch_many(pgconn)))
+    return out
+
+
+# each connection's statements prepared on the server by pipeline_trip: (query, types)
+# -> name (a new connection, after a lost one, has none yet)
+class Prepared:
+    def __init__(self) -> None:
+        self.names: dict[tuple[bytes, Any], bytes] = {}
+        self.count = itertools.count()
+
+
+PREPARED: weakref.WeakKeyDictionary[Any, Prepared] = weakref.WeakKeyDictionary()
+MAX_PREPARED = 400  # statements built from lists (``IN (?, ?, ...)``) are many: not all kept
+
+
+def _retrieved(trip: asyncio.Future[Any]) -> None:
+    """A trip whose caller was cancelled: its error is the ROLLBACK's business."""
+    if not trip.cancelled():
+        trip.exception()
 
 
 def is_unavailable(exc: BaseException) -> bool:
@@ -224,7 +345,22 @@ async def connect(url: str, *, timeout: float = CONNECT_TIMEOUT_S) -> psycopg.As
     try:
         return await psycopg.AsyncConnection.connect(url, autocommit=True, connect_timeout=max(1, int(timeout)))
     except (psycopg.Error, ValueError) as exc:
-        raise StorageError(f"cannot connect to PostgreSQL at {safe_url(url)}: {_first_line(exc)}") from None
+        error = DatabaseDown if is_down(exc) else StorageError
+        raise error(f"cannot connect to PostgreSQL at {safe_url(url)}: {_first_line(exc)}") from None
+
+
+# what the server (or no server) says when trying again later may work
+_DOWN = ("connection refused", "timeout expired", "starting up", "shutting down", "recovery mode",
+         "server closed the connection", "no such file or directory", "could not translate host name")
+
+
+def is_down(exc: BaseException) -> bool:
+    """A failed connection that trying again may mend (a server down, restarting or not
+    reachable yet), not a wrong password, user or database name."""
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    text = str(exc).lower()
+    return any(d in text for d in _DOWN) and "authentication" not in text and "does not exist" not in text
 
 
 def _first_line(exc: BaseException) -> str:
@@ -269,10 +405,12 @@ class PgStorage(Storage):
                     raise StorageError(f"database at schema {have}; run `boardroom migrate`")
         finally:
             await conn.close()
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            # (statements run often are prepared on the server: psycopg's default, 5 runs;
-            # a connection whose transaction failed is dropped, see _after_error)
-            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True},
+        pool = PgPool(
+            # (a trip's statements are prepared on the server at their first run on a
+            # connection, by pipeline_trip; psycopg prepares none of its own: seeing a
+            # ROLLBACK it would deallocate them all, pipeline_trip's too. A connection
+            # whose transaction failed is dropped, see _after_error)
+            url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True, "prepare_threshold": None},
             timeout=CONNECT_TIMEOUT_S, reconnect_timeout=24 * 3600.0, name="boardroom",
         )
         await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)

@@ -1,0 +1,90 @@
+"""The PostgreSQL link's one trip (issue 37: ``bot.storage.postgres.pipeline_trip``):
+a batch of statements and queries sent together, each statement prepared on the server
+once per connection and per parameter types, the first error raised after every result
+is read, and the connection usable again after it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import psycopg
+import pytest
+
+from bot.storage import Storage
+from bot.storage.postgres import PREPARED, PgLink
+from tests.pg_support import fresh_database
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def link() -> AsyncIterator[PgLink]:
+    async with fresh_database() as url:
+        conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+        await conn.execute("CREATE TABLE t (id BIGINT PRIMARY KEY, x DOUBLE PRECISION, s TEXT)")
+        out = PgLink()
+        out.conn = conn
+        try:
+            yield out
+        finally:
+            await conn.close()
+
+
+async def test_a_batch_and_its_queries_in_one_trip_whatever_the_values(link: PgLink) -> None:
+    """One statement with values psycopg sends as different types (a small int, a big
+    one, a float, NULL): each kind is prepared apart, and every row comes back as given."""
+    insert = "INSERT INTO t (id, x, s) VALUES (?, ?, ?)"
+    rows = await link.run(
+        [("BEGIN", (), False), (insert, [(1, 1.5, "a"), (2**40, 2, None), (3, None, "it's 100%")], True)],
+        [("SELECT id, x, s FROM t WHERE id >= ? ORDER BY id", (0,)), ("SELECT count(*) FROM t WHERE id = ?", (2**40,))],
+    )
+    await link.run([("COMMIT", (), False)], [])
+    assert rows == [[(1, 1.5, "a"), (3, None, "it's 100%"), (2**40, 2.0, None)], [(1,)]]
+    # the statements were prepared on the server once for each set of types, and are reused
+    assert link.conn is not None
+    names = dict(PREPARED[link.conn].names)
+    assert len(names) >= 2
+    again = await link.run([], [("SELECT id, x, s FROM t WHERE id >= ? ORDER BY id", (2,))])
+    assert again == [[(3, None, "it's 100%"), (2**40, 2.0, None)]]
+    assert PREPARED[link.conn].names == names  # nothing new prepared
+    cur = await link.conn.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE '\\_br\\_%'")
+    assert (await cur.fetchone() or [0])[0] == len(names)
+
+
+async def test_an_error_in_the_middle_is_raised_and_nothing_after_it_runs(link: PgLink) -> None:
+    """A unique key refused in the middle of a trip: its own error class (the app's
+    "another process logged it first"), the statements after it not run, the transaction
+    rolled back, and the next trip works on the same connection."""
+    await link.run([("INSERT INTO t (id) VALUES (?)", (1,), False)], [])
+    with pytest.raises(psycopg.IntegrityError):
+        await link.run(
+            [("BEGIN", (), False), ("INSERT INTO t (id) VALUES (?)", (2,), False),
+             ("INSERT INTO t (id) VALUES (?)", (1,), False), ("INSERT INTO t (id) VALUES (?)", (3,), False)],
+            [("SELECT count(*) FROM t", ())],
+        )
+    await link.run([("ROLLBACK", (), False)], [])
+    assert await link.run([], [("SELECT id FROM t ORDER BY id", ()), ("SELECT 1", ())]) == [[(1,)], [(1,)]]
+
+
+async def test_a_rolled_back_transaction_keeps_the_statements_prepared_for_the_next() -> None:
+    """A transaction rolled back by the bot (an error in its own code) after statements
+    ran many times: psycopg, seeing a ROLLBACK, would deallocate every statement the
+    connection prepared (``DEALLOCATE ALL``), the link's as well, and the next trip
+    would fail ("prepared statement does not exist")."""
+    async with fresh_database() as url:
+        storage = await Storage.open(url)
+        try:
+            for n in range(8):  # lone statements and batches, each run enough to be prepared
+                async with storage.transaction() as tx:
+                    await tx.insert_game("fake", {}, guild_id=1, channel_id=100 + n, thread_id=None, host_id=1, at=0)
+                assert (await storage.game_row(n + 1)) is not None
+            with pytest.raises(RuntimeError):
+                async with storage.transaction() as tx:
+                    await tx.game_row(1)
+                    raise RuntimeError("the bot's own error")
+            for n in range(3):
+                async with storage.transaction() as tx:
+                    await tx.insert_game("fake", {}, guild_id=1, channel_id=200 + n, thread_id=None, host_id=1, at=0)
+                    assert (await tx.game_row(1)) is not None
+        finally:
+            await storage.close()
