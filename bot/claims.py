@@ -62,12 +62,6 @@ class Claims:
         self.held[(kind, key)] = (token, now + self.ttl)
         return token
 
-    def valid(self, kind: str, key: str) -> bool:
-        """Whether this process's claim is still running by its own clock (checked before
-        a send: a process paused past its claim's expiry sends nothing)."""
-        got = self.held.get((kind, key))
-        return got is not None and self.clock() < got[1]
-
     async def fence(self, tx: Any, kind: str, key: str) -> None:
         """In the transaction that records the work: raise :class:`ClaimLost` (and so roll
         it back) unless this process still holds the claim with its token."""

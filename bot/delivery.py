@@ -56,6 +56,7 @@ MAX_PICTURES = 10
 MAX_EMBEDS = 10
 KEEP_DELIVERED = 7 * 86400.0  # seconds a delivered row is kept (to look into)
 LAST_EDITS = 4096  # messages whose last edited content is remembered (to skip a repeat)
+UNRECORDED = 4096  # rows sent but not recorded (a claim lost meanwhile) remembered, at most
 MARK_GATHER_S = 0.01  # how long a "delivered" mark waits for others to share its transaction
 # a game's sender reads all its pending rows again at least this often: a safety net, for
 # a change the storage does not count (``Storage.outbox_epoch``; e.g. another process)
@@ -233,6 +234,10 @@ class Deliverer:
         self._writes: dict[str, list[float]] = {}
         # (game, message) -> the content last sent by an edit (the newest LAST_EDITS games)
         self._last_edit: OrderedDict[tuple[int, str], int] = OrderedDict()
+        # rows this process sent but could not record (its claim ran out meanwhile: a pause
+        # longer than the claim), row id -> the message's id: if the claim comes back to
+        # it, they are recorded, not sent again (a sender that lived on sends once)
+        self._unrecorded: OrderedDict[int, int | None] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         # at most this many sends (and row look-ups) at once over all games: a thousand
@@ -535,12 +540,18 @@ class Deliverer:
     async def _send_now(self, game_id: int, pick: OutboxRow, merged: list[OutboxRow]) -> set[int] | None:
         """Send, then mark; the ids of the rows no longer pending, or None if a row is
         still pending in a changed way (to try again later) and must be read again."""
-        if self.claims is not None and not self.claims.valid("outbox", str(game_id)):
-            return None  # paused past its claim: another process may deliver it now
+        # the claim renewed before a send when half its time is gone (a send and its record
+        # under load outlasted what the drain loop's renewal left); a process paused past
+        # its claim that another process took meanwhile sends nothing
+        if self.claims is not None and await self.claims.hold("outbox", str(game_id)) is None:
+            return None
         try:
-            if self.budget is not None:
-                await self.budget.take()
-            message_id = await self.sender.deliver(pick, merged)
+            if pick.id in self._unrecorded and all(r.id in self._unrecorded for r in merged):
+                message_id = self._unrecorded[pick.id]  # sent already, by this process
+            else:
+                if self.budget is not None:
+                    await self.budget.take()
+                message_id = await self.sender.deliver(pick, merged)
         except asyncio.CancelledError:
             raise
         except Gone:
@@ -572,7 +583,13 @@ class Deliverer:
                 await self._delivered(game_id, [pick, *merged], message_id)
             except ClaimLost:  # sent (its nonce keeps it one post), recorded by the new owner
                 log.info("game %s: outbox row %s was sent after this process lost its claim", game_id, pick.id)
+                for r in [pick, *merged]:
+                    self._unrecorded[r.id] = message_id
+                while len(self._unrecorded) > UNRECORDED:
+                    self._unrecorded.popitem(last=False)
                 return None
+            for r in [pick, *merged]:
+                self._unrecorded.pop(r.id, None)
             return {r.id for r in [pick, *merged]}
 
     async def _delivered(self, game_id: int, rows: list[OutboxRow], message_id: int | None) -> None:

@@ -11,6 +11,7 @@ without the browser tests (``.ci/run`` installs Chromium: ``make browser``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -126,7 +127,17 @@ class Page:
         """Drag ``source`` so that its top-left cell lies on grid cell (gx, gy) (the
         engine's grid: the bottom Pad at x 0..2, y 0..1): one gesture."""
         page = self.page
-        sx, sy, cell, bx, by = await self._geometry(source)
+        await self.settled()
+        # the planner read until it stays put: a redraw or a scroll still under way when it
+        # was read once sent a drag of a loaded machine beside its cells (1 run in 10)
+        geometry = await self._geometry(source)
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            again = await self._geometry(source)
+            if again == geometry:
+                break
+            geometry = again
+        sx, sy, cell, bx, by = geometry
         x0, y0 = bx + cell * 0.5, by + cell * 0.5
         tx, ty = sx + (gx + 2 + 0.5) * cell, sy + (gy + 2 + 0.5) * cell
         await page.mouse.move(x0, y0)

@@ -627,3 +627,33 @@ async def test_a_superseded_edit_is_settled_without_reading_the_backlog_again(st
     assert await states(storage, 1) == ["delivered"] * 2
     assert reads.after == [0], reads.after
     await d.close()
+
+
+async def test_a_row_sent_while_the_claim_ran_out_is_recorded_not_sent_again(storage: Storage) -> None:
+    """Several processes (issue 37, bot.claims): a process paused past its claim while a
+    post was on its way cannot record it (the fence); when the claim comes back to it, it
+    records the post it sent instead of sending it again (under load, one process sent 16
+    rows twice in the 50-kill test of tests/test_pg_processes.py)."""
+    from bot.claims import Claims
+
+    now = [1000.0]
+
+    class PausedSender(FakeSender):
+        async def deliver(self, row: OutboxRow, merged: list[OutboxRow]) -> int | None:
+            got = await super().deliver(row, merged)
+            if len(self.sent) == 1:
+                now[0] += 5.0  # paused mid-send, past the claim's 1 s
+            return got
+
+    sender = PausedSender()
+    d = make(storage, sender)
+    d.claims = Claims(storage, "p1", ttl=1.0, clock=lambda: now[0])
+    await queue(storage, 1, post("one", remember="a"), post("two", remember="b"))
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["one", "two"]
+    async with storage.read() as q:
+        rows = await q.outbox_rows(1)
+    assert [r.state for r in rows] == ["delivered", "delivered"]
+    assert rows[0].message_id == 1000  # the first send's message, recorded on the claim's return
+    await d.close()

@@ -30,7 +30,9 @@ from tests.pg_support import fresh_database
 
 pytestmark = pytest.mark.postgres
 ROOT = Path(__file__).resolve().parents[1]
-TTL = 1.0  # the claims' time in these tests (BOARDROOM_CLAIM_TTL): a kill costs a second
+TTL = 2.0  # the claims' time in these tests (BOARDROOM_CLAIM_TTL): a kill costs 2 s; a live process
+# paused longer than this (a machine loaded 6 times over its cores) loses its claim, and
+# the next owner sends its last post again (Discord keeps one: the nonce)
 DEADLINE_S = 240.0  # a guard against a process that never finishes, not a measure
 
 
