@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
-from bot.claims import SWEEP_S, Claims
+from bot.claims import SWEEP_S, ClaimLost, Claims
 from bot.records import Outcome
 from bot.settings import QuietHours, Settings, parse_hhmm, zone
 from bot.storage import Storage
@@ -45,6 +45,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 HOUR = 3600.0
+UNRECORDED = 4096  # nudges sent but not recorded (a claim lost meanwhile) remembered, at most
 
 
 def quiet_until(now: float, quiet: QuietHours | None) -> float | None:
@@ -188,6 +189,10 @@ class ReminderScheduler:
         # claim would have expired (a killed process's rows are taken over then)
         storage = app.storage
         self.claims = Claims(storage) if getattr(storage, "shared", False) else None
+        # nudges this process sent but could not record (its claim ran out meanwhile: a
+        # pause longer than the claim): if the claim comes back to it with the same row, it
+        # records the nudge, not sends it again
+        self._unrecorded: set[tuple[int, str, str, int]] = set()
         app.listeners.append(self.sync_game)
 
     async def start(self) -> int:
@@ -287,6 +292,10 @@ class ReminderScheduler:
                 finally:
                     if self.claims is not None:
                         await self.claims.release("reminder", claim)
+            except ClaimLost:  # sent, not recorded: recorded when the claim comes back
+                log.info("reminder %s/%s/%s: sent after this process lost its claim", game_id, seat, kind)
+                self._failed[key] = self.clock() + (self.claims.ttl if self.claims is not None else 0.0)
+                return None
             except Exception:
                 log.exception("reminder %s/%s/%s failed", game_id, seat, kind)
                 # Leave the row unsent; look again later rather than never.
@@ -331,14 +340,26 @@ class ReminderScheduler:
             await self.send(nudge)
             return nudge
         nudge = Nudge("nudge", game_id, seat, holder.user_id, since, row.count, place)
-        await self.send(nudge)  # raises -> not marked sent, retried later
+        claim, memo = f"{game_id}:{seat}:{kind}", (game_id, seat, kind, row.count)
+        if memo not in self._unrecorded:
+            # (the claim renewed before the send when half its time went on the reads above)
+            if self.claims is not None and await self.claims.hold("reminder", claim) is None:
+                return None
+            await self.send(nudge)  # raises -> not marked sent, retried later
         settings = await storage.settings(game_id)
         sent_at = self.clock()
         next_due = next_nudge_due(settings, sent_at, quiet)
         if self.claims is None:
             await storage.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
             return nudge
-        async with storage.transaction() as tx:  # the fence: a lost claim records nothing
-            await self.claims.fence(tx, "reminder", f"{game_id}:{seat}:{kind}")
-            await tx.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
+        try:
+            async with storage.transaction() as tx:  # the fence: a lost claim records nothing
+                await self.claims.fence(tx, "reminder", claim)
+                await tx.mark_reminder_sent(game_id, seat, kind, sent_at, next_due)
+        except ClaimLost:
+            if len(self._unrecorded) >= UNRECORDED:
+                self._unrecorded.clear()
+            self._unrecorded.add(memo)
+            raise
+        self._unrecorded.discard(memo)
         return nudge

@@ -122,6 +122,35 @@ async def started(app: App, **settings: object) -> int:
     return info.id
 
 
+async def test_a_nudge_sent_while_the_claim_ran_out_is_recorded_not_sent_again(world) -> None:
+    """Several processes (issue 37, bot.claims): a process paused past its claim while a
+    nudge was on its way cannot record it (the fence); when the claim comes back to it, it
+    records that nudge instead of sending it again (a loaded machine: two nudges sent twice
+    by the same process in the 50-kill test of tests/test_pg_processes.py)."""
+    from bot.claims import Claims
+
+    app, clock, send, sched = world
+    gid = await started(app, remind_after_hours=12, repeat_hours=6)
+    await app.act(gid, 1, None, {"pick": 1}, 0)  # bob holds the game up
+    sched.claims = Claims(app.storage, "p1", ttl=1.0, clock=clock)
+
+    async def paused(nudge: Nudge) -> None:
+        await send(nudge)
+        if len(send.sent) == 1:
+            clock.advance(5)  # paused mid-send, past the claim's 1 s
+
+    sched.send = paused
+    clock.advance(12 * H)
+    assert await sched.run_due() == []  # sent, but the record was fenced off
+    clock.advance(2)
+    again = await sched.run_due()
+    assert [(n.seat, n.count) for n in again] == [("bob", 0)]  # recorded now
+    assert [(n.seat, n.count) for n in send.sent] == [("bob", 0)]  # sent once
+    row = await app.storage.reminder(gid, "bob", "nudge")
+    assert row is not None and row.count == 1
+    assert await sched.run_due() == []  # the next one is 6 hours away
+
+
 async def test_nudges_after_the_delay_then_repeat(world) -> None:
     app, clock, send, sched = world
     gid = await started(app, remind_after_hours=12, repeat_hours=6)
