@@ -38,10 +38,11 @@ import asyncio
 import contextlib
 import logging
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bot import jsontext
@@ -143,9 +144,45 @@ def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _content_key(row: OutboxRow) -> int:
-    """What an edit shows (its payload but the ``settle`` mark), as a number."""
-    return hash(jsontext.dumps({k: v for k, v in row.payload.items() if k != "settle"}))
+# a relative time (``<t:N:R>``, "in 2 days") moved by at most this many seconds reads the same:
+# an edit that moves a deadline by so little (a seat's takeover set again by its next step
+# of the same turn a moment later) is not sent (issue 37)
+TIME_SLACK = 60.0
+_REL_TIME = re.compile(r"<t:(-?\d+):R>")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an edit (or a remembered post) left on screen, as the deliverer compares it:
+    the rest of its payload (a number), its lines with their relative times taken out, the
+    times of each line, and the lines that may linger (``linger``: they stay true until the
+    message is next edited for another reason, e.g. "All plans sealed — revealed below")."""
+
+    rest: int
+    lines: tuple[tuple[str, tuple[int, ...]], ...]
+    linger: frozenset[str]
+
+    @staticmethod
+    def of(payload: dict[str, Any]) -> Shown:
+        rest = {k: v for k, v in payload.items() if k not in ("settle", "content", "linger", "remember")}
+        lines = tuple(
+            (_REL_TIME.sub("<t:R>", line), tuple(int(t) for t in _REL_TIME.findall(line)))
+            for line in str(payload.get("content") or "").split("\n")
+        )
+        linger = frozenset(_REL_TIME.sub("<t:R>", str(x)) for x in payload.get("linger") or [])
+        return Shown(hash(jsontext.dumps(rest)), lines, linger)
+
+    def reads_as(self, new: Shown) -> bool:
+        """Whether ``new`` would show a reader what this shows already: the same lines, but
+        lingering ones it drops and relative times moved by at most :data:`TIME_SLACK`."""
+        if new.rest != self.rest:
+            return False
+        kept = {text for text, _ in new.lines}
+        mine = [(text, times) for text, times in self.lines if text in kept or text not in self.linger]
+        return len(mine) == len(new.lines) and all(
+            a == b and len(ta) == len(tb) and all(abs(x - y) <= TIME_SLACK for x, y in zip(ta, tb, strict=True))
+            for (a, ta), (b, tb) in zip(mine, new.lines, strict=True)
+        )
 
 
 def lane(row: OutboxRow) -> str:
@@ -231,8 +268,8 @@ class Deliverer:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._writes: dict[str, list[float]] = {}
-        # (game, message) -> the content last sent by an edit (the newest LAST_EDITS games)
-        self._last_edit: OrderedDict[tuple[int, str], int] = OrderedDict()
+        # (game, message) -> what the edit last sent shows (the newest LAST_EDITS messages)
+        self._last_edit: OrderedDict[tuple[int, str], Shown] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         # at most this many sends (and row look-ups) at once over all games: a thousand
@@ -468,7 +505,8 @@ class Deliverer:
         without a send (look at the rows again)."""
         same = [x for x in earlier if x.kind == "edit" and x.target == row.target]
         newer = [x for x in later if x.kind == "edit" and x.target == row.target]
-        repeat = not newer and self._last_edit.get((row.game_id, row.target)) == _content_key(row)
+        shown = self._last_edit.get((row.game_id, row.target))
+        repeat = not newer and shown is not None and shown.reads_as(Shown.of(row.payload))
         if not (same or newer or repeat):
             return False
         patch: dict[int, float | None] = {x.id: None for x in same}
@@ -494,8 +532,9 @@ class Deliverer:
         return bool(newer or repeat)
 
     def _edited(self, row: OutboxRow) -> None:
-        key = (row.game_id, row.target)
-        self._last_edit[key] = _content_key(row)
+        """Remember what an edit (or a post the game edits later) shows now."""
+        key = (row.game_id, row.target if row.kind == "edit" else str(row.payload["remember"]))
+        self._last_edit[key] = Shown.of(row.payload)
         self._last_edit.move_to_end(key)
         while len(self._last_edit) > LAST_EDITS:
             self._last_edit.popitem(last=False)
@@ -566,7 +605,7 @@ class Deliverer:
             await self._retry(pick, None, type(exc).__name__)
             return None
         else:
-            if pick.kind == "edit":
+            if pick.kind == "edit" or (pick.kind == "post" and pick.payload.get("remember") and not merged):
                 self._edited(pick)
             try:
                 await self._delivered(game_id, [pick, *merged], message_id)

@@ -437,6 +437,56 @@ async def test_an_edit_that_repeats_the_last_content_is_not_sent(storage: Storag
     await d.close()
 
 
+async def test_an_edit_that_reads_the_same_is_not_sent(storage: Storage) -> None:
+    """Issue 37: an edit is not sent when a reader would see nothing new: a relative time
+    moved by at most a minute (a seat's takeover set again by its next step a moment
+    later), or only a line that stays true until the next change ("revealed below")
+    dropped; a real change is sent, and is compared with what is on screen."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    shown = "▶️ Bob to move.\n⏳ Bob: AI takes over <t:100000:R>."
+    await queue(storage, 1, ("edit", "status", {"content": "🔓 All plans sealed — revealed below.\n" + shown,
+                                                 "linger": ["🔓 All plans sealed — revealed below."]}, True))
+    d.kick(1)
+    await settle(d)
+    for content in (shown, shown.replace("100000", "100060"), shown.replace("100000", "99940")):
+        await queue_settling(storage, 1, content, 0.0)
+        d.kick(1)
+        await settle(d)
+    assert len(sender.sent) == 1, sender.contents()
+    assert await states(storage, 1) == ["delivered"] * 4
+    # a time moved by more than a minute from the one on screen (not from the last row) is sent
+    await queue_settling(storage, 1, shown.replace("100000", "100061"), 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents()[1:] == [shown.replace("100000", "100061")]
+    # a line dropped that may not linger is sent; so is another mover
+    for content in (shown.replace("100000", "100061").split("\n")[0], "▶️ Ann to move."):
+        await queue_settling(storage, 1, content, 0.0)
+        d.kick(1)
+        await settle(d)
+    assert sender.contents()[2:] == ["▶️ Bob to move.", "▶️ Ann to move."]
+    await d.close()
+
+
+async def test_a_remembered_post_counts_as_what_its_message_shows(storage: Storage) -> None:
+    """The status message's first content is its post: an edit that repeats it is not sent."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    await queue(storage, 1, post("🔒 Plans sealed 0/2", remember="status"))
+    d.kick(1)
+    await settle(d)
+    await queue_settling(storage, 1, "🔒 Plans sealed 0/2", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["🔒 Plans sealed 0/2"]
+    await queue_settling(storage, 1, "🔒 Plans sealed 1/2", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["🔒 Plans sealed 0/2", "🔒 Plans sealed 1/2"]
+    await d.close()
+
+
 # -- the cost of a row (issue 25) ---------------------------------------------------------
 
 
