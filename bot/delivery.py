@@ -272,6 +272,9 @@ class Deliverer:
         self._writes: dict[str, list[float]] = {}
         # (game, message) -> what the edit last sent shows (the newest LAST_EDITS messages)
         self._last_edit: OrderedDict[tuple[int, str], Shown] = OrderedDict()
+        # game -> the claim's fencing token its remembered edits were sent under (several
+        # processes: under another token, another process may have edited its messages)
+        self._edit_tokens: dict[int, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         # at most this many sends (and row look-ups) at once over all games: a thousand
@@ -378,8 +381,12 @@ class Deliverer:
         try:
             while not self._closed:
                 wake.clear()
-                if self.claims is not None and await self.claims.hold("outbox", claim) is None:
-                    return  # another live process delivers this game's rows
+                if self.claims is not None:
+                    token = await self.claims.hold("outbox", claim)
+                    if token is None:
+                        return  # another live process delivers this game's rows
+                    if self._edit_tokens.get(game_id) != token:  # another process may have edited since
+                        self._forget_edits(game_id, token)
                 for ln in [ln for ln, t in inflight.items() if t.done()]:
                     task = inflight.pop(ln)
                     if not task.cancelled() and task.exception() is not None:
@@ -532,6 +539,16 @@ class Deliverer:
             raise
         self._patches.setdefault(row.game_id, {}).update(patch)
         return bool(newer or repeat)
+
+    def _forget_edits(self, game_id: int, token: int) -> None:
+        """The game's claim changed hands since its edits were remembered (another process
+        may have edited its messages since): remember none of them (issue 37: an edit
+        skipped as "already shown" must be so)."""
+        for key in [k for k in self._last_edit if k[0] == game_id]:
+            del self._last_edit[key]
+        self._edit_tokens[game_id] = token
+        while len(self._edit_tokens) > LAST_EDITS:
+            self._edit_tokens.pop(next(iter(self._edit_tokens)))
 
     def _edited(self, row: OutboxRow) -> None:
         """Remember what an edit (or a post the game edits later) shows now."""

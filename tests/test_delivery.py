@@ -487,6 +487,45 @@ async def test_a_remembered_post_counts_as_what_its_message_shows(storage: Stora
     await d.close()
 
 
+class HandedClaims:
+    """A game's outbox claim (bot.claims, several processes on one database) whose fencing
+    token the test moves on: as when another process held it meanwhile."""
+
+    def __init__(self) -> None:
+        self.token = 1
+
+    async def hold(self, kind: str, key: str) -> int | None:
+        return self.token
+
+    def valid(self, kind: str, key: str) -> bool:
+        return True
+
+    async def fence(self, tx: Any, kind: str, key: str) -> None:
+        return None
+
+    async def release(self, kind: str, key: str) -> None:
+        return None
+
+
+async def test_after_another_process_held_the_claim_an_edit_is_sent_even_if_it_reads_the_same(storage: Storage) -> None:
+    """What this process sent last may not be on screen any more: another process may
+    have edited the message while it held the game's claim."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    d.claims = HandedClaims()  # type: ignore[assignment]
+    for _ in range(2):
+        await queue_settling(storage, 1, "waiting for Bob", 0.0)
+        d.kick(1)
+        await settle(d)
+    assert sender.contents() == ["waiting for Bob"]
+    d.claims.token = 2  # type: ignore[attr-defined]
+    await queue_settling(storage, 1, "waiting for Bob", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["waiting for Bob", "waiting for Bob"]
+    await d.close()
+
+
 # -- the cost of a row (issue 25) ---------------------------------------------------------
 
 
