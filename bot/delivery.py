@@ -14,7 +14,9 @@ does the sending and turns Discord's answers into the exceptions below. The
 * paces every channel to at most ``pace`` writes per ``per`` seconds: a burst waits,
   and while it waits the consecutive posts of a game are merged into one message
   (never dropped); of several edits of one message only the newest is sent, and an
-  edit whose content is the one last sent is not sent again;
+  edit that would show a reader nothing new is not sent (:class:`Shown`: the same
+  content, but relative times moved by at most :data:`TIME_SLACK` and lines that may
+  linger dropped; issue 37);
 * an edit marked ``settle`` (the status message after a turn inside a phase, or a
   player's first change in their planner: nothing is posted with it) is written due a
   little later (:data:`bot.app.core.STATUS_SETTLE`) and unordered: a newer edit of the
@@ -38,10 +40,11 @@ import asyncio
 import contextlib
 import logging
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bot import jsontext
@@ -144,9 +147,45 @@ def merge_payloads(payloads: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _content_key(row: OutboxRow) -> int:
-    """What an edit shows (its payload but the ``settle`` mark), as a number."""
-    return hash(jsontext.dumps({k: v for k, v in row.payload.items() if k != "settle"}))
+# a relative time (``<t:N:R>``, "in 2 days") moved by at most this many seconds reads the same:
+# an edit that moves a deadline by so little (a seat's takeover set again by its next step
+# of the same turn a moment later) is not sent (issue 37)
+TIME_SLACK = 60.0
+_REL_TIME = re.compile(r"<t:(-?\d+):R>")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an edit (or a remembered post) left on screen, as the deliverer compares it:
+    the rest of its payload (a number), its lines with their relative times taken out, the
+    times of each line, and the lines that may linger (``linger``: they stay true until the
+    message is next edited for another reason, e.g. "All plans sealed — revealed below")."""
+
+    rest: int
+    lines: tuple[tuple[str, tuple[int, ...]], ...]
+    linger: frozenset[str]
+
+    @staticmethod
+    def of(payload: dict[str, Any]) -> Shown:
+        rest = {k: v for k, v in payload.items() if k not in ("settle", "content", "linger", "remember")}
+        lines = tuple(
+            (_REL_TIME.sub("<t:R>", line), tuple(int(t) for t in _REL_TIME.findall(line)))
+            for line in str(payload.get("content") or "").split("\n")
+        )
+        linger = frozenset(_REL_TIME.sub("<t:R>", str(x)) for x in payload.get("linger") or [])
+        return Shown(hash(jsontext.dumps(rest)), lines, linger)
+
+    def reads_as(self, new: Shown) -> bool:
+        """Whether ``new`` would show a reader what this shows already: the same lines, but
+        lingering ones it drops and relative times moved by at most :data:`TIME_SLACK`."""
+        if new.rest != self.rest:
+            return False
+        kept = {text for text, _ in new.lines}
+        mine = [(text, times) for text, times in self.lines if text in kept or text not in self.linger]
+        return len(mine) == len(new.lines) and all(
+            a == b and len(ta) == len(tb) and all(abs(x - y) <= TIME_SLACK for x, y in zip(ta, tb, strict=True))
+            for (a, ta), (b, tb) in zip(mine, new.lines, strict=True)
+        )
 
 
 def lane(row: OutboxRow) -> str:
@@ -232,8 +271,11 @@ class Deliverer:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._writes: dict[str, list[float]] = {}
-        # (game, message) -> the content last sent by an edit (the newest LAST_EDITS games)
-        self._last_edit: OrderedDict[tuple[int, str], int] = OrderedDict()
+        # (game, message) -> what the edit last sent shows (the newest LAST_EDITS messages)
+        self._last_edit: OrderedDict[tuple[int, str], Shown] = OrderedDict()
+        # game -> the claim's fencing token its remembered edits were sent under (several
+        # processes: under another token, another process may have edited its messages)
+        self._edit_tokens: dict[int, int] = {}
         # rows this process sent but could not record (its claim ran out meanwhile: a pause
         # longer than the claim), row id -> the message's id: if the claim comes back to
         # it, they are recorded, not sent again (a sender that lived on sends once)
@@ -344,8 +386,12 @@ class Deliverer:
         try:
             while not self._closed:
                 wake.clear()
-                if self.claims is not None and await self.claims.hold("outbox", claim) is None:
-                    return  # another live process delivers this game's rows
+                if self.claims is not None:
+                    token = await self.claims.hold("outbox", claim)
+                    if token is None:
+                        return  # another live process delivers this game's rows
+                    if self._edit_tokens.get(game_id) != token:  # another process may have edited since
+                        self._forget_edits(game_id, token)
                 for ln in [ln for ln, t in inflight.items() if t.done()]:
                     task = inflight.pop(ln)
                     if not task.cancelled() and task.exception() is not None:
@@ -473,7 +519,8 @@ class Deliverer:
         without a send (look at the rows again)."""
         same = [x for x in earlier if x.kind == "edit" and x.target == row.target]
         newer = [x for x in later if x.kind == "edit" and x.target == row.target]
-        repeat = not newer and self._last_edit.get((row.game_id, row.target)) == _content_key(row)
+        shown = self._last_edit.get((row.game_id, row.target))
+        repeat = not newer and shown is not None and shown.reads_as(Shown.of(row.payload))
         if not (same or newer or repeat):
             return False
         patch: dict[int, float | None] = {x.id: None for x in same}
@@ -498,9 +545,20 @@ class Deliverer:
         self._patches.setdefault(row.game_id, {}).update(patch)
         return bool(newer or repeat)
 
+    def _forget_edits(self, game_id: int, token: int) -> None:
+        """The game's claim changed hands since its edits were remembered (another process
+        may have edited its messages since): remember none of them (issue 37: an edit
+        skipped as "already shown" must be so)."""
+        for key in [k for k in self._last_edit if k[0] == game_id]:
+            del self._last_edit[key]
+        self._edit_tokens[game_id] = token
+        while len(self._edit_tokens) > LAST_EDITS:
+            self._edit_tokens.pop(next(iter(self._edit_tokens)))
+
     def _edited(self, row: OutboxRow) -> None:
-        key = (row.game_id, row.target)
-        self._last_edit[key] = _content_key(row)
+        """Remember what an edit (or a post the game edits later) shows now."""
+        key = (row.game_id, row.target if row.kind == "edit" else str(row.payload["remember"]))
+        self._last_edit[key] = Shown.of(row.payload)
         self._last_edit.move_to_end(key)
         while len(self._last_edit) > LAST_EDITS:
             self._last_edit.popitem(last=False)
@@ -577,7 +635,7 @@ class Deliverer:
             await self._retry(pick, None, type(exc).__name__)
             return None
         else:
-            if pick.kind == "edit":
+            if pick.kind == "edit" or (pick.kind == "post" and pick.payload.get("remember") and not merged):
                 self._edited(pick)
             try:
                 await self._delivered(game_id, [pick, *merged], message_id)

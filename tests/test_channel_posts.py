@@ -23,14 +23,20 @@ HEADER = re.compile(r"\*\*Round (\d+) · ([^*]+)\*\*|\*\*Game over\*\*|\*\*Round
 
 def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
     """Per phase (named by the header of the post that opened it): the successful writes
-    to ``channel`` (posts and edits), the posts, and the mentions per user in posts (an
-    edit does not notify). A write belongs to the phase of the newest header before it."""
+    to ``channel`` (posts and edits; a post as a public follow-up of a click there too, issue
+    37), the posts, and the mentions per user in posts (an edit does not notify). A write
+    belongs to the phase of the newest header before it."""
     out: dict[str, dict[str, Any]] = {}
     phase = "lobby"
     for r in fake.requests:
         if not (r.method in ("POST", "PATCH") and 200 <= r.status < 300):
             continue
-        if not re.fullmatch(rf"/channels/{channel}/messages(/\d+)?", r.path):
+        followup = (
+            r.method == "POST" and re.fullmatch(rf"/webhooks/{fake.application_id}/[^/]+", r.path) is not None
+            and str((r.response or {}).get("channel_id")) == str(channel)
+            and not int((r.json or {}).get("flags") or 0) & 64
+        )
+        if not followup and not re.fullmatch(rf"/channels/{channel}/messages(/\d+)?", r.path):
             continue
         content = (r.json or {}).get("content") or ""
         if r.method == "POST":

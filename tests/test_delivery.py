@@ -437,6 +437,95 @@ async def test_an_edit_that_repeats_the_last_content_is_not_sent(storage: Storag
     await d.close()
 
 
+async def test_an_edit_that_reads_the_same_is_not_sent(storage: Storage) -> None:
+    """Issue 37: an edit is not sent when a reader would see nothing new: a relative time
+    moved by at most a minute (a seat's takeover set again by its next step a moment
+    later), or only a line that stays true until the next change ("revealed below")
+    dropped; a real change is sent, and is compared with what is on screen."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    shown = "▶️ Bob to move.\n⏳ Bob: AI takes over <t:100000:R>."
+    await queue(storage, 1, ("edit", "status", {"content": "🔓 All plans sealed — revealed below.\n" + shown,
+                                                 "linger": ["🔓 All plans sealed — revealed below."]}, True))
+    d.kick(1)
+    await settle(d)
+    for content in (shown, shown.replace("100000", "100060"), shown.replace("100000", "99940")):
+        await queue_settling(storage, 1, content, 0.0)
+        d.kick(1)
+        await settle(d)
+    assert len(sender.sent) == 1, sender.contents()
+    assert await states(storage, 1) == ["delivered"] * 4
+    # a time moved by more than a minute from the one on screen (not from the last row) is sent
+    await queue_settling(storage, 1, shown.replace("100000", "100061"), 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents()[1:] == [shown.replace("100000", "100061")]
+    # a line dropped that may not linger is sent; so is another mover
+    for content in (shown.replace("100000", "100061").split("\n")[0], "▶️ Ann to move."):
+        await queue_settling(storage, 1, content, 0.0)
+        d.kick(1)
+        await settle(d)
+    assert sender.contents()[2:] == ["▶️ Bob to move.", "▶️ Ann to move."]
+    await d.close()
+
+
+async def test_a_remembered_post_counts_as_what_its_message_shows(storage: Storage) -> None:
+    """The status message's first content is its post: an edit that repeats it is not sent."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    await queue(storage, 1, post("🔒 Plans sealed 0/2", remember="status"))
+    d.kick(1)
+    await settle(d)
+    await queue_settling(storage, 1, "🔒 Plans sealed 0/2", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["🔒 Plans sealed 0/2"]
+    await queue_settling(storage, 1, "🔒 Plans sealed 1/2", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["🔒 Plans sealed 0/2", "🔒 Plans sealed 1/2"]
+    await d.close()
+
+
+class HandedClaims:
+    """A game's outbox claim (bot.claims, several processes on one database) whose fencing
+    token the test moves on: as when another process held it meanwhile."""
+
+    def __init__(self) -> None:
+        self.token = 1
+
+    async def hold(self, kind: str, key: str) -> int | None:
+        return self.token
+
+    def valid(self, kind: str, key: str) -> bool:
+        return True
+
+    async def fence(self, tx: Any, kind: str, key: str) -> None:
+        return None
+
+    async def release(self, kind: str, key: str) -> None:
+        return None
+
+
+async def test_after_another_process_held_the_claim_an_edit_is_sent_even_if_it_reads_the_same(storage: Storage) -> None:
+    """What this process sent last may not be on screen any more: another process may
+    have edited the message while it held the game's claim."""
+    sender = FakeSender()
+    d = make(storage, sender)
+    d.claims = HandedClaims()  # type: ignore[assignment]
+    for _ in range(2):
+        await queue_settling(storage, 1, "waiting for Bob", 0.0)
+        d.kick(1)
+        await settle(d)
+    assert sender.contents() == ["waiting for Bob"]
+    d.claims.token = 2  # type: ignore[attr-defined]
+    await queue_settling(storage, 1, "waiting for Bob", 0.0)
+    d.kick(1)
+    await settle(d)
+    assert sender.contents() == ["waiting for Bob", "waiting for Bob"]
+    await d.close()
+
+
 # -- the cost of a row (issue 25) ---------------------------------------------------------
 
 

@@ -200,7 +200,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
         ))
     status = status_text(info, game, out, view, ctx, revealed=revealed)
     if ctx.has_status and new_post:
-        rows.append(("edit", "status", {"content": status}, True))
+        rows.append(("edit", "status", {"content": status, **lingering(game, view, status, revealed)}, True))
     elif ctx.has_status:  # a turn inside the phase: a newer status may follow soon (issue 9)
         rows.append(status_edit(status))
     else:
@@ -242,6 +242,16 @@ def turn_dms(
             payload["fallback"] = text.sentence(f"<@{uid}> 🎲 Your move: {what}")
         rows.append(("dm", str(uid), payload, True))
     return rows
+
+
+def lingering(game: Presenter, view: Mapping[str, Any], status: str, revealed: bool) -> dict[str, Any]:
+    """The status message's lines that stay true until the phase's end (``linger``: an edit
+    that only drops them is not sent, :class:`bot.delivery.Shown`): "All plans sealed —
+    revealed below" after a reveal."""
+    if not revealed or game.secret_phase(view):
+        return {}
+    done = game.sealed_done(view, game.sealed_counts(view)[1])
+    return {"linger": [done]} if done in status.split("\n") else {}
 
 
 def status_text(
