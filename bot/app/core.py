@@ -959,6 +959,8 @@ class Core:
                 if over or phase_changed or seq % self.snapshot_every == 0:
                     await tx.put_snapshot(info.id, seq, game.dump(new), now)
                     await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
+                if out.batch is None:  # its posts' first rows: what composing reads, with the next read
+                    tx.compose_reads_ahead(info.id)
                 new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
                 out.applied.append(Applied(seq, seat, action, actor))
                 out.events.extend(game.events(new) if events is None else events)
