@@ -268,6 +268,25 @@ async def test_what_composing_reads_is_read_ahead_with_the_actions_first_read(st
     assert [(r.seat, r.kind) for r in reminders] == [("cid", "nudge"), ("ann", "nudge")]
 
 
+async def test_an_action_is_two_trips_to_the_database_on_an_older_prompt_too(storage: Storage) -> None:
+    """A move is two trips (issue 37: each a round trip to PostgreSQL): its log row with
+    what it reads, then the rest with its COMMIT. A move on an older prompt (the others
+    moved since: a simultaneous decision) is judged with the first of them, under the
+    game's lock; one already made is refused there, nothing written."""
+    app = await new_app(storage, FakeClock())
+    info = await lobby(app, humans=3)
+    await app.start(info.id, 1, seed=2)
+    prompt = (await app.info(info.id)).version
+    trips = counting_trips(storage)
+    for user in (1, 2, 3):  # each on the prompt of the round's start
+        before = len(trips)
+        assert (await app.act(info.id, user, None, {"pick": user}, prompt)).status == "applied"
+        assert len(trips) - before == 2, user
+    again = await app.act(info.id, 2, None, {"pick": 2}, prompt)  # a double click, late
+    assert again.status == "already"
+    assert await logged(app, info.id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2}), (3, "cid", {"pick": 3})]
+
+
 def counting_trips(storage: Storage) -> list[int]:
     """Each trip of ``storage``'s link to its database, counted (a list that grows)."""
     trips: list[int] = []

@@ -215,6 +215,20 @@ class GamesSql(TxCore):
         rows = await self._all(_ACTIONS, (game_id, after, upto if upto is not None else 2**62))
         return [_action_row(r) for r in rows]
 
+    def actions_ahead(self, game_id: int, after: int, upto: int) -> None:
+        """Read the log rows after ``after`` up to ``upto`` with the transaction's next read
+        (:meth:`actions_read`): a move on an older prompt is judged with the action's own
+        first read, under the game's lock (issue 37: one round trip fewer)."""
+        self._read_ahead(("actions", game_id, after, upto), [(_ACTIONS, (game_id, after, upto))])
+
+    async def actions_read(self, game_id: int, after: int, upto: int) -> list[ActionRow]:
+        """The rows :meth:`actions_ahead` read (or, not read yet, read now). A transaction
+        writes only rows after the game's last: none in the range read."""
+        got = self._taken(("actions", game_id, after, upto))
+        if got is None:
+            return await self.actions(game_id, after, upto)
+        return [_action_row(r) for r in got[0][0]]
+
     async def actions_and_waiting(
         self, game_id: int, after: int, upto: int
     ) -> tuple[list[ActionRow], list[WaitingRow]]:
