@@ -227,3 +227,58 @@ async def test_a_server_crashing_while_a_move_is_in_flight_loses_nothing_committ
     assert await once_back(app, game_id, 2, {"pick": 2}) == "applied"
     assert await once_back(app, game_id, 2, {"pick": 2}) == "already"  # a second click
     assert await logged(app, game_id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2})]
+
+
+async def set_read_only(url: str, on: bool) -> None:
+    """Every new transaction of the cluster read-only (or not again): what the bot meets
+    when a failover leaves it on a server that is not the primary (a standby refuses a
+    write with the same error, SQLSTATE 25006). The sessions open already take it at
+    their next statement (a reload)."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
+        await admin.execute(f"ALTER SYSTEM SET default_transaction_read_only = {'on' if on else 'off'}")
+        await admin.execute("SELECT pg_reload_conf()")
+        for _ in range(100):  # the reload is a signal: until this session sees it
+            cur = await admin.execute("SHOW default_transaction_read_only")
+            if (await cur.fetchone() or [""])[0] == ("on" if on else "off"):
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the server did not take the setting")
+
+
+async def written(url: str, game_id: int) -> tuple[Any, ...]:
+    """What the database holds of the game: its log, its version, its outbox and waits."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
+        out = []
+        for sql in (
+            "SELECT seq, seat FROM actions WHERE game_id = %s ORDER BY seq",
+            "SELECT version FROM games WHERE id = %s",
+            "SELECT id, kind FROM outbox WHERE game_id = %s ORDER BY id",
+            "SELECT seat, since_version FROM waiting WHERE game_id = %s ORDER BY seat",
+        ):
+            cur = await admin.execute(sql, (game_id,))
+            out.append(await cur.fetchall())
+        return tuple(out)
+
+
+@pytest.mark.postgres
+async def test_a_database_turned_read_only_mid_game_refuses_the_move_then_plays_on(
+    cluster: Cluster, played: tuple[App, int]
+) -> None:
+    """A failover that leaves the bot on a read-only server: the move of that moment is
+    refused with the player's sentence ("not recorded, try again"), none of it written,
+    and so is the next try while it lasts; once the server takes writes again (the
+    standby promoted), the move made again is logged once, and a second click is
+    "already done"."""
+    app, game_id = played
+    before = await written(cluster.url, game_id)
+    await set_read_only(cluster.url, True)
+    try:
+        await refused(app, game_id, 2, {"pick": 2})
+        await refused(app, game_id, 3, {"pick": 3})  # a fresh connection: read-only too
+        assert await written(cluster.url, game_id) == before
+    finally:
+        await set_read_only(cluster.url, False)
+    assert (await app.act(game_id, 2, None, {"pick": 2}, 0)).status == "applied"
+    assert (await app.act(game_id, 2, None, {"pick": 2}, 0)).status == "already"  # a second click
+    assert (await app.act(game_id, 3, None, {"pick": 3}, 0)).status == "applied"
+    assert await logged(app, game_id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2}), (3, "cid", {"pick": 3})]
