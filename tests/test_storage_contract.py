@@ -285,6 +285,13 @@ async def test_an_action_is_two_trips_to_the_database_on_an_older_prompt_too(sto
     again = await app.act(info.id, 2, None, {"pick": 2}, prompt)  # a double click, late
     assert again.status == "already"
     assert await logged(app, info.id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2}), (3, "cid", {"pick": 3})]
+    for user in (1, 2, 3):  # the last ends the round: a secret pick asked of every seat anew
+        before = len(trips)
+        out = await app.act(info.id, user, None, {"take": 1}, (await app.info(info.id)).version)
+        assert out.status == "applied" and len(trips) - before == 2, user
+    assert out.round_changed
+    async with storage.read() as q:
+        assert await q.round_start(info.id) == (2, {})  # (kept at the round's end: its start read ahead)
 
 
 def counting_trips(storage: Storage) -> list[int]:

@@ -892,14 +892,10 @@ class Core:
         new = {s for s in humans if s not in existing or s == acted}
         if new:
             settings = info.settings  # read with the game, under its lock
-            pending = self.reads.pending(game, state)
-            stage = self.reads.stage(game, state)
+            # a secret decision's clock runs from when it was first asked: one read for all
+            first = await tx.first_asked_of(info.id, self._secret_asks(game, state, new), now)
             for s in sorted(new):
-                asked = now
-                if is_secret(pending[s], pending):  # the clock runs from when it was first asked
-                    # a decision the engine numbers in steps (a draft's pass) is a new one each step
-                    step = pending[s].get("pass", "")
-                    asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}:{step}", now)
+                asked = first.get(s, now)
                 await tx.put_waiting(info.id, s, version, asked, absent=True)  # (not there, or deleted above)
                 holder = info.seat_named(s)
                 await self._put_reminders(
@@ -913,7 +909,18 @@ class Core:
     ) -> tuple[list[WaitingRow], dict[int, Any]]:
         """Who was waited for, and the quiet hours of those ``state`` may wait for: one trip."""
         humans = self._pending_humans(info, self.reads.pending(game, state))
+        tx.first_asked_ahead(info.id, self._secret_asks(game, state, humans))  # (those that may be new)
         return await tx.waiting_and_quiet_hours(info.id, humans.values())
+
+    def _secret_asks(self, game: Game, state: State, seats: Any) -> dict[str, str]:
+        """Of ``seats``, those ``state`` asks a secret decision of, and its name in ``told``
+        (a decision the engine numbers in steps, a draft's pass, is a new one each step)."""
+        pending = self.reads.pending(game, state)
+        stage = self.reads.stage(game, state)
+        return {
+            s: f"asked:{stage[0]}:{stage[1]}:{pending[s].get('pass', '')}"
+            for s in sorted(seats) if s in pending and is_secret(pending[s], pending)
+        }
 
     async def _put_reminders(
         self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float, *,
@@ -1005,6 +1012,8 @@ class Core:
                     await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
                 if out.batch is None:  # its posts' first rows: what composing reads, with the next read
                     tx.compose_reads_ahead(info.id)
+                if over or round_changed:  # (read by _round_ended)
+                    tx.round_start_ahead(info.id)
                 read = None
                 if old_prompt is not None:  # judged with the first read, under the game's lock
                     expected, pending_before = old_prompt

@@ -113,6 +113,7 @@ class TxCore:
         self._ahead_queued: dict[Any, list[Query]] = {}
         self._ahead_rows: dict[Any, tuple[list[list[Any]], int]] = {}
         self._written: list[Stmt] | None = None
+        self._asked_ahead: dict[int, dict[str, str]] = {}  # (GamesSql.first_asked_ahead)
 
     @property
     def conn(self) -> Any:
@@ -132,6 +133,7 @@ class TxCore:
         """Forget the reads sent ahead (the transaction ended)."""
         self._ahead_queued.clear()
         self._ahead_rows.clear()
+        self._asked_ahead.clear()
         self._written = None
 
     def _read_ahead(self, key: Any, queries: list[Query]) -> None:
@@ -154,6 +156,14 @@ class TxCore:
             return None
         rows, at = got
         return rows, self._written[at:]
+
+    def _taken_unless(self, key: Any, tables: tuple[str, ...]) -> list[list[Any]] | None:
+        """The rows of ``key``'s queries read ahead, if no statement written since names
+        any of ``tables`` (else None: the caller reads them anew)."""
+        got = self._taken(key)
+        if got is None or any(t in sql for sql, _args, _many in got[1] for t in tables):
+            return None
+        return got[0]
 
     def _log(self, stmt: Stmt) -> None:
         if self._written is not None:
