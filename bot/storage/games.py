@@ -372,7 +372,7 @@ class GamesSql(TxCore):
     def first_asked_ahead(self, game_id: int, asks: dict[str, str]) -> None:
         """Read what :meth:`first_asked_of` needs of these seats (a superset of those it
         will ask about) with the transaction's next read."""
-        if asks:
+        if asks and self._queued is not None:  # (in a transaction)
             self._read_ahead(("asked", game_id), [_first_asked_query(game_id, asks)])
             self._asked_ahead[game_id] = dict(asks)
 
