@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -56,7 +57,12 @@ import psycopg  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from tests.fakegame import FakeClock, lobby, new_app  # noqa: E402
 
-PORT = 55443
+
+def free_port() -> int:
+    """A port nothing listens on now (two benchmarks at once on a shared machine)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 @asynccontextmanager
@@ -64,11 +70,12 @@ async def database() -> AsyncIterator[str | None]:
     """A URL of an empty schema (dropped after), or None: no PostgreSQL here."""
     url = os.environ.get("BOARDROOM_BENCH_DB") or os.environ.get("BOARDROOM_TEST_DB")
     cluster = None
+    port = free_port()
     if not url:
         cluster = tempfile.mkdtemp(prefix="boardroom-pg-bench.")
         os.chmod(cluster, 0o755)
         out = subprocess.run(
-            [str(ROOT / "scripts" / "pg_cluster.sh"), "start", f"{cluster}/c", str(PORT)],
+            [str(ROOT / "scripts" / "pg_cluster.sh"), "start", f"{cluster}/c", str(port)],
             capture_output=True, text=True,
         )
         if out.returncode != 0:
@@ -92,7 +99,7 @@ async def database() -> AsyncIterator[str | None]:
             await conn.execute(f"DROP SCHEMA {schema} CASCADE")
     finally:
         if cluster is not None:
-            subprocess.run([str(ROOT / "scripts" / "pg_cluster.sh"), "stop", f"{cluster}/c", str(PORT)])
+            subprocess.run([str(ROOT / "scripts" / "pg_cluster.sh"), "stop", f"{cluster}/c", str(port)])
 
 
 def backend_cpu_s(pid: int | None) -> float:
