@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -100,6 +101,7 @@ async def database() -> AsyncIterator[str | None]:
     finally:
         if cluster is not None:
             subprocess.run([str(ROOT / "scripts" / "pg_cluster.sh"), "stop", f"{cluster}/c", str(port)])
+            shutil.rmtree(cluster, ignore_errors=True)
 
 
 def backend_cpu_s(pid: int | None) -> float:
