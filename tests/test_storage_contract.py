@@ -294,16 +294,19 @@ async def test_an_action_is_two_trips_to_the_database_on_an_older_prompt_too(sto
         assert await q.round_start(info.id) == (2, {})  # (kept at the round's end: its start read ahead)
 
 
-def counting_trips(storage: Storage) -> list[int]:
-    """Each trip of ``storage``'s link to its database, counted (a list that grows)."""
-    trips: list[int] = []
-    run = storage.link.run
+def counting_trips(storage: Storage) -> list[str]:
+    """Each trip of ``storage``'s link to its database (a batch with its reads, one
+    statement, a row count, a new id), counted: a list that grows."""
+    trips: list[str] = []
 
-    async def counted(batch: Any, queries: Any) -> Any:
-        trips.append(len(queries))
-        return await run(batch, queries)
+    def counted(name: str, call: Any) -> Any:
+        async def trip(*args: Any, **kw: Any) -> Any:
+            trips.append(name)
+            return await call(*args, **kw)
+        return trip
 
-    storage.link.run = counted  # type: ignore[method-assign]
+    for name in ("run", "execute", "rowcount", "insert_id"):
+        setattr(storage.link, name, counted(name, getattr(storage.link, name)))
     return trips
 
 
