@@ -13,7 +13,14 @@ The game is the test suite's small game (tests/fakegame.py: picks and takes, 12 
 played through ``App.act`` as the bot plays it (one transaction with its outbox rows).
 
 * ``sqlite_act_p50_ms`` / ``_p99``, ``pg_act_p50_ms`` / ``_p99`` (one process, the same
-  moves) and ``pg_vs_sqlite_act_p50`` (goal ≤ 2);
+  moves, a game on each backend in turn so that the machine's load weighs on both
+  alike) and ``pg_vs_sqlite_act_p50`` / ``_p99`` (goal ≤ 2). Like with like: SQLite's
+  WAL with ``synchronous=NORMAL`` writes a commit's log before the commit returns and
+  syncs it to disk only at checkpoints; the PostgreSQL sessions do the same
+  (``synchronous_commit=on``; ``pg_fsync_on`` says whether the server then syncs it to
+  disk too: a throwaway cluster does not, a production server does);
+* ``sqlite_trips_per_act`` (to SQLite's thread) and ``pg_round_trips_per_act`` (mean;
+  ``_p50``): an action's trips to its database;
 * ``pg_cpu_ms_per_act_bot_and_db``: the CPU time of this process and of its PostgreSQL
   backend (``/proc``, the server on this machine) per action;
 * ``pg_throughput_{1,2,4}_procs_per_second``: actions a second of 1, 2 and 4 processes
@@ -29,7 +36,9 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -38,6 +47,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +58,12 @@ import psycopg  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from tests.fakegame import FakeClock, lobby, new_app  # noqa: E402
 
-PORT = 55443
+
+def free_port() -> int:
+    """A port nothing listens on now (two benchmarks at once on a shared machine)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 @asynccontextmanager
@@ -56,11 +71,12 @@ async def database() -> AsyncIterator[str | None]:
     """A URL of an empty schema (dropped after), or None: no PostgreSQL here."""
     url = os.environ.get("BOARDROOM_BENCH_DB") or os.environ.get("BOARDROOM_TEST_DB")
     cluster = None
+    port = free_port()
     if not url:
         cluster = tempfile.mkdtemp(prefix="boardroom-pg-bench.")
         os.chmod(cluster, 0o755)
         out = subprocess.run(
-            [str(ROOT / "scripts" / "pg_cluster.sh"), "start", f"{cluster}/c", str(PORT)],
+            [str(ROOT / "scripts" / "pg_cluster.sh"), "start", f"{cluster}/c", str(port)],
             capture_output=True, text=True,
         )
         if out.returncode != 0:
@@ -73,12 +89,19 @@ async def database() -> AsyncIterator[str | None]:
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
             await conn.execute(f"CREATE SCHEMA {schema}")
-        yield url + ("&" if "?" in url else "?") + "options=" + quote(f"-csearch_path={schema}")
+        # the sessions commit as SQLite's WAL with synchronous=NORMAL does: the commit's log
+        # written to the operating system before the commit returns (a crash of the
+        # database process loses nothing; of the machine, it may, unless fsync is on). A
+        # throwaway cluster turns synchronous_commit off (scripts/pg_cluster.sh): a crash of
+        # its server loses the last commits, which SQLite's NORMAL does not
+        options = f"-csearch_path={schema} -csynchronous_commit=on"
+        yield url + ("&" if "?" in url else "?") + "options=" + quote(options)
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             await conn.execute(f"DROP SCHEMA {schema} CASCADE")
     finally:
         if cluster is not None:
-            subprocess.run([str(ROOT / "scripts" / "pg_cluster.sh"), "stop", f"{cluster}/c", str(PORT)])
+            subprocess.run([str(ROOT / "scripts" / "pg_cluster.sh"), "stop", f"{cluster}/c", str(port)])
+            shutil.rmtree(cluster, ignore_errors=True)
 
 
 def backend_cpu_s(pid: int | None) -> float:
@@ -91,33 +114,83 @@ def backend_cpu_s(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play(target: str, games: int, channel: int = 5000) -> tuple[list[float], float, float]:
-    """Each game played out: the acts' times, the process CPU, the backend CPU (seconds)."""
-    storage = await Storage.open(target)
-    app = await new_app(storage, FakeClock())
-    pid = None
-    if storage.backend == "postgresql":
-        cur = await storage.conn.execute("SELECT pg_backend_pid()")
-        pid = int((await cur.fetchone())[0])
-    times: list[float] = []
-    cpu0, back0 = time.process_time(), backend_cpu_s(pid)
-    for n in range(games):
+class Trips:
+    """Each trip of a storage's link to its database, counted: PostgreSQL's round trips,
+    SQLite's trips to its thread (a batch of statements, a query, a row count)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.count = 0
+        link = storage.link
+        for name in ("run", "execute", "rowcount", "insert_id"):
+            setattr(link, name, self._counted(getattr(link, name)))
+
+    def _counted(self, call: Any) -> Any:
+        async def counted(*args: Any, **kw: Any) -> Any:
+            self.count += 1
+            return await call(*args, **kw)
+        return counted
+
+
+class Player:
+    """One backend's share of :func:`play`: its app, the acts' times, round trips and CPU."""
+
+    def __init__(self, storage: Storage, app: Any, pid: int | None) -> None:
+        self.storage, self.app, self.pid = storage, app, pid
+        self.trips = Trips(storage)
+        self.times: list[float] = []
+        self.act_trips: list[int] = []
+        self.cpu = self.back = 0.0
+
+    @classmethod
+    async def open(cls, target: str) -> Player:
+        storage = await Storage.open(target)
+        pid = None
+        if storage.backend == "postgresql":
+            cur = await storage.conn.execute("SELECT pg_backend_pid()")
+            pid = int((await cur.fetchone())[0])
+        return cls(storage, await new_app(storage, FakeClock()), pid)
+
+    async def act(self, game_id: int, user: int, action: dict[str, Any], version: int) -> None:
+        t, n = time.perf_counter(), self.trips.count
+        await self.app.act(game_id, user, None, action, version)
+        self.times.append(time.perf_counter() - t)
+        self.act_trips.append(self.trips.count - n)
+
+    async def game(self, n: int, channel: int) -> None:
+        """One game of three played out (two rounds: picks on one prompt, then takes)."""
+        cpu0, back0 = time.process_time(), backend_cpu_s(self.pid)
+        app = self.app
         info = await lobby(app, humans=3, channel=channel + n)
         await app.start(info.id, 1, seed=n)
         for _round in range(2):
             version = (await app.info(info.id)).version
+            for u in (1, 2, 3):  # the picks of one round are made on one prompt
+                await self.act(info.id, u, {"pick": u}, version)
             for u in (1, 2, 3):
-                t = time.perf_counter()
-                await app.act(info.id, u, None, {"pick": u}, version)
-                times.append(time.perf_counter() - t)
-            for u in (1, 2, 3):
-                version = (await app.info(info.id)).version
-                t = time.perf_counter()
-                await app.act(info.id, u, None, {"take": 1}, version)
-                times.append(time.perf_counter() - t)
-    cpu, back = time.process_time() - cpu0, backend_cpu_s(pid) - back0
-    await storage.close()
-    return times, cpu, back
+                await self.act(info.id, u, {"take": 1}, (await app.info(info.id)).version)
+        self.cpu += time.process_time() - cpu0
+        self.back += backend_cpu_s(self.pid) - back0
+
+
+async def play(targets: list[str], games: int, channel: int = 5000) -> list[Player]:
+    """The same games played on each target, one game on each in turn (the order swapped
+    every game): the machine's load, which moves from second to second on a shared
+    machine, weighs on both alike."""
+    players = [await Player.open(t) for t in targets]
+    for n in range(games):
+        for p in players if n % 2 == 0 else players[::-1]:
+            await p.game(n, channel)
+    for p in players:
+        await p.storage.close()
+    return players
+
+
+async def server_settings(url: str) -> dict[str, float]:
+    """The server's durability, as figures (1 on, 0 off): fsync, and the commit's wait."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        cur = await conn.execute("SELECT current_setting('fsync'), current_setting('synchronous_commit')")
+        fsync, sync = await cur.fetchone()  # type: ignore[misc]
+    return {"pg_fsync_on": int(fsync == "on"), "pg_synchronous_commit_on": int(sync != "off")}
 
 
 def pct(values: list[float], q: float) -> float:
@@ -211,19 +284,24 @@ async def main(args: argparse.Namespace) -> dict[str, float]:
     async with database() as url:
         if url is None:
             return {"pg_bench_skipped_no_postgresql": 1}
+        settings = await server_settings(url)
         with tempfile.TemporaryDirectory() as tmp:
-            lite, lite_cpu, _ = await play(str(Path(tmp) / "bench.db"), args.games)
-        pg, pg_cpu, pg_back = await play(url, args.games)
+            lite, pg = await play([str(Path(tmp) / "bench.db"), url], args.games)
         out = {
-            "sqlite_act_p50_ms": round(statistics.median(lite) * 1000, 3),
-            "sqlite_act_p99_ms": round(pct(lite, 0.99) * 1000, 3),
-            "pg_act_p50_ms": round(statistics.median(pg) * 1000, 3),
-            "pg_act_p99_ms": round(pct(pg, 0.99) * 1000, 3),
-            "sqlite_cpu_ms_per_act_bot": round(lite_cpu * 1000 / len(lite), 3),
-            "pg_cpu_ms_per_act_bot_and_db": round((pg_cpu + pg_back) * 1000 / len(pg), 3),
-            "pg_cpu_ms_per_act_db": round(pg_back * 1000 / len(pg), 3),
+            "sqlite_act_p50_ms": round(statistics.median(lite.times) * 1000, 3),
+            "sqlite_act_p99_ms": round(pct(lite.times, 0.99) * 1000, 3),
+            "pg_act_p50_ms": round(statistics.median(pg.times) * 1000, 3),
+            "pg_act_p99_ms": round(pct(pg.times, 0.99) * 1000, 3),
+            "sqlite_trips_per_act": round(statistics.mean(lite.act_trips), 2),
+            "pg_round_trips_per_act": round(statistics.mean(pg.act_trips), 2),
+            "pg_round_trips_per_act_p50": statistics.median(pg.act_trips),
+            "sqlite_cpu_ms_per_act_bot": round(lite.cpu * 1000 / len(lite.times), 3),
+            "pg_cpu_ms_per_act_bot_and_db": round((pg.cpu + pg.back) * 1000 / len(pg.times), 3),
+            "pg_cpu_ms_per_act_db": round(pg.back * 1000 / len(pg.times), 3),
+            **settings,
         }
         out["pg_vs_sqlite_act_p50"] = round(out["pg_act_p50_ms"] / out["sqlite_act_p50_ms"], 2)
+        out["pg_vs_sqlite_act_p99"] = round(out["pg_act_p99_ms"] / out["sqlite_act_p99_ms"], 2)
         for procs in (1, 2, 4):
             out[f"pg_throughput_{procs}_procs_per_second"] = round(await throughput(url, procs, args.seconds), 1)
         out["pg_takeover_s"] = round(await takeover(url), 2)

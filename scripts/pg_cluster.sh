@@ -4,6 +4,8 @@
 #   scripts/pg_cluster.sh stop DIR PORT    # stops it and removes DIR
 #   scripts/pg_cluster.sh down DIR PORT [fast|immediate]  # stops the server, keeps DIR (a
 #   scripts/pg_cluster.sh up DIR PORT      #   restart or a crash mid-game: tests/test_pg_faults.py)
+#   scripts/pg_cluster.sh standby DIR PORT PRIMARY_PORT  # a hot standby of the cluster on
+#   scripts/pg_cluster.sh promote DIR PORT  #   PRIMARY_PORT (pg_basebackup), then promoted: a failover
 # PostgreSQL refuses to run as root: the cluster belongs to the postgres user (or, not
 # root, to whoever runs this). It listens on 127.0.0.1:PORT only; its data is in DIR.
 set -euo pipefail
@@ -14,6 +16,7 @@ if [ -z "$version" ] || ! command -v pg_createcluster >/dev/null 2>&1; then
     exit 3
 fi
 name="boardroom_test_$port"
+bin="/usr/lib/postgresql/$version/bin"
 if [ "$(id -u)" = 0 ]; then as=(runuser -u postgres --); owner=postgres; else as=(); owner=$(id -un); fi
 case "$cmd" in
 start)
@@ -33,6 +36,7 @@ start)
     echo "postgresql://$owner@127.0.0.1:$port/boardroom_test"
     ;;
 stop)
+    if [ -f "$dir/standby" ]; then "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true; fi
     "${as[@]}" pg_dropcluster --stop "$version" "$name" 2>/dev/null || true
     rm -rf "$dir"
     if [ -d "/etc/postgresql/$version/$name" ]; then rm -rf "/etc/postgresql/$version/$name" || true; fi
@@ -43,5 +47,24 @@ down)
 up)
     "${as[@]}" pg_ctlcluster "$version" "$name" start
     ;;
-*) echo "start|stop|down|up" >&2; exit 2 ;;
+standby)
+    # not a cluster of postgresql-common's: its own configuration in DIR, run by pg_ctl
+    primary=${4:?PRIMARY_PORT}
+    mkdir -p "$dir"
+    chown "$owner" "$dir" 2>/dev/null || true
+    chmod 700 "$dir"
+    touch "$dir/standby"
+    "${as[@]}" pg_basebackup -h 127.0.0.1 -p "$primary" -U "$owner" -D "$dir/data" -R -X stream -c fast
+    printf '%s\n' "port = $port" "listen_addresses = '127.0.0.1'" "unix_socket_directories = '$dir'" \
+        "hba_file = '$dir/pg_hba.conf'" "hot_standby = on" "fsync = off" "full_page_writes = off" \
+        "max_connections = 200" "shared_buffers = 64MB" | "${as[@]}" tee "$dir/data/postgresql.conf" >/dev/null
+    printf '%s\n' "local all all trust" "host all all 127.0.0.1/32 trust" \
+        | "${as[@]}" tee "$dir/pg_hba.conf" >/dev/null
+    "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w start >/dev/null
+    echo "postgresql://$owner@127.0.0.1:$port/boardroom_test"
+    ;;
+promote)
+    "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -w promote >/dev/null
+    ;;
+*) echo "start|stop|down|up|standby|promote" >&2; exit 2 ;;
 esac

@@ -227,3 +227,131 @@ async def test_a_server_crashing_while_a_move_is_in_flight_loses_nothing_committ
     assert await once_back(app, game_id, 2, {"pick": 2}) == "applied"
     assert await once_back(app, game_id, 2, {"pick": 2}) == "already"  # a second click
     assert await logged(app, game_id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2})]
+
+
+async def set_read_only(url: str, on: bool) -> None:
+    """Every new transaction of the cluster read-only (or not again): what the bot meets
+    when a failover leaves it on a server that is not the primary (a standby refuses a
+    write with the same error, SQLSTATE 25006). The sessions open already take it at
+    their next statement (a reload)."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
+        await admin.execute(f"ALTER SYSTEM SET default_transaction_read_only = {'on' if on else 'off'}")
+        await admin.execute("SELECT pg_reload_conf()")
+        for _ in range(100):  # the reload is a signal: until this session sees it
+            cur = await admin.execute("SHOW default_transaction_read_only")
+            if (await cur.fetchone() or [""])[0] == ("on" if on else "off"):
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the server did not take the setting")
+
+
+async def written(url: str, game_id: int) -> tuple[Any, ...]:
+    """What the database holds of the game: its log, its version, its outbox and waits."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
+        out = []
+        for sql in (
+            "SELECT seq, seat FROM actions WHERE game_id = %s ORDER BY seq",
+            "SELECT version FROM games WHERE id = %s",
+            "SELECT id, kind FROM outbox WHERE game_id = %s ORDER BY id",
+            "SELECT seat, since_version FROM waiting WHERE game_id = %s ORDER BY seat",
+        ):
+            cur = await admin.execute(sql, (game_id,))
+            out.append(await cur.fetchall())
+        return tuple(out)
+
+
+@pytest.mark.postgres
+async def test_a_database_turned_read_only_mid_game_refuses_the_move_then_plays_on(
+    cluster: Cluster, played: tuple[App, int]
+) -> None:
+    """A failover that leaves the bot on a read-only server: the move of that moment is
+    refused with the player's sentence ("not recorded, try again"), none of it written,
+    and so is the next try while it lasts; once the server takes writes again (the
+    standby promoted), the move made again is logged once, and a second click is
+    "already done"."""
+    app, game_id = played
+    before = await written(cluster.url, game_id)
+    await set_read_only(cluster.url, True)
+    try:
+        await refused(app, game_id, 2, {"pick": 2})
+        await refused(app, game_id, 3, {"pick": 3})  # a fresh connection: read-only too
+        assert await written(cluster.url, game_id) == before
+    finally:
+        await set_read_only(cluster.url, False)
+    assert (await app.act(game_id, 2, None, {"pick": 2}, 0)).status == "applied"
+    assert (await app.act(game_id, 2, None, {"pick": 2}, 0)).status == "already"  # a second click
+    assert (await app.act(game_id, 3, None, {"pick": 3}, 0)).status == "applied"
+    assert await logged(app, game_id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2}), (3, "cid", {"pick": 3})]
+
+
+@pytest.fixture(params=["read-write", "any"])
+def failover(request: pytest.FixtureRequest) -> Iterator[tuple[Cluster, Cluster, str]]:
+    """A primary, a hot standby of it (pg_basebackup, streaming) and the bot's URL naming
+    both, the primary first: with ``target_session_attrs=read-write`` (what an operator
+    writes: a server that is not the primary is refused at connect), or without it (the
+    bot may land on the standby, whose writes fail until it is promoted)."""
+    parent = tempfile.mkdtemp(prefix="boardroom-pg-failover.")
+    os.chmod(parent, 0o755)
+    first = free_port()
+    second = next(p for p in iter(free_port, None) if p != first)
+    try:
+        out = subprocess.run([SCRIPT, "start", f"{parent}/p", str(first)], capture_output=True, text=True)
+        if out.returncode != 0:
+            reason = f"no PostgreSQL cluster of our own: {out.stderr.strip()[-300:]}"
+            if in_ci():
+                pytest.fail(reason, pytrace=False)
+            pytest.skip(reason)
+        primary = Cluster(f"{parent}/p", first, out.stdout.strip())
+        out = subprocess.run(
+            [SCRIPT, "standby", f"{parent}/s", str(second), str(first)], capture_output=True, text=True, check=True
+        )
+        standby = Cluster(f"{parent}/s", second, out.stdout.strip())
+        rest = primary.url.split("@", 1)[1].split("/", 1)[1]
+        url = f"{primary.url.split('@')[0]}@127.0.0.1:{first},127.0.0.1:{second}/{rest}"
+        if request.param == "read-write":
+            url += "?target_session_attrs=read-write"
+        yield primary, standby, url
+    finally:
+        subprocess.run([SCRIPT, "stop", f"{parent}/s", str(second)], capture_output=True)
+        subprocess.run([SCRIPT, "stop", f"{parent}/p", str(first)], capture_output=True)
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+@pytest.mark.postgres
+async def test_a_failover_to_a_promoted_standby_refuses_the_moves_between_then_plays_on(
+    failover: tuple[Cluster, Cluster, str],
+) -> None:
+    """The primary stops mid-game (a switchover: its last commits streamed to the
+    standby); until the standby is promoted each move is refused with the player's
+    sentence, none of it written; then the moves go to the new primary, the move made
+    before the failover is there, and each move is logged once."""
+    primary, standby, url = failover
+    storage = await Storage.open(url)
+    try:
+        assert isinstance(storage, PgStorage)
+        app = await new_app(storage, FakeClock())
+        info = await lobby(app, humans=3, channel=next(CHANNELS))
+        await app.start(info.id, 1, seed=3)
+        assert (await app.act(info.id, 1, None, {"pick": 1}, 0)).status == "applied"
+        await asyncio.to_thread(primary.down)  # fast: the standby has every commit
+        storage.pool.timeout = 1.0  # (each move waits this long for a connection, then is refused)
+        await refused(app, info.id, 2, {"pick": 2})
+        await refused(app, info.id, 2, {"pick": 2})
+        async with await psycopg.AsyncConnection.connect(standby.url, autocommit=True) as admin:
+            for _ in range(3000):  # what the standby received, replayed (a wait on it, not a limit)
+                cur = await admin.execute("SELECT pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn()")
+                if (await cur.fetchone() or [False])[0]:
+                    break
+                await asyncio.sleep(0.02)
+            cur = await admin.execute("SELECT seq, seat FROM actions WHERE game_id = %s ORDER BY seq", (info.id,))
+            assert await cur.fetchall() == [(1, "ann")]  # nothing of the refused moves
+            cur = await admin.execute("SELECT pg_is_in_recovery()")
+            assert (await cur.fetchone() or [None])[0] is True  # (still a standby until now)
+        await asyncio.to_thread(subprocess.run, [SCRIPT, "promote", standby.dir, str(standby.port)], check=True)
+        storage.pool.timeout = 10.0
+        assert await once_back(app, info.id, 2, {"pick": 2}) == "applied"
+        assert (await app.act(info.id, 2, None, {"pick": 2}, 0)).status == "already"  # a second click
+        assert (await app.act(info.id, 3, None, {"pick": 3}, 0)).status == "applied"
+        assert await logged(app, info.id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2}), (3, "cid", {"pick": 3})]
+    finally:
+        await storage.close()

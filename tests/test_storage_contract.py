@@ -218,6 +218,98 @@ async def test_reminders_cascade_with_waiting(storage: Storage) -> None:
     assert await storage.all_reminders() == []
 
 
+async def test_what_composing_reads_is_read_ahead_with_the_actions_first_read(storage: Storage) -> None:
+    """An action reads what composing its posts needs with its first read, one trip fewer
+    (issue 37: each trip is a round trip to PostgreSQL); the waits and reminders it writes
+    in between are taken into account, and a write the read ahead cannot account for
+    (the outbox, a reminder deleted by kind) makes it read again."""
+    async with storage.transaction() as tx:
+        gid = await add_game(tx)
+        await tx.update_game(gid, 0, status="active")
+        for i, name in enumerate(["ann", "bob", "cid"]):
+            await tx.insert_seat(gid, name, i, 10 + i, None, name)
+        for name in ("ann", "bob"):
+            await tx.put_waiting(gid, name, 0, 100.0)
+            await tx.put_reminder(gid, name, "nudge", 200.0 if name == "ann" else 150.0)
+        await tx.put_reminder(gid, "ann", "takeover", 900.0)
+        await tx.put_outbox_rows(gid, 4, [("post", "place", {"content": "x"}, True)], at=0)
+    assert await storage.mark_reminder_sent(gid, "ann", "nudge", 201.0, 300.0)  # sent once
+    trips = counting_trips(storage)
+    async with storage.transaction() as tx:
+        tx.compose_reads_ahead(gid)
+        assert [w.seat for w in await tx.waiting_of(gid)] == ["ann", "bob"]  # the first read
+        await tx.delete_waiting(gid, "bob")  # its reminder goes with it
+        await tx.put_waiting(gid, "cid", 1, 400.0, absent=True)
+        await tx.put_reminder(gid, "cid", "nudge", 250.0)
+        await tx.put_reminder(gid, "ann", "nudge", 350.0)  # put again: sent once, still
+        before = len(trips)
+        has_status, reminders, every, batch = await tx.compose_reads(gid)
+        assert len(trips) == before  # no trip of its own
+    assert (has_status, every, batch) == (False, set(), 5)
+    assert [(r.seat, r.kind, r.due_at, r.sent_at, r.count) for r in reminders] == [
+        ("cid", "nudge", 250.0, None, 0), ("ann", "nudge", 350.0, 201.0, 1), ("ann", "takeover", 900.0, None, 0),
+    ]
+    async with storage.transaction() as tx:  # what the database holds now: the same
+        assert (await tx.compose_reads(gid))[1] == reminders
+    async with storage.transaction() as tx:
+        tx.compose_reads_ahead(gid)
+        await tx.waiting_of(gid)
+        await tx.put_outbox_rows(gid, 5, [("post", "place", {"content": "y"}, True)], at=0)
+        before = len(trips)
+        assert (await tx.compose_reads(gid))[3] == 6  # the next batch: read again
+        assert len(trips) == before + 1
+    async with storage.transaction() as tx:
+        tx.compose_reads_ahead(gid)
+        await tx.waiting_of(gid)
+        await tx.delete_reminders(gid, "takeover")
+        before = len(trips)
+        reminders = (await tx.compose_reads(gid))[1]  # read again
+        assert len(trips) == before + 1
+    assert [(r.seat, r.kind) for r in reminders] == [("cid", "nudge"), ("ann", "nudge")]
+
+
+async def test_an_action_is_two_trips_to_the_database_on_an_older_prompt_too(storage: Storage) -> None:
+    """A move is two trips (issue 37: each a round trip to PostgreSQL): its log row with
+    what it reads, then the rest with its COMMIT. A move on an older prompt (the others
+    moved since: a simultaneous decision) is judged with the first of them, under the
+    game's lock; one already made is refused there, nothing written."""
+    app = await new_app(storage, FakeClock())
+    info = await lobby(app, humans=3)
+    await app.start(info.id, 1, seed=2)
+    prompt = (await app.info(info.id)).version
+    trips = counting_trips(storage)
+    for user in (1, 2, 3):  # each on the prompt of the round's start
+        before = len(trips)
+        assert (await app.act(info.id, user, None, {"pick": user}, prompt)).status == "applied"
+        assert len(trips) - before == 2, user
+    again = await app.act(info.id, 2, None, {"pick": 2}, prompt)  # a double click, late
+    assert again.status == "already"
+    assert await logged(app, info.id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2}), (3, "cid", {"pick": 3})]
+    for user in (1, 2, 3):  # the last ends the round: a secret pick asked of every seat anew
+        before = len(trips)
+        out = await app.act(info.id, user, None, {"take": 1}, (await app.info(info.id)).version)
+        assert out.status == "applied" and len(trips) - before == 2, user
+    assert out.round_changed
+    async with storage.read() as q:
+        assert await q.round_start(info.id) == (2, {})  # (kept at the round's end: its start read ahead)
+
+
+def counting_trips(storage: Storage) -> list[str]:
+    """Each trip of ``storage``'s link to its database (a batch with its reads, one
+    statement, a row count, a new id), counted: a list that grows."""
+    trips: list[str] = []
+
+    def counted(name: str, call: Any) -> Any:
+        async def trip(*args: Any, **kw: Any) -> Any:
+            trips.append(name)
+            return await call(*args, **kw)
+        return trip
+
+    for name in ("run", "execute", "rowcount", "insert_id"):
+        setattr(storage.link, name, counted(name, getattr(storage.link, name)))
+    return trips
+
+
 async def test_a_batch_of_outbox_rows_is_written_in_order_with_its_nonces(storage: Storage) -> None:
     async with storage.transaction() as tx:
         gid = await add_game(tx)

@@ -172,6 +172,7 @@ from bot.records import (
 from bot.reminders import Settings, first_nudge_due, next_nudge_due, takeover_due
 from bot.storage import (
     INTEGRITY_ERRORS,
+    ActionRow,
     DamagedRecord,
     DraftRow,
     GameRow,
@@ -180,6 +181,7 @@ from bot.storage import (
     Storage,
     StorageUnavailable,
     Tx,
+    WaitingRow,
 )
 from engine import Game, IllegalAction
 from engine.errors import StateTooNew
@@ -225,6 +227,16 @@ def taken_over_words(still_ai: bool) -> str:
     return "🤖 The AI played this turn for you after the deadline." + (
         " Use `/game reclaim` to take your seat back." if still_ai else " Your seat is yours again."
     )
+
+
+class OldPrompt(Exception):
+    """A move on an older prompt turned out, under the game's lock, to be already done or
+    out of date (:meth:`Core._judge_old`): its transaction is rolled back, and this is the
+    player's answer."""
+
+    def __init__(self, refusal: Outcome) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
 
 
 class NeedsEarlier(RuntimeError):
@@ -802,13 +814,31 @@ class Core:
         pending: Mapping[str, Any],
     ) -> Outcome | None:
         """The caller's prompt showed an older version: already done, stale, or still valid."""
-        game = self.engine(info.game)
         state = await self._state(info)
         current = int(state["version"])
         if expected > current or expected < 0:
-            return self._refusal(info, game, state, seat, "stale", "That prompt is out of date.")
+            return self._judge_old(info, state, seat, action, expected, pending, [], [])
         async with self.storage.read() as q:  # one trip
             later, waiting_rows = await q.actions_and_waiting(info.id, expected, current)
+        return self._judge_old(info, state, seat, action, expected, pending, later, waiting_rows)
+
+    def _judge_old(
+        self,
+        info: GameInfo,
+        state: State,
+        seat: str,
+        action: dict[str, Any],
+        expected: int,
+        pending: Mapping[str, Any],
+        later: list[ActionRow],
+        waiting_rows: list[WaitingRow],
+    ) -> Outcome | None:
+        """:meth:`_check_old`'s decision, from the log after ``expected`` and the waiting
+        rows (read by the caller: on their own, or with the action's own first read)."""
+        game = self.engine(info.game)
+        current = int(state["version"])
+        if expected > current or expected < 0:
+            return self._refusal(info, game, state, seat, "stale", "That prompt is out of date.")
         waiting = {w.seat: w for w in waiting_rows}
         undone = {int(r.action["undoes"]) for r in later if is_undo(r.action)}
         mine = [r for r in later if r.seat == seat and not is_undo(r.action) and r.seq not in undone]
@@ -847,11 +877,14 @@ class Core:
         acted: str | None,
         version: int,
         now: float,
+        *,
+        read: tuple[list[WaitingRow], dict[int, Any]] | None = None,
     ) -> set[str]:
-        """Make the waiting rows match who the game waits for; return newly waiting seats."""
+        """Make the waiting rows match who the game waits for; return newly waiting seats.
+        ``read``: what :meth:`_waiting_read` gave in this transaction, before any write
+        to the waiting rows (else it is read here)."""
         humans = self._pending_humans(info, self.reads.pending(game, state))
-        # who was waited for, and the quiet hours of those it may wait for now: one trip
-        waiting, quiet = await tx.waiting_and_quiet_hours(info.id, humans.values())
+        waiting, quiet = read if read is not None else await self._waiting_read(tx, info, game, state)
         existing = {w.seat for w in waiting}
         for s in existing:
             if s not in humans or s == acted:
@@ -859,14 +892,10 @@ class Core:
         new = {s for s in humans if s not in existing or s == acted}
         if new:
             settings = info.settings  # read with the game, under its lock
-            pending = self.reads.pending(game, state)
-            stage = self.reads.stage(game, state)
+            # a secret decision's clock runs from when it was first asked: one read for all
+            first = await tx.first_asked_of(info.id, self._secret_asks(game, state, new), now)
             for s in sorted(new):
-                asked = now
-                if is_secret(pending[s], pending):  # the clock runs from when it was first asked
-                    # a decision the engine numbers in steps (a draft's pass) is a new one each step
-                    step = pending[s].get("pass", "")
-                    asked = await tx.first_asked(info.id, s, f"asked:{stage[0]}:{stage[1]}:{step}", now)
+                asked = first.get(s, now)
                 await tx.put_waiting(info.id, s, version, asked, absent=True)  # (not there, or deleted above)
                 holder = info.seat_named(s)
                 await self._put_reminders(
@@ -874,6 +903,24 @@ class Core:
                     quiet=quiet.get(holder.user_id) if holder and holder.user_id else None,
                 )
         return new
+
+    async def _waiting_read(
+        self, tx: Tx, info: GameInfo, game: Game, state: State
+    ) -> tuple[list[WaitingRow], dict[int, Any]]:
+        """Who was waited for, and the quiet hours of those ``state`` may wait for: one trip."""
+        humans = self._pending_humans(info, self.reads.pending(game, state))
+        tx.first_asked_ahead(info.id, self._secret_asks(game, state, humans))  # (those that may be new)
+        return await tx.waiting_and_quiet_hours(info.id, humans.values())
+
+    def _secret_asks(self, game: Game, state: State, seats: Any) -> dict[str, str]:
+        """Of ``seats``, those ``state`` asks a secret decision of, and its name in ``told``
+        (a decision the engine numbers in steps, a draft's pass, is a new one each step)."""
+        pending = self.reads.pending(game, state)
+        stage = self.reads.stage(game, state)
+        return {
+            s: f"asked:{stage[0]}:{stage[1]}:{pending[s].get('pass', '')}"
+            for s in sorted(seats) if s in pending and is_secret(pending[s], pending)
+        }
 
     async def _put_reminders(
         self, tx: Tx, info: GameInfo, seat: str, settings: Settings, since: float, *,
@@ -923,6 +970,7 @@ class Core:
         views: list[dict[str, Any]] | None = None,
         events: list[str] | None = None,
         settle: bool = True,
+        old_prompt: tuple[int, Mapping[str, Any]] | None = None,
     ) -> None:
         """Append one applied action to the log and commit; only then is it real. The same
         transaction writes what the outcome so far tells Discord. When no AI move follows
@@ -932,7 +980,10 @@ class Core:
         chain of AI moves after it ends (:meth:`_publish` rewrites them then; after a
         crash they are delivered as they are). ``settle=False``: the caller finishes the
         outcome itself (an undo). ``views``: the public views at the end of each phase
-        the move completed (:func:`apply_traced`)."""
+        the move completed (:func:`apply_traced`). ``old_prompt``: the version of the
+        older prompt the player answered and who ``old`` waits for; the move is judged
+        (:meth:`_judge_old`) with the transaction's first read, and :class:`OldPrompt`
+        raised if it is already done or out of date (nothing written)."""
         seq = int(new["version"])
         if seq != int(old["version"]) + 1:
             raise RuntimeError(f"engine gave version {seq} after {old['version']}")
@@ -959,7 +1010,22 @@ class Core:
                 if over or phase_changed or seq % self.snapshot_every == 0:
                     await tx.put_snapshot(info.id, seq, game.dump(new), now)
                     await tx.prune_snapshots(info.id, 1 if over else self.keep_snapshots)
-                new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now)
+                if out.batch is None:  # its posts' first rows: what composing reads, with the next read
+                    tx.compose_reads_ahead(info.id)
+                if over or round_changed:  # (read by _round_ended)
+                    tx.round_start_ahead(info.id)
+                read = None
+                if old_prompt is not None:  # judged with the first read, under the game's lock
+                    expected, pending_before = old_prompt
+                    tx.actions_ahead(info.id, expected, seq - 1)
+                    read = await self._waiting_read(tx, info, game, new)
+                    refusal = self._judge_old(
+                        info, old, seat, action, expected, pending_before,
+                        await tx.actions_read(info.id, expected, seq - 1), read[0],
+                    )
+                    if refusal is not None:
+                        raise OldPrompt(refusal)
+                new_waiting = await self._sync_waiting(tx, info, game, new, seat, seq, now, read=read)
                 out.applied.append(Applied(seq, seat, action, actor))
                 out.events.extend(game.events(new) if events is None else events)
                 if phase_changed:

@@ -10,6 +10,7 @@ from bot.app.core import (
     RACE_TRIES,
     UNDO,
     Core,
+    OldPrompt,
     Raced,
     _stage,
     apply_traced,
@@ -83,38 +84,71 @@ class TurnOps(Core):
             if is_undo(action) or action.get("type") == UNDO:
                 return self._refusal(info, game, state, seat, "illegal", "Use the Undo button to take a move back.")
             taking_back = action.get("type") == "unseal"  # a sealed secret decision, taken back
-            if expected_version != version and not taking_back:
-                refusal = await self._check_old(info, seat, action, expected_version, pending)
-                if refusal is not None and (refusal.status == "already" or info.status == "active"):
-                    return refusal  # a repeat click stays "already done", even after the end
-            if info.status == "paused":
-                raise Conflict("The game is paused; the host can resume it.")
-            if info.status != "active":
-                raise Conflict(f"The game is {info.status}; no more moves.")
-            if seat not in pending and not taking_back:
-                return self._refusal(
-                    info, game, state, seat, "illegal", "You have nothing to decide right now."
-                )
-            if mine.ai_takeover:
-                return self._refusal(
-                    info, game, state, seat, "illegal",
-                    "🤖 The AI plays your seat now. Use `/game reclaim` to play it yourself again.",
-                )
-            if unknown:
-                return self._refusal(
-                    info, game, state, seat, "illegal",
-                    f"That move has field(s) this game does not know: {clip_input(', '.join(unknown))}.",
-                )
+            old = expected_version != version and not taking_back
             try:
-                new_state, views = apply_traced(game, state, seat, action)
-            except IllegalAction as exc:
-                return self._refusal(info, game, state, seat, "illegal", str(exc))
+                decided = self._decide(info, game, state, mine, action, unknown, pending, taking_back)
+            except Conflict:
+                # a prompt already answered or out of date says so first
+                refusal = await self._old_refusal(info, seat, action, expected_version, pending) if old else None
+                if refusal is not None:
+                    return refusal
+                raise
+            if isinstance(decided, Outcome):
+                refusal = await self._old_refusal(info, seat, action, expected_version, pending) if old else None
+                return refusal or decided
+            new_state, views = decided
             out = Outcome(game_id, seat=seat, version=version)
             out.round, out.phase = self.reads.stage(game, state)
-            await self._commit(info, game, state, new_state, seat, action, "player", out, views=views)
+            try:
+                # an older prompt is judged with the commit's first read (one round trip
+                # fewer than reading the log first), under the game's lock
+                await self._commit(
+                    info, game, state, new_state, seat, action, "player", out, views=views,
+                    old_prompt=(expected_version, pending) if old else None,
+                )
+            except OldPrompt as refused:
+                return refused.refusal
             await self._answer(info, out)  # (a disk full from here on: the move still counts)
         await self._notify(game_id)
         return out
+
+    async def _old_refusal(
+        self, info: GameInfo, seat: str, action: dict[str, Any], expected: int, pending: Any
+    ) -> Outcome | None:
+        """The refusal of a move on an older prompt, if it has one that comes before the
+        others (already done; out of date while the game is active)."""
+        refusal = await self._check_old(info, seat, action, expected, pending)
+        if refusal is not None and (refusal.status == "already" or info.status == "active"):
+            return refusal
+        return None
+
+    def _decide(
+        self, info: GameInfo, game: Any, state: Any, mine: SeatInfo, action: dict[str, Any],
+        unknown: list[str], pending: Any, taking_back: bool,
+    ) -> Outcome | tuple[Any, Any]:
+        """The action's new state and views, or its refusal (or Conflict raised): every
+        check of :meth:`_act` but the older prompt's."""
+        seat = mine.seat
+        if info.status == "paused":
+            raise Conflict("The game is paused; the host can resume it.")
+        if info.status != "active":
+            raise Conflict(f"The game is {info.status}; no more moves.")
+        if seat not in pending and not taking_back:
+            return self._refusal(info, game, state, seat, "illegal", "You have nothing to decide right now.")
+        if mine.ai_takeover:
+            return self._refusal(
+                info, game, state, seat, "illegal",
+                "🤖 The AI plays your seat now. Use `/game reclaim` to play it yourself again.",
+            )
+        if unknown:
+            return self._refusal(
+                info, game, state, seat, "illegal",
+                f"That move has field(s) this game does not know: {clip_input(', '.join(unknown))}.",
+            )
+        try:
+            return apply_traced(game, state, seat, action)
+        except IllegalAction as exc:
+            return self._refusal(info, game, state, seat, "illegal", str(exc))
 
     async def undo(
         self, game_id: int, user_id: int, seat: str | None = None, version: int | None = None

@@ -106,6 +106,14 @@ class TxCore:
         # (ids only grow), are the pending rows while it has not changed
         self.outbox_epochs: dict[int | None, int] = {}
         self.outbox_appends: dict[int, int] = {}  # game id -> a number that new rows change
+        # reads sent ahead (:meth:`_read_ahead`): queries waiting to ride with the next read
+        # of the transaction, and the rows of those that went, each with the number of
+        # statements written before it was read (``_written``: the transaction's writes
+        # since the first read ahead; None: none asked for)
+        self._ahead_queued: dict[Any, list[Query]] = {}
+        self._ahead_rows: dict[Any, tuple[list[list[Any]], int]] = {}
+        self._written: list[Stmt] | None = None
+        self._asked_ahead: dict[int, dict[str, str]] = {}  # (GamesSql.first_asked_ahead)
 
     @property
     def conn(self) -> Any:
@@ -121,6 +129,46 @@ class TxCore:
     def _append_outbox(self, game_id: int) -> None:
         self.outbox_appends[game_id] = self.outbox_appends.get(game_id, 0) + 1
 
+    def _end_ahead(self) -> None:
+        """Forget the reads sent ahead (the transaction ended)."""
+        self._ahead_queued.clear()
+        self._ahead_rows.clear()
+        self._asked_ahead.clear()
+        self._written = None
+
+    def _read_ahead(self, key: Any, queries: list[Query]) -> None:
+        """Send ``queries`` with the next read of this transaction instead of a trip of
+        their own later (issue 37: each trip is a round trip to PostgreSQL). Their rows
+        are what the database held at that read; :meth:`_taken` gives them back with
+        the statements written since, for the caller to judge whether they still hold."""
+        if self._queued is None:
+            return  # (outside a transaction there is no "next read" to join)
+        self._ahead_queued[key] = queries
+        if self._written is None:
+            self._written = []
+
+    def _taken(self, key: Any) -> tuple[list[list[Any]], list[Stmt]] | None:
+        """The rows of ``key``'s queries read ahead, and every statement written in the
+        transaction after them, once (None: not read ahead, or read already)."""
+        self._ahead_queued.pop(key, None)
+        got = self._ahead_rows.pop(key, None)
+        if got is None or self._written is None:
+            return None
+        rows, at = got
+        return rows, self._written[at:]
+
+    def _taken_unless(self, key: Any, tables: tuple[str, ...]) -> list[list[Any]] | None:
+        """The rows of ``key``'s queries read ahead, if no statement written since names
+        any of ``tables`` (else None: the caller reads them anew)."""
+        got = self._taken(key)
+        if got is None or any(t in sql for sql, _args, _many in got[1] for t in tables):
+            return None
+        return got[0]
+
+    def _log(self, stmt: Stmt) -> None:
+        if self._written is not None:
+            self._written.append(stmt)
+
     async def _flush(self) -> None:
         """Send the queued statements to the database (one trip), if any."""
         if self._queued:
@@ -131,23 +179,27 @@ class TxCore:
         """A statement whose answer is not read: queued in a transaction, else run now."""
         if self._queued is not None:
             self._queued.append((sql, args, False))
+            self._log((sql, args, False))
         else:
             await self.link.execute(sql, args)
 
     async def _write_many(self, sql: str, rows: list[Any]) -> None:
         if self._queued is not None:
             self._queued.append((sql, rows, True))
+            self._log((sql, rows, True))
         else:
             await self.link.execute(sql, rows, True)
 
     async def _rowcount(self, sql: str, args: tuple[Any, ...] = ()) -> int:
         """A statement's count of changed rows (the queue first)."""
         await self._flush()
+        self._log((sql, args, False))
         return await self.link.rowcount(sql, args)
 
     async def _insert_id(self, sql: str, args: tuple[Any, ...] = ()) -> int:
         """An ``INSERT``'s new id (the queue first)."""
         await self._flush()
+        self._log((sql, args, False))
         return await self.link.insert_id(sql, args)
 
     async def _fetch(self, *queries: Query) -> list[list[Any]]:
@@ -160,9 +212,18 @@ class TxCore:
         sent = [(i, q) for i, q in enumerate(queries) if not out_of_range(q[1])]
         if not sent and not batch:
             return [[] for _ in queries]
-        rows = await self.link.run(batch, [q for _, q in sent])
+        ahead = {k: qs for k, qs in self._ahead_queued.items() if not any(out_of_range(q[1]) for q in qs)}
+        self._ahead_queued = {}
+        extra = [q for qs in ahead.values() for q in qs]
+        rows = await self.link.run(batch, [q for _, q in sent] + extra)
+        if ahead:
+            written = len(self._written or [])
+            at = len(sent)
+            for key, qs in ahead.items():
+                self._ahead_rows[key] = (rows[at:at + len(qs)], written)
+                at += len(qs)
         out: list[list[Any]] = [[] for _ in queries]
-        for (i, _), r in zip(sent, rows, strict=True):
+        for (i, _), r in zip(sent, rows[:len(sent)], strict=True):
             out[i] = r
         return out
 

@@ -192,14 +192,17 @@ class Storage:
             try:
                 await self._ready()
                 # BEGIN goes with the first statements (queued), COMMIT with the last ones
+                tx._end_ahead()
                 tx._queued = [(self.link.dialect.begin, (), False)]
                 yield tx
                 tx._queued.append(("COMMIT", (), False))
                 await tx._flush()
                 tx._queued = None
+                tx._end_ahead()
                 self._commits += 1
             except BaseException as exc:
                 tx._queued = None  # statements never sent: nothing to undo
+                tx._end_ahead()
                 await asyncio.shield(self._rollback())
                 self._after_error(exc)
                 if self._is_unavailable(exc):

@@ -41,6 +41,7 @@ SETTINGS_SQL = (
 _SNAPSHOT_UPSERT = upsert(
     "snapshots", ("game_id", "version", "state", "created_at", "checksum"), ("game_id", "version")
 )
+_ROUND_START = "SELECT round, scores FROM round_starts WHERE game_id = ?"
 _TELL = upsert("told", ("game_id", "seat", "what"), ("game_id", "seat", "what"), ignore=True)
 
 
@@ -215,6 +216,20 @@ class GamesSql(TxCore):
         rows = await self._all(_ACTIONS, (game_id, after, upto if upto is not None else 2**62))
         return [_action_row(r) for r in rows]
 
+    def actions_ahead(self, game_id: int, after: int, upto: int) -> None:
+        """Read the log rows after ``after`` up to ``upto`` with the transaction's next read
+        (:meth:`actions_read`): a move on an older prompt is judged with the action's own
+        first read, under the game's lock (issue 37: one round trip fewer)."""
+        self._read_ahead(("actions", game_id, after, upto), [(_ACTIONS, (game_id, after, upto))])
+
+    async def actions_read(self, game_id: int, after: int, upto: int) -> list[ActionRow]:
+        """The rows :meth:`actions_ahead` read (or, not read yet, read now). A transaction
+        writes only rows after the game's last: none in the range read."""
+        got = self._taken(("actions", game_id, after, upto))
+        if got is None:
+            return await self.actions(game_id, after, upto)
+        return [_action_row(r) for r in got[0][0]]
+
     async def actions_and_waiting(
         self, game_id: int, after: int, upto: int
     ) -> tuple[list[ActionRow], list[WaitingRow]]:
@@ -334,8 +349,13 @@ class GamesSql(TxCore):
 
 
     # round results, notices told once, a seat's preferences (0007)
+    def round_start_ahead(self, game_id: int) -> None:
+        """Read :meth:`round_start` with the transaction's next read (a round's end)."""
+        self._read_ahead(("round_start", game_id), [(_ROUND_START, (game_id,))])
+
     async def round_start(self, game_id: int) -> tuple[int, dict[str, int]] | None:
-        row = await self._one("SELECT round, scores FROM round_starts WHERE game_id = ?", (game_id,))
+        ahead = self._taken_unless(("round_start", game_id), ("round_starts",))
+        row = next(iter(ahead[0]), None) if ahead is not None else await self._one(_ROUND_START, (game_id,))
         return (int(row[0]), {str(k): int(v) for k, v in jsontext.loads(row[1]).items()}) if row else None
 
     async def put_round_start(self, game_id: int, round_no: int, scores: dict[str, int]) -> None:
@@ -349,19 +369,47 @@ class GamesSql(TxCore):
         """True the first time ``what`` is told to ``seat`` (then recorded), else False."""
         return bool(await self._rowcount(_TELL, (game_id, seat, what)))
 
+    def first_asked_ahead(self, game_id: int, asks: dict[str, str]) -> None:
+        """Read what :meth:`first_asked_of` needs of these seats (a superset of those it
+        will ask about) with the transaction's next read."""
+        if asks and self._queued is not None:  # (in a transaction)
+            self._read_ahead(("asked", game_id), [_first_asked_query(game_id, asks)])
+            self._asked_ahead[game_id] = dict(asks)
+
+    async def first_asked_of(self, game_id: int, asks: dict[str, str], now: float) -> dict[str, float]:
+        """:meth:`first_asked` of several seats (seat -> decision), in one read (or none:
+        read ahead with the action's first, :meth:`first_asked_ahead`)."""
+        if not asks:
+            return {}
+        ahead_asks = self._asked_ahead.pop(game_id, {})
+        ahead = self._taken_unless(("asked", game_id), ("told",))
+        if ahead is not None and all(ahead_asks.get(s) == d for s, d in asks.items()):
+            rows = ahead[0]
+        else:
+            rows = await self._all(*_first_asked_query(game_id, asks))
+        out: dict[str, float] = {}
+        for seat, what in rows:
+            decision = asks.get(str(seat))
+            if decision is None or seat in out or not str(what).startswith(decision + "@"):
+                continue
+            try:
+                out[str(seat)] = float(str(what)[len(decision) + 1:])
+            except ValueError:
+                continue
+        for seat, decision in asks.items():
+            if seat not in out:
+                await self._write(_TELL, (game_id, seat, f"{decision}@{now!r}"))
+                out[seat] = now
+        return out
+
     async def first_asked(self, game_id: int, seat: str, decision: str, now: float) -> float:
         """When ``decision`` was first asked of ``seat`` (recorded now, the first time):
         a row of ``told`` named ``<decision>@<time>``."""
-        rows = await self._all(
-            "SELECT what FROM told WHERE game_id = ? AND seat = ? AND substr(what, 1, ?) = ?",
-            (game_id, seat, len(decision) + 1, decision + "@"),
-        )
-        for (what,) in rows:
-            try:
-                return float(str(what)[len(decision) + 1:])
-            except ValueError:
-                continue
-        await self._write(
-            _TELL, (game_id, seat, f"{decision}@{now!r}")
-        )
-        return now
+        return (await self.first_asked_of(game_id, {seat: decision}, now))[seat]
+
+
+def _first_asked_query(game_id: int, asks: dict[str, str]) -> tuple[str, tuple[Any, ...]]:
+    """The ``told`` rows recording when each seat's decision was first asked."""
+    conds = " OR ".join("(seat = ? AND substr(what, 1, ?) = ?)" for _ in asks)
+    args = [x for seat, d in asks.items() for x in (seat, len(d) + 1, d + "@")]
+    return f"SELECT seat, what FROM told WHERE game_id = ? AND ({conds})", (game_id, *args)

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot import jsontext
 from bot.storage.base import TxCore
+from bot.storage.reminders import reminders_after
 from bot.storage.rows import (
     _OUTBOX_COLS,
     REMINDER_ROWS,
@@ -76,15 +77,8 @@ class OutboxSql(TxCore):
             "UPDATE outbox SET nonce = 'br' || id WHERE batch = ? AND nonce = ''", (batch,)
         )
 
-    async def compose_reads(
-        self, game_id: int, rewritten: int | None = None
-    ) -> tuple[bool, list[ReminderRow], set[str], int]:
-        """What composing an action's posts reads, in one trip: whether the game has its
-        status message (posted, or its post waiting in the outbox in another batch than
-        ``rewritten``, the one being composed again: an edit then waits behind it), its
-        reminder rows (by due time), the seats that asked for a DM every turn and the next
-        outbox batch number."""
-        status, rem, every, batch = await self._fetch(
+    def _compose_queries(self, game_id: int, rewritten: int | None) -> list[tuple[str, tuple[Any, ...]]]:
+        return [
             # (CASE, not OR: SQLite works out both sides of an OR, and the second reads the
             # payloads of the game's pending posts, a backlog under load)
             ("SELECT CASE WHEN EXISTS (SELECT 1 FROM messages WHERE game_id = ? AND kind = 'status') THEN TRUE"
@@ -94,13 +88,37 @@ class OutboxSql(TxCore):
             (f"{REMINDER_ROWS} WHERE r.game_id = ? ORDER BY r.due_at", (game_id,)),
             ("SELECT seat FROM seat_prefs WHERE game_id = ? AND dm_every_turn = 1", (game_id,)),
             ("SELECT coalesce(max(batch), 0) + 1 FROM outbox", ()),
-        )
-        return (
-            bool(status[0][0]),
-            [ReminderRow(*r) for r in rem],
-            {str(r[0]) for r in every},
-            int(batch[0][0]),
-        )
+        ]
+
+    def compose_reads_ahead(self, game_id: int) -> None:
+        """Read what :meth:`compose_reads` needs (of a first batch: ``rewritten`` None)
+        with the transaction's next read, not in a trip of its own after the writes that
+        come between (issue 37: an action is one round trip to PostgreSQL fewer). Those
+        writes are taken into account: :func:`reminders_after`; any other write to the
+        tables read makes :meth:`compose_reads` read them again."""
+        self._read_ahead(("compose", game_id), self._compose_queries(game_id, None))
+
+    async def compose_reads(
+        self, game_id: int, rewritten: int | None = None
+    ) -> tuple[bool, list[ReminderRow], set[str], int]:
+        """What composing an action's posts reads, in one trip: whether the game has its
+        status message (posted, or its post waiting in the outbox in another batch than
+        ``rewritten``, the one being composed again: an edit then waits behind it), its
+        reminder rows (by due time), the seats that asked for a DM every turn and the next
+        outbox batch number."""
+        ahead = self._taken(("compose", game_id))
+        rows: list[list[Any]] | None = None
+        reminders = None
+        if ahead is not None and rewritten is None and not any(
+            t in sql for sql, _args, _many in ahead[1] for t in ("outbox", "messages", "seat_prefs")
+        ):
+            reminders = reminders_after(game_id, [ReminderRow(*r) for r in ahead[0][1]], ahead[1])
+            rows = ahead[0] if reminders is not None else None
+        if rows is None or reminders is None:
+            rows = await self._fetch(*self._compose_queries(game_id, rewritten))
+            reminders = [ReminderRow(*r) for r in rows[1]]
+        status, _rem, every, batch = rows
+        return bool(status[0][0]), reminders, {str(r[0]) for r in every}, int(batch[0][0])
 
     async def next_outbox_batch(self) -> int:
         row = await self._one("SELECT coalesce(max(batch), 0) + 1 FROM outbox")

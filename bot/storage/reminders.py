@@ -5,8 +5,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.base import TxCore
+from bot.storage.base import Stmt, TxCore
 from bot.storage.rows import REMINDER_ROWS, ReminderRow, WaitingRow
+
+WAITING_DELETE = "DELETE FROM waiting WHERE game_id = ? AND seat = ?"
+WAITING_INSERT = "INSERT INTO waiting (game_id, seat, since_version, since_at) VALUES (?, ?, ?, ?)"
+REMINDER_PUT = (
+    "INSERT INTO reminders (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at"
+)
+
+
+def reminders_after(game_id: int, rows: list[ReminderRow], written: list[Stmt]) -> list[ReminderRow] | None:
+    """The game's reminder rows (by due time) as ``written`` leaves ``rows``, worked out
+    without asking the database again, or None where a statement is not one of this
+    module's own waits and reminders (then the caller reads them). A wait deleted takes
+    its reminders with it (ON DELETE CASCADE); a new wait has none; a reminder put keeps
+    its row's ``sent_at`` and ``count``, a new one has none."""
+    out = {(r.seat, r.kind): r for r in rows}
+    for sql, args, many in written:
+        if "reminders" not in sql and "waiting" not in sql:
+            continue
+        if many:
+            return None
+        if sql == WAITING_DELETE:
+            if args[0] == game_id:
+                out = {k: r for k, r in out.items() if r.seat != args[1]}
+        elif sql == REMINDER_PUT:
+            if args[0] == game_id:
+                old = out.get((args[1], args[2]))
+                out[(args[1], args[2])] = ReminderRow(
+                    game_id, args[1], args[2], args[3], old.sent_at if old else None, old.count if old else 0
+                )
+        elif sql != WAITING_INSERT:
+            return None
+    return sorted(out.values(), key=lambda r: r.due_at)
 
 
 class RemindersSql(TxCore):
@@ -27,21 +60,17 @@ class RemindersSql(TxCore):
         """The seat's wait, anew. ``absent``: the caller knows it has no row (read or
         deleted in this transaction), so none is deleted first."""
         if not absent:  # the old row goes, and its reminders with it (ON DELETE CASCADE)
-            await self._write("DELETE FROM waiting WHERE game_id = ? AND seat = ?", (game_id, seat))
-        await self._write(
-            "INSERT INTO waiting (game_id, seat, since_version, since_at) VALUES (?, ?, ?, ?)",
-            (game_id, seat, since_version, since_at),
-        )
+            await self._write(WAITING_DELETE, (game_id, seat))
+        await self._write(WAITING_INSERT, (game_id, seat, since_version, since_at))
 
     async def delete_waiting(self, game_id: int, seat: str | None = None) -> None:
-        await self._delete_of_game("waiting", game_id, "seat", seat)
+        if seat is not None:
+            await self._write(WAITING_DELETE, (game_id, seat))
+        else:
+            await self._delete_of_game("waiting", game_id, "seat", seat)
 
     async def put_reminder(self, game_id: int, seat: str, kind: str, due_at: float) -> None:
-        await self._write(
-            "INSERT INTO reminders (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
-            (game_id, seat, kind, due_at),
-        )
+        await self._write(REMINDER_PUT, (game_id, seat, kind, due_at))
 
     async def delete_reminders(self, game_id: int, kind: str | None = None) -> None:
         await self._delete_of_game("reminders", game_id, "kind", kind)
