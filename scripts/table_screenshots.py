@@ -34,7 +34,7 @@ async def shoot(game: str, kind: str, players: int, seed: int, out_dir: Path = D
         page = p.page
         await page.wait_for_selector("body[data-board]")
         if game == "smartphone-inc":
-            await p.drag_to_cell('#planner g[data-kind="top"]', 1, 0)
+            await p.drag_to_cell((await p.tray())[0], 1, 0)
             await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
         elif game == "mobile-markets":
             await page.locator("#slots").evaluate("e => e.scrollIntoView({block: 'start'})")

@@ -260,17 +260,17 @@ export function loaded() { if (H) H.redraw(); }
 
 // -- the own area: api/mine.svg in a frame of its own ---------------------------------
 
-export async function mineArea(root, t, h, url, call) {
+export async function mineArea(root, t, h, url, call, extra = "") {
   H = h;
   if (!t.you || t.status === "lobby") return;
-  const key = `${t.game_id}/${t.version}/${t.you}`;
+  const key = `${t.game_id}/${t.version}/${t.you}${extra}`; // (``extra``: more of the query, a draft drawn on it)
   if (!d.mine) d.mine = buildMine();
   root.prepend(d.mine.box);
   if (d.mineKey === key) { mark(); return; }
   d.mineKey = key;
   let text = null;
-  try { text = await call(`api/mine.svg?game=${t.game_id}`); } catch { text = null; }
-  if (text === null && d.mineKey === key) { d.mineKey = null; setTimeout(() => { if (H.table === t) mineArea(root, t, h, url, call); }, 1000); return; }
+  try { text = await call(`api/mine.svg?game=${t.game_id}${extra}`); } catch { text = null; }
+  if (text === null && d.mineKey === key) { d.mineKey = null; setTimeout(() => { if (H.table === t) mineArea(root, t, h, url, call, extra); }, 1000); return; }
   if (text === null || d.mineKey !== key) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   if (doc.documentElement.nodeName !== "svg") return;
