@@ -150,7 +150,7 @@ class Page:
         await self.page.wait_for_function(
             """() => { const s = document.getElementById('mine-board');
                 return s && s.dataset.lay && s.querySelector('[data-lay]') && (document.body.dataset.busy || '0') === '0'
-                  && document.body.dataset.mine && document.body.dataset.mine.includes(encodeURIComponent(document.body.dataset.laid || '')); }""")
+                  && (document.body.dataset.mineDraft || '').includes(encodeURIComponent(document.body.dataset.laid || '')); }""")
         await self.settled()
 
     async def tray(self) -> list[str]:
