@@ -118,8 +118,9 @@ class Page:
                 const target = [...svg.querySelectorAll('[data-kind="cell"]')].find((e) => e.getAttribute('data-id') === cell);
                 target.scrollIntoView({block: 'center', inline: 'center'});
                 const t = target.getBoundingClientRect();
-                const b = item.getBoundingClientRect();
-                return [b.x + t.width / 2, b.y + t.height / 2, t.x + t.width / 2, t.y + t.height / 2];
+                const rs = [...item.querySelectorAll('rect')].map((r) => r.getBoundingClientRect());  // (its cells, not its name)
+                const bx = Math.min(...rs.map((b) => b.x)), by = Math.min(...rs.map((b) => b.y));
+                return [bx + t.width / 2, by + t.height / 2, t.x + t.width / 2, t.y + t.height / 2];
             }""",
             [piece, f"cell:{gx},{gy}"],
         )

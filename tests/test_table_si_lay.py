@@ -8,6 +8,7 @@ game goes on alike."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from bot.app.replay import state_after
@@ -16,6 +17,7 @@ from engine.smartphone_inc import pads
 from render.smartphone_inc import theme
 from tests.discord_support import running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
+from tests.phone_support import local_table
 from tests.table_seat import started
 from tests.table_support import Page, browser, needs_chromium
 from tests.test_discord_e2e import fake
@@ -176,3 +178,51 @@ async def test_a_plan_laid_by_gestures_on_the_board_is_the_plan_made_through_dis
         at2, sent2, state2 = await plan_row(bot, gid2)
     assert pads.validate_plan(sent2["plan"], owned, False) == pads.validate_plan(sent["plan"], owned, False)
     assert at2 == at and state2 == state  # the whole game after it, the same
+
+
+async def tap(p: Page, ident: str) -> None:
+    """A tap (a click) on the middle of the own area's place carrying ``ident``."""
+    box = await p.page.evaluate(
+        """(id) => { const e = [...document.querySelectorAll('#mine-board [data-id]')].find((x) => x.getAttribute('data-id') === id
+                && (x.getAttribute('data-lay') === 'piece' || x.getAttribute('data-kind') === 'cell'));
+            e.scrollIntoView({block: 'center'}); const rs = [...(e.tagName === 'rect' ? [e] : e.querySelectorAll('rect'))].map((r) => r.getBoundingClientRect());
+            const x0 = Math.min(...rs.map((b) => b.left)), y0 = Math.min(...rs.map((b) => b.top));
+            const x1 = Math.max(...rs.map((b) => b.right)), y1 = Math.max(...rs.map((b) => b.bottom));
+            return [(x0 + x1) / 2, (y0 + y1) / 2]; }""",
+        ident,
+    )
+    await p.page.mouse.click(box[0], box[1])
+
+
+async def laid(p: Page) -> dict[str, Any]:
+    await p.laying()
+    out: dict[str, Any] = json.loads(await p.page.evaluate("document.body.dataset.laid"))
+    return out
+
+
+@needs_chromium
+async def test_a_piece_tapped_then_a_cell_and_tapped_again_turns_where_the_engine_allows() -> None:
+    async with local_table("smartphone-inc", "plan") as table, browser() as b:
+        p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
+        await p.open(table.link())
+        await p.laying()
+        await tap(p, "B")
+        await p.page.wait_for_selector('#mine-board [data-id="B"].source-picked')
+        marked = set(await p.page.evaluate(
+            "[...document.querySelectorAll('#mine-board [data-kind=\"cell\"].tappable')].map((e) => e.getAttribute('data-id'))"))
+        # the marked places: every top-left cell of the top Pad (side 1, unturned) the engine lists
+        engine = {
+            f"cell:{a['top']['x']},{a['top']['y']}"
+            for a in pads.all_arrangements()
+            if a["bottom"] == {"pad": "A", "side": 0} and (a["top"]["side"], a["top"]["rot"]) == (0, 0)
+        }
+        assert marked == engine and len(engine) == 14, (marked, engine)
+        await tap(p, f"cell:{TOP_AT[0]},{TOP_AT[1]}")
+        got = await laid(p)
+        assert got["top"] == {"side": 0, "rot": 0, "x": TOP_AT[0], "y": TOP_AT[1]}, got
+        await tap(p, f"cell:{TOP_AT[0]},{TOP_AT[1]}")  # the piece there, tapped again: turned
+        got = await laid(p)
+        assert (got["top"]["rot"], got["top"]["x"], got["top"]["y"]) == (1, *TOP_AT), got
+        pads.validate_plan({**got, "improvements": []}, [], False)
+        await p.page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
+        assert not p.errors, p.errors

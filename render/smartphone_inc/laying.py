@@ -131,7 +131,7 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
             cv.mark(f"cell:{cx},{cy}", "cell", (px, py, px + cell, py + cell), padview.cell_name(cx, cy, origin))
     if tray:
         ty = gy + rows * cell + GAP
-        cv.text(x + 14, ty, "Not laid yet: drag each onto the grid, or tap it, then a cell", t.SMALL, fill=t.MUTED)
+        cv.text(x + 14, ty, "Not laid yet (at the table: drag each onto the grid, or tap it, then a cell)", t.SMALL, fill=t.MUTED)
         ty += 24
         for kind, sx, sy, _sw, _sh in slots:
             px, py = x + 14 + sx, ty + sy
@@ -139,7 +139,8 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
                 piece = top_piece(d)
                 pad = piece[0]["item"][0]
                 with cv.tag(pad, "pad"):
-                    padview.draw_grid(cv, piece, px, py, cell)
+                    pw, ph = padview.draw_grid(cv, piece, px, py, cell)
+                    cv.text(px + pw / 2, py + ph + 4, f"Top: Pad {pad}, side {int(d['top']['side']) + 1}", t.SMALL, bold=True, anchor="ma")
             else:
                 with cv.tag(kind, "improvement"):
                     padview.draw_domino(cv, kind, px, py, cell)
@@ -154,7 +155,7 @@ def _tray_slots(tray: list[str], d: dict[str, Any], cell: int, width: float) -> 
     for kind in tray:
         if kind == "pad":
             turned = int(d["top"]["rot"]) % 2
-            pw, ph = (2 if turned else 3) * cell, (3 if turned else 2) * cell
+            pw, ph = (2 if turned else 3) * cell, (3 if turned else 2) * cell + 24  # its name below it
         else:
             pw, ph = 2 * cell, cell + 24  # its name below it
         if sx and sx + pw > width:

@@ -208,7 +208,10 @@ function wire(svg, h) {
     const under = cellAt(cells, start.x, start.y);
     let piece = group ? group.getAttribute("data-id") : null;
     let corner = null; // the pressed piece's top-left, in the drawing's units
-    if (group) { const b = group.getBBox(); corner = [b.x, b.y]; } else if (under && occupied[`${under.x},${under.y}`]) {
+    if (group) { // (its cells' corner: its name below it may be wider)
+      const boxes = [...group.querySelectorAll("rect")].map((r) => r.getBBox());
+      corner = [Math.min(...boxes.map((b) => b.x)), Math.min(...boxes.map((b) => b.y))];
+    } else if (under && occupied[`${under.x},${under.y}`]) {
       piece = occupied[`${under.x},${under.y}`];
       const at = laidAt(piece);
       const c0 = at && cells.find((c) => c.x === at[0] && c.y === at[1]);
