@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from engine.smartphone_inc import pads as engine_pads
+from engine.smartphone_inc.planning import literal_cover
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -55,15 +56,10 @@ def laid_grid(draft: dict[str, Any], owned: list[str], has_4g: bool) -> tuple[li
     """The visible cells of ``draft`` (the engine's ``evaluate`` grid) and the ids of the
     Improvements on it. A draft the engine refuses is drawn with what it accepts of it:
     the Pads alone, else the bottom Pad alone."""
+    got = laid(draft, owned, has_4g)
+    if got is not None:
+        return got[0]["grid"], got[1]
     b = draft["bottom"]
-    top = draft["top"]
-    if top.get("x") is not None and top.get("y") is not None:
-        for imps in (list(draft.get("improvements") or []), []):
-            plan = {"bottom": b, "top": top, "improvements": imps}
-            try:
-                return engine_pads.evaluate(plan, owned, has_4g)["grid"], {i["id"] for i in imps}
-            except ValueError:
-                continue
     rows = engine_pads.pad_cells(b["pad"], int(b["side"]))
     grid = [
         {"x": c, "y": r, "symbol": sym, "item": f"{b['pad']}{b['side']}", "layer": "bottom"}
@@ -71,6 +67,21 @@ def laid_grid(draft: dict[str, Any], owned: list[str], has_4g: bool) -> tuple[li
         for c, sym in enumerate(row)
     ]
     return grid, set()
+
+
+def laid(draft: dict[str, Any], owned: list[str], has_4g: bool, literal: bool = False) -> tuple[dict[str, Any], set[str]] | None:
+    """The engine's ``evaluate`` of ``draft`` (its Improvements dropped if it refuses them)
+    and the ids of the Improvements on it; None while the top Pad is not laid."""
+    top = draft["top"]
+    if top.get("x") is None or top.get("y") is None:
+        return None
+    for imps in (list(draft.get("improvements") or []), []):
+        plan = {"bottom": draft["bottom"], "top": top, "improvements": imps}
+        try:
+            return engine_pads.evaluate(plan, owned, has_4g, literal), {i["id"] for i in imps}
+        except ValueError:
+            continue
+    return None
 
 
 def top_piece(draft: dict[str, Any]) -> list[dict[str, Any]]:
@@ -98,9 +109,9 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
     x0, y0, x1, y1 = frame(has_4g)
     cell = CELL_4G if has_4g else CELL
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    grid_grid, laid = laid_grid(d, owned, has_4g)
+    grid_grid, on_pads = laid_grid(d, owned, has_4g)
     top_laid = d["top"].get("x") is not None and any(c["layer"] == "top" for c in grid_grid)
-    tray = ([] if top_laid else ["pad"]) + [i for i in owned if i not in laid]
+    tray = ([] if top_laid else ["pad"]) + [i for i in owned if i not in on_pads]
     # the tray below the grid, as many pieces a row as the grid is wide
     gw = LABEL + cols * cell
     slots = _tray_slots(tray, d, cell, gw)
@@ -115,13 +126,13 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
 
     origin = padview.grid_origin(has_4g)
     for cx in range(x0, x1 + 1):
-        cv.text(at(cx, y0)[0] + cell / 2, gy - 4, padview.cell_name(cx, origin[1], origin)[:-1], t.SMALL, bold=True, fill="#34495e", anchor="md")
+        cv.text(at(cx, y0)[0] + cell / 2, gy - 4, padview.cell_name(cx, origin[1], origin)[:-1], t.SMALL, bold=True, fill=t.MUTED, anchor="md")
     for cy in range(y0, y1 + 1):
-        cv.text(gx - 6, at(x0, cy)[1] + cell / 2, str(cy - origin[1] + 1), t.SMALL, bold=True, fill="#34495e", anchor="rm")
+        cv.text(gx - 6, at(x0, cy)[1] + cell / 2, str(cy - origin[1] + 1), t.SMALL, bold=True, fill=t.MUTED, anchor="rm")
     for cy in range(y0, y1 + 1):
         for cx in range(x0, x1 + 1):
             px, py = at(cx, cy)
-            cv.box(px + 1, py + 1, px + cell - 1, py + cell - 1, fill="#f3f5f9", outline="#dde2ea")
+            cv.box(px + 1, py + 1, px + cell - 1, py + cell - 1, fill=t.REGION, outline=t.FAINT)
     minx = min(c["x"] for c in grid_grid)
     miny = min(c["y"] for c in grid_grid)
     padview.draw_grid(cv, grid_grid, *at(minx, miny), cell)
@@ -129,6 +140,20 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
         for cx in range(x0, x1 + 1):
             px, py = at(cx, cy)
             cv.mark(f"cell:{cx},{cy}", "cell", (px, py, px + cell, py + cell), padview.cell_name(cx, cy, origin))
+    # beside the grid: the Pads in words, and what the plan gives once the top Pad is laid
+    rx = gx + cols * cell + 30
+    rw = x + w - 14 - rx
+    b = d["bottom"]
+    words = [f"Bottom (grey): Pad {b['pad']}, side {int(b['side']) + 1}"]
+    if top_laid:
+        words.append(f"Top (blue): Pad {'B' if b['pad'] == 'A' else 'A'}, side {int(d['top']['side']) + 1}, turned {int(d['top']['rot']) * 90}°")
+    for i, line in enumerate(words):
+        cv.text(rx, gy + i * 24, cv.fit(line, t.BODY, False, rw), t.BODY, fill=t.MUTED)
+    outcome = laid(d, owned, has_4g, literal_cover(view)) if top_laid else None
+    if outcome is not None and rw > 300:
+        from render.smartphone_inc import private  # (it draws this panel: imported when used)
+
+        private.outcome_column(cv, view, view["you"], outcome[0], rx, gy + len(words) * 24 + 12, rw, True)
     if tray:
         ty = gy + rows * cell + GAP
         cv.text(x + 14, ty, "Not laid yet (at the table: drag each onto the grid, or tap it, then a cell)", t.SMALL, fill=t.MUTED)
