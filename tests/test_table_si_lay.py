@@ -225,4 +225,10 @@ async def test_a_piece_tapped_then_a_cell_and_tapped_again_turns_where_the_engin
         assert (got["top"]["rot"], got["top"]["x"], got["top"]["y"]) == (1, *TOP_AT), got
         pads.validate_plan({**got, "improvements": []}, [], False)
         await p.page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
+        # each picture the area pastes (a symbol of a cell) is its own, not the board's of the same name
+        foreign = await p.page.evaluate(
+            """() => { const s = document.getElementById('mine-board');
+                return [...s.querySelectorAll('use')].map((u) => u.getAttribute('href'))
+                    .filter((h) => { const e = document.getElementById(h.slice(1)); return !e || !s.contains(e); }); }""")
+        assert await p.page.locator("#mine-board use").count() > 10 and not foreign, foreign
         assert not p.errors, p.errors

@@ -116,7 +116,9 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
     gw = LABEL + cols * cell
     slots = _tray_slots(tray, d, cell, gw)
     tray_h = max((sy + sh for _k, _sx, sy, _sw, sh in slots), default=0)
-    h = 40 + 24 + rows * cell + (GAP + 24 + tray_h if tray else 0) + 16
+    # (its words wrapped to the grid's width: a phone shows the area about that wide)
+    said = cv.wrap("Not laid yet (at the table: drag each onto the grid, or tap it, then a cell)", t.SMALL, False, gw)
+    h = 40 + 24 + rows * cell + (GAP + 20 * len(said) + 4 + tray_h if tray else 0) + 16
     top = cv.panel(x, y, w, h, "Lay your plan", note="not sealed yet: /plan in Discord, or lay it here at the table")
     gx = x + 14 + LABEL
     gy = top + 24
@@ -156,8 +158,10 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
         private.outcome_column(cv, view, view["you"], outcome[0], rx, gy + len(words) * 24 + 12, rw, True)
     if tray:
         ty = gy + rows * cell + GAP
-        cv.text(x + 14, ty, "Not laid yet (at the table: drag each onto the grid, or tap it, then a cell)", t.SMALL, fill=t.MUTED)
-        ty += 24
+        for line in said:
+            cv.text(x + 14, ty, line, t.SMALL, fill=t.MUTED)
+            ty += 20
+        ty += 4
         for kind, sx, sy, _sw, _sh in slots:
             px, py = x + 14 + sx, ty + sy
             if kind == "pad":

@@ -14,7 +14,7 @@ const PLAYER = { green: "#3f9a4b", blue: "#3c6fd1", red: "#d14b4b", yellow: "#d8
 // (``places``, from the engine); a drop or a tap is matched against that list, nothing
 // else: this file knows no rule of Planning.
 
-let draft = null; // {key, bottom, bottomSide, topSide, rot, x, y, imps: {id: {x, y, rot, layer}}, pick}
+let draft = null; // {key, bottom, bottomSide, topSide, rot, x, y, imps: {id: {x, y, rot, layer}}, pick, moving}
 let lastPreview = null;
 let previewFor = "";
 let placesFor = ""; // the laid plan the places of lastPreview are for
@@ -94,7 +94,8 @@ function place(h, piece, cx, cy) {
     return false;
   }
   put(piece, e);
-  draft.pick = piece;
+  draft.pick = piece; // (its buttons below; a tap on it turns it)
+  draft.moving = false; // (its places are marked again once it is tapped)
   h.note("");
   changed(h);
   return true;
@@ -130,7 +131,7 @@ function turn(h, piece, change = "rot") {
 
 function changed(h) {
   confirming = false;
-  h.saveDraft({ ...draft, pick: null }); // kept on the server until sealed
+  h.saveDraft({ ...draft, pick: null, moving: false }); // kept on the server until sealed
   h.redraw();
   askPreview(h);
 }
@@ -174,7 +175,7 @@ export function afterMine(t, h) {
   const cells = cellsOf(svg);
   const occupied = (lastPreview && lastPreview.places && lastPreview.places.occupied) || {};
   const spots = new Set();
-  if (draft.pick) for (const e of placesOf(draft.pick) || []) {
+  if (draft.pick && (draft.moving || !laidAt(draft.pick))) for (const e of placesOf(draft.pick) || []) {
     if (pieceKey(draft.pick) === "top" && (e[0] !== draft.topSide || e[1] !== draft.rot)) continue;
     spots.add(anchorOf(draft.pick, e).join(","));
   }
@@ -266,7 +267,7 @@ function wire(svg, h) {
 // goes there, else the piece laid there is picked (again: turned)
 function tapped(h, piece, cell) {
   if (piece) {
-    if (draft.pick === piece) turn(h, piece); else { draft.pick = piece; h.note("Now tap the cell for its top-left corner (marked), or drag it there."); h.redraw(); }
+    if (draft.pick === piece) turn(h, piece); else { draft.pick = piece; draft.moving = true; h.note("Now tap the cell for its top-left corner (marked), or drag it there."); h.redraw(); }
     return;
   }
   if (!cell) return;
@@ -274,7 +275,7 @@ function tapped(h, piece, cell) {
   const there = occupied[`${cell.x},${cell.y}`];
   if (draft.pick && there === draft.pick) { turn(h, draft.pick); return; }
   if (draft.pick && fitting(draft.pick, cell.x, cell.y)) { place(h, draft.pick, cell.x, cell.y); return; }
-  if (there) { draft.pick = there; h.note("Picked: tap it again to turn it, or tap where it goes."); h.redraw(); return; }
+  if (there) { draft.pick = there; draft.moving = true; h.note("Picked: tap it again to turn it, or tap where it goes."); h.redraw(); return; }
   if (draft.pick) place(h, draft.pick, cell.x, cell.y); else h.note("Tap a piece first (or drag it onto the grid).");
 }
 

@@ -275,6 +275,7 @@ export async function mineArea(root, t, h, url, call, extra = "") {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   if (doc.documentElement.nodeName !== "svg") return;
   const node = document.importNode(doc.documentElement, true);
+  ownIds(node, "mine-");
   node.setAttribute("id", "mine-board");
   node.setAttribute("role", "img");
   node.setAttribute("aria-label", "Your own area");
@@ -290,6 +291,17 @@ export async function mineArea(root, t, h, url, call, extra = "") {
   document.body.dataset.mine = `${t.game_id}/${t.version}/${t.you}`; // (the tests wait for it)
   document.body.dataset.mineDraft = extra; // (the draft drawn on it, if any)
   loaded();
+}
+
+// the ids inside a drawing made its own (``prefix``): the board and the own area are in
+// one page, and each names its pasted pictures p0, p1, …; a <use href="#p0"> finds the
+// first in the page, the other drawing's (a company token where a Pad's symbol belongs)
+export function ownIds(node, prefix) {
+  const ids = new Map();
+  for (const e of node.querySelectorAll("[id]")) { ids.set(`#${e.id}`, `#${prefix}${e.id}`); e.id = prefix + e.id; }
+  for (const e of node.querySelectorAll("use")) {
+    for (const a of ["href", "xlink:href"]) { const v = e.getAttribute(a); if (v && ids.has(v)) e.setAttribute(a, ids.get(v)); }
+  }
 }
 
 function buildMine() {

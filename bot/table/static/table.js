@@ -267,6 +267,7 @@ async function replayBoard(t, step, seq) {
     const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
     if (svg.nodeName !== "svg") throw new Error("The board of that step could not be drawn.");
     const node = document.adoptNode(svg);
+    decide.ownIds(node, "replay-"); // (its pictures' ids, not the board's above it)
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", `The board after move ${step}`);
     frame.replaceChildren(node);
