@@ -54,7 +54,7 @@ async def shoot(game: str, kind: str, players: int, seed: int, out_dir: Path = D
         if game == "smartphone-inc":  # (the plan is laid on the own area's grid, below the decision: shown there)
             await page.evaluate("""() => { const c = document.querySelector('#mine-board [data-id="cell:1,-1"]');
                 const f = document.getElementById('mine-frame');
-                c.scrollIntoView({block: 'start'}); f.scrollTop -= 80; f.scrollIntoView({block: 'start'}); window.scrollBy(0, -250); }""")
+                c.scrollIntoView({block: 'start'}); f.scrollTop -= 96; f.scrollIntoView({block: 'start'}); window.scrollBy(0, -250); }""")
         out = out_dir / f"{game}.png"
         await page.screenshot(path=str(out))  # what a phone shows first (400 × 800)
         assert not p.errors, p.errors
