@@ -34,7 +34,7 @@ function freshDraft(key) {
 
 function planning(t) {
   const me = t.you && t.view.players ? t.view.players[t.you] : null;
-  return Boolean(t.prompt && t.prompt.type === "plan" && t.facts && t.facts.pads && !(me && me.sealed));
+  return Boolean(t.prompt && t.prompt.type === "plan" && t.facts && !(me && me.sealed));
 }
 
 export function update(t, h) {

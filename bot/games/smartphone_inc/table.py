@@ -23,27 +23,12 @@ from engine.smartphone_inc import pads
 from engine.smartphone_inc.data import MINI_UPGRADES
 from render.smartphone_inc import laying
 
-CELL_WORDS = {
-    "down": ("▼", "price"),
-    "up": ("▲", "price"),
-    "prod": ("Prod",),
-    "improve": ("Impr",),
-    "research": ("Res",),
-    "logistics": ("Log",),
-}
-CELL_LEGEND = "Prod: Production · Impr: Improve Production · Res: Research · Log: Logistics · ▼/▲ price: Price Down/Up"
-
 
 def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
-    """The Pads' printed sides, the symbols' names, and the Improvements this seat
-    places now (from its plan prompt), each with its two halves."""
+    """The regions' and Technologies' words, and the Improvements this seat places now
+    (from its plan prompt), each with its two halves (the plan itself is laid on the
+    own area's drawing: :func:`places`)."""
     out: dict[str, Any] = {
-        "symbols": {k: words.SYMBOL_NAMES[k] for k in words.SYMBOL_SHORT},
-        "short": dict(words.SYMBOL_SHORT),
-        # a planner cell's words, short enough for 13 px text in its 50 px square
-        "cell": {k: list(v) for k, v in CELL_WORDS.items()},
-        "cell_legend": CELL_LEGEND,
-        "pads": {p: [pads.pad_cells(p, s) for s in (0, 1)] for p in ("A", "B")},
         "regions": {rid: words.region_name(rid) for rid in view.get("regions") or {}},
         # a Technology's two printed sides (face up, face down), for its details on a tap
         "tech_sides": {
