@@ -14,6 +14,7 @@ not laid its own id. Which placements are legal is the engine's word
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -99,8 +100,10 @@ def top_piece(draft: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: float, y: float, w: float) -> float:
-    """The grid and the tray of the seat's plan being laid; returns the y below it."""
+def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: float, y: float, w: float, gives: Callable[..., None]) -> float:
+    """The grid and the tray of the seat's plan being laid; returns the y below it.
+    ``gives``: the private picture's column of what a plan gives
+    (``private.outcome_column``, which draws this panel: passed, not imported)."""
     me = view["players"][view["you"]]
     owned = [str(i) for i in me.get("improvements") or []]
     prompt = view.get("prompt") or {}
@@ -153,9 +156,7 @@ def panel(cv: Canvas, view: dict[str, Any], draft: dict[str, Any] | None, x: flo
         cv.text(rx, gy + i * 24, cv.fit(line, t.BODY, False, rw), t.BODY, fill=t.MUTED)
     outcome = laid(d, owned, has_4g, literal_cover(view)) if top_laid else None
     if outcome is not None and rw > 300:
-        from render.smartphone_inc import private  # (it draws this panel: imported when used)
-
-        private.outcome_column(cv, view, view["you"], outcome[0], rx, gy + len(words) * 24 + 12, rw, True)
+        gives(cv, view, view["you"], outcome[0], rx, gy + len(words) * 24 + 12, rw, True)
     if tray:
         ty = gy + rows * cell + GAP
         for line in said:

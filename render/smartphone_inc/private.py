@@ -44,7 +44,7 @@ def _draw(view: dict[str, Any], height: int, draft: dict[str, Any] | None = None
     if view.get("prompt") and view["prompt"].get("type") != "plan":
         y = prompts.panel(cv, view, x, y, INNER) + 14
     if laying(view):
-        y = layingview.panel(cv, view, draft, x, y, INNER) + 14
+        y = layingview.panel(cv, view, draft, x, y, INNER, outcome_column) + 14
     else:
         y = plan_panel(cv, view, x, y, INNER) + 14
     y = pads_panel(cv, x, y, INNER) + 14
