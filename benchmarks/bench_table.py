@@ -101,7 +101,7 @@ async def main() -> None:
                     ctx = await b.new_context(viewport={"width": 400, "height": 800})
                     p = Page(await ctx.new_page())
                     await p.open(fresh_link())
-                    await p.page.wait_for_selector("#planner")
+                    await p.laying()
                     paints.append(float(await p.page.evaluate("document.body.dataset.painted")))
                     await ctx.close()
                 figures["table_first_paint_ms"] = round(statistics.median(paints), 1)
@@ -110,7 +110,7 @@ async def main() -> None:
                 p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
                 await p.open(fresh_link())
                 page = p.page
-                await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+                await p.drag_to_cell((await p.tray())[0], 1, 1)
                 await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
                 trips = []
                 for i in range(runs * 2):
@@ -125,8 +125,8 @@ async def main() -> None:
                     drawn = float(await page.evaluate("document.body.dataset.drawn"))
                     trips.append(drawn - started)
                     if not sealing:  # the unsealed plan is laid again (a fresh draft)
-                        await page.wait_for_selector("#planner")
-                        await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+                        await p.laying()
+                        await p.drag_to_cell((await p.tray())[0], 1, 1)
                         await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
                 figures["table_round_trip_ms"] = round(statistics.median(trips), 1)
                 figures["table_round_trip_max_ms"] = round(max(trips), 1)
@@ -136,14 +136,14 @@ async def main() -> None:
                 p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
                 await p.open(fresh_link())
                 page = p.page
-                await page.wait_for_selector("#planner")
+                await p.laying()
                 gestures = 0
-                await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+                await p.drag_to_cell((await p.tray())[0], 1, 1)
                 gestures += 1
                 spots = [(0, 0), (1, 1)]
-                imps = await page.eval_on_selector_all('#planner g[data-kind="imp"]', "gs => gs.map(g => g.dataset.imp)")
+                imps = await p.tray()  # (the top Pad laid: the Improvements are left)
                 for imp, (x, y) in zip(imps[:2], spots, strict=False):
-                    await p.drag_to_cell(f'#planner g[data-imp="{imp}"]', x, y)
+                    await p.drag_to_cell(imp, x, y)
                     gestures += 1
                 await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
                 await page.click("#seal")

@@ -80,8 +80,8 @@ async def first_paints(b: Any, game: str, runs: int) -> list[float]:
 
 
 async def lay(p: Page) -> None:
-    await p.page.wait_for_selector("#planner")
-    await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+    await p.laying()
+    await p.drag_to_cell((await p.tray())[0], 1, 1)
     await p.page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
 
 

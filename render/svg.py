@@ -315,12 +315,13 @@ def board(game_name: str, view: dict[str, Any]) -> str:
     return out
 
 
-def mine(game_name: str, view: dict[str, Any]) -> str:
+def mine(game_name: str, view: dict[str, Any], draft: Any = None) -> str:
     """The SVG of one seat's own area from ``view`` (that seat's view from the engine,
     never the whole state): the game's ``render/<game>/svg.py`` draws it with the same
-    code as the seat's private picture in Discord."""
+    code as the seat's private picture in Discord. ``draft``: the seat's half-built
+    decision at the table, where the game draws one (Smartphone Inc.'s plan being laid)."""
     if view.get("you") is None:
         raise ValueError("a seat's own area is drawn from that seat's view only")
     module = importlib.import_module(f"render.{game_name.replace('-', '_')}.svg")
-    out: str = module.mine(view)
+    out: str = module.mine(view, draft) if draft is not None else module.mine(view)
     return out

@@ -6,7 +6,8 @@ and the README (``make docs-pictures`` runs this after scripts/docs_pictures.py)
 Each is a seeded local game (the table's own server and App, as ``boardroom table``;
 :func:`tests.phone_support.local_table`) brought to its by-hand decision, then shown as
 a phone shows it first: the board's frame at the top, the decision below it. Smartphone
-Inc. has its top Pad laid on the bottom one (the live preview showing), Mobile Markets a
+Inc. has its top Pad laid on the bottom one on the grid of the own area (shown there,
+below the decision), Mobile Markets a
 Feature in a product's slot, Age of Automaton an automaton tapped. Needs Debian's
 chromium. Look at them before committing.
 """
@@ -34,7 +35,7 @@ async def shoot(game: str, kind: str, players: int, seed: int, out_dir: Path = D
         page = p.page
         await page.wait_for_selector("body[data-board]")
         if game == "smartphone-inc":
-            await p.drag_to_cell('#planner g[data-kind="top"]', 1, 0)
+            await p.drag_to_cell((await p.tray())[0], 1, 0)
             await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
         elif game == "mobile-markets":
             await page.locator("#slots").evaluate("e => e.scrollIntoView({block: 'start'})")
@@ -50,6 +51,10 @@ async def shoot(game: str, kind: str, players: int, seed: int, out_dir: Path = D
             await page.locator("#workers button").first.click()
         await p.settled()
         await page.evaluate("window.getSelection().removeAllRanges(); window.scrollTo(0, 0)")
+        if game == "smartphone-inc":  # (the plan is laid on the own area's grid, below the decision: shown there)
+            await page.evaluate("""() => { const c = document.querySelector('#mine-board [data-id="cell:1,-1"]');
+                const f = document.getElementById('mine-frame');
+                c.scrollIntoView({block: 'start'}); f.scrollTop -= 96; f.scrollIntoView({block: 'start'}); window.scrollBy(0, -250); }""")
         out = out_dir / f"{game}.png"
         await page.screenshot(path=str(out))  # what a phone shows first (400 × 800)
         assert not p.errors, p.errors

@@ -106,46 +106,69 @@ class Page:
     async def wait_version_past(self, version: int, timeout: float = 5_000) -> None:
         await self.page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=timeout)
 
-    async def _geometry(self, source: str) -> tuple[float, float, float, float, float]:
-        """(svg x, svg y, one cell in pixels, item x, item y), read in one go (the planner
-        is redrawn whenever a preview comes back), with the planner scrolled into view
-        first: a mouse gesture lands where the window shows it (after a change of width
-        the page may be scrolled elsewhere)."""
+    async def _geometry(self, piece: str, gx: int, gy: int) -> tuple[float, float, float, float]:
+        """(x, y) of the middle of the top-left cell of ``piece`` (an id of the own area's
+        drawing: the top Pad's letter or an Improvement's id, not laid yet) and (x, y) of
+        the middle of grid cell (gx, gy) (``cell:gx,gy``), on the screen, read in one go
+        with the piece scrolled into the own area's view first: a mouse gesture lands where
+        the window shows it."""
         g = await self.page.evaluate(
-            """(sel) => {
-                const svg = document.querySelector('#planner');
-                svg.scrollIntoView({block: 'center', inline: 'center'});
-                const item = svg.querySelector(sel.replace('#planner ', ''));
-                const r = svg.getBoundingClientRect(), b = item.getBoundingClientRect();
-                return [r.x, r.y, 54 * r.width / svg.viewBox.baseVal.width, b.x, b.y];
+            """([piece, cell]) => {
+                const svg = document.getElementById('mine-board');
+                const item = [...svg.querySelectorAll('[data-lay="piece"]')].find((e) => e.getAttribute('data-id') === piece);
+                const target = [...svg.querySelectorAll('[data-kind="cell"]')].find((e) => e.getAttribute('data-id') === cell);
+                target.scrollIntoView({block: 'center', inline: 'center'});
+                const t = target.getBoundingClientRect();
+                const rs = [...item.querySelectorAll('rect')].map((r) => r.getBoundingClientRect());  // (its cells, not its name)
+                const bx = Math.min(...rs.map((b) => b.x)), by = Math.min(...rs.map((b) => b.y));
+                return [bx + t.width / 2, by + t.height / 2, t.x + t.width / 2, t.y + t.height / 2];
             }""",
-            source,
+            [piece, f"cell:{gx},{gy}"],
         )
-        return float(g[0]), float(g[1]), float(g[2]), float(g[3]), float(g[4])
+        return float(g[0]), float(g[1]), float(g[2]), float(g[3])
 
-    async def drag_to_cell(self, source: str, gx: int, gy: int) -> None:
-        """Drag ``source`` so that its top-left cell lies on grid cell (gx, gy) (the
-        engine's grid: the bottom Pad at x 0..2, y 0..1): one gesture."""
+    async def drag_to_cell(self, piece: str, gx: int, gy: int) -> None:
+        """Drag ``piece`` (the top Pad's letter, or an Improvement's id) from the own
+        area's tray so that its top-left cell lies on grid cell (gx, gy) (the engine's
+        grid: the bottom Pad at x 0..2, y 0..1): one gesture. Waits until the area is
+        drawn again with it laid."""
         page = self.page
-        await self.settled()
-        # the planner read until it stays put: a redraw or a scroll still under way when it
+        await self.laying()
+        before = await page.evaluate("document.body.dataset.laid || ''")
+        # the area read until it stays put: a redraw or a scroll still under way when it
         # was read once sent a drag of a loaded machine beside its cells (1 run in 10)
-        geometry = await self._geometry(source)
+        geometry = await self._geometry(piece, gx, gy)
         for _ in range(100):
             await asyncio.sleep(0.05)
-            again = await self._geometry(source)
+            again = await self._geometry(piece, gx, gy)
             if again == geometry:
                 break
             geometry = again
-        sx, sy, cell, bx, by = geometry
-        x0, y0 = bx + cell * 0.5, by + cell * 0.5
-        tx, ty = sx + (gx + 2 + 0.5) * cell, sy + (gy + 2 + 0.5) * cell
+        x0, y0, tx, ty = geometry
+        if not (0 <= y0 <= (page.viewport_size or {}).get("height", 800)):  # (the piece and its cell far apart: drag the page's way)
+            raise AssertionError(f"the piece {piece} is out of sight while its cell is in it")
         await page.mouse.move(x0, y0)
         await page.mouse.down()
         await page.mouse.move((x0 + tx) / 2, (y0 + ty) / 2, steps=4)
         await page.mouse.move(tx, ty, steps=4)
         await page.mouse.up()
+        await page.wait_for_function("(old) => (document.body.dataset.laid || '') !== old", arg=before)
+        await self.laying()
+
+    async def laying(self) -> None:
+        """Until the own area shows the plan laid so far, its places known (the preview
+        answered and the area drawn with it)."""
+        await self.page.wait_for_function(
+            """() => { const s = document.getElementById('mine-board');
+                return s && s.dataset.lay && s.querySelector('[data-lay]') && (document.body.dataset.busy || '0') === '0'
+                  && (document.body.dataset.mineDraft || '').includes(encodeURIComponent(document.body.dataset.laid || '')); }""")
         await self.settled()
+
+    async def tray(self) -> list[str]:
+        """The ids of the pieces not laid yet, in the own area's tray (the top Pad's letter first)."""
+        out: list[str] = await self.page.evaluate(
+            "[...document.querySelectorAll('#mine-board [data-lay=\"piece\"]')].map((e) => e.getAttribute('data-id'))")
+        return out
 
     async def settled(self) -> None:
         """Until the page has no request out but the long-poll (a preview, a move)."""

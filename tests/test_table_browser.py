@@ -48,10 +48,10 @@ async def plan_by_hand(p: Page) -> dict[str, Any]:
     top of the bottom Pad's first row, by dragging; seal with one confirmation. Returns
     the plan the page sent."""
     page = p.page
-    await page.wait_for_selector("#planner")
-    await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+    await p.laying()
+    await p.drag_to_cell((await p.tray())[0], 1, 1)
     await page.wait_for_function("() => document.querySelector('#preview') && /Price|cover/.test(document.querySelector('#preview').textContent)")
-    await p.drag_to_cell('#planner g[data-kind="imp"]', 0, 0)
+    await p.drag_to_cell((await p.tray())[0], 0, 0)
     await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
     await p.assert_plain_words()
     await page.click("#seal")

@@ -197,11 +197,11 @@ async def plan_on_the_planner(p: Page, count: Count) -> dict[str, Any]:
             sent.update(json.loads(req.post_data))
 
     before = count.total
-    await page.wait_for_selector("#planner")
-    await p.drag_to_cell('#planner g[data-kind="top"]', 1, 1)
+    await p.laying()
+    await p.drag_to_cell((await p.tray())[0], 1, 1)
     count.drags += 1
     for i, imp in enumerate((t["facts"].get("improvements") or [])[:2]):
-        await p.drag_to_cell(f'#planner g[data-imp="{imp["id"]}"]', i, 0)
+        await p.drag_to_cell(imp["id"], i, 0)
         count.drags += 1
     await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
     page.on("request", on_request)

@@ -59,8 +59,8 @@ async def test_on_a_phone_text_is_readable_controls_are_large_and_the_board_is_a
 
 async def _laid(p: Page) -> str:
     """Lay the top Pad on the bottom one by hand; the preview's text once it is in."""
-    await p.page.wait_for_selector("#planner")
-    await p.drag_to_cell('#planner g[data-kind="top"]', 1, 0)
+    await p.laying()
+    await p.drag_to_cell((await p.tray())[0], 1, 0)
     await p.page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
     return await p.page.inner_text("#preview")
 

@@ -23,8 +23,9 @@ in the game asked for)::
     POST /api/draft   {"game", "draft"}  -> {"ok"}: the caller's own half-built decision
                                       (bot.table.drafts), read back in its /api/table
     GET  /api/board.svg?game=      -> the public board as SVG (bot.table.board)
-    GET  /api/mine.svg?game=       -> the caller's own area as SVG, from their seat's view
-                                      only (bot.table.mine)
+    GET  /api/mine.svg?game=[&draft=] -> the caller's own area as SVG, from their seat's view
+                                      only (bot.table.mine); ``draft``: a half-built decision
+                                      (JSON) the game draws on it
 
 Who sees a game (:mod:`bot.table.access`): its seated players, and members who can see
 its channel or thread on Discord; to anyone else every call about the game answers 404,
@@ -641,8 +642,17 @@ class TableServer:
             return _refuse(403, "You have no seat in this game, so no area of your own; you can watch.")
         if info.status == "lobby":
             return _refuse(409, "The game has not started yet: there is no board to show.")
+        draft: Any = None
+        said = request.query.get("draft")
+        if said:  # the page's half-built decision, drawn on the area (Smartphone Inc.'s plan being laid)
+            try:
+                draft = json.loads(said) if len(said) <= drafts.MAX_CHARS else None
+            except ValueError:
+                draft = None
+            if not drafts.acceptable(draft):
+                draft = None
         try:
-            text = await mine_svg(self.app, info, mine.seat)
+            text = await mine_svg(self.app, info, mine.seat, draft)
         except Exception:
             log.exception("could not draw a seat's own area of game %s as SVG", info.id)
             return _refuse(500, "Your area could not be drawn; your decisions still work.")

@@ -17,6 +17,7 @@ from engine.smartphone_inc.data import (
 )
 from render import kit
 from render.smartphone_inc import board, frame, modules, prompts, techs
+from render.smartphone_inc import laying as layingview
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas
@@ -28,7 +29,9 @@ def draw(view: dict[str, Any]) -> Image.Image:
     return kit.drawn_to_fit(("si-private", len(view["seats"]), str(view.get("board")), bool(view.get("directives"))), 3600, lambda height: _draw(view, height))
 
 
-def _draw(view: dict[str, Any], height: int) -> Image.Image:
+def _draw(view: dict[str, Any], height: int, draft: dict[str, Any] | None = None) -> Image.Image:
+    """The picture; ``draft``: the plan the seat is laying (the live table's), drawn on
+    the grid of a plan not sealed yet (:mod:`render.smartphone_inc.laying`)."""
     seat = view["you"]
     me = view["players"][seat]
     cv = Canvas(t.WIDTH, height)
@@ -40,7 +43,10 @@ def _draw(view: dict[str, Any], height: int) -> Image.Image:
     y = status(cv, view, x, y, INNER) + 14
     if view.get("prompt") and view["prompt"].get("type") != "plan":
         y = prompts.panel(cv, view, x, y, INNER) + 14
-    y = plan_panel(cv, view, x, y, INNER) + 14
+    if laying(view):
+        y = layingview.panel(cv, view, draft, x, y, INNER, outcome_column) + 14
+    else:
+        y = plan_panel(cv, view, x, y, INNER) + 14
     y = pads_panel(cv, x, y, INNER) + 14
     y = improvements_panel(cv, view, x, y, INNER) + 14
     y = offices_panel(cv, view, x, y, INNER) + 14
@@ -90,6 +96,13 @@ def status(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> fl
         cv.text(bx + sw / 2, y + 60, value, t.TITLE, bold=True, anchor="mm")
     cv.footnote(x + 14, y + h - 14, f"Goods in stock {me.get('supply', 0)} · Improvements {len(me['improvements'])}")
     return y + h
+
+
+def laying(view: dict[str, Any]) -> bool:
+    """Whether the seat lays its plan now (its plan prompt, not sealed)."""
+    me = view["players"][view["you"]]
+    prompt = view.get("prompt") or {}
+    return view.get("phase") == "planning" and prompt.get("type") == "plan" and not me.get("sealed")
 
 
 def plan_panel(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> float:

@@ -43,6 +43,7 @@ def board(view: dict[str, Any]) -> str:
     return svg.draw(lambda: public._draw_on(SvgCanvas(public.t.WIDTH, HEIGHT), view), CLASSES)
 
 
-def mine(view: dict[str, Any]) -> str:
-    """The SVG of the seat's own area (its private picture) from its own view."""
-    return svg.draw(lambda: private._draw(view, HEIGHT), CLASSES)
+def mine(view: dict[str, Any], draft: dict[str, Any] | None = None) -> str:
+    """The SVG of the seat's own area (its private picture) from its own view, with the
+    plan it is laying (``draft``: the table's, a plan whose top Pad may not be laid yet)."""
+    return svg.draw(lambda: private._draw(view, HEIGHT, draft), CLASSES)

@@ -1,236 +1,311 @@
 // Smartphone Inc. at the live table: the board (regions, Technologies, companies) and
-// Planning by hand. The Pads and Improvements are dragged on a grid (SVG, pointer
-// events, so mouse and touch alike); the top Pad and an Improvement turn and flip with
-// a tap; every change asks the server for the engine's preview (price, Goods, Improve,
-// Research, Logistics, unsold Goods). Seal asks one confirmation. The grid is the
-// engine's (engine/smartphone_inc/pads.py): the bottom Pad lies at x 0..2, y 0..1.
+// Planning by hand, on the seat's own area. The Pads and Improvements are dragged onto
+// its grid (pointer events, so mouse and touch alike) or tapped, then a cell; a laid
+// piece turns with a second tap; every change asks the server for the engine's preview
+// (price, Goods, Improve, Research, Logistics, unsold Goods) and where each piece may go
+// next. Seal asks one confirmation.
 
-const COLS = [-2, 4]; // grid x range shown
-const ROWS = [-2, 3]; // grid y range shown
-const C = 54; // one cell, in SVG units
-const GAP = 14;
-const COLOURS = { prod: "#8fa3bf", research: "#b190d8", logistics: "#7cc48a", improve: "#f0a65a", up: "#e27a7a", down: "#6fc3c8" };
 const PLAYER = { green: "#3f9a4b", blue: "#3c6fd1", red: "#d14b4b", yellow: "#d8b21f", purple: "#8a4fc9", black: "#333" };
 
-let draft = null; // {key, bottom, bottomSide, topSide, rot, x, y, imps: {id: {x, y, rot, layer}}, pick}
+// The plan is laid on the seat's own area (api/mine.svg, drawn by the server with the plan
+// as laid so far: render/smartphone_inc/laying.py). Its grid's cells carry the engine's
+// coordinates (data-id "cell:x,y"), the pieces not laid their ids (the top Pad's letter,
+// each Improvement's id). The server's preview says where each piece may go now
+// (``places``, from the engine); a drop or a tap is matched against that list, nothing
+// else: this file knows no rule of Planning.
+
+let draft = null; // {key, bottom, bottomSide, topSide, rot, x, y, imps: {id: {x, y, rot, layer}}, pick, moving}
 let lastPreview = null;
 let previewFor = "";
+let placesFor = ""; // the laid plan the places of lastPreview are for
 let confirming = false;
 
-function rotOffset(col, row, rot) { // engine pads._rot_offset
-  if (rot === 0) return [col, row];
-  if (rot === 1) return [1 - row, col];
-  if (rot === 2) return [2 - col, 1 - row];
-  return [row, 2 - col];
-}
-function impCells(x, y, rot) { // engine pads.improvement_positions: [cells[0], cells[1]]
-  if (rot === 0) return [[x, y], [x + 1, y]];
-  if (rot === 1) return [[x, y], [x, y + 1]];
-  if (rot === 2) return [[x + 1, y], [x, y]];
-  return [[x, y + 1], [x, y]];
-}
-
-function planOf(d) {
-  if (d.x === null) return null;
+// the plan as laid (the top Pad's place null while it is not laid): the preview's and the drawing's
+function layOf(d) {
   const improvements = Object.entries(d.imps).map(([id, p]) => ({ id, x: p.x, y: p.y, rot: p.rot, layer: p.layer }));
   return { bottom: { pad: d.bottom, side: d.bottomSide }, top: { side: d.topSide, rot: d.rot, x: d.x, y: d.y }, improvements };
 }
+
+function planOf(d) { return d.x === null ? null : layOf(d); }
 
 function freshDraft(key) {
   return { key, bottom: "A", bottomSide: 0, topSide: 0, rot: 0, x: null, y: null, imps: {}, pick: null };
 }
 
-export function update(t, h, changed) {
-  const prompt = t.prompt;
-  if (!prompt || prompt.type !== "plan") { confirming = false; return; }
+function planning(t) {
+  const me = t.you && t.view.players ? t.view.players[t.you] : null;
+  return Boolean(t.prompt && t.prompt.type === "plan" && t.facts && !(me && me.sealed));
+}
+
+export function update(t, h) {
+  if (!planning(t)) { confirming = false; return; }
   const key = `${t.game_id}:${t.view.round}`;
   if (!draft || draft.key !== key) { // the plan half laid before a reload (or on another device), else a fresh one
     const kept = t.draft && typeof t.draft.bottom === "string" && t.draft.imps ? t.draft : null;
     draft = kept ? { ...freshDraft(key), ...kept, key, pick: null } : freshDraft(key);
-    lastPreview = null; previewFor = ""; confirming = false;
-    if (kept && draft.x !== null) askPreview(h);
+    lastPreview = null; previewFor = ""; placesFor = ""; confirming = false;
+    askPreview(h);
   }
 }
 
-const gx = (x) => (x - COLS[0]) * C;
-const gy = (y) => (y - ROWS[0]) * C;
-const W = (COLS[1] - COLS[0] + 1) * C;
-const GRID_H = (ROWS[1] - ROWS[0] + 1) * C;
-
-function cell(h, facts, x, y, sym, opts = {}) {
-  const g = h.el("g", {});
-  const fill = sym ? COLOURS[sym] || "#ddd" : "#fbfbf7";
-  g.append(h.el("rect", { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 6, fill, stroke: opts.stroke || "#444", "stroke-width": opts.width || 1.5, "stroke-dasharray": sym ? null : "4 3" }));
-  // (13 units: at least 12 px where a 400 px phone draws the planner at about 0.95)
-  const [a, b] = sym ? ((facts.cell || {})[sym] || [facts.short[sym] || sym]) : ["open"];
-  g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + (b ? -3 : 5), "text-anchor": "middle", "font-size": b ? 17 : 14, "font-weight": 600, fill: "#1d2330", text: a }));
-  if (b) g.append(h.el("text", { x: x + C / 2, y: y + C / 2 + 15, "text-anchor": "middle", "font-size": 13, fill: "#1d2330", text: b }));
-  return g;
+// the own area asked with the plan as laid, while it is laid (table.js: api/mine.svg)
+export function mineQuery(t) {
+  if (!planning(t) || !draft) return "";
+  return `&draft=${encodeURIComponent(JSON.stringify(layOf(draft)))}`;
 }
 
-function padGroup(h, facts, pad, side, rot, ox, oy, kind) {
-  const g = h.el("g", { class: kind === "top" ? "drag" : "", "data-kind": kind, "data-pad": pad });
-  const rows = facts.pads[pad][side];
-  for (let r = 0; r < 2; r++) for (let c = 0; c < 3; c++) {
-    const [dx, dy] = rotOffset(c, r, rot);
-    g.append(cell(h, facts, ox + dx * C, oy + dy * C, rows[r][c], { stroke: kind === "top" ? "#1d2330" : "#666", width: kind === "top" ? 2.5 : 1.5 }));
+const topPad = () => (draft.bottom === "A" ? "B" : "A");
+const pieceKey = (piece) => (piece === "A" || piece === "B" ? "top" : piece);
+const laidAt = (piece) => (pieceKey(piece) === "top" ? (draft.x === null ? null : [draft.x, draft.y]) : (draft.imps[piece] ? [draft.imps[piece].x, draft.imps[piece].y] : null));
+
+// where ``piece`` may go now, the engine's list: [[side, rot, x, y]] (the top Pad) or [[x, y, rot, layer]]
+function placesOf(piece) {
+  const p = lastPreview && lastPreview.places;
+  if (!p || placesFor !== JSON.stringify(layOf(draft))) return null;
+  return p[pieceKey(piece)] || [];
+}
+const anchorOf = (piece, e) => (pieceKey(piece) === "top" ? [e[2], e[3]] : [e[0], e[1]]);
+
+// the engine's placement of ``piece`` with its box's top-left on (cx, cy): the one most
+// like how it lies (or is shown) now, or null
+function fitting(piece, cx, cy) {
+  const list = placesOf(piece);
+  if (!list) return null;
+  const here = list.filter((e) => { const [x, y] = anchorOf(piece, e); return x === cx && y === cy; });
+  if (pieceKey(piece) === "top") {
+    const score = (e) => (e[0] === draft.topSide ? 2 : 0) + (e[1] === draft.rot ? 1 : 0);
+    return here.sort((a, b) => score(b) - score(a))[0] || null;
   }
-  const w = (rot % 2 ? 2 : 3) * C, hh = (rot % 2 ? 3 : 2) * C;
-  g.prepend(h.el("rect", { x: ox - 1, y: oy - 1, width: w + 2, height: hh + 2, rx: 8, fill: kind === "top" ? "#1d2330" : "#9aa3b2", opacity: kind === "top" ? 0.9 : 0.6 }));
-  g.append(h.el("title", { text: `Pad ${pad}, side ${side + 1}${kind === "top" ? " (top; drag it, tap to turn)" : " (bottom)"}` }));
-  return g;
+  const now = draft.imps[piece] || { rot: 0, layer: "over" };
+  const score = (e) => (e[2] === now.rot ? 2 : 0) + (e[3] === now.layer ? 1 : 0);
+  return here.sort((a, b) => score(b) - score(a))[0] || null;
 }
 
-function impGroup(h, facts, imp, place, ox, oy, selected) {
-  const g = h.el("g", { class: "drag", "data-kind": "imp", "data-imp": imp.id });
-  const cells = place ? impCells(0, 0, place.rot) : [[0, 0], [1, 0]];
-  const stroke = selected ? "#3559c7" : place && place.layer === "under" ? "#777" : "#b8860b";
-  cells.forEach(([dx, dy], i) => g.append(cell(h, facts, ox + dx * C, oy + dy * C, imp.cells[i], { stroke, width: selected ? 4 : 3 })));
-  g.append(h.el("title", { text: `${imp.label}${place ? (place.layer === "under" ? ", under the top Pad" : ", on top") : ""}` }));
-  return g;
+function put(piece, e) {
+  if (pieceKey(piece) === "top") { [draft.topSide, draft.rot, draft.x, draft.y] = e; return; }
+  draft.imps[piece] = { x: e[0], y: e[1], rot: e[2], layer: e[3] };
 }
 
-function trayLayout(facts) { // where unplaced things wait, below the grid
-  const out = { top: [0, GRID_H + GAP] };
-  let x = 3 * C + GAP, y = GRID_H + GAP;
-  for (const imp of facts.improvements || []) {
-    if (x + 2 * C > W) { x = 3 * C + GAP; y += C + GAP; }
-    out[imp.id] = [x, y];
-    x += 2 * C + GAP;
+function place(h, piece, cx, cy) {
+  if (!placesOf(piece)) { h.note("One moment: the places are being checked."); return false; }
+  const e = fitting(piece, cx, cy);
+  if (!e) {
+    h.note(pieceKey(piece) !== "top" && draft.x === null ? "Lay the top Pad first." : "That cannot go there; the marked cells can take it.", "bad");
+    return false;
   }
-  const bottom = Math.max(y + C, GRID_H + GAP + 2 * C);
-  return { pos: out, height: bottom + 4 };
+  put(piece, e);
+  draft.pick = piece; // (its buttons below; a tap on it turns it)
+  draft.moving = false; // (its places are marked again once it is tapped)
+  h.note("");
+  changed(h);
+  return true;
 }
 
-function planner(root, t, h) {
-  const facts = t.facts;
-  const d = draft;
-  const tray = trayLayout(facts);
-  const svg = h.el("svg", { id: "planner", viewBox: `0 0 ${W} ${tray.height}`, width: W, role: "img", "aria-label": "Your Pads: drag the top Pad and the Improvements" });
-  const grid = h.el("g", {});
-  for (let x = COLS[0]; x <= COLS[1]; x++) for (let y = ROWS[0]; y <= ROWS[1]; y++) {
-    grid.append(h.el("rect", { x: gx(x) + 1, y: gy(y) + 1, width: C - 2, height: C - 2, fill: "#f3f5f9", stroke: "#e0e4ec" }));
+// the next legal way ``piece`` lies at its place (turned; ``other``: what else changes)
+function turned(piece, change) {
+  const at = laidAt(piece);
+  const list = placesOf(piece);
+  if (!at || !list) return null;
+  const here = list.filter((e) => { const [x, y] = anchorOf(piece, e); return x === at[0] && y === at[1]; });
+  if (pieceKey(piece) === "top") {
+    if (change === "side") return here.find((e) => e[0] !== draft.topSide && e[1] === draft.rot) || here.find((e) => e[0] !== draft.topSide) || null;
+    const same = here.filter((e) => e[0] === draft.topSide);
+    return [1, 2, 3].map((k) => same.find((e) => e[1] === (draft.rot + k) % 4)).find(Boolean) || null;
   }
-  svg.append(grid);
-  svg.append(padGroup(h, facts, d.bottom, d.bottomSide, 0, gx(0), gy(0), "bottom"));
-  const imps = facts.improvements || [];
-  const byId = Object.fromEntries(imps.map((i) => [i.id, i]));
-  const placed = (layer) => Object.entries(d.imps).filter(([, p]) => p.layer === layer);
-  for (const [id, p] of placed("under")) svg.append(impGroup(h, facts, byId[id], p, gx(p.x), gy(p.y), d.pick === id));
-  const top = d.bottom === "A" ? "B" : "A";
-  if (d.x !== null) svg.append(padGroup(h, facts, top, d.topSide, d.rot, gx(d.x), gy(d.y), "top"));
-  else svg.append(padGroup(h, facts, top, d.topSide, d.rot, ...tray.pos.top, "top"));
-  for (const [id, p] of placed("over")) svg.append(impGroup(h, facts, byId[id], p, gx(p.x), gy(p.y), d.pick === id));
-  for (const imp of imps) if (!d.imps[imp.id]) svg.append(impGroup(h, facts, imp, null, ...tray.pos[imp.id], d.pick === imp.id));
-  svg.append(h.el("line", { x1: 0, x2: W, y1: GRID_H + GAP / 2, y2: GRID_H + GAP / 2, stroke: "#c9cfda", "stroke-dasharray": "6 4" }));
-  dragging(svg, t, h);
-  root.append(svg);
+  const now = draft.imps[piece];
+  if (change === "layer") return here.find((e) => e[3] !== now.layer && e[2] === now.rot) || here.find((e) => e[3] !== now.layer) || null;
+  return [1, 2, 3].map((k) => here.find((e) => e[2] === (now.rot + k) % 4 && e[3] === now.layer) || here.find((e) => e[2] === (now.rot + k) % 4)).find(Boolean) || null;
 }
 
-function toSvg(svg, ev) {
-  const pt = svg.createSVGPoint();
-  pt.x = ev.clientX; pt.y = ev.clientY;
-  return pt.matrixTransform(svg.getScreenCTM().inverse());
-}
-
-function dragging(svg, t, h) {
-  svg.addEventListener("pointerdown", (ev) => {
-    const g = ev.target.closest("g[data-kind]");
-    if (!g || g.dataset.kind === "bottom") return;
-    ev.preventDefault();
-    const start = toSvg(svg, ev);
-    const box = g.getBBox();
-    const grab = { dx: start.x - box.x, dy: start.y - box.y };
-    let moved = false;
-    h.hold(true);
-    svg.setPointerCapture(ev.pointerId);
-    const move = (e) => {
-      const p = toSvg(svg, e);
-      if (Math.abs(p.x - start.x) + Math.abs(p.y - start.y) > 6) moved = true;
-      g.setAttribute("transform", `translate(${p.x - start.x} ${p.y - start.y})`);
-    };
-    const up = (e) => {
-      svg.removeEventListener("pointermove", move);
-      svg.removeEventListener("pointerup", up);
-      svg.removeEventListener("pointercancel", up);
-      h.hold(false);
-      const p = toSvg(svg, e);
-      const kind = g.dataset.kind;
-      if (!moved) { tapped(kind, g.dataset.imp); return; }
-      const x = Math.round((p.x - grab.dx) / C) + COLS[0];
-      const y = Math.round((p.y - grab.dy) / C) + ROWS[0];
-      const inGrid = p.y < GRID_H && x >= COLS[0] - 1 && y >= ROWS[0] - 1;
-      if (kind === "top") {
-        if (inGrid) { draft.x = x; draft.y = y; } else { draft.x = null; draft.y = null; }
-      } else {
-        const id = g.dataset.imp;
-        if (inGrid) {
-          const old = draft.imps[id];
-          draft.imps[id] = { x, y, rot: old ? old.rot : 0, layer: old ? old.layer : "over" };
-          draft.pick = id;
-        } else { delete draft.imps[id]; if (draft.pick === id) draft.pick = null; }
-      }
-      changed(h);
-    };
-    svg.addEventListener("pointermove", move);
-    svg.addEventListener("pointerup", up);
-    svg.addEventListener("pointercancel", up);
-  });
-
-  function tapped(kind, id) {
-    if (kind === "top") { draft.rot = (draft.rot + 1) % 4; changed(h); return; }
-    if (kind === "imp") {
-      if (draft.pick === id && draft.imps[id]) draft.imps[id].rot = (draft.imps[id].rot + 1) % 4;
-      draft.pick = id;
-      changed(h);
-    }
+function turn(h, piece, change = "rot") {
+  if (pieceKey(piece) === "top" && draft.x === null) { // not laid: only how it is shown changes
+    if (change === "side") draft.topSide = 1 - draft.topSide; else draft.rot = (draft.rot + 1) % 4;
+    changed(h);
+    return;
   }
+  const e = turned(piece, change);
+  if (!e) { h.note(change === "layer" ? "It cannot lie the other way there." : "It cannot turn there; drag it elsewhere first.", "bad"); return; }
+  put(piece, e);
+  changed(h);
 }
 
 function changed(h) {
   confirming = false;
-  h.saveDraft({ ...draft, pick: null }); // kept on the server until sealed
+  h.saveDraft({ ...draft, pick: null, moving: false }); // kept on the server until sealed
   h.redraw();
   askPreview(h);
 }
 
 async function askPreview(h) {
-  const plan = planOf(draft);
-  const key = JSON.stringify(plan);
+  const lay = layOf(draft);
+  const key = JSON.stringify(lay);
   if (key === previewFor) return;
   previewFor = key;
-  if (!plan) { lastPreview = null; h.redraw(); return; }
   try {
-    const p = await h.preview({ type: "plan", plan });
-    if (previewFor === key) { lastPreview = p; h.redraw(); }
+    const p = await h.preview({ type: "plan", plan: lay });
+    if (previewFor === key) { lastPreview = p; placesFor = key; h.redraw(); }
   } catch (err) { h.note(err.message, "bad"); }
 }
 
+// -- gestures on the own area -------------------------------------------------------------
+
+function cellsOf(svg) {
+  const out = [];
+  for (const r of svg.querySelectorAll('[data-kind="cell"]')) {
+    const m = /^cell:(-?\d+),(-?\d+)$/.exec(r.getAttribute("data-id") || "");
+    if (!m) continue;
+    out.push({ el: r, x: Number(m[1]), y: Number(m[2]), bx: Number(r.getAttribute("x")), by: Number(r.getAttribute("y")), w: Number(r.getAttribute("width")), h: Number(r.getAttribute("height")) });
+  }
+  return out;
+}
+
+const cellAt = (cells, px, py) => cells.find((c) => px >= c.bx && px < c.bx + c.w && py >= c.by && py < c.by + c.h) || null;
+
+function userPoint(svg, ev) {
+  const pt = svg.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  return pt.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+// after each drawing of the own area (table.js): the pieces and the places to lay them marked
+export function afterMine(t, h) {
+  const svg = document.getElementById("mine-board");
+  if (!svg || !planning(t) || !draft) return;
+  if (!svg.dataset.lay) { svg.dataset.lay = "1"; wire(svg, h); }
+  const cells = cellsOf(svg);
+  const occupied = (lastPreview && lastPreview.places && lastPreview.places.occupied) || {};
+  const spots = new Set();
+  if (draft.pick && (draft.moving || !laidAt(draft.pick))) for (const e of placesOf(draft.pick) || []) {
+    if (pieceKey(draft.pick) === "top" && (e[0] !== draft.topSide || e[1] !== draft.rot)) continue;
+    spots.add(anchorOf(draft.pick, e).join(","));
+  }
+  for (const c of cells) {
+    const key = `${c.x},${c.y}`;
+    const open = spots.has(key);
+    c.el.classList.toggle("tappable", open);
+    c.el.classList.toggle("made", Boolean(draft.pick && occupied[key] === draft.pick));
+    if (occupied[key]) c.el.setAttribute("data-lay", "placed"); else c.el.removeAttribute("data-lay");
+    if (open || occupied[key]) { c.el.setAttribute("role", "button"); c.el.setAttribute("tabindex", "0"); } else { c.el.removeAttribute("role"); c.el.removeAttribute("tabindex"); }
+  }
+  for (const g of svg.querySelectorAll('[data-kind="pad"], [data-kind="improvement"]')) {
+    const id = g.getAttribute("data-id");
+    g.setAttribute("data-lay", "piece");
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("aria-label", id === "A" || id === "B" ? `The top Pad (Pad ${id})` : `Improvement ${g.querySelector("text") ? g.querySelector("text").textContent : ""}`.trim());
+    g.classList.toggle("source-picked", draft.pick === id);
+  }
+  document.body.dataset.laid = JSON.stringify(layOf(draft));
+}
+
+function wire(svg, h) {
+  svg.addEventListener("pointerdown", (ev) => {
+    if (!draft) return;
+    ev.stopPropagation(); // (not the generic decisions' own gestures: decide.js)
+    const cells = cellsOf(svg);
+    const start = userPoint(svg, ev);
+    const occupied = (lastPreview && lastPreview.places && lastPreview.places.occupied) || {};
+    const group = ev.target.closest && ev.target.closest('[data-lay="piece"]');
+    const under = cellAt(cells, start.x, start.y);
+    let piece = group ? group.getAttribute("data-id") : null;
+    let corner = null; // the pressed piece's top-left, in the drawing's units
+    if (group) { // (its cells' corner: its name below it may be wider)
+      const boxes = [...group.querySelectorAll("rect")].map((r) => r.getBBox());
+      corner = [Math.min(...boxes.map((b) => b.x)), Math.min(...boxes.map((b) => b.y))];
+    } else if (under && occupied[`${under.x},${under.y}`]) {
+      piece = occupied[`${under.x},${under.y}`];
+      const at = laidAt(piece);
+      const c0 = at && cells.find((c) => c.x === at[0] && c.y === at[1]);
+      if (c0) corner = [c0.bx, c0.by];
+    }
+    const x0 = ev.clientX, y0 = ev.clientY;
+    let ghost = null;
+    if (piece && corner) { ev.preventDefault(); h.hold(true); try { svg.setPointerCapture(ev.pointerId); } catch { /* gone */ } }
+    const move = (e) => {
+      if (!piece || !corner) return;
+      if (!ghost && Math.abs(e.clientX - x0) + Math.abs(e.clientY - y0) > 8) {
+        ghost = h.el("div", { class: "ghost", text: pieceKey(piece) === "top" ? "Top Pad" : "Improvement" });
+        document.body.append(ghost);
+      }
+      if (ghost) {
+        ghost.style.left = `${e.clientX + 8}px`; ghost.style.top = `${e.clientY + 8}px`;
+        if (group) { const p = userPoint(svg, e); group.setAttribute("transform", `translate(${p.x - start.x} ${p.y - start.y})`); }
+      }
+    };
+    const up = (e) => {
+      svg.removeEventListener("pointermove", move);
+      svg.removeEventListener("pointerup", up);
+      svg.removeEventListener("pointercancel", up);
+      if (piece && corner) h.hold(false);
+      if (ghost) {
+        ghost.remove();
+        const p = userPoint(svg, e);
+        const w = cells.length ? cells[0].w : 60;
+        const target = cellAt(cells, corner[0] + p.x - start.x + w / 2, corner[1] + p.y - start.y + w / 2);
+        if (!target || !place(h, piece, target.x, target.y)) { if (group) group.removeAttribute("transform"); if (!target) h.note("Dropped outside the grid: nothing changed."); }
+        return;
+      }
+      if (Math.abs(e.clientX - x0) + Math.abs(e.clientY - y0) >= 8) return;
+      tapped(h, group ? piece : null, under);
+    };
+    svg.addEventListener("pointermove", move);
+    svg.addEventListener("pointerup", up);
+    svg.addEventListener("pointercancel", up);
+  });
+  svg.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    const el = ev.target.closest && ev.target.closest("[data-lay], [data-kind='cell']");
+    if (!el) return;
+    ev.preventDefault(); ev.stopPropagation();
+    if (el.getAttribute("data-lay") === "piece") { tapped(h, el.getAttribute("data-id"), null); return; }
+    const m = /^cell:(-?\d+),(-?\d+)$/.exec(el.getAttribute("data-id") || "");
+    if (m) tapped(h, null, { x: Number(m[1]), y: Number(m[2]) });
+  });
+}
+
+// a tap: on a piece not laid, it is picked (again: turned); on a cell, the piece picked
+// goes there, else the piece laid there is picked (again: turned)
+function tapped(h, piece, cell) {
+  if (piece) {
+    if (draft.pick === piece) turn(h, piece); else { draft.pick = piece; draft.moving = true; h.note("Now tap the cell for its top-left corner (marked), or drag it there."); h.redraw(); }
+    return;
+  }
+  if (!cell) return;
+  const occupied = (lastPreview && lastPreview.places && lastPreview.places.occupied) || {};
+  const there = occupied[`${cell.x},${cell.y}`];
+  if (draft.pick && there === draft.pick) { turn(h, draft.pick); return; }
+  if (draft.pick && fitting(draft.pick, cell.x, cell.y)) { place(h, draft.pick, cell.x, cell.y); return; }
+  if (there) { draft.pick = there; draft.moving = true; h.note("Picked: tap it again to turn it, or tap where it goes."); h.redraw(); return; }
+  if (draft.pick) place(h, draft.pick, cell.x, cell.y); else h.note("Tap a piece first (or drag it onto the grid).");
+}
+
+// -- the decision panel ----------------------------------------------------------------------
+
 function controls(root, t, h) {
   const d = draft;
-  const b = (label, id, fn, extra = {}) => h.el("button", { type: "button", id, onclick: () => { fn(); changed(h); }, ...extra }, label);
+  const b = (label, id, fn) => h.el("button", { type: "button", id, onclick: fn }, label);
   root.append(h.el("div", { class: "row" },
     h.el("span", { class: "muted", text: "Top Pad:" }),
-    b("⟳ Turn", "turn-top", () => { d.rot = (d.rot + 1) % 4; }),
-    b("⇅ Other side", "flip-top", () => { d.topSide = 1 - d.topSide; })));
+    b("⟳ Turn", "turn-top", () => turn(h, topPad())),
+    b("⇅ Other side", "flip-top", () => turn(h, topPad(), "side"))));
   root.append(h.el("div", { class: "row" },
     h.el("span", { class: "muted", text: "Bottom Pad:" }),
-    b("⇄ Swap the Pads", "swap", () => { d.bottom = d.bottom === "A" ? "B" : "A"; }),
-    b("⇅ Other side", "flip-bottom", () => { d.bottomSide = 1 - d.bottomSide; })));
+    b("⇄ Swap the Pads", "swap", () => { d.bottom = d.bottom === "A" ? "B" : "A"; changed(h); }),
+    b("⇅ Other side", "flip-bottom", () => { d.bottomSide = 1 - d.bottomSide; changed(h); })));
   const pick = d.pick && (t.facts.improvements || []).find((i) => i.id === d.pick);
   if (pick && d.imps[pick.id]) {
     const p = d.imps[pick.id];
     root.append(h.el("div", { class: "row" },
       h.el("span", { class: "muted", text: "Improvement:" }),
-      b("⟳ Turn", "turn-imp", () => { p.rot = (p.rot + 1) % 4; }),
-      b(p.layer === "over" ? "Put it under the top Pad" : "Put it on top", "layer-imp", () => { p.layer = p.layer === "over" ? "under" : "over"; }),
-      b("Take it off", "remove-imp", () => { delete d.imps[pick.id]; d.pick = null; })));
+      b("⟳ Turn", "turn-imp", () => turn(h, pick.id)),
+      b(p.layer === "over" ? "Put it under the top Pad" : "Put it on top", "layer-imp", () => turn(h, pick.id, "layer")),
+      b("Take it off", "remove-imp", () => { delete d.imps[pick.id]; d.pick = null; changed(h); })));
   }
 }
 
 function previewBox(root, h) {
   const p = lastPreview;
-  if (!p) { root.append(h.el("div", { class: "preview muted", id: "preview", text: draft.x === null ? "Drag the top Pad onto the bottom one (tap it to turn it)." : "…" })); return; }
+  if (!p || draft.x === null) { root.append(h.el("div", { class: "preview muted", id: "preview", text: draft.x === null ? "Drag the top Pad onto the bottom one in your area below (or tap it, then a cell)." : "…" })); return; }
   if (!p.ok) { root.append(h.el("div", { class: "preview warn", id: "preview", text: p.problem })); return; }
   const box = h.el("div", { class: "preview", id: "preview" },
     "Price ", h.el("b", { text: String(p.price) }), " · Goods ", h.el("b", { text: String(p.goods) }),
@@ -249,20 +324,18 @@ export function decision(root, t, h) {
     root.append(h.el("button", { type: "button", id: "unseal", onclick: () => h.act({ type: "unseal" }) }, "Unseal and change it"));
     return true;
   }
-  if (!t.prompt || t.prompt.type !== "plan" || !t.facts.pads) return false;
-  if (!draft) update(t, h, true);
-  root.append(h.el("h2", { text: "Plan by hand" }));
-  root.append(h.el("p", { class: "muted", text: "Drag the top Pad and your Improvements onto the bottom Pad. Tap the top Pad to turn it; tap an Improvement twice to turn it." }));
-  planner(root, t, h);
-  if (t.facts.cell_legend) root.append(h.el("p", { class: "muted", id: "cell-legend", text: t.facts.cell_legend }));
+  if (!planning(t)) return false;
+  if (!draft) update(t, h);
+  root.append(h.el("h2", { text: "Lay your plan" }));
+  root.append(h.el("p", { class: "muted", id: "lay-hint", text: "In your area below: drag the top Pad and your Improvements onto the grid (or tap one, then the cell for its top-left corner). Tap a laid piece twice to turn it." }));
   previewBox(root, h);
   controls(root, t, h);
-  const ok = lastPreview && lastPreview.ok;
+  const ok = lastPreview && lastPreview.ok && draft.x !== null;
   if (confirming && ok) {
     root.append(h.confirmBar("Seal this plan? The others see it at the reveal.", async () => {
       confirming = false;
       const out = await h.act({ type: "plan", plan: planOf(draft) });
-      if (out && out.status === "applied") { draft = null; lastPreview = null; previewFor = ""; }
+      if (out && out.status === "applied") { draft = null; lastPreview = null; previewFor = ""; placesFor = ""; }
     }, () => { confirming = false; h.redraw(); }, "Yes, seal 🔒"));
   } else {
     root.append(h.el("div", { class: "row" }, h.el("button", { type: "button", class: "primary", id: "seal", disabled: !ok, onclick: () => { confirming = true; h.redraw(); } }, "Seal plan 🔒")));

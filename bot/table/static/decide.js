@@ -260,21 +260,22 @@ export function loaded() { if (H) H.redraw(); }
 
 // -- the own area: api/mine.svg in a frame of its own ---------------------------------
 
-export async function mineArea(root, t, h, url, call) {
+export async function mineArea(root, t, h, url, call, extra = "") {
   H = h;
   if (!t.you || t.status === "lobby") return;
-  const key = `${t.game_id}/${t.version}/${t.you}`;
+  const key = `${t.game_id}/${t.version}/${t.you}${extra}`; // (``extra``: more of the query, a draft drawn on it)
   if (!d.mine) d.mine = buildMine();
   root.prepend(d.mine.box);
   if (d.mineKey === key) { mark(); return; }
   d.mineKey = key;
   let text = null;
-  try { text = await call(`api/mine.svg?game=${t.game_id}`); } catch { text = null; }
-  if (text === null && d.mineKey === key) { d.mineKey = null; setTimeout(() => { if (H.table === t) mineArea(root, t, h, url, call); }, 1000); return; }
+  try { text = await call(`api/mine.svg?game=${t.game_id}${extra}`); } catch { text = null; }
+  if (text === null && d.mineKey === key) { d.mineKey = null; setTimeout(() => { if (H.table === t) mineArea(root, t, h, url, call, extra); }, 1000); return; }
   if (text === null || d.mineKey !== key) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   if (doc.documentElement.nodeName !== "svg") return;
   const node = document.importNode(doc.documentElement, true);
+  ownIds(node, "mine-");
   node.setAttribute("id", "mine-board");
   node.setAttribute("role", "img");
   node.setAttribute("aria-label", "Your own area");
@@ -287,8 +288,20 @@ export async function mineArea(root, t, h, url, call) {
   node.setAttribute("height", String(Math.ceil(hh * scale)));
   d.mine.frame.replaceChildren(node);
   d.mine.box.dataset.scale = String(scale);
-  document.body.dataset.mine = key;
+  document.body.dataset.mine = `${t.game_id}/${t.version}/${t.you}`; // (the tests wait for it)
+  document.body.dataset.mineDraft = extra; // (the draft drawn on it, if any)
   loaded();
+}
+
+// the ids inside a drawing made its own (``prefix``): the board and the own area are in
+// one page, and each names its pasted pictures p0, p1, …; a <use href="#p0"> finds the
+// first in the page, the other drawing's (a company token where a Pad's symbol belongs)
+export function ownIds(node, prefix) {
+  const ids = new Map();
+  for (const e of node.querySelectorAll("[id]")) { ids.set(`#${e.id}`, `#${prefix}${e.id}`); e.id = prefix + e.id; }
+  for (const e of node.querySelectorAll("use")) {
+    for (const a of ["href", "xlink:href"]) { const v = e.getAttribute(a); if (v && ids.has(v)) e.setAttribute(a, ids.get(v)); }
+  }
 }
 
 function buildMine() {

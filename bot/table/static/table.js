@@ -194,7 +194,10 @@ function draw() {
   try {
     if (m && m.board) m.board($("board"), t, helpers); else genericBoard($("board"), t);
     if (m && m.mine) m.mine($("mine"), t, helpers);
-    decide.mineArea($("mine"), t, helpers, url, svgText);
+    // (a game's module may ask its own area with its half-built decision drawn on it, and
+    // mark the area once drawn: Smartphone Inc.'s plan laid on its grid)
+    decide.mineArea($("mine"), t, helpers, url, svgText, m && m.mineQuery ? m.mineQuery(t) : "");
+    if (m && m.afterMine) m.afterMine(t, helpers);
   } catch (err) { console.error(err); $("board").replaceChildren(); genericBoard($("board"), t); }
   if (v.over && Array.isArray(t.result_lines)) $("board").prepend(el("p", { text: t.result_lines.join("\n") }));
   $("replay-open").hidden = t.status === "lobby";
@@ -264,6 +267,7 @@ async function replayBoard(t, step, seq) {
     const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
     if (svg.nodeName !== "svg") throw new Error("The board of that step could not be drawn.");
     const node = document.adoptNode(svg);
+    decide.ownIds(node, "replay-"); // (its pictures' ids, not the board's above it)
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", `The board after move ${step}`);
     frame.replaceChildren(node);
