@@ -21,11 +21,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.board_driver import drag_place, ready, same_surface, tap_place  # noqa: E402
 from tests.phone_support import local_table  # noqa: E402
 from tests.table_support import Page, browser  # noqa: E402
 
 DOCS = ROOT / "docs" / "table"  # not docs/*.png: those are scripts/docs_pictures.py's, byte for byte
 GAMES = (("smartphone-inc", "plan", 2, 3), ("mobile-markets", "product", 2, 3), ("age-of-automaton", "turn", 2, 3))
+
+
+async def lay_on_the_board(p: Page) -> None:
+    """The gestures of the first legal action that has some on the board (a Feature card
+    dragged into a slot, a worker then an action space), the last press left out: the
+    page as the player sees it before confirming."""
+    t = await ready(p)
+    moves = (t.get("board") or {}).get("moves", {})
+    for a in t["actions"]:
+        steps = moves.get(str(a["n"]))
+        if not steps:
+            continue
+        for m in steps:
+            if len(m) == 2 and await same_surface(p, m[0], m[1]):
+                await drag_place(p, m[0], m[1])
+            else:
+                for ident in m:
+                    await tap_place(p, ident)
+            await p.settled()
+        return
+    raise AssertionError("no decision on the board")
 
 
 async def shoot(game: str, kind: str, players: int, seed: int, out_dir: Path = DOCS) -> Path:
@@ -37,18 +59,8 @@ async def shoot(game: str, kind: str, players: int, seed: int, out_dir: Path = D
         if game == "smartphone-inc":
             await p.drag_to_cell((await p.tray())[0], 1, 0)
             await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
-        elif game == "mobile-markets":
-            await page.locator("#slots").evaluate("e => e.scrollIntoView({block: 'start'})")
-            card = page.locator("#hand [data-feature]").first
-            slot = page.locator("[data-slot]").first
-            cb, sb = await card.bounding_box(), await slot.bounding_box()
-            assert cb is not None and sb is not None
-            await page.mouse.move(cb["x"] + 20, cb["y"] + 15)
-            await page.mouse.down()
-            await page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2, steps=6)
-            await page.mouse.up()
-        else:
-            await page.locator("#workers button").first.click()
+        else:  # the first legal decision laid on the board by its gestures, not yet confirmed
+            await lay_on_the_board(p)
         await p.settled()
         await page.evaluate("window.getSelection().removeAllRanges(); window.scrollTo(0, 0)")
         if game == "smartphone-inc":  # (the plan is laid on the own area's grid, below the decision: shown there)
