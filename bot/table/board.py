@@ -42,7 +42,7 @@ async def board_svg(app: App, info: GameInfo) -> str:
     """The SVG document of ``info``'s public board as it is now. A board being drawn
     already (the server starts drawing it as a move is made, before the page asks) is
     awaited, not drawn twice."""
-    view = await app.view(info.id, None)
+    view = info.drawn(await app.view(info.id, None))  # (the players by name)
     key = (info.id, int(view.get("version", info.version)), _digest(view))
     mine = kept(app)
     got = mine.boards.get(key)

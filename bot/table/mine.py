@@ -20,7 +20,7 @@ _AREAS: OrderedDict[tuple[int, int, str, str], str] = OrderedDict()
 
 async def mine_svg(app: App, info: GameInfo, seat: str) -> str:
     """The SVG document of ``seat``'s own area in ``info``'s game as it is now."""
-    view = await app.view(info.id, seat)
+    view = info.drawn(await app.view(info.id, seat))  # (the players by name)
     key = (info.id, int(view.get("version", info.version)), seat, _digest(view))
     got = _AREAS.get(key)
     if got is None:

@@ -64,7 +64,7 @@ def header(c: Canvas, view: Mapping[str, Any], y: float) -> float:
         player_token(c, view, s, x + 14, y + 14, 13, FS - 3)
         cur = view.get("turn") == s
         x += 32
-        x += c.text(x, y + 14, s + (" ◀" if cur else ""), FS, cur, ACCENT if cur else INK, "lm") + 16
+        x += c.text(x, y + 14, kit.player_name(view, s) + (" ◀" if cur else ""), FS, cur, ACCENT if cur else INK, "lm") + 16
     x += 12
     x += c.text(x, y + 14, "Next turn order:", FS, True, anchor="lm") + 8
     for i, s in enumerate(view.get("next_order") or []):
@@ -84,7 +84,7 @@ def dice_and_market(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     if dice:
         kind = dice.get("kind")
         faces = dice.get("faces") or []
-        who = dice.get("seat", "")
+        who = kit.player_name(view, str(dice.get("seat", "")))
         if kind == "level":
             x += c.text(x, y + 16, f"{who}'s Level dice", FS, anchor="lm") + 8
             for f in faces:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.age_of_automaton.data import ACTION_NAMES, COLUMNS
+from render import kit
 from render.age_of_automaton.kit import (
     ACCENT,
     BAD,
@@ -38,7 +39,7 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
     y += pad
     turn = view.get("turn") == seat
     player_token(c, view, seat, x0 + fs * 0.7, y + fs * 0.7, fs * 0.7, s4)
-    head = f"{seat}" + ("  ◀ playing now" if turn else "") + ("  (passed)" if p.get("passed") else "")
+    head = kit.player_name(view, seat) + ("  ◀ playing now" if turn else "") + ("  (passed)" if p.get("passed") else "")
     c.text(x0 + fs * 1.7, y + fs * 0.7, c.fit(head, fs + 2, True, inner - fs * 2), fs + 2, True, ACCENT if turn else INK, "lm")
     y += fs * 1.4 + 8
     stats = (
