@@ -219,6 +219,11 @@ def player_name(view: Any, seat: str, automaton: str = "") -> str:
     return automaton or str(seat)
 
 
+def possessive(name: str) -> str:
+    """ "Ann Lee" -> "Ann Lee's"; "You" (the local table's player) -> "Your"."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
 def colours_written_in(folder: Path) -> list[str]:
     """Every colour written as ``"#rrggbb"`` in the drawing modules of ``folder``, in a
     fixed order (so a colour a module adds joins its game's palette, with no list to
