@@ -147,7 +147,7 @@ async def run_demo(
             name = names.name(view, start=start)
             if draw is not None and out_dir is not None:
                 try:
-                    write_picture(draw, game, view, out_dir / name)
+                    write_picture(draw, game, info.drawn(view), out_dir / name)  # (the players by name)
                 except Exception:
                     log.exception("drawing the picture of version %s failed", view.get("version"))
 

@@ -96,6 +96,12 @@ class GameInfo(GameRow):
     def seat_named(self, seat: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == seat), None)
 
+    def drawn(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """``view`` as a picture is drawn from it: with each seat's display name under
+        ``"player_names"`` (render.kit.player_name), so that the pictures, the table's
+        board and replay included, name players as the messages do, never by seat id."""
+        return {**view, "player_names": {s.seat: s.display_name or s.seat for s in self.seats}}
+
     def can_manage(self, user_id: int, is_admin: bool | int = False) -> bool:
         """The host, or a server manager of the game's own guild. ``is_admin`` is the id
         of the guild in which the caller has Manage Server (what the Discord layer

@@ -203,6 +203,27 @@ def blend(ink: str, back: str, k: float) -> tuple[int, int, int]:
     )
 
 
+NAMES = "player_names"  # the key of a view under which the bot gives the seats' names
+
+
+def player_name(view: Any, seat: str, automaton: str = "") -> str:
+    """How a picture names ``seat``'s player: by the name the bot gives it in the view
+    (``view["player_names"]``: each seat's display name, as every message names it; a
+    seat id is never a word a player reads), else, for the engine's own views (the
+    command line, the docs' reference views), ``automaton`` where given (the game's own AI
+    player: "Steve Jr.") or the seat id."""
+    names = view.get(NAMES) if isinstance(view, dict) else None
+    got = names.get(seat) if isinstance(names, dict) else None
+    if got:
+        return str(got)
+    return automaton or str(seat)
+
+
+def possessive(name: str) -> str:
+    """ "Ann Lee" -> "Ann Lee's"; "You" (the local table's player) -> "Your"."""
+    return "Your" if name == "You" else f"{name}'s"
+
+
 def colours_written_in(folder: Path) -> list[str]:
     """Every colour written as ``"#rrggbb"`` in the drawing modules of ``folder``, in a
     fixed order (so a colour a module adds joins its game's palette, with no list to

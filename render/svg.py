@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import importlib
 import io
 import math
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -41,8 +43,37 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # (no XML doc
 
 def _n(v: float) -> str:
     """A coordinate with at most one decimal (a short SVG)."""
+    if type(v) is int:  # (most are: no rounding to do)
+        return str(v)
     r = round(float(v), 1)
-    return str(int(r)) if r == int(r) else str(r)
+    i = int(r)
+    return str(i) if r == i else str(r)
+
+
+_URIS: OrderedDict[tuple[str, tuple[int, int], bytes], str] = OrderedDict()
+_URIS_KEEP = 2048  # pictures' PNG encodings kept (icons: a few hundred, a few KiB each)
+_URIS_LOCK = threading.Lock()  # (boards are drawn in threads)
+
+
+def png_uri(im: Image.Image) -> str:
+    """``im`` as a PNG data URI, encoded once per content: the icons a board pastes are
+    the same pictures from one drawing to the next, and their PNG encoding was half of a
+    board's SVG (benchmarks/bench_table_flow.py). Keyed by the pixels themselves (a
+    digest of them), so a picture changed in place is never given an old encoding."""
+    key = (im.mode, im.size, hashlib.blake2b(im.tobytes(), digest_size=16).digest())
+    with _URIS_LOCK:
+        got = _URIS.get(key)
+        if got is not None:
+            _URIS.move_to_end(key)
+            return got
+    buf = io.BytesIO()
+    im.save(buf, format="PNG", optimize=True)
+    uri = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    with _URIS_LOCK:
+        _URIS[key] = uri
+        while len(_URIS) > _URIS_KEEP:
+            _URIS.popitem(last=False)
+    return uri
 
 
 def _colour(c: Any) -> str:
@@ -74,10 +105,7 @@ class Defs:
         if got is not None and got[1] is im:
             return got[0]
         ident = f"p{len(self.parts)}"
-        buf = io.BytesIO()
-        im.save(buf, format="PNG", optimize=True)
-        data = base64.b64encode(buf.getvalue()).decode("ascii")
-        self.parts.append(f'<image id="{ident}" width="{im.width}" height="{im.height}" href="data:image/png;base64,{data}"/>')
+        self.parts.append(f'<image id="{ident}" width="{im.width}" height="{im.height}" href="{png_uri(im)}"/>')
         self.ids[id(im)] = (ident, im)
         return ident
 

@@ -170,6 +170,7 @@ async def test_a_whole_game_through_discord(fake: FakeDiscord, tmp_path: Any) ->
     # no picture drawn from a view with another seat's hand or draft
     for kind, _g, view, _p in spy.calls:
         assert kind == "draw"
+        assert set(view.get("player_names") or ()) == set(view["players"])  # (players by name)
         for seat, p in view["players"].items():
             if seat != view.get("you"):
                 assert "hand" not in p and not isinstance(p.get("rnd"), list)

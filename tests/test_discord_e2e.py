@@ -272,6 +272,8 @@ async def test_lobby_planning_reveal_and_a_full_round(fake: FakeDiscord, tmp_pat
         # each turn prompt came with the compact picture of that decision, drawn from the seat's view
         compact_kinds = {v["prompt"]["type"] for kind, _g, v, _p in spy.calls if kind == "draw_compact" and v.get("prompt")}
         assert "plan" in compact_kinds and len(compact_kinds - {"plan"}) >= 2, compact_kinds
+        # every picture names the players (Steve's seat "steve" by "Steve"), never by seat id
+        assert all((v.get("player_names") or {}).get("steve") == "Steve" for _k, _g, v, _p in spy.calls)
         # the round's sales on the map (drawn before Phase 8 cleared them), with the round's results
         sales = [m for m in fake.public_messages() if any(a["filename"] == "round-1-sales.png" for a in m.get("attachments", []))]
         assert len(sales) == 1 and "**Round 1 results**" in sales[0]["content"]

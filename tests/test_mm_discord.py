@@ -144,6 +144,8 @@ async def test_a_whole_mobile_markets_game_with_steve_jr(fake: FakeDiscord, tmp_
     # pictures: the plan previews and product previews went through draw_plan
     kinds = {("product" if (p or {}).get("type") == "product" else "plan") for kind, _g, _v, p in spy.calls if kind == "draw_plan"}
     assert kinds == {"plan", "product"}
+    # every picture (plan and product previews too) names the players, never by seat id
+    assert all(set(view.get("player_names") or ()) == set(view["players"]) for _k, _g, view, _p in spy.calls)
     for kind, _g, view, _p in spy.calls:  # no public picture drawn with a hidden plan
         if kind == "draw" and view.get("you") is None and view.get("phase") == "planning":
             assert all(p.get("plan") is None for p in view["players"].values())

@@ -96,6 +96,8 @@ async def same_facts_as_discord(p: Page, bot: Any, gid: int, game: str) -> None:
             break
         await asyncio.sleep(0.1)
     assert int(public["version"]) == t["version"]
+    info = await bot.app.info(gid)  # (both media name the players: GameInfo.drawn)
+    public, own = info.drawn(public), info.drawn(own)
     for surface, view in (("whole-board", public), ("mine-board", own)):
         shown = Counter(await p.page.evaluate(
             f"[...document.getElementById('{surface}').querySelectorAll('text')].map((x) => x.textContent)"))

@@ -110,7 +110,7 @@ async def test_the_table_serves_the_callers_own_area_and_none_to_a_bystander(wor
         status, text, headers = await c.call("GET", f"/api/mine.svg?game={game}")
         assert status == 200 and headers["Content-Type"].startswith("image/svg+xml")
         seat = (await table_of(c))["you"]
-        assert text == svg.mine("smartphone-inc", await app.view(game, seat))
+        assert text == svg.mine("smartphone-inc", (await app.info(game)).drawn(await app.view(game, seat)))
     status, data, _ = await world["carl"].call("GET", f"/api/mine.svg?game={game}")
     assert status == 403 and "no seat" in data["error"]
     status, data, _ = await world["anon"].call("GET", f"/api/mine.svg?game={game}")

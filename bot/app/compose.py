@@ -149,7 +149,7 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             rows.append(("dm", str(uid), {"planner": seat, "open_at": out.version, **note}, True))
     if new_post:
         round_pictures = [  # e.g. the round's sales, with the VP they scored
-            {"file": filename, "fn": "draw", "args": [info.game, extra]}
+            {"file": filename, "fn": "draw", "args": [info.game, info.drawn(extra)]}
             for filename, extra in game.round_pictures(out.phase_views)
         ]
         for i, results in enumerate(out.results):  # before the phase's post: the round that just ended
@@ -157,9 +157,9 @@ def compose(info: GameInfo, game: Presenter, out: Outcome, view: Mapping[str, An
             rows.append(post_row(text.clip(results, 1900), alone=True, pictures=round_pictures if last else []))
         pictures: list[dict[str, Any]] = [] if out.results else round_pictures
         if revealed:
-            pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, view]})
+            pictures.append({"file": "reveal.png", "fn": "draw_reveal", "args": [info.game, info.drawn(view)]})
         else:
-            pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, view]})
+            pictures.append({"file": "board.png", "fn": "draw", "args": [info.game, info.drawn(view)]})
         embeds = [result_embed(info, game, out.result)] if out.over and out.result else []
         payload: dict[str, Any] = {
             "content": post_text(info, game, out, view, ctx),

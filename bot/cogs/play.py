@@ -507,11 +507,11 @@ class Play(commands.Cog):
         """The planner's picture: the plan's preview, else the game's picture of this
         decision (the compact one reads on a phone), else the full private picture."""
         if preview is not None:
-            return await self.bot.picture("plan.png", "draw_plan", info.game, seat_view, preview)
+            return await self.bot.picture("plan.png", "draw_plan", info.game, info.drawn(seat_view), preview)
         draw = self.presenter(info).prompt_picture(prompt) or "draw"
-        pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
+        pic = await self.bot.picture("decision.png", draw, info.game, info.drawn(seat_view))
         if pic is None and draw != "draw":  # the full private picture if there is none
-            pic = await self.bot.picture("pads.png", "draw", info.game, seat_view)
+            pic = await self.bot.picture("pads.png", "draw", info.game, info.drawn(seat_view))
         return pic
 
     async def on_planner(
@@ -673,7 +673,7 @@ class Play(commands.Cog):
         )
         files: list[discord.File] = []
         if draw:  # the decision's picture, readable on a phone (see Presenter.prompt_picture)
-            pic = await self.bot.picture("decision.png", draw, info.game, seat_view)
+            pic = await self.bot.picture("decision.png", draw, info.game, info.drawn(seat_view))
             if pic is not None:  # attached (not the embed's image: edits of this message drop files)
                 files.append(pic)
         return embed, files, ui
@@ -993,7 +993,7 @@ async def play_status(play: Play, info: GameInfo) -> tuple[discord.Embed, list[d
         + (f"AI takeover after {text.hours(st.takeover_after_hours)}." if st.takeover else "no AI takeover.")
     )
     embed.description = "\n".join(lines)
-    pic = await play.bot.picture("board.png", "draw", info.game, view)
+    pic = await play.bot.picture("board.png", "draw", info.game, info.drawn(view))
     if pic is not None:
         files.append(pic)
         embed.set_image(url="attachment://board.png")
@@ -1063,7 +1063,7 @@ async def game_history(
     lines: list[str] = []
     for i, (step, log_lines) in enumerate(phases[:10]):
         v = await play.app.step_view(info.id, rec, step)
-        pic = await play.bot.picture(f"round{round}-{i + 1}-{v.get('phase')}.png", "draw", info.game, v)
+        pic = await play.bot.picture(f"round{round}-{i + 1}-{v.get('phase')}.png", "draw", info.game, info.drawn(v))
         if pic is not None:
             files.append(pic)
         lines.extend(log_lines)
@@ -1152,7 +1152,7 @@ async def replay_message(play: Play, info: GameInfo, pos: int | None) -> tuple[s
     data = _replay_pictures.get(key)
     if data is None:
         board = await play.app.step_view(info.id, rec, pos - 1)
-        pic = await play.bot.picture(f"replay-{pos}.png", "draw", info.game, board)
+        pic = await play.bot.picture(f"replay-{pos}.png", "draw", info.game, info.drawn(board))
         if pic is not None:
             data = pic.fp.read()
             _replay_pictures[key] = data

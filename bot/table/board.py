@@ -1,7 +1,10 @@
 """The public board as SVG for the table (``GET /api/board.svg``): drawn from the
 engine's public view (seat ``None``: never a seat's private view) by the same code as
-the Discord picture (render.svg), once per game version (and view) and kept for every caller (per
-app: two apps in one process, as in the tests, have games of the same ids)."""
+the Discord picture (render.svg), once per view and kept for every caller (per app:
+two apps in one process, as in the tests, have games of the same ids). A drawing is
+kept by the view's digest, its version left out (no picture shows it): a move that
+brings back a view seen already (a plan sealed, unsealed and sealed again) is not
+drawn again."""
 
 from __future__ import annotations
 
@@ -15,9 +18,9 @@ from bot.app import App
 from bot.records import GameInfo
 from render import svg
 
-KEEP = 16  # boards kept (game id, version): every seat's page asks for the same one
+KEEP = 16  # boards kept (game id, view): every seat's page asks for the same one
 
-Key = tuple[int, int, str]  # (game id, version, the view's digest)
+Key = tuple[int, str]  # (game id, the view's digest)
 
 
 class Kept:
@@ -42,8 +45,8 @@ async def board_svg(app: App, info: GameInfo) -> str:
     """The SVG document of ``info``'s public board as it is now. A board being drawn
     already (the server starts drawing it as a move is made, before the page asks) is
     awaited, not drawn twice."""
-    view = await app.view(info.id, None)
-    key = (info.id, int(view.get("version", info.version)), _digest(view))
+    view = info.drawn(await app.view(info.id, None))  # (the players by name)
+    key = (info.id, view_digest(view))
     mine = kept(app)
     got = mine.boards.get(key)
     if got is not None:
@@ -63,7 +66,8 @@ async def board_svg(app: App, info: GameInfo) -> str:
     return await asyncio.shield(drawing)
 
 
-def _digest(view: dict[str, object]) -> str:
-    """The view's fingerprint: a kept drawing is reused only for the very same view (a
-    game id and version name one view per database, not per process)."""
-    return hashlib.sha256(json.dumps(view, sort_keys=True, default=str).encode()).hexdigest()
+def view_digest(view: dict[str, object]) -> str:
+    """The view's fingerprint, its version left out (the pictures never show it): a
+    kept drawing is reused only for the very same view."""
+    rest = {k: v for k, v in view.items() if k != "version"}
+    return hashlib.sha256(json.dumps(rest, sort_keys=True, default=str).encode()).hexdigest()

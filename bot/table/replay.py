@@ -27,7 +27,7 @@ from render import svg
 KEEP = 32  # boards of replay steps kept (game id, version, step)
 MAX_REVEAL_STEPS = 400  # steps a reveal tells at most (a page away for longer sees the replay)
 
-_BOARDS: WeakKeyDictionary[App, OrderedDict[tuple[int, int, int], str]] = WeakKeyDictionary()  # per app
+_BOARDS: WeakKeyDictionary[App, OrderedDict[tuple[Any, ...], str]] = WeakKeyDictionary()  # per app
 
 
 def _lines(rec: Record, upto: int) -> tuple[list[str], int]:
@@ -67,12 +67,13 @@ async def replay_svg(app: App, info: GameInfo, step: int) -> str:
     """The public board after ``step`` steps, as SVG (kept per game, version and step)."""
     rec = await app.record(info.id)
     step = _clamp(rec, step)
-    key = (info.id, rec.version, step)
+    names = tuple((s.seat, s.display_name) for s in info.seats)  # (a seat handed over is renamed)
+    key = (info.id, rec.version, step, names)
     boards = _BOARDS.setdefault(app, OrderedDict())
     got = boards.get(key)
     if got is None:
         view = await app.step_view(info.id, rec, step - 1)
-        got = await asyncio.to_thread(svg.board, info.game, view)
+        got = await asyncio.to_thread(svg.board, info.game, info.drawn(view))  # (the players by name)
         boards[key] = got
         while len(boards) > KEEP:
             boards.popitem(last=False)

@@ -64,7 +64,7 @@ def header(c: Canvas, view: Mapping[str, Any], y: float) -> float:
         player_token(c, view, s, x + 14, y + 14, 13, FS - 3)
         cur = view.get("turn") == s
         x += 32
-        x += c.text(x, y + 14, s + (" ◀" if cur else ""), FS, cur, ACCENT if cur else INK, "lm") + 16
+        x += c.text(x, y + 14, kit.player_name(view, s) + (" ◀" if cur else ""), FS, cur, ACCENT if cur else INK, "lm") + 16
     x += 12
     x += c.text(x, y + 14, "Next turn order:", FS, True, anchor="lm") + 8
     for i, s in enumerate(view.get("next_order") or []):
@@ -84,9 +84,9 @@ def dice_and_market(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     if dice:
         kind = dice.get("kind")
         faces = dice.get("faces") or []
-        who = dice.get("seat", "")
+        who = kit.possessive(kit.player_name(view, str(dice.get("seat", ""))))
         if kind == "level":
-            x += c.text(x, y + 16, f"{who}'s Level dice", FS, anchor="lm") + 8
+            x += c.text(x, y + 16, f"{who} Level dice", FS, anchor="lm") + 8
             for f in faces:
                 c.square(x, y, 32, "#ffffff", INK, ROMAN.get(f, str(f)), FS - 2)
                 x += 38
@@ -98,12 +98,12 @@ def dice_and_market(c: Canvas, view: Mapping[str, Any], y: float) -> float:
             if lvl:
                 x += c.text(x + 4, y + 16, f"vs Level {ROMAN.get(lvl, lvl)}", FS - 1, fill=MUTED, anchor="lm") + 12
         elif kind == "resource":
-            x += c.text(x, y + 16, f"{who}'s Resource dice", FS, anchor="lm") + 8
+            x += c.text(x, y + 16, f"{who} Resource dice", FS, anchor="lm") + 8
             for f in faces:
                 c.square(x, y, 32, RESOURCE_FILL.get(f, "#ccc"), RESOURCE_INK.get(f, INK), RESOURCE_LETTER.get(f, "?"), FS - 2)
                 x += 38
         else:
-            x += c.text(x, y + 16, f"{who}'s Audit die", FS, anchor="lm") + 8
+            x += c.text(x, y + 16, f"{who} Audit die", FS, anchor="lm") + 8
             for f in faces:
                 c.square(x, y, 32, "#ffffff", INK, str(f), FS - 2)
                 x += 38

@@ -42,11 +42,13 @@ COMPANY_LETTER = {"green": "G", "blue": "B", "orange": "O"}
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
 
 
-def initials(seats: Sequence[str]) -> dict[str, str]:
-    """One letter per seat (its name's first letter; a digit when two would clash)."""
+def initials(view: Mapping[str, Any]) -> dict[str, str]:
+    """One letter per seat: its player's name's first letter (render.kit.player_name), or
+    its last digit ("Bot 2" -> 2), or its place when two would clash."""
     out: dict[str, str] = {}
-    for i, s in enumerate(seats):
-        letter = s[-1] if s[-1:].isdigit() else (s[:1] or "?").upper()  # "bot2" -> 2
+    for i, s in enumerate(view.get("seats") or []):
+        name = kit.player_name(view, s)
+        letter = name[-1] if name[-1:].isdigit() else (name[:1] or "?").upper()
         out[s] = letter if letter not in out.values() else str(i + 1)
     return out
 
@@ -102,7 +104,7 @@ class Canvas(kit.Canvas):
 
 def player_token(c: Canvas, view: Mapping[str, Any], seat: str, cx: float, cy: float, r: float, size: int) -> None:
     colour = (view.get("players") or {}).get(seat, {}).get("colour", "white")
-    letter = initials(view.get("seats") or [])[seat] if seat in (view.get("seats") or []) else "?"
+    letter = initials(view).get(seat, "?")
     c.token(cx, cy, r, PLAYER_FILL.get(colour, "#cccccc"), PLAYER_INK.get(colour, INK), letter, size)
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.age_of_automaton.data import ACTION_NAMES, COLUMNS
+from engine.age_of_automaton.data import ACTION_NAMES, COLUMNS, WORKER_ACTIONS
+from render import kit
 from render.age_of_automaton.kit import (
     ACCENT,
     BAD,
@@ -38,7 +39,7 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
     y += pad
     turn = view.get("turn") == seat
     player_token(c, view, seat, x0 + fs * 0.7, y + fs * 0.7, fs * 0.7, s4)
-    head = f"{seat}" + ("  ◀ playing now" if turn else "") + ("  (passed)" if p.get("passed") else "")
+    head = kit.player_name(view, seat) + ("  ◀ playing now" if turn else "") + ("  (passed)" if p.get("passed") else "")
     c.text(x0 + fs * 1.7, y + fs * 0.7, c.fit(head, fs + 2, True, inner - fs * 2), fs + 2, True, ACCENT if turn else INK, "lm")
     y += fs * 1.4 + 8
     stats = (
@@ -90,11 +91,15 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
             mark = "✔ " if on else ""
             c.label(cx + 4, cy, col_w - 8, fs + 8, "#fff2cc" if on else FAINT, ACCENT if on else EDGE,
                     c.fit(mark + ACTION_NAMES[act], s2, on, col_w - 20), s2, on, INK if on else MUTED)
+            if own and act not in WORKER_ACTIONS:  # (an action with no automaton: tapped here at the table)
+                c.mark(act, "action", (cx + 4, cy, cx + col_w - 4, cy + fs + 8), ACTION_NAMES[act])
             cy += fs + 12
         for card in p["columns"][i]:
             c.box(cx + 4, cy, cx + col_w - 4, cy + 2 * fs + 14, fill="#e8f1fb", outline="#7a9cc6", radius=4)
             c.text(cx + 10, cy + 4, c.fit(card["name"], s2, True, col_w - 20), s2, True)
             c.text(cx + 10, cy + fs + 6, c.fit(effect_text(card.get("ability") or []), s4, False, col_w - 20), s4, fill=MUTED)
+            if own and card.get("id"):  # (your Equipment: used by a tap at the table)
+                c.mark(card["id"], "card", (cx + 4, cy, cx + col_w - 4, cy + 2 * fs + 14), card["name"])
             cy += 2 * fs + 18
         heights.append(cy - col_top)
     col_h = max(heights) + 4
@@ -115,6 +120,8 @@ def draw(c: Canvas, view: Mapping[str, Any], seat: str, x: float, y: float, w: f
             tag = "  ↻ used this round" if s.get("rotated") else ""
             txt = f"• {s['name']}: {effect_text(s.get('ability') or [])}{tag}"
             c.text(x0 + 8, y, c.fit(txt, s2, False, inner - 8), s2, fill=MUTED if s.get("rotated") else INK)
+            if own and s.get("id"):  # (a played Specialist used by a tap at the table)
+                c.mark(s["id"], "card", (x0, y - 3, x0 + inner, y + fs + 3), s["name"])
             y += fs + 6
     else:
         c.text(x0, y, "Specialists played: none", fs, fill=MUTED)

@@ -188,7 +188,7 @@ def _draw(view: Mapping[str, Any], height: int) -> Image.Image:
     seat = view["you"]
     p = view["players"][seat]
     c = Canvas(WIDTH, height, BG)
-    c.title_bar(0, 48, c.fit(f"{seat} — Round {view['round']} · {view.get('phase_title', '')}", 26, True, WIDTH - 24), 26)
+    c.title_bar(0, 48, c.fit(f"{kit.player_name(view, seat)} — Round {view['round']} · {view.get('phase_title', '')}", 26, True, WIDTH - 24), 26)
     y = 60.0
     y = dice(c, view, y)
     y = board(c, view, y)

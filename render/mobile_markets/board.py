@@ -71,6 +71,7 @@ def price_track(c: Canvas, view: dict[str, Any], y: float) -> float:
         if not cards:
             c.text(x + colw / 2, cy + 15, "no Customer", SMALL, fill=k.MUTED, anchor="mm")
     c.text(WIDTH - M - 10, y + h - 4, "sold bottom to top, $2 first", SMALL, fill=k.MUTED, anchor="rd")
+    c.mark("market", "market", (M, y, WIDTH - M, y + h), "The market")  # (where a Customer is put, at the table)
     return y + h + 10
 
 

@@ -30,8 +30,9 @@ PHASE_SHORT = ("Prep", "Plan", "Price", "Tech", "Mkt", "Prod", "Sales", "Profit"
 
 
 def player_name(view: dict, seat: str) -> str:
-    """Who plays a company, as the channel's texts name them: the seat, or Steve Jr."""
-    return "Steve Jr." if view["players"][seat].get("steve") else seat
+    """Who plays a company, as the channel's texts name them (render.kit.player_name; the
+    engine's own views: the seat, or Steve Jr.)."""
+    return kit.player_name(view, seat, "Steve Jr." if view["players"].get(seat, {}).get("steve") else "")
 
 
 def needs_text(needs: list[list[str]], stars: int) -> str:

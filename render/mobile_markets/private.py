@@ -198,6 +198,8 @@ def _draw(view: dict[str, Any], height: int) -> Image.Image:
         c.text(M, y, "Private Customers (sold to first, lowest price first)", BIG, bold=True)
         y += 34
         for i, cust in enumerate(p["private"], 1):
+            if cust.get("id"):  # (at the table: put on the market by a tap, then one on the market)
+                c.mark(cust["id"], "customer", (M, y, WIDTH - M, y + 38))
             y = _customer_row(c, y, i, cust, "private")
     y = _decision(c, view, prompt, y + 4)
     if prompt.get("type") == "product" and prompt.get("preview"):
@@ -208,6 +210,30 @@ def _draw(view: dict[str, Any], height: int) -> Image.Image:
 def slot_id(slot: str) -> str:
     """The id of a product's Feature slot on the table's own area (``slot:1``, ``slot:T4``)."""
     return f"slot:{slot}"
+
+
+def deck_id(deck: str) -> str:
+    """The id of a Customer deck on the table's own area (``deck:regular``)."""
+    return f"deck:{deck}"
+
+
+def marketing_strip(c: Canvas, prompt: dict[str, Any], y: float) -> float:
+    """The Customer decks, for the live table in Marketing: one box per deck (tagged
+    ``deck:<type>``, with the cards left), to tap for a Private Customer, or to tap and
+    then the market (the board's ``market``) to put its top card there."""
+    decks = prompt.get("decks") or {}
+    if not decks:
+        return y
+    c.text(M, y, "Customer decks", BIG, bold=True)
+    y += 34
+    w = (WIDTH - 2 * M - 12 * (len(decks) - 1)) / len(decks)
+    for i, (deck, left) in enumerate(decks.items()):
+        x0 = M + i * (w + 12)
+        c.box(x0, y, x0 + w, y + 56, fill=k.TYPE_FILL.get(deck, "#ffffff"), outline=k.TYPE_EDGE.get(deck, k.PANEL_EDGE), width=2, radius=8)
+        c.text(x0 + 12, y + 18, k.TYPE_WORD.get(deck, deck), TEXT, True, anchor="lm")
+        c.text(x0 + 12, y + 40, f"{left} left", TEXT, False, k.MUTED, "lm")
+        c.mark(deck_id(deck), "deck", (x0, y, x0 + w, y + 56), f"{k.TYPE_WORD.get(deck, deck)} Customer deck")
+    return y + 66
 
 
 def product_strip(c: Canvas, view: dict[str, Any], prompt: dict[str, Any], y: float) -> float:

@@ -28,13 +28,17 @@ def board(view: dict[str, Any]) -> str:
 
 def _mine(view: dict[str, Any]) -> Any:
     """The private picture, and below it, while a product is being built, its slots and
-    the Feature hand to drag into them (private.product_strip)."""
+    the Feature hand to drag into them (private.product_strip); in Marketing, the
+    Customer decks to tap (private.marketing_strip)."""
     desk = private._draw(view, HEIGHT)
     prompt = view.get("prompt") or {}
-    if prompt.get("type") != "product":
+    if prompt.get("type") not in ("product", "marketing"):
         return desk
     strip = Canvas(private.WIDTH, 1600, private.k.BG)
-    y = private.product_strip(strip, view, prompt, 10)
+    if prompt["type"] == "marketing":
+        y = private.marketing_strip(strip, prompt, 10)
+    else:
+        y = private.product_strip(strip, view, prompt, 10)
     part = strip.finish(int(y))
     out = Canvas(private.WIDTH, desk.height + part.height, private.k.BG)
     out.img.paste(desk, (0, 0))

@@ -212,7 +212,7 @@ def result_table(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float)
         cv.token(
             x + cols["company"], ry + 1, 30, row.get("colour") or view["players"][seat]["colour"]
         )
-        name = frame.name_of(view, seat) if seat in view["players"] else seat
+        name = frame.name_of(view, seat)
         cv.text(
             x + cols["company"] + 38,
             ry + 16,

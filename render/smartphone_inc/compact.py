@@ -33,6 +33,7 @@ from engine.smartphone_inc.data import (
     TECH_ORDER,
     TECHS,
 )
+from render import kit
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import prompts, techs
 from render.smartphone_inc import theme as t
@@ -158,7 +159,7 @@ def header(cv: CompactCanvas, view: dict[str, Any], seat: str) -> float:
     h = 104
     cv.box(0, 0, WIDTH, h, fill=t.HEADER)
     cv.token(MARGIN, 14, 44, me["colour"])
-    name = cv.fit(seat, LARGE, True, 240)
+    name = cv.fit(kit.player_name(view, seat), LARGE, True, 240)
     cv.text(MARGIN + 54, 16, name, LARGE, bold=True, fill=t.HEADER_INK)
     rnd = int(view.get("round", 1))
     pn = view.get("phase_number")
@@ -430,7 +431,7 @@ def tech_cards(
         else:
             label = f"Patent {vp} VP: "
             lw = cv.text(cx + 12, yy, label, SMALL, bold=True)
-            who = "you" if holder == seat else holder
+            who = "you" if holder == seat else kit.player_name(view, holder)
             cv.text(cx + 12 + lw, yy, cv.fit(who, SMALL, True, cw - 36 - lw), SMALL, bold=True, fill=t.MUTED)
         yy += SMALL + 8 + 12
         rivals = others(tech)
@@ -635,7 +636,7 @@ def price_order(cv: CompactCanvas, view: dict[str, Any], seat: str, x: float, y:
     for s in order:
         p = view["players"][s]
         mine = s == seat
-        label = cv.fit(f"{'you' if mine else s} {p['price']}", BODY, mine, 150)
+        label = cv.fit(f"{'you' if mine else kit.player_name(view, s)} {p['price']}", BODY, mine, 150)
         lw = cv.measure(label, BODY, mine)
         if ox > x and ox + TOKEN + 6 + lw > x + w:
             ox = x

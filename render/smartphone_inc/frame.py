@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from render import kit
 from render.smartphone_inc import theme as t
 from render.smartphone_inc.kit import Canvas, check_image
 
@@ -32,8 +33,10 @@ def verb(view: dict[str, Any]) -> str:
 
 
 def name_of(view: dict[str, Any], seat: str) -> str:
-    p = view["players"][seat]
-    return f"{seat} (Steve)" if p.get("steve") else seat
+    """A seat's player by name (render.kit.player_name; the engine's own views: the seat,
+    Steve's marked)."""
+    p = view["players"].get(seat, {})
+    return kit.player_name(view, seat, f"{seat} (Steve)" if p.get("steve") else "")
 
 
 def tracks(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float, title: str) -> float:

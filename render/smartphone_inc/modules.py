@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from render.smartphone_inc import frame
 from render.smartphone_inc import map as world
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -124,6 +125,6 @@ def _directive(
         status = "flipped, scored" if hardcore else "flipped"
     else:
         status = f"taken{when}"
-    name = holder if not p.get("steve") else f"{holder} (Steve)"
+    name = frame.name_of(view, holder)
     label = cv.fit(f"{name}: {status}", t.SMALL, True, w - 50)
     cv.text(x + 42, fy + 14, label, t.SMALL, bold=not flipped, fill=t.INK, anchor="lm")

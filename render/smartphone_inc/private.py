@@ -36,7 +36,7 @@ def _draw(view: dict[str, Any], height: int, draft: dict[str, Any] | None = None
     me = view["players"][seat]
     cv = Canvas(t.WIDTH, height)
     x = t.MARGIN
-    y = frame.tracks(cv, view, x, t.MARGIN, INNER, f"{seat}: your company")
+    y = frame.tracks(cv, view, x, t.MARGIN, INNER, f"{kit.player_name(view, seat)}: your company")
     y = prompts.headline(cv, view, x, y, INNER) + 8
     if view.get("over") and view.get("result"):
         y = board.result_table(cv, view, x, y, INNER) + 14
@@ -73,7 +73,7 @@ def status(cv: Canvas, view: dict[str, Any], x: float, y: float, w: float) -> fl
     h = 112
     cv.panel(x, y, w, h)
     cv.token(x + 14, y + 14, 44, me["colour"])
-    cv.text(x + 68, y + 16, cv.fit(seat, t.LARGE + 3, True, 220), t.LARGE + 3, bold=True)
+    cv.text(x + 68, y + 16, cv.fit(kit.player_name(view, seat), t.LARGE + 3, True, 220), t.LARGE + 3, bold=True)
     cv.text(x + 68, y + 46, f"{me['colour']} company", t.BODY, fill=t.MUTED)
     order = list(view.get("priority") or view["seats"])
     turn = order.index(seat) + 1 if seat in order else 0

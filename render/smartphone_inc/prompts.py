@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.smartphone_inc.data import REGION_ORDER, REGIONS, RETAILERS, TECH_ORDER, TECHS
+from render import kit
 from render.smartphone_inc import frame, techs
 from render.smartphone_inc import pads as padview
 from render.smartphone_inc import theme as t
@@ -51,7 +52,7 @@ def headline_text(view: dict[str, Any]) -> tuple[str, bool]:
         return "Your move: decide", True
     if view.get("over"):
         return "The game is over.", False
-    pending = [s for s in view.get("pending", []) if s != view.get("you")]
+    pending = [kit.player_name(view, s) for s in view.get("pending", []) if s != view.get("you")]
     if view.get("phase") == "planning":
         if pending:
             return "Your plan is sealed. Waiting for " + ", ".join(pending) + " to plan.", False

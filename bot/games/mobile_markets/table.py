@@ -14,7 +14,7 @@ from typing import Any
 from engine import IllegalAction
 from engine.mobile_markets import pads
 from engine.mobile_markets.preview import preview_from_view
-from render.mobile_markets.private import slot_id
+from render.mobile_markets.private import deck_id, slot_id
 
 
 def facts(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str) -> dict[str, Any]:
@@ -49,7 +49,9 @@ def moves(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, 
     """An action's gestures (bot.table.decide): a product is each of its Feature cards
     dragged into its slot on the seat's own area (render.mobile_markets.private:
     ``slot:<slot>``); a card bought is a tap on it (the display on the board, or the
-    offer in the seat's area)."""
+    offer in the seat's area); in Marketing, a Private Customer is a tap on its deck
+    (your area), and a Customer put on the market a tap on its deck or on your Private
+    Customer, then on the market (the board)."""
     if not isinstance(action, Mapping):
         return None
     kind = action.get("type")
@@ -57,6 +59,13 @@ def moves(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, 
         return [[str(f), slot_id(str(s))] for s, f in action["slots"].items()]
     if kind in ("buy", "free_card") and isinstance(action.get("card"), str):
         return [[action["card"]]]
+    if kind == "customer" and isinstance(action.get("deck"), str):  # a Private Customer: its deck
+        return [[deck_id(action["deck"])]]
+    if kind == "place":  # a Customer onto the market: its deck, or your Private Customer, then the market
+        if isinstance(action.get("customer"), str):
+            return [[action["customer"]], ["market"]]
+        if isinstance(action.get("deck"), str):
+            return [[deck_id(action["deck"])], ["market"]]
     return None
 
 

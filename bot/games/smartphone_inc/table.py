@@ -193,6 +193,31 @@ def moves(prompt: Mapping[str, Any] | None, view: Mapping[str, Any], seat: str, 
         return [[str(r)] for r in action["regions"]]
     if kind == "wifi" and isinstance(action.get("region"), str):
         return [[action["region"]]]
+    return other_moves(kind, action)
+
+
+REGION_TAPS = frozenset({"start_region", "start_retailer", "gamepad_office", "place_retailer"})
+
+
+def other_moves(kind: Any, action: Mapping[str, Any]) -> list[list[str]] | None:
+    """The decisions of the Update 1.1 modules and the 2-3 player board that name a place
+    drawn: a region tapped (a starting region or Retailer, the Gamepad's Office, a
+    Retailer placed: each of its Retailers and sides a ✓ of its own; the CEO moved there
+    in Logistics), the regions of a second sale, and a Retailer's bonus (its region, its
+    Technologies' tracks, or a marker dragged from one region to another)."""
+    if kind in REGION_TAPS and isinstance(action.get("region"), str):
+        return [[action["region"]]]
+    if kind == "logistics" and isinstance(action.get("ceo"), str) and not action.get("place"):
+        return [[action["ceo"]]]
+    if kind == "second_sell" and isinstance(action.get("regions"), Mapping) and action["regions"]:
+        return [[str(r)] for r in action["regions"]]
+    if kind == "retailer_bonus" and action.get("use"):
+        if isinstance(action.get("region"), str):
+            return [[action["region"]]]
+        if isinstance(action.get("place"), Mapping) and action["place"]:
+            return [[str(tech)] for tech in action["place"]]
+        if isinstance(action.get("from"), str) and isinstance(action.get("to"), str):
+            return [[action["from"], action["to"]]]
     return None
 
 

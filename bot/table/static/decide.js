@@ -272,6 +272,10 @@ export async function mineArea(root, t, h, url, call, extra = "") {
   try { text = await call(`api/mine.svg?game=${t.game_id}${extra}`); } catch { text = null; }
   if (text === null && d.mineKey === key) { d.mineKey = null; setTimeout(() => { if (H.table === t) mineArea(root, t, h, url, call, extra); }, 1000); return; }
   if (text === null || d.mineKey !== key) return;
+  // the board of the same move first: the own area is parsed and laid out after the next
+  // frame is painted (the board's redraw is the move's answer; this one follows it)
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  if (d.mineKey !== key) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   if (doc.documentElement.nodeName !== "svg") return;
   const node = document.importNode(doc.documentElement, true);
