@@ -1820,6 +1820,21 @@ class FakeDiscord:
                 out.append(m)
         return out
 
+    def posted_in(self, rec: Recorded, channel_id: str | None = None) -> bool:
+        """Whether ``rec`` is a post that went through into the channel, for everyone:
+        ``POST /channels/{id}/messages``, or a public follow-up of a click there (issue 37:
+        the bot posts a game's messages through a live click's token)."""
+        channel = str(channel_id or self.channel_id)
+        if rec.method != "POST" or not 200 <= rec.status < 300:
+            return False
+        if rec.path == f"/channels/{channel}/messages":
+            return True
+        return (
+            re.fullmatch(rf"/webhooks/{self.application_id}/[^/]+", rec.path) is not None
+            and str((rec.response or {}).get("channel_id")) == channel
+            and not int((rec.json or {}).get("flags") or 0) & 64
+        )
+
     def public_messages(self, channel_id: str | None = None) -> list[dict[str, Any]]:
         """What everybody in the channel sees (no ephemeral replies)."""
         return self.channel_messages(channel_id)
@@ -1878,10 +1893,15 @@ class FakeDiscord:
         raise AssertionError("bot never went quiet")
 
     def files_sent(self) -> list[tuple[str, str, bytes]]:
-        """(channel id, filename, bytes) of every file the bot uploaded, in order."""
+        """(channel id, filename, bytes) of every file the bot uploaded, in order (a public
+        follow-up of a click: the channel it landed in; another answer to a click: the
+        interaction's or the application's id, no channel's)."""
         out = []
         for rec in self.requests:
             for name, data in rec.files:
                 m = re.match(r"/(?:channels|webhooks|interactions)/(\d+)", rec.path)
-                out.append((m.group(1) if m else "", name, data))
+                where = m.group(1) if m else ""
+                if rec.path.startswith("/webhooks/") and self.posted_in(rec, str((rec.response or {}).get("channel_id"))):
+                    where = str(rec.response["channel_id"])
+                out.append((where, name, data))
         return out

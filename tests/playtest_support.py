@@ -99,7 +99,7 @@ def posts_per_phase(fake: FakeDiscord) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     phase = "lobby"
     for r in fake.requests:
-        if not (r.method == "POST" and 200 <= r.status < 300 and re.fullmatch(rf"/channels/{fake.channel_id}/messages", r.path)):
+        if not fake.posted_in(r):  # (a public follow-up of a click there too)
             continue
         content = (r.json or {}).get("content") or ""
         m = HEADER.search(content)

@@ -31,12 +31,7 @@ def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
     for r in fake.requests:
         if not (r.method in ("POST", "PATCH") and 200 <= r.status < 300):
             continue
-        followup = (
-            r.method == "POST" and re.fullmatch(rf"/webhooks/{fake.application_id}/[^/]+", r.path) is not None
-            and str((r.response or {}).get("channel_id")) == str(channel)
-            and not int((r.json or {}).get("flags") or 0) & 64
-        )
-        if not followup and not re.fullmatch(rf"/channels/{channel}/messages(/\d+)?", r.path):
+        if not fake.posted_in(r, channel) and not re.fullmatch(rf"/channels/{channel}/messages(/\d+)?", r.path):
             continue
         content = (r.json or {}).get("content") or ""
         if r.method == "POST":

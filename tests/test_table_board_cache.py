@@ -39,7 +39,7 @@ async def test_a_view_that_comes_back_is_not_drawn_again_a_changed_one_is(tmp_pa
     drawn: list[tuple[str, int]] = []
     board, mine = svg.board, svg.mine
     monkeypatch.setattr(svg, "board", lambda game, view: drawn.append(("board", view["version"])) or board(game, view))
-    monkeypatch.setattr(svg, "mine", lambda game, view: drawn.append(("mine", view["version"])) or mine(game, view))
+    monkeypatch.setattr(svg, "mine", lambda game, view, draft=None: drawn.append(("mine", view["version"])) or mine(game, view, draft))
     try:
         seen: dict[int, tuple[str, str]] = {}
         for i, action in enumerate([None, plan, {"type": "unseal"}, plan, {"type": "unseal"}]):
