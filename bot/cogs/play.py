@@ -48,9 +48,6 @@ if TYPE_CHECKING:
 # the answers that left the clicked message its original response (edited in place)
 IN_PLACE = (discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update)
 DM_CLICKS = 4096  # users whose newest DM click is kept (its token sends their DMs)
-# a click answered so: a follow-up of it is a new message, public unless it asks otherwise
-PUBLIC_FOLLOWUP = (discord.InteractionResponseType.channel_message, *IN_PLACE)
-PLACE_CLICKS = 4096  # channels whose newest click is kept (its token sends the game's posts there)
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
@@ -114,24 +111,14 @@ class Play(commands.Cog):
         self._dm_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
         # message id -> (the click, when) whose follow-up a DM was: its token edits it too
         self._followups: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
-        # channel id -> (the newest click in that server channel or thread, when): for 15
-        # minutes its token sends the posts of a game there as follow-ups (issue 37)
-        self._place_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type != discord.InteractionType.component:
-            return
-        if interaction.guild_id is None:
+        if interaction.guild_id is None and interaction.type == discord.InteractionType.component:
             self._dm_clicks[interaction.user.id] = (interaction, self._clock())
             self._dm_clicks.move_to_end(interaction.user.id)
             while len(self._dm_clicks) > DM_CLICKS:
                 self._dm_clicks.popitem(last=False)
-        elif interaction.channel_id is not None:
-            self._place_clicks[interaction.channel_id] = (interaction, self._clock())
-            self._place_clicks.move_to_end(interaction.channel_id)
-            while len(self._place_clicks) > PLACE_CLICKS:
-                self._place_clicks.popitem(last=False)
 
     def sent_as_followup(self, message_id: int, user_id: int) -> None:
         """DM ``message_id`` was sent as a follow-up of the user's newest DM click."""
@@ -153,21 +140,6 @@ class Play(commands.Cog):
         if ix.response.type == discord.InteractionResponseType.deferred_channel_message:
             return None  # ("thinking": its first follow-up would take the place of its loading message)
         return ix
-
-    def place_interaction(self, channel_id: int) -> discord.Interaction[Any] | None:
-        """The newest click in the server channel or thread ``channel_id`` (anyone's),
-        answered, whose token still lives: a public follow-up of it is a post there like
-        any other, but an interaction answer (not counted against the bot's global limit
-        of requests, issue 37); or None."""
-        got = self._place_clicks.get(channel_id)
-        if got is None:
-            return None
-        ix, at = got
-        if self._clock() - at >= board.TOKEN_LIFE or not ix.response.is_done():
-            return None
-        # (not "thinking": its first follow-up would take the place of its loading message,
-        # ephemeral if that was; nor a modal's answer)
-        return ix if ix.response.type in PUBLIC_FOLLOWUP else None
 
     @property
     def app(self) -> Any:
