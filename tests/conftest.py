@@ -33,7 +33,8 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-# Modules whose every test is slow: whole games played through the fake Discord (paced),
+# Modules whose every test is slow: whole games played through the fake Discord (paced), a
+# round or a decision played in the table's real browser,
 # the outbox delivered late and out of order over many seeds, the benchmarks run at their
 # smallest sizes, exhaustive plan enumerations and whole-game sweeps (about three quarters
 # of the suite's time; make test-quick leaves them out).
@@ -43,7 +44,8 @@ SLOW = frozenset({
     "test_plan_enumeration", "test_plan_enumeration_rules", "test_playtest_aoa", "test_playtest_fit",
     "test_playtest_mm", "test_prompts_reordered", "test_prompts_whole_games", "test_render_update",
     "test_runtime_loop", "test_si_select_fit", "test_pg_processes", "test_pg_demo", "test_table_decide",
-    "test_table_gestures", "test_table_phone",
+    "test_table_gestures", "test_table_phone", "test_table_browser", "test_table_games", "test_svg_table",
+    "test_table_si_lay", "test_requests_per_action",
     "test_secrecy_differential", "test_si_read_identity", "test_status_deadlines", "test_su_bot_e2e",
     "test_upgrade", "test_ux_e2e", "test_words",
 })
