@@ -136,3 +136,25 @@ def test_the_own_area_shows_the_facts_of_the_discord_picture(name: str, kind: st
     in_svg = Counter(texts(parse(area)))
     missing = in_png - in_svg
     assert not missing, f"texts of the Discord picture not in the table's area: {list(missing)[:10]}"
+
+
+async def test_a_draft_that_is_not_one_draws_the_area_alone_and_opens_nothing(world: dict[str, Any]) -> None:
+    """``/api/mine.svg?draft=`` as an attacker sends it (issue 35): not JSON, not an object,
+    past the size cap, or nested deep, it is left out: the seat's area as its view alone
+    draws it, never an error page; a bystander with a draft gets no area either."""
+    from urllib.parse import quote
+
+    app: App = world["app"]
+    game = world["game"]
+    c: Client = world["ann"]
+    seat = (await table_of(c))["you"]
+    alone = svg.mine("smartphone-inc", (await app.info(game)).drawn(await app.view(game, seat)))
+    for bad in ("not json", "[1, 2]", '"top"', "{" * 2000, '{"a": ' * 200 + "1" + "}" * 200,
+                '{"top": "' + "x" * 5000 + '"}'):
+        status, text, _ = await c.call("GET", f"/api/mine.svg?game={game}&draft={quote(bad)}")
+        assert status == 200 and text == alone, bad[:40]
+    status, data, _ = await world["carl"].call("GET", f"/api/mine.svg?game={game}&draft={quote('{}')}")
+    assert status == 403 and "no seat" in data["error"]
+    # past the server's request line (8 KiB): refused before any handler, with no trace
+    status, data, _ = await c.call("GET", f"/api/mine.svg?game={game}&draft={quote('{' * 5000)}")
+    assert status == 400 and "Traceback" not in str(data)
