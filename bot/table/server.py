@@ -580,9 +580,9 @@ class TableServer:
             return _refuse(409, "The game has not started yet.")
         return _json(await reveal_since(self.app, info, since))
 
-    async def api_draft(self, request: web.Request) -> web.Response:
-        """Keep the caller's own half-built decision (only their seat's, for the decision
-        they have now)."""
+    async def _deciding(self, request: web.Request) -> tuple[dict[str, Any], GameInfo, Any] | web.Response:
+        """The JSON body, the game and the caller's own seat in it, for a request about the
+        caller's decision: a seat of theirs (not an AI's) in an active game, else the answer."""
         asked = await self._asked(request, posted=True)
         if isinstance(asked, web.Response):
             return asked
@@ -590,6 +590,15 @@ class TableServer:
         mine = info.seat_of(user.id)
         if mine is None or mine.ai_kind is not None or info.status != "active":
             return _refuse(403, "You have no decision in this game.")
+        return body, info, mine
+
+    async def api_draft(self, request: web.Request) -> web.Response:
+        """Keep the caller's own half-built decision (only their seat's, for the decision
+        they have now)."""
+        asked = await self._deciding(request)
+        if isinstance(asked, web.Response):
+            return asked
+        body, info, mine = asked
         draft = body.get("draft")
         if not drafts.acceptable(draft):
             return _refuse(400, "That plan is too large to keep; it is still on your screen.")
@@ -601,13 +610,10 @@ class TableServer:
         return _json({"ok": True})
 
     async def api_preview(self, request: web.Request) -> web.Response:
-        asked = await self._asked(request, posted=True)
+        asked = await self._deciding(request)
         if isinstance(asked, web.Response):
             return asked
-        user, body, info = asked
-        mine = info.seat_of(user.id)
-        if mine is None or mine.ai_kind is not None or info.status != "active":
-            return _refuse(403, "You have no decision in this game.")
+        body, info, mine = asked
         view = await self.app.view(info.id, mine.seat)
         prompt = view.get("prompt")
         try:
