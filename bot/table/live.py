@@ -6,6 +6,9 @@ waiting on that game, which then fetches its own seat's view again. A waiter als
 re-reads the game's version once a second, so a change made by another process (or
 one whose listener call was missed) shows within about a second all the same.
 
+When the server stops, :meth:`Live.close` answers every waiter at once: the server's
+shutdown does not wait out their long-polls (up to :data:`WAIT` each).
+
 A game's event lives only while someone waits on it (counted; the last one out removes
 it), so waiters that come and go leave nothing behind. The server bounds how many wait
 and lets nobody wait on a game they may not see (or that does not exist).
@@ -24,6 +27,7 @@ class Live:
     def __init__(self) -> None:
         self._events: dict[int, asyncio.Event] = {}
         self._waiting: dict[int, int] = {}  # game id -> requests waiting on it
+        self.closed = False
 
     @property
     def waiting(self) -> int:
@@ -41,6 +45,12 @@ class Live:
         if event is not None:
             event.set()
 
+    def close(self) -> None:
+        """The server stops: every waiter answers now, and a new one at once."""
+        self.closed = True
+        for event in self._events.values():
+            event.set()
+
     async def wait(
         self, game_id: int, after: int, version: Callable[[], Awaitable[int]], timeout: float = WAIT
     ) -> int:
@@ -53,7 +63,7 @@ class Live:
                 event = self._events.setdefault(game_id, asyncio.Event())
                 now = await version()
                 left = deadline - loop.time()
-                if now != after or left <= 0:
+                if now != after or left <= 0 or self.closed:
                     return now
                 try:
                     await asyncio.wait_for(event.wait(), min(POLL, left))

@@ -241,6 +241,7 @@ class TableServer:
         """Listen on the configured host and port; the port actually bound."""
         if self.live.changed not in self.app.listeners:
             self.app.listeners.append(self.live.changed)
+        self.live.closed = False
         self._runner = GuardedRunner(self.web, self.connections, access_log_format='%a "%r" %s %b %Tfs')
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port)
@@ -254,6 +255,7 @@ class TableServer:
     async def stop(self) -> None:
         if self.live.changed in self.app.listeners:
             self.app.listeners.remove(self.live.changed)
+        self.live.close()  # the long-polls answer now; the runner's clean-up waits for them
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
