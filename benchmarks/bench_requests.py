@@ -25,25 +25,35 @@ one JSON object (the last line), per game:
 Figures (``PYTHONPATH=. .venv/bin/python benchmarks/bench_requests.py``, seed 1; the goal
 in run_all.py is half of "before"):
 
-==================  ======  =====  =====
-game                before  after  goal
-==================  ======  =====  =====
-Smartphone Inc.     2.585   1.88   1.29
-Mobile Markets      2.145   1.56   1.07
-Age of Automaton    1.109   0.63   0.555
-==================  ======  =====  =====
+==================  ======  ======  =====  =====
+game                before  last    now    goal
+==================  ======  ======  =====  =====
+Smartphone Inc.     2.585   1.902   1.244  1.29
+Mobile Markets      2.145   1.564   1.036  1.07
+Age of Automaton    1.109   0.62    0.431  0.555
+==================  ======  ======  =====  =====
 
-("after": a DM prompt edited through the open interaction of the click that last updated
+("last": a DM prompt edited through the open interaction of the click that last updated
 it; a DM to a player who clicked in their DM in the last 14 minutes sent as a follow-up of
-that click, and edited through its token. Age of Automaton's figure moves by ±0.05 from
-run to run: whether two status edits fold depends on timing.)
+that click, and edited through its token. "now": also a post in the game's place sent as
+a public follow-up of the newest click there whose own answer is sent, while its token
+lives (the phase posts, the round results; not the status message, which the game edits
+later: it stays the bot's own post); an edit a reader would see nothing new in not sent (a takeover time moved by a
+second, a "revealed below" line dropped: ``bot.delivery.Shown``). Age of Automaton's
+figure moves by a little from run to run: whether two status edits fold depends on timing.)
 
-With ``--pause 0.05 --settle 0.3`` (main's code → this): Smartphone Inc. 2.317 → 1.68,
-Mobile Markets 1.909 → 1.29, Age of Automaton 1.029 → 0.59.
+The whole game here lasts seconds, so a click is always fresh: every post goes as a
+follow-up. In slow play (no click in the channel in the last 14 minutes) the posts go
+through the channel again: 1.878, 1.509 and 0.569 with every post so
+(``DiscordSender.place_followup`` answering None; the DMs still as follow-ups: with no
+fresh click in a DM either, more). With ``--pause 0.05 --settle 0.3``: 1.122,
+0.836 and 0.38 in one run, 0.902, 0.709 and 0.372 in another (timing decides how many
+status edits fold; main's code: 2.317, 1.909, 1.029).
 
-What is left is mostly the status message: one edit per move that changes what it says
-(who is to move, plans sealed n/N, who changed nothing yet) when the players are slower
-than its settle time (30 s), as here; the phase posts; the first DM of each player.
+What is left is the status message: one edit per move that changes what it says (who is
+to move, plans sealed n/N, who changed nothing yet) when the players are slower than its
+settle time (30 s), as here, and one after each phase's post; and the first DM of each
+player.
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ does the sending and turns Discord's answers into the exceptions below. The
 * paces every channel to at most ``pace`` writes per ``per`` seconds: a burst waits,
   and while it waits the consecutive posts of a game are merged into one message
   (never dropped); of several edits of one message only the newest is sent, and an
-  edit whose content is the one last sent is not sent again;
+  edit that would show a reader nothing new is not sent (:class:`Shown`: the same
+  content, but relative times moved by at most :data:`TIME_SLACK` and lines that may
+  linger dropped; issue 37);
 * an edit marked ``settle`` (the status message after a turn inside a phase, or a
   player's first change in their planner: nothing is posted with it) is written due a
   little later (:data:`bot.app.core.STATUS_SETTLE`) and unordered: a newer edit of the

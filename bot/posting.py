@@ -19,6 +19,11 @@ Row payloads (JSON, written by the app: :mod:`bot.app.compose`):
 
 Posts carry the row's nonce with ``enforce_nonce``: a post repeated after a crash between
 sending it and marking it delivered is answered with the first message, not doubled.
+A post in the game's place goes instead as a public follow-up of the newest click there
+while its token lives (an interaction answer: not counted against the bot's global limit
+of 50 requests a second, issue 37); a follow-up carries no nonce, so a crash in that
+moment can double that one post. A message the game edits later (``remember``) is always
+the bot's own post.
 """
 
 from __future__ import annotations
@@ -202,8 +207,12 @@ class DiscordSender:
         # merged posts: the button opens the newest decision they announce
         opened_at = [p.get("open_at") for p in [row.payload, *(r.payload for r in merged)] if p.get("open_at") is not None]
         ui = views.open_view(info.id, max(opened_at) if opened_at else None) if payload.get("buttons") == "open" else MISSING
-        message_id = await self.send(info.place_id, row.nonce, content=text.clip(content, 2000) or None,
-                                     files=files, embeds=embeds, view=ui)
+        kw = {"content": text.clip(content, 2000) or None, "files": files, "embeds": embeds, "view": ui}
+        message_id = None
+        if not payload.get("remember"):  # (a message the game edits later is the bot's own post)
+            message_id = await self.place_followup(info.place_id, **kw)
+        if message_id is None:
+            message_id = await self.send(info.place_id, row.nonce, **kw)
         if payload.get("remember"):
             await self.app.remember_message(info.id, payload["remember"], info.place_id, message_id)
         return message_id
@@ -235,6 +244,38 @@ class DiscordSender:
             data = await self.bot.http.send_message(channel_id, params=params)
         return int(data["id"])
 
+    async def followup(self, ix: discord.Interaction[Any], **kw: Any) -> int:
+        """A public follow-up of interaction ``ix`` (in its channel): its message id."""
+        hook = ix.followup
+        kw.setdefault("allowed_mentions", self.bot.allowed_mentions)
+        with handle_message_parameters(
+            content=kw.get("content"), files=kw.get("files") or MISSING, embed=kw.get("embed", MISSING),
+            embeds=kw.get("embeds") or MISSING, view=kw.get("view", MISSING), allowed_mentions=kw["allowed_mentions"],
+        ) as params:
+            data = await async_context.get().execute_webhook(
+                hook.id, hook.token or "", session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
+                payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
+            )
+        return int(data["id"])  # type: ignore[index]
+
+    async def place_followup(self, channel_id: int, **kw: Any) -> int | None:
+        """A post in the game's place as a public follow-up of the newest click there while
+        its token lives (an interaction answer: not counted against the bot's global limit
+        of requests, issue 37): its message id, or None (no such click, or it failed: the
+        caller posts it in the channel). A post sent so carries no nonce: a crash between it
+        and its "delivered" mark sends it again after the restart."""
+        play = self.bot.get_cog("Play")
+        ix = play.place_interaction(channel_id) if play is not None else None
+        if ix is None or ix.channel_id != channel_id:
+            return None
+        try:
+            return await self.followup(ix, **kw)
+        except discord.HTTPException as exc:  # (an expired token) through the channel
+            log.info("a post in %s as a follow-up failed (%s); posted", channel_id, exc)
+            for f in kw.get("files") or []:
+                f.reset()
+            return None
+
     async def dm_send(self, user_id: int, channel_id: int, **kw: Any) -> int:
         """A DM: as a follow-up of the user's newest click in that DM while its token lives
         (an interaction answer: not counted against the bot's global limit of requests,
@@ -242,19 +283,9 @@ class DiscordSender:
         play = self.bot.get_cog("Play")
         ix = play.dm_interaction(user_id, channel_id) if play is not None else None
         if ix is not None:
-            hook = ix.followup
-            kw.setdefault("allowed_mentions", self.bot.allowed_mentions)
             try:
-                with handle_message_parameters(
-                    content=kw.get("content"), files=kw.get("files") or MISSING, embed=kw.get("embed", MISSING),
-                    view=kw.get("view", MISSING), allowed_mentions=kw["allowed_mentions"],
-                ) as params:
-                    data = await async_context.get().execute_webhook(
-                        hook.id, hook.token or "", session=hook.session, proxy=hook.proxy, proxy_auth=hook.proxy_auth,
-                        payload=params.payload, multipart=params.multipart, files=params.files, wait=True,
-                    )
-                message_id = int(data["id"])  # type: ignore[index]
-                play.sent_as_followup(message_id, user_id)  # (its token edits it too)
+                message_id = await self.followup(ix, **kw)
+                play.sent_as_followup(message_id, user_id, ix)  # (its token edits it too)
                 return message_id
             except discord.HTTPException as exc:  # (an expired token) through the channel
                 log.info("a DM to user %s as a follow-up failed (%s); posted", user_id, exc)

@@ -88,6 +88,11 @@ async def _safely(interaction: discord.Interaction[Any], coro: Any) -> None:
         await coro
     except Exception as exc:  # noqa: BLE001 - the one error handler decides
         await errors.handle(interaction, exc)
+    finally:  # its answer is sent: from now on its token may carry other messages (issue 37)
+        client = getattr(interaction, "client", None)
+        play = client.get_cog("Play") if client is not None else None
+        if play is not None:
+            play.answered(interaction)
 
 
 NUMBERS = ("gid", "ver", "n")  # the groups of the items' templates that are numbers

@@ -23,8 +23,9 @@ HEADER = re.compile(r"\*\*Round (\d+) · ([^*]+)\*\*|\*\*Game over\*\*|\*\*Round
 
 def channel_tally(fake: FakeDiscord, channel: str) -> dict[str, dict[str, Any]]:
     """Per phase (named by the header of the post that opened it): the successful writes
-    to ``channel`` (posts and edits), the posts, and the mentions per user in posts (an
-    edit does not notify). A write belongs to the phase of the newest header before it."""
+    to ``channel`` (posts and edits; a post as a public follow-up of a click there too, issue
+    37), the posts, and the mentions per user in posts (an edit does not notify). A write
+    belongs to the phase of the newest header before it."""
     out: dict[str, dict[str, Any]] = {}
     phase = "lobby"
     for r in fake.requests:

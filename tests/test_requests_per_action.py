@@ -7,6 +7,9 @@ second per bot, interaction answers excepted), in whole games through the fake D
   the DM channel;
 - a DM to a player who clicked in their DM in the last 14 minutes is a follow-up of that
   click (and edited through its token later);
+- a post in the game's place is a public follow-up of the newest click there while its
+  token lives; the status message is not edited when a reader would see nothing new (a
+  takeover time moved by a second, "revealed below" dropped);
 - and still every seat has one live prompt at every step, and nothing went wrong."""
 
 from __future__ import annotations
@@ -62,3 +65,31 @@ async def test_dms_to_a_player_who_just_clicked_in_their_dm_go_as_follow_ups(fak
     for user_id, channel in fake.dm_channels.items():  # the follow-ups are messages of the DM like the others
         mine = {str(m["id"]) for m in fake.dm_messages(user_id)}
         assert any(str(r.response["id"]) in mine for r in follow_ups if str(r.response["channel_id"]) == channel)
+    # the phase posts: follow-ups of the newest click in the channel (before: 27 posts through
+    # the channel in this game; now only the status message, which the game edits later)
+    assert tally.kinds["POST /channels/{id}/messages"] <= 1, tally.kinds
+    posts = [r for r in tally.answers if r.method == "POST" and r.path.startswith("/webhooks/") and r.status < 300
+             and str(r.response.get("channel_id")) == str(fake.channel_id) and not int(r.json.get("flags") or 0) & 64]
+    assert sum(str(r.json.get("content", "")).startswith("**Round") for r in posts) >= 20
+    public = {str(m["id"]) for m in fake.public_messages()}
+    assert all(str(r.response["id"]) in public for r in posts)  # public, as a post
+    # no edit of the status message a reader would not see (before: 2 moving a takeover time
+    # by a second, 2 only dropping "revealed below" in this game)
+    status = next(r for r in tally.counted if r.method == "POST" and "Plans sealed" in str(r.json.get("content")))
+    shown = status.json["content"]
+    edits = [r.json["content"] for r in tally.counted
+             if r.method == "PATCH" and r.path.endswith(f"/messages/{status.response['id']}")]
+    assert len(edits) >= 30
+    for content in edits:
+        assert not same_to_a_reader(shown, content), (shown, content)
+        shown = content
+
+
+def same_to_a_reader(old: str, new: str) -> bool:
+    """Whether status ``new`` reads as ``old``: the same lines but "revealed below" dropped,
+    and each relative time within a minute."""
+    kept = [line for line in old.split("\n") if not (line.startswith("🔓") and line not in new.split("\n"))]
+    old = "\n".join(kept)
+    blank = re.compile(r"<t:\d+:R>")
+    times = [(int(a), int(b)) for a, b in zip(re.findall(r"<t:(\d+):R>", old), re.findall(r"<t:(\d+):R>", new), strict=False)]
+    return blank.sub("<t>", old) == blank.sub("<t>", new) and all(abs(a - b) <= 60 for a, b in times)

@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 # the answers that left the clicked message its original response (edited in place)
 IN_PLACE = (discord.InteractionResponseType.message_update, discord.InteractionResponseType.deferred_message_update)
 DM_CLICKS = 4096  # users whose newest DM click is kept (its token sends their DMs)
+# a click answered so: a follow-up of it is a new message, public unless it asks otherwise
+PUBLIC_FOLLOWUP = (discord.InteractionResponseType.channel_message, *IN_PLACE)
+PLACE_CLICKS = 4096  # channels whose newest click is kept (its token sends the game's posts there)
 log = logging.getLogger("boardroom.play")
 
 CLOSED_DMS = 50007
@@ -111,19 +114,49 @@ class Play(commands.Cog):
         self._dm_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
         # message id -> (the click, when) whose follow-up a DM was: its token edits it too
         self._followups: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
+        # channel id -> (the newest click in that server channel or thread, when): for 15
+        # minutes its token sends the posts of a game there as follow-ups (issue 37)
+        self._place_clicks: OrderedDict[int, tuple[discord.Interaction[Any], float]] = OrderedDict()
+        # interaction id -> when a click came in, until its handler is done (:meth:`answered`)
+        self._arrived: OrderedDict[int, float] = OrderedDict()
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.guild_id is None and interaction.type == discord.InteractionType.component:
-            self._dm_clicks[interaction.user.id] = (interaction, self._clock())
+        if interaction.type != discord.InteractionType.component:
+            return
+        self._arrived[interaction.id] = self._clock()  # (its token lives 15 minutes from now)
+        while len(self._arrived) > DM_CLICKS + PLACE_CLICKS:
+            self._arrived.popitem(last=False)
+
+    def answered(self, interaction: discord.Interaction[Any]) -> None:
+        """The handler of a click is done: its own answer (the clicked prompt edited into
+        the next step, a private reply) is sent. Only now, while its token lives, does the
+        click carry the bot's next DMs to its user (a click in their DM) or the game's posts
+        in its channel, as follow-ups: a post through it before that would reach Discord
+        ahead of the click's own answer, and a player who took it for the answer would use
+        the prompt still showing the step before (judged stale: "Already done")."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        at = self._arrived.pop(interaction.id, None)
+        got = (interaction, self._clock() if at is None else at)
+        if interaction.guild_id is None:
+            self._dm_clicks[interaction.user.id] = got
             self._dm_clicks.move_to_end(interaction.user.id)
             while len(self._dm_clicks) > DM_CLICKS:
                 self._dm_clicks.popitem(last=False)
+        elif interaction.channel_id is not None:
+            self._place_clicks[interaction.channel_id] = got
+            self._place_clicks.move_to_end(interaction.channel_id)
+            while len(self._place_clicks) > PLACE_CLICKS:
+                self._place_clicks.popitem(last=False)
 
-    def sent_as_followup(self, message_id: int, user_id: int) -> None:
-        """DM ``message_id`` was sent as a follow-up of the user's newest DM click."""
+    def sent_as_followup(self, message_id: int, user_id: int, ix: discord.Interaction[Any]) -> None:
+        """DM ``message_id`` was sent as a follow-up of ``ix``, the user's newest DM click
+        when it was sent: that click's token edits it too (a follow-up webhook edits only
+        the messages it created; if a newer click of the user came in meanwhile, the DM is
+        edited through its channel)."""
         got = self._dm_clicks.get(user_id)
-        if got is not None:
+        if got is not None and got[0] is ix:
             self._followups[message_id] = got
             while len(self._followups) > DM_CLICKS:
                 self._followups.popitem(last=False)
@@ -140,6 +173,21 @@ class Play(commands.Cog):
         if ix.response.type == discord.InteractionResponseType.deferred_channel_message:
             return None  # ("thinking": its first follow-up would take the place of its loading message)
         return ix
+
+    def place_interaction(self, channel_id: int) -> discord.Interaction[Any] | None:
+        """The newest click in the server channel or thread ``channel_id`` (anyone's),
+        answered, whose token still lives: a public follow-up of it is a post there like
+        any other, but an interaction answer (not counted against the bot's global limit
+        of requests, issue 37); or None."""
+        got = self._place_clicks.get(channel_id)
+        if got is None:
+            return None
+        ix, at = got
+        if self._clock() - at >= board.TOKEN_LIFE or not ix.response.is_done():
+            return None
+        # (not "thinking": its first follow-up would take the place of its loading message,
+        # ephemeral if that was; nor a modal's answer)
+        return ix if ix.response.type in PUBLIC_FOLLOWUP else None
 
     @property
     def app(self) -> Any:
