@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,6 +64,14 @@ def shares_a_module_fixture(item: pytest.Item) -> bool:
             if fixturedef.scope in WIDE and getattr(fixturedef.func, "__module__", None) == module.__name__:
                 return True
     return False
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``make test-quick`` (``-m "not slow"``) does not even import the slow modules: each of
+    its workers collects the suite (0.7 s of CPU less per worker)."""
+    if collection_path.suffix == ".py" and collection_path.stem in SLOW and config.getoption("markexpr") == "not slow":
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
