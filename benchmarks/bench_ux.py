@@ -163,7 +163,11 @@ async def take_turn(c: Counter, user: dict[str, Any]) -> int:
     return c.n - start
 
 
-async def measure(rounds: int, pause: float = 0.0, status_settle: float = STATUS_SETTLE) -> dict[str, Any]:
+async def measure(
+    rounds: int, pause: float = 0.0, status_settle: float = STATUS_SETTLE, per: float = PACED["per"]
+) -> dict[str, Any]:
+    """``per``: the seconds per 5 writes in a channel (the bot's own by default; the
+    channel-write figures mean something only with it)."""
     by_goal: list[int] = []
     by_hand: int | None = None
     hand_imps = 0
@@ -177,7 +181,7 @@ async def measure(rounds: int, pause: float = 0.0, status_settle: float = STATUS
         c = Counter(fake)
         with tempfile.TemporaryDirectory() as tmp:
             settle = {"status_settle": status_settle}  # production's by default (the tests' is 0)
-            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None, delivery={**settle, **PACED}) as bot:
+            async with running(fake, str(Path(tmp) / "ux.db"), renderer=None, delivery={**settle, "per": per}) as bot:
                 app = bot.app
                 ix = await fake.slash(ann, "game new", {"game": "smartphone-inc"})
                 await fake.click(bob, ix.original, "Join")

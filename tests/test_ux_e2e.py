@@ -14,7 +14,7 @@ from typing import Any
 from bot.games.smartphone_inc.presenter import PRESENTER
 from engine.smartphone_inc.game import GAME
 from tests.app_support import fake_fixture
-from tests.discord_support import running
+from tests.discord_support import TEST_PACE, running
 from tests.fake_discord import FakeDiscord, iter_components, message_text
 from tests.test_discord_e2e import build_plan, new_game, planner_dm, public_with, seal
 from tests.test_words import assert_plain_words
@@ -35,7 +35,8 @@ fake = fake_fixture()
 
 
 async def test_interactions_per_plan_and_per_turn() -> None:
-    figures = await _bench().measure(3)
+    # the tests' channel pace: the interactions per plan and per turn do not depend on it
+    figures = await _bench().measure(3, per=TEST_PACE)
     assert figures["seal_by_goal_interactions"] <= 4, figures
     assert figures["seal_by_hand_improvements"] == 2, figures  # 2 Pads + 2 Improvements
     assert figures["seal_by_hand_interactions"] <= 8, figures
