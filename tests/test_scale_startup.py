@@ -289,7 +289,11 @@ async def test_the_wal_starts_over_under_a_steady_stream_of_writes(tmp_path: Pat
             if s.last_checkpoint is not None:
                 seen.append(s.last_checkpoint[1])
         assert s.wal_restarts > 0
-        assert len(seen) > 100 and max(seen[len(seen) // 2:]) < 1000  # bounded, not growing with the writes
+        # not growing with the writes: without the restart the WAL only grows (past 1,500
+        # pages from the midpoint on); with it, the second half finds it small again at
+        # least once. (Not its largest size there: a loaded machine runs the checkpointer
+        # late, and the WAL grows meanwhile; 1,077 pages seen once, at load 12.)
+        assert len(seen) > 100 and min(seen[len(seen) // 2:]) < 1000
     finally:
         await s.close()
 
