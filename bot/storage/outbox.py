@@ -21,6 +21,8 @@ from bot.storage.rows import (
 # what a delivered outbox row keeps of its payload: nothing (its kind, target, batch,
 # message id and times stay)
 _SPENT = "'{}'"
+# the most rows of a batch written by one statement where the dialect has one
+OUTBOX_ROWS_AT_ONCE = 32
 
 
 class OutboxSql(TxCore):
@@ -66,12 +68,24 @@ class OutboxSql(TxCore):
         if not rows:
             return
         self._append_outbox(game_id)
+        values = [(kind, target, outbox_payload(payload), int(ordered),
+                   max(not_before, at + settle) if payload.get("settle") else not_before)
+                  for kind, target, payload, ordered in rows]
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        for i in range(0, len(values), OUTBOX_ROWS_AT_ONCE):  # (statements of a few sizes)
+            part = values[i:i + OUTBOX_ROWS_AT_ONCE]
+            sql = self.sql.outbox_rows_insert(len(part))
+            if sql is None:
+                break
+            statements.append((sql, (game_id, batch, at, *(a for v in part for a in v))))
+        else:  # one statement (PostgreSQL)
+            for sql, args in statements:
+                await self._write(sql, args)
+            return
         await self._write_many(
             "INSERT INTO outbox (game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
             " VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)",
-            [(game_id, batch, kind, target, outbox_payload(payload), int(ordered),
-              max(not_before, at + settle) if payload.get("settle") else not_before, at)
-             for kind, target, payload, ordered in rows],
+            [(game_id, batch, *v, at) for v in values],
         )
         await self._write(
             "UPDATE outbox SET nonce = 'br' || id WHERE batch = ? AND nonce = ''", (batch,)

@@ -59,6 +59,13 @@ class PgDialect(Dialect):
     game_lock = "SELECT pg_advisory_xact_lock(?)"
     for_update = " FOR UPDATE"
 
+    def outbox_rows_insert(self, rows: int) -> str | None:
+        # (issue 37: each statement of a trip cost the server ~35 us; a batch of n rows was
+        # n INSERTs and an UPDATE.) Each row's id is drawn from the table's identity
+        # sequence in the rows' order (nextval, a volatile function, is computed after the
+        # ORDER BY), and its nonce is made of it at once
+        return _outbox_rows_insert(rows)
+
     def json_number(self, column: str, key: str) -> str:
         return f"(({column})::jsonb ->> '{key}')::numeric"
 
@@ -67,6 +74,17 @@ class PgDialect(Dialect):
 
 
 POSTGRES = PgDialect()
+
+
+@functools.lru_cache(maxsize=64)
+def _outbox_rows_insert(rows: int) -> str:
+    values = ", ".join(f"({n}, ?, ?, ?, ?::bigint, ?::double precision)" for n in range(rows))
+    return (
+        "INSERT INTO outbox (id, game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
+        " SELECT r.id, ?, ?, r.kind, r.target, r.payload, 'br' || r.id, r.ordered, r.next_try_at, ?"
+        " FROM (SELECT nextval('outbox_id_seq') AS id, v.* FROM"
+        f" (VALUES {values}) AS v (n, kind, target, payload, ordered, next_try_at) ORDER BY v.n) AS r"
+    )
 
 _MARK = re.compile(r"'(?:[^']|'')*'|\?|%")
 
