@@ -5,6 +5,7 @@ is read, and the connection usable again after it."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import psycopg
@@ -88,3 +89,39 @@ async def test_a_rolled_back_transaction_keeps_the_statements_prepared_for_the_n
                     assert (await tx.game_row(1)) is not None
         finally:
             await storage.close()
+
+
+async def test_a_caller_cancelled_while_the_server_works_leaves_the_trip_to_end_first(link: PgLink) -> None:
+    """A move cancelled while its trip waits on the server (here: on a game's lock that
+    another connection holds): the caller is let go at once, the trip's results are
+    still read to their end, and the connection's next statement (the transaction's
+    ROLLBACK) waits until then; after it nothing of the trip is left and the connection
+    works as before."""
+    assert link.conn is not None
+    pid = link.conn.info.backend_pid
+    async with await psycopg.AsyncConnection.connect(link.conn.info.dsn, autocommit=True) as other:
+        await other.execute("SELECT pg_advisory_lock(42)")
+        trip = asyncio.create_task(link.run(
+            [("BEGIN", (), False), ("INSERT INTO t (id) VALUES (?)", (1,), False)],
+            [("SELECT pg_advisory_xact_lock(?)", (42,)), ("SELECT count(*) FROM t", ())],
+        ))
+        for _ in range(500):  # the server waits on the lock
+            cur = await other.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,))
+            if (await cur.fetchone() or [None])[0] == "Lock":
+                break
+            await asyncio.sleep(0.01)
+        else:
+            pytest.fail("the trip never reached the lock")
+        trip.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await trip
+        rollback = asyncio.create_task(link.conn.execute("ROLLBACK"))
+        await asyncio.sleep(0.2)
+        assert not rollback.done()  # the trip's answer is not in yet: the ROLLBACK waits
+        cur = await other.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,))
+        assert (await cur.fetchone() or [None])[0] == "Lock"  # (not asked to cancel it)
+        await other.execute("SELECT pg_advisory_unlock(42)")
+        await rollback
+    assert await link.run([], [("SELECT count(*) FROM t", ()), ("SELECT 1", ())]) == [[(0,)], [(1,)]]
+    await link.run([("INSERT INTO t (id) VALUES (?)", (1,), False)], [])
+    assert await link.run([], [("SELECT id FROM t", ())]) == [[(1,)]]

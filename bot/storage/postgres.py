@@ -33,6 +33,7 @@ import psycopg
 from psycopg import generators, pq
 from psycopg._queries import PostgresQuery
 from psycopg.adapt import Transformer
+from psycopg.waiting import Ready, Wait
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -165,11 +166,7 @@ class PgLink:
         statements = [
             (marks(sql), _args(tuple(a)) or None) for sql, args, many in batch for a in (args if many else [args])
         ] + [(marks(sql), _args(args) or None) for sql, args in queries]
-        # the trip runs to its end even if the caller is cancelled (the statements of a
-        # transaction's queue run in order; its ROLLBACK follows them: Storage.transaction)
-        trip = asyncio.ensure_future(pipeline_trip(conn, statements))
-        trip.add_done_callback(_retrieved)
-        rows = await asyncio.shield(trip)
+        rows = await pipeline_trip(conn, statements)
         return rows[len(rows) - len(queries):] if queries else []
 
     async def execute(self, sql: str, args: Any, many: bool = False) -> None:
@@ -197,9 +194,18 @@ async def pipeline_trip(
     (a statement without rows: an empty list); the first error raised once every result
     is read. One round trip, one flush (issue 37: psycopg's own pipeline flushes and
     waits on the event loop after each statement, which cost more client CPU than the
-    statements; this is its documented sequence of libpq calls, without those waits)."""
+    statements; this is its documented sequence of libpq calls, without those waits).
+
+    Once sent, the trip runs to its end even if the caller is cancelled (the statements
+    of a transaction's queue run in order; its ROLLBACK follows them: Storage.transaction):
+    a cancelled wait hands the rest of the results to a task of its own, which keeps the
+    connection's lock until they are read (the ROLLBACK, psycopg's, waits for it). (Not
+    a task for every trip, nor psycopg's own wait, which on a cancel asks the server to
+    cancel the statements: issue 37, a trip's client CPU.)"""
     pgconn = conn.pgconn
-    async with conn.lock:  # (the connection's own lock, as psycopg's calls take it)
+    await conn.lock.acquire()  # (the connection's own lock, as psycopg's calls take it)
+    handed_over = False
+    try:
         tx = Transformer(conn)
         sent = []
         for sql, args in statements:
@@ -209,42 +215,36 @@ async def pipeline_trip(
         prepared = PREPARED.get(conn)
         if prepared is None:
             prepared = PREPARED[conn] = Prepared()
-        names = prepared.names
-        error: pq.abc.PGresult | None = None  # the first statement the server refused
         order: list[tuple[tuple[bytes, Any], bytes] | None] = []  # a prepare, or None: a statement
         preparing: dict[tuple[bytes, Any], bytes] = {}  # prepared in this trip (a row of many, again)
         pgconn.enter_pipeline_mode()
+        for q in sent:
+            key = (q.query, q.types)
+            name = prepared.names.get(key) or preparing.get(key)
+            if name is None and len(prepared.names) + len(preparing) < MAX_PREPARED:
+                name = preparing[key] = f"_br_{next(prepared.count)}".encode()
+                pgconn.send_prepare(name, q.query, param_types=q.types)
+                order.append((key, name))
+            if name is None:
+                pgconn.send_query_params(q.query, q.params, param_formats=q.formats, param_types=q.types)
+            else:
+                pgconn.send_query_prepared(name, q.params, param_formats=q.formats)
+            order.append(None)
+        pgconn.pipeline_sync()
+        answer = Answer(pgconn, len(order) + 1)
         try:
-            for q in sent:
-                key = (q.query, q.types)
-                name = names.get(key) or preparing.get(key)
-                if name is None and len(names) + len(preparing) < MAX_PREPARED:
-                    name = preparing[key] = f"_br_{next(prepared.count)}".encode()
-                    pgconn.send_prepare(name, q.query, param_types=q.types)
-                    order.append((key, name))
-                if name is None:
-                    pgconn.send_query_params(q.query, q.params, param_formats=q.formats, param_types=q.types)
-                else:
-                    pgconn.send_query_prepared(name, q.params, param_formats=q.formats)
-                order.append(None)
-            pgconn.pipeline_sync()
-            *fetched, sync = await conn.wait(exchange(pgconn, len(order) + 1))
-            results = []
-            for step, rs in zip(order, fetched, strict=True):
-                if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
-                    error = rs[-1]
-                if step is None:
-                    results.append(rs)
-                elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
-                    names[step[0]] = step[1]  # (one refused, or not run after an error: made again)
-            if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
-                raise psycopg.OperationalError("the pipeline lost its place")
-        finally:
-            if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
-                try:
-                    pgconn.exit_pipeline_mode()
-                except psycopg.OperationalError:
-                    pass  # (results left unread: the error raised above says why)
+            fetched = await answer.wait()
+        except asyncio.CancelledError:
+            task = asyncio.get_running_loop().create_task(_read_to_the_end(conn, answer, order, prepared))
+            _READING.add(task)
+            task.add_done_callback(_READING.discard)
+            handed_over = True
+            raise
+        results, error = _results(fetched, order, prepared)
+    finally:
+        if not handed_over:
+            _leave_pipeline(pgconn)
+            conn.lock.release()
     if error is not None:
         raise psycopg.errors.error_from_result(error, encoding=conn.info.encoding)
     out: list[list[Any]] = []
@@ -260,6 +260,104 @@ async def pipeline_trip(
         else:
             out.append([])
     return out
+
+
+def _results(
+    fetched: list[list[pq.abc.PGresult]],
+    order: list[tuple[tuple[bytes, Any], bytes] | None],
+    prepared: Prepared,
+) -> tuple[list[list[pq.abc.PGresult]], pq.abc.PGresult | None]:
+    """Each statement's results (not the prepares'), and the first statement the server
+    refused; the statements prepared in the trip recorded (one refused, or not run after
+    an error, is made again). The Sync's result last: checked."""
+    *steps, sync = fetched
+    error: pq.abc.PGresult | None = None
+    results = []
+    for step, rs in zip(order, steps, strict=True):
+        if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
+            error = rs[-1]
+        if step is None:
+            results.append(rs)
+        elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
+            prepared.names[step[0]] = step[1]
+    if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
+        raise psycopg.OperationalError("the pipeline lost its place")
+    return results, error
+
+
+def _leave_pipeline(pgconn: pq.abc.PGconn) -> None:
+    if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
+        try:
+            pgconn.exit_pipeline_mode()
+        except psycopg.OperationalError:
+            pass  # (results left unread: the error raised says why)
+
+
+# the trips whose caller was cancelled, read to their end (a reference kept meanwhile)
+_READING: set[asyncio.Task[None]] = set()
+
+
+async def _read_to_the_end(
+    conn: psycopg.AsyncConnection[Any],
+    answer: Answer,
+    order: list[tuple[tuple[bytes, Any], bytes] | None],
+    prepared: Prepared,
+) -> None:
+    """A cancelled caller's trip: its results read, then the connection's lock given
+    back (the transaction's ROLLBACK comes next; an error here is its business)."""
+    try:
+        _results(await answer.wait(), order, prepared)
+    except Exception:  # noqa: BLE001 (a failed statement, a lost connection: the ROLLBACK's business)
+        pass
+    finally:
+        _leave_pipeline(conn.pgconn)
+        conn.lock.release()
+
+
+class Answer:
+    """A trip's results, read with psycopg's generators (:func:`exchange`) in as few
+    waits of the event loop as the server's answer takes (one, mostly): each wait one
+    future and the socket watched meanwhile (psycopg's ``wait_async`` adds a timer and
+    a poll to each). A wait cancelled is taken up again where it was."""
+
+    def __init__(self, pgconn: pq.abc.PGconn, count: int) -> None:
+        self.gen = exchange(pgconn, count)
+        self.fileno = pgconn.socket
+        self.state: int | None = None  # what the generator waits for (None: not started)
+
+    async def wait(self) -> list[list[pq.abc.PGresult]]:
+        loop = asyncio.get_running_loop()
+        try:
+            if self.state is None:
+                self.state = next(self.gen)
+            while True:
+                self.state = self.gen.send(await _ready(loop, self.fileno, self.state))
+        except StopIteration as ex:
+            return ex.value  # type: ignore[no-any-return]
+        except OSError as ex:  # (as psycopg's wait says it)
+            raise psycopg.OperationalError("connection socket closed") from ex
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, fileno: int, state: int) -> int:
+    """The socket's readiness for what the generator waits for (``Wait.R``, ``W``, ``RW``)."""
+    fut: asyncio.Future[int] = loop.create_future()
+
+    def wake(ready: int) -> None:
+        if not fut.done():
+            fut.set_result(ready)
+
+    reader, writer = state & Wait.R, state & Wait.W
+    if reader:
+        loop.add_reader(fileno, wake, Ready.R)
+    if writer:
+        loop.add_writer(fileno, wake, Ready.W)
+    try:
+        return await fut
+    finally:
+        if reader:
+            loop.remove_reader(fileno)
+        if writer:
+            loop.remove_writer(fileno)
 
 
 def exchange(pgconn: pq.abc.PGconn, count: int) -> Generator[Any, Any, list[list[pq.abc.PGresult]]]:
@@ -282,12 +380,6 @@ class Prepared:
 
 PREPARED: weakref.WeakKeyDictionary[Any, Prepared] = weakref.WeakKeyDictionary()
 MAX_PREPARED = 400  # statements built from lists (``IN (?, ?, ...)``) are many: not all kept
-
-
-def _retrieved(trip: asyncio.Future[Any]) -> None:
-    """A trip whose caller was cancelled: its error is the ROLLBACK's business."""
-    if not trip.cancelled():
-        trip.exception()
 
 
 def is_unavailable(exc: BaseException) -> bool:
