@@ -125,3 +125,13 @@ async def test_a_caller_cancelled_while_the_server_works_leaves_the_trip_to_end_
     assert await link.run([], [("SELECT count(*) FROM t", ()), ("SELECT 1", ())]) == [[(0,)], [(1,)]]
     await link.run([("INSERT INTO t (id) VALUES (?)", (1,), False)], [])
     assert await link.run([], [("SELECT id FROM t", ())]) == [[(1,)]]
+
+
+async def test_a_statement_given_the_wrong_number_of_values_is_refused_before_it_is_sent(link: PgLink) -> None:
+    """The link's own conversion of a statement (``converted``): one value too many or
+    too few is psycopg's ProgrammingError, raised before anything is sent, so the trip's
+    other statements do not run and the connection works on."""
+    for sql, values in (("SELECT ? + 1", (1, 2)), ("SELECT ? + ?", (1,))):
+        with pytest.raises(psycopg.ProgrammingError, match="placeholder"):
+            await link.run([("INSERT INTO t (id) VALUES (?)", (5,), False)], [(sql, values)])
+    assert await link.run([], [("SELECT count(*) FROM t", ()), ("SELECT ? || ?", ("100", "%"))]) == [[(0,)], [("100%",)]]
