@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from bot.storage import Storage
-from bot.storage.postgres import PREPARED, PgLink
+from bot.storage.postgres import PREPARED, ROWS_AT_ONCE, PgLink, rows_together
 from tests.pg_support import fresh_database
 
 pytestmark = pytest.mark.postgres
@@ -135,3 +135,33 @@ async def test_a_statement_given_the_wrong_number_of_values_is_refused_before_it
         with pytest.raises(psycopg.ProgrammingError, match="placeholder"):
             await link.run([("INSERT INTO t (id) VALUES (?)", (5,), False)], [(sql, values)])
     assert await link.run([], [("SELECT count(*) FROM t", ()), ("SELECT ? || ?", ("100", "%"))]) == [[(0,)], [("100%",)]]
+
+
+async def test_one_row_inserts_in_a_row_go_as_one_statement_with_the_same_outcome(link: PgLink) -> None:
+    """INSERTs of one row each with the same text, one after another in a trip, are sent
+    as one INSERT of their rows (``rows_together``; issue 37), in their order, except
+    where two upserts would update one row (one statement may not: they stay apart, and
+    the later one wins as before); a key taken fails the trip as the one INSERT would."""
+    insert = "INSERT INTO t (id, x, s) VALUES (?, ?, ?)"
+    upsert = "INSERT INTO t (id, x, s) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET x = excluded.x, s = excluded.s"
+    batch = [(insert, (1, 1.0, "a")), (insert, (2, 2.0, "b")), (insert, (3, 3.0, "c")),
+             (upsert, (1, 10.0, "a2")), (upsert, (4, 4.0, "d")), (upsert, (1, 11.0, "a3")), (upsert, (5, True, "e"))]
+    sent = rows_together(batch)
+    assert [sql.count("%s") // 3 for sql, _args in sent] == [3, 2, 2]  # the second upsert of id 1: apart
+    assert sent[2][1] == (1, 11.0, "a3", 5, 1, "e")
+    rows = await link.run([(sql, args, False) for sql, args in batch], [("SELECT id, x, s FROM t ORDER BY id", ())])
+    assert rows == [[(1, 11.0, "a3"), (2, 2.0, "b"), (3, 3.0, "c"), (4, 4.0, "d"), (5, 1.0, "e")]]
+    many = [(insert, (10 + i, float(i), str(i))) for i in range(ROWS_AT_ONCE + 3)]
+    assert [sql.count("%s") // 3 for sql, _args in rows_together(many)] == [ROWS_AT_ONCE, 3]
+    await link.run([(sql, args, False) for sql, args in many], [])
+    assert await link.run([], [("SELECT array_agg(id ORDER BY id) FROM t WHERE id >= 10", ())]) == [
+        [([10 + i for i in range(ROWS_AT_ONCE + 3)],)]]
+    with pytest.raises(psycopg.IntegrityError):  # id 2 is taken: the trip fails, nothing of it stays
+        await link.run([("BEGIN", (), False), (insert, (30, 0.0, "x"), False), (insert, (2, 0.0, "y"), False),
+                        (insert, (31, 0.0, "z"), False)], [("SELECT 1", ())])
+    await link.run([("ROLLBACK", (), False)], [])
+    assert await link.run([], [("SELECT count(*) FROM t WHERE id >= 30", ())]) == [[(0,)]]
+    # statements of other shapes are sent as they are, one by one
+    other = [("UPDATE t SET x = ? WHERE id = ?", (0.5, 1)), ("UPDATE t SET x = ? WHERE id = ?", (0.5, 2)),
+             ("INSERT INTO t (id, x, s) VALUES (?, ?, 'lit')", (40, 1.0)), ("INSERT INTO t (id, x, s) VALUES (?, ?, 'lit')", (41, 1.0))]
+    assert len(rows_together(other)) == 4
