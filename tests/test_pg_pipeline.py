@@ -165,3 +165,35 @@ async def test_one_row_inserts_in_a_row_go_as_one_statement_with_the_same_outcom
     other = [("UPDATE t SET x = ? WHERE id = ?", (0.5, 1)), ("UPDATE t SET x = ? WHERE id = ?", (0.5, 2)),
              ("INSERT INTO t (id, x, s) VALUES (?, ?, 'lit')", (40, 1.0)), ("INSERT INTO t (id, x, s) VALUES (?, ?, 'lit')", (41, 1.0))]
     assert len(rows_together(other)) == 4
+
+
+async def test_closing_the_storage_waits_for_a_cancelled_callers_trip() -> None:
+    """A read cancelled while the server works on it, then the storage closed: the close
+    waits until the trip's answer is read, and gives the pool back a connection that is
+    not in the middle of a pipeline."""
+    async with fresh_database() as url:
+        storage = await Storage.open(url)
+        pid = storage.conn.info.backend_pid
+        async with await psycopg.AsyncConnection.connect(storage.conn.info.dsn, autocommit=True) as other:
+            await other.execute("SELECT pg_advisory_lock(42)")
+
+            async def read() -> None:
+                async with storage.read() as q:
+                    await q._all("SELECT pg_advisory_xact_lock(?)", (42,))
+
+            task = asyncio.create_task(read())
+            for _ in range(500):
+                cur = await other.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,))
+                if (await cur.fetchone() or [None])[0] == "Lock":
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                pytest.fail("the read never reached the lock")
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            closing = asyncio.create_task(storage.close())
+            await asyncio.sleep(0.2)
+            assert not closing.done()  # the trip's answer is not in yet
+            await other.execute("SELECT pg_advisory_unlock(42)")
+            await closing

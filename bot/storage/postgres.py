@@ -622,6 +622,8 @@ class PgStorage(Storage):
             await task
         async with self._lock:
             if self.link.conn is not None:
+                async with self.link.conn.lock:  # (a cancelled caller's trip read to its end)
+                    pass
                 await self.pool.putconn(self.link.conn)
                 self.link.conn = None
             await self.pool.close()
