@@ -24,6 +24,7 @@ import pytest
 from bot import cli
 from bot.app import App
 from bot.storage import INTEGRITY_ERRORS, Storage, StorageUnavailable
+from bot.storage.outbox import OUTBOX_ROWS_AT_ONCE
 from tests.fakegame import FakeClock, lobby, new_app
 from tests.pg_support import fresh_database, pg_test_url
 from tests.test_outbox_rows import (  # noqa: F401 (collected here, on both backends)
@@ -333,6 +334,32 @@ async def test_a_batch_of_outbox_rows_is_written_in_order_with_its_nonces(storag
         assert await tx.release_held_batches() == 3
         await tx.mark_outbox(first, "delivered", message_id=99)
         assert [r.id for r in await tx.pending_outbox(gid)] == [r.id for r in got[1:]]
+
+
+async def test_a_long_batch_of_outbox_rows_keeps_its_order_nonces_and_times(storage: Storage) -> None:
+    """A batch longer than one statement's rows where the backend writes several rows in
+    one (PostgreSQL: ``OUTBOX_ROWS_AT_ONCE``), beside another game's batch written in the
+    same transaction: every row in the order given, ids growing, each nonce its own id's,
+    each row's kind, target, payload, order flag and due time its own."""
+    n = OUTBOX_ROWS_AT_ONCE * 2 + 3
+    rows = [("dm" if i % 3 else "post", str(100 + i), {"content": f'row {i} "quoted" \\ %s ?', **(
+        {"settle": True} if i % 5 == 0 else {})}, i % 2 == 0) for i in range(n)]
+    async with storage.transaction() as tx:
+        gid, other = await add_game(tx), await add_game(tx, channel=6)
+        batch = await tx.next_outbox_batch()
+        await tx.put_outbox_rows(gid, batch, rows, at=10, not_before=11, settle=4)
+        await tx.put_outbox_rows(other, batch + 1, rows[:2], at=20)
+    async with storage.read() as q:
+        got, theirs = await q.pending_outbox(gid), await q.pending_outbox(other)
+    assert [(r.game_id, r.batch, r.kind, r.target, r.payload, r.ordered) for r in got] == [
+        (gid, batch, k, t, p, o) for k, t, p, o in rows]
+    assert [r.next_try_at for r in got] == [14 if i % 5 == 0 else 11 for i in range(n)]
+    assert [r.created_at for r in got] == [10] * n
+    ids = [r.id for r in got]
+    assert ids == sorted(ids) and len(set(ids)) == n
+    assert [r.nonce for r in got + theirs] == [f"br{r.id}" for r in got + theirs]
+    assert [(r.batch, r.target) for r in theirs] == [(batch + 1, "100"), (batch + 1, "101")]
+    assert min(r.id for r in theirs) > max(ids)
 
 
 async def test_notices_ratings_and_vacations(storage: Storage) -> None:

@@ -33,6 +33,13 @@ class Dialect:
     # transaction holds the whole database already)
     for_update = ""
 
+    def outbox_rows_insert(self, rows: int) -> str | None:
+        """One statement that writes ``rows`` outbox rows of a batch with their nonces
+        (``br<id>``), its arguments ``(game_id, batch, created_at)`` then each row's
+        ``(kind, target, payload, ordered, next_try_at)``; None: an INSERT of each row,
+        then an UPDATE of their nonces (``bot.storage.outbox``)."""
+        return None
+
     def indexed_by(self, index: str) -> str:
         """A table's index hint (SQLite: ``INDEXED BY``; elsewhere nothing)."""
         return ""

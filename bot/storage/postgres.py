@@ -31,8 +31,9 @@ from urllib.parse import urlsplit
 
 import psycopg
 from psycopg import generators, pq
-from psycopg._queries import PostgresQuery
-from psycopg.adapt import Transformer
+from psycopg._queries import _query2pg_nocache
+from psycopg.adapt import PyFormat, Transformer
+from psycopg.waiting import Ready, Wait
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -59,6 +60,14 @@ class PgDialect(Dialect):
     game_lock = "SELECT pg_advisory_xact_lock(?)"
     for_update = " FOR UPDATE"
 
+    def outbox_rows_insert(self, rows: int) -> str | None:
+        # (issue 37: a batch of n rows was n INSERTs and an UPDATE of their nonces, the
+        # UPDATE ~40 us of the server's time, each statement ~15 us besides its rows.)
+        # Each row's id is drawn from the table's identity sequence in the rows' order
+        # (nextval, a volatile function, is computed after the ORDER BY), and its nonce
+        # is made of it at once
+        return _outbox_rows_insert(rows)
+
     def json_number(self, column: str, key: str) -> str:
         return f"(({column})::jsonb ->> '{key}')::numeric"
 
@@ -67,6 +76,17 @@ class PgDialect(Dialect):
 
 
 POSTGRES = PgDialect()
+
+
+@functools.lru_cache(maxsize=64)
+def _outbox_rows_insert(rows: int) -> str:
+    values = ", ".join(f"({n}, ?, ?, ?, ?::bigint, ?::double precision)" for n in range(rows))
+    return (
+        "INSERT INTO outbox (id, game_id, batch, kind, target, payload, nonce, ordered, next_try_at, created_at)"
+        " SELECT r.id, ?, ?, r.kind, r.target, r.payload, 'br' || r.id, r.ordered, r.next_try_at, ?"
+        " FROM (SELECT nextval('outbox_id_seq') AS id, v.* FROM"
+        f" (VALUES {values}) AS v (n, kind, target, payload, ordered, next_try_at) ORDER BY v.n) AS r"
+    )
 
 _MARK = re.compile(r"'(?:[^']|'')*'|\?|%")
 
@@ -82,6 +102,69 @@ def _args(args: Any) -> Any:
     if isinstance(args, tuple) and any(isinstance(a, bool) for a in args):
         return tuple(int(a) if isinstance(a, bool) else a for a in args)
     return args
+
+
+# an INSERT of one row, as the statements of bot.storage write them (upsert() among
+# them): its VALUES group, and the columns of its ON CONFLICT key if any
+_ONE_ROW = re.compile(
+    r"(INSERT INTO \w+ \(([^()]*)\) VALUES )(\((?:\?, )*\?\))"
+    r"( ON CONFLICT \(([^()]*)\) DO (?:NOTHING|UPDATE SET [^;]*))?"
+)
+ROWS_AT_ONCE = 16  # the most rows of a statement made of several (its sizes: a few)
+
+
+@functools.lru_cache(maxsize=1024)
+def _one_row(sql: str) -> tuple[str, str, str, tuple[int, ...] | None] | None:
+    """An INSERT of one row: the text before its VALUES group, the group, the text after,
+    and the places of its conflict key's values (None: no ON CONFLICT); else None."""
+    m = _ONE_ROW.fullmatch(sql)
+    if m is None:
+        return None
+    if m.group(4) is None:
+        return m.group(1), m.group(3), "", None
+    cols = [c.strip() for c in m.group(2).split(",")]
+    key = [c.strip() for c in m.group(5).split(",")]
+    if len(cols) != m.group(3).count("?") or not all(k in cols for k in key):
+        return None
+    return m.group(1), m.group(3), m.group(4), tuple(cols.index(k) for k in key)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rows_sql(sql: str, rows: int) -> str:
+    head, group, tail, _key = _one_row(sql)  # type: ignore[misc]
+    return marks(head + ", ".join([group] * rows) + tail)
+
+
+def rows_together(statements: list[tuple[str, tuple[Any, ...]]]) -> list[tuple[str, Any]]:
+    """The statements of a trip, in psycopg's marks, the INSERTs of one row each that
+    follow one another with the same text written as one INSERT of their rows (issue 37:
+    each statement cost the server ~15 us besides its rows), as long as their ON CONFLICT
+    keys differ (one statement may not update a row twice), at most ROWS_AT_ONCE rows.
+    The rows go in the same order, each with its own values: the same rows, the same
+    errors (a key taken, a reference missing: the statement fails, as the one of its
+    rows would have)."""
+    out: list[tuple[str, Any]] = []
+    i = 0
+    while i < len(statements):
+        sql, args = statements[i]
+        j = i + 1
+        shape = _one_row(sql)
+        if shape is not None:
+            key = shape[3]
+            keys = {tuple(args[k] for k in key)} if key is not None else None
+            while j < len(statements) and j - i < ROWS_AT_ONCE and statements[j][0] == sql:
+                if keys is not None:
+                    k = tuple(statements[j][1][c] for c in key)
+                    if k in keys:
+                        break
+                    keys.add(k)
+                j += 1
+        if j - i == 1:
+            out.append((marks(sql), _args(args) or None))
+        else:
+            out.append((_rows_sql(sql, j - i), _args(tuple(a for _s, row in statements[i:j] for a in row))))
+        i = j
+    return out
 
 
 _DDL = [
@@ -144,14 +227,10 @@ class PgLink:
 
     async def run(self, batch: list[Stmt], queries: list[Query]) -> list[list[Any]]:
         conn = self._conn()
-        statements = [
-            (marks(sql), _args(tuple(a)) or None) for sql, args, many in batch for a in (args if many else [args])
-        ] + [(marks(sql), _args(args) or None) for sql, args in queries]
-        # the trip runs to its end even if the caller is cancelled (the statements of a
-        # transaction's queue run in order; its ROLLBACK follows them: Storage.transaction)
-        trip = asyncio.ensure_future(pipeline_trip(conn, statements))
-        trip.add_done_callback(_retrieved)
-        rows = await asyncio.shield(trip)
+        statements = rows_together(
+            [(sql, tuple(a)) for sql, args, many in batch for a in (args if many else [args])]
+        ) + [(marks(sql), _args(args) or None) for sql, args in queries]
+        rows = await pipeline_trip(conn, statements)
         return rows[len(rows) - len(queries):] if queries else []
 
     async def execute(self, sql: str, args: Any, many: bool = False) -> None:
@@ -179,54 +258,53 @@ async def pipeline_trip(
     (a statement without rows: an empty list); the first error raised once every result
     is read. One round trip, one flush (issue 37: psycopg's own pipeline flushes and
     waits on the event loop after each statement, which cost more client CPU than the
-    statements; this is its documented sequence of libpq calls, without those waits)."""
+    statements; this is its documented sequence of libpq calls, without those waits).
+
+    Once sent, the trip runs to its end even if the caller is cancelled (the statements
+    of a transaction's queue run in order; its ROLLBACK follows them: Storage.transaction):
+    a cancelled wait hands the rest of the results to a task of its own, which keeps the
+    connection's lock until they are read (the ROLLBACK, psycopg's, waits for it). (Not
+    a task for every trip, nor psycopg's own wait, which on a cancel asks the server to
+    cancel the statements: issue 37, a trip's client CPU.)"""
     pgconn = conn.pgconn
-    async with conn.lock:  # (the connection's own lock, as psycopg's calls take it)
+    await conn.lock.acquire()  # (the connection's own lock, as psycopg's calls take it)
+    handed_over = False
+    try:
         tx = Transformer(conn)
-        sent = []
-        for sql, args in statements:
-            query = PostgresQuery(tx)
-            query.convert(sql, args)
-            sent.append(query)
+        sent = [converted(tx, sql, args) for sql, args in statements]
         prepared = PREPARED.get(conn)
         if prepared is None:
             prepared = PREPARED[conn] = Prepared()
-        names = prepared.names
-        error: pq.abc.PGresult | None = None  # the first statement the server refused
         order: list[tuple[tuple[bytes, Any], bytes] | None] = []  # a prepare, or None: a statement
         preparing: dict[tuple[bytes, Any], bytes] = {}  # prepared in this trip (a row of many, again)
         pgconn.enter_pipeline_mode()
+        for query, params, types, formats in sent:
+            key = (query, types)
+            name = prepared.names.get(key) or preparing.get(key)
+            if name is None and len(prepared.names) + len(preparing) < MAX_PREPARED:
+                name = preparing[key] = f"_br_{next(prepared.count)}".encode()
+                pgconn.send_prepare(name, query, param_types=types)
+                order.append((key, name))
+            if name is None:
+                pgconn.send_query_params(query, params, param_formats=formats, param_types=types)
+            else:
+                pgconn.send_query_prepared(name, params, param_formats=formats)
+            order.append(None)
+        pgconn.pipeline_sync()
+        answer = Answer(pgconn, len(order) + 1)
         try:
-            for q in sent:
-                key = (q.query, q.types)
-                name = names.get(key) or preparing.get(key)
-                if name is None and len(names) + len(preparing) < MAX_PREPARED:
-                    name = preparing[key] = f"_br_{next(prepared.count)}".encode()
-                    pgconn.send_prepare(name, q.query, param_types=q.types)
-                    order.append((key, name))
-                if name is None:
-                    pgconn.send_query_params(q.query, q.params, param_formats=q.formats, param_types=q.types)
-                else:
-                    pgconn.send_query_prepared(name, q.params, param_formats=q.formats)
-                order.append(None)
-            pgconn.pipeline_sync()
-            *fetched, sync = await conn.wait(exchange(pgconn, len(order) + 1))
-            results = []
-            for step, rs in zip(order, fetched, strict=True):
-                if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
-                    error = rs[-1]
-                if step is None:
-                    results.append(rs)
-                elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
-                    names[step[0]] = step[1]  # (one refused, or not run after an error: made again)
-            if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
-                raise psycopg.OperationalError("the pipeline lost its place")
-        finally:
-            if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
-                try:
-                    pgconn.exit_pipeline_mode()
-                except psycopg.OperationalError:
-                    pass  # (results left unread: the error raised above says why)
+            fetched = await answer.wait()
+        except asyncio.CancelledError:
+            task = asyncio.get_running_loop().create_task(_read_to_the_end(conn, answer, order, prepared))
+            _READING.add(task)
+            task.add_done_callback(_READING.discard)
+            handed_over = True
+            raise
+        results, error = _results(fetched, order, prepared)
+    finally:
+        if not handed_over:
+            _leave_pipeline(pgconn)
+            conn.lock.release()
     if error is not None:
         raise psycopg.errors.error_from_result(error, encoding=conn.info.encoding)
     out: list[list[Any]] = []
@@ -242,6 +320,133 @@ async def pipeline_trip(
         else:
             out.append([])
     return out
+
+
+# a statement's text in PostgreSQL's marks ($1, $2, ...) and its parameters' formats,
+# by its text in psycopg's (%s): psycopg's own conversion (PostgresQuery) parses and
+# checks more on each call, ~2.6 us of a statement's client CPU (issue 37)
+_CONVERTED: dict[str, tuple[bytes, list[PyFormat]]] = {}
+_CONVERTED_MAX = 4096
+
+
+def converted(tx: Transformer, sql: str, args: Any) -> tuple[bytes, Any, tuple[int, ...], Any]:
+    """A statement as pipeline_trip sends it: its text, its parameters dumped, their
+    types and formats (``args`` None: no parameters, the text as it is, as psycopg)."""
+    if args is None:
+        return sql.encode(tx.encoding), None, (), None
+    got = _CONVERTED.get(sql)
+    if got is None:
+        if len(_CONVERTED) >= _CONVERTED_MAX:
+            _CONVERTED.clear()
+        query, formats, order, _parts = _query2pg_nocache(sql.encode(tx.encoding), tx.encoding)
+        if order is not None:
+            raise psycopg.ProgrammingError("named placeholders are not used here")
+        got = _CONVERTED[sql] = (query, formats)
+    query, formats = got
+    if len(args) != len(formats):
+        raise psycopg.ProgrammingError(
+            f"the query has {len(formats)} placeholders but {len(args)} parameters were passed"
+        )
+    params = tx.dump_sequence(args, formats)
+    return query, params, tuple(tx.types or ()), tx.formats
+
+
+def _results(
+    fetched: list[list[pq.abc.PGresult]],
+    order: list[tuple[tuple[bytes, Any], bytes] | None],
+    prepared: Prepared,
+) -> tuple[list[list[pq.abc.PGresult]], pq.abc.PGresult | None]:
+    """Each statement's results (not the prepares'), and the first statement the server
+    refused; the statements prepared in the trip recorded (one refused, or not run after
+    an error, is made again). The Sync's result last: checked."""
+    *steps, sync = fetched
+    error: pq.abc.PGresult | None = None
+    results = []
+    for step, rs in zip(order, steps, strict=True):
+        if error is None and rs and rs[-1].status == pq.ExecStatus.FATAL_ERROR:
+            error = rs[-1]
+        if step is None:
+            results.append(rs)
+        elif rs and rs[-1].status == pq.ExecStatus.COMMAND_OK:
+            prepared.names[step[0]] = step[1]
+    if not sync or sync[0].status != pq.ExecStatus.PIPELINE_SYNC:
+        raise psycopg.OperationalError("the pipeline lost its place")
+    return results, error
+
+
+def _leave_pipeline(pgconn: pq.abc.PGconn) -> None:
+    if pgconn.status == pq.ConnStatus.OK and pgconn.pipeline_status != pq.PipelineStatus.OFF:
+        try:
+            pgconn.exit_pipeline_mode()
+        except psycopg.OperationalError:
+            pass  # (results left unread: the error raised says why)
+
+
+# the trips whose caller was cancelled, read to their end (a reference kept meanwhile)
+_READING: set[asyncio.Task[None]] = set()
+
+
+async def _read_to_the_end(
+    conn: psycopg.AsyncConnection[Any],
+    answer: Answer,
+    order: list[tuple[tuple[bytes, Any], bytes] | None],
+    prepared: Prepared,
+) -> None:
+    """A cancelled caller's trip: its results read, then the connection's lock given
+    back (the transaction's ROLLBACK comes next; an error here is its business)."""
+    try:
+        _results(await answer.wait(), order, prepared)
+    except Exception:  # noqa: BLE001 (a failed statement, a lost connection: the ROLLBACK's business)
+        pass
+    finally:
+        _leave_pipeline(conn.pgconn)
+        conn.lock.release()
+
+
+class Answer:
+    """A trip's results, read with psycopg's generators (:func:`exchange`) in as few
+    waits of the event loop as the server's answer takes (one, mostly): each wait one
+    future and the socket watched meanwhile (psycopg's ``wait_async`` adds a timer and
+    a poll to each). A wait cancelled is taken up again where it was."""
+
+    def __init__(self, pgconn: pq.abc.PGconn, count: int) -> None:
+        self.gen = exchange(pgconn, count)
+        self.fileno = pgconn.socket
+        self.state: int | None = None  # what the generator waits for (None: not started)
+
+    async def wait(self) -> list[list[pq.abc.PGresult]]:
+        loop = asyncio.get_running_loop()
+        try:
+            if self.state is None:
+                self.state = next(self.gen)
+            while True:
+                self.state = self.gen.send(await _ready(loop, self.fileno, self.state))
+        except StopIteration as ex:
+            return ex.value  # type: ignore[no-any-return]
+        except OSError as ex:  # (as psycopg's wait says it)
+            raise psycopg.OperationalError("connection socket closed") from ex
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, fileno: int, state: int) -> int:
+    """The socket's readiness for what the generator waits for (``Wait.R``, ``W``, ``RW``)."""
+    fut: asyncio.Future[int] = loop.create_future()
+
+    def wake(ready: int) -> None:
+        if not fut.done():
+            fut.set_result(ready)
+
+    reader, writer = state & Wait.R, state & Wait.W
+    if reader:
+        loop.add_reader(fileno, wake, Ready.R)
+    if writer:
+        loop.add_writer(fileno, wake, Ready.W)
+    try:
+        return await fut
+    finally:
+        if reader:
+            loop.remove_reader(fileno)
+        if writer:
+            loop.remove_writer(fileno)
 
 
 def exchange(pgconn: pq.abc.PGconn, count: int) -> Generator[Any, Any, list[list[pq.abc.PGresult]]]:
@@ -264,12 +469,6 @@ class Prepared:
 
 PREPARED: weakref.WeakKeyDictionary[Any, Prepared] = weakref.WeakKeyDictionary()
 MAX_PREPARED = 400  # statements built from lists (``IN (?, ?, ...)``) are many: not all kept
-
-
-def _retrieved(trip: asyncio.Future[Any]) -> None:
-    """A trip whose caller was cancelled: its error is the ROLLBACK's business."""
-    if not trip.cancelled():
-        trip.exception()
 
 
 def is_unavailable(exc: BaseException) -> bool:
@@ -423,6 +622,8 @@ class PgStorage(Storage):
             await task
         async with self._lock:
             if self.link.conn is not None:
+                async with self.link.conn.lock:  # (a cancelled caller's trip read to its end)
+                    pass
                 await self.pool.putconn(self.link.conn)
                 self.link.conn = None
             await self.pool.close()
