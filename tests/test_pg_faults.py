@@ -333,6 +333,18 @@ async def test_a_failover_to_a_promoted_standby_refuses_the_moves_between_then_p
         info = await lobby(app, humans=3, channel=next(CHANNELS))
         await app.start(info.id, 1, seed=3)
         assert (await app.act(info.id, 1, None, {"pick": 1}, 0)).status == "applied"
+        # the standby has replayed every commit before the primary stops (a switchover):
+        # without it, a move in the "any" case could read a standby that has not replayed
+        # the game yet, and be told there is no such game (2 runs in 12)
+        async with await psycopg.AsyncConnection.connect(primary.url, autocommit=True) as admin:
+            cur = await admin.execute("SELECT pg_current_wal_lsn()::text")
+            lsn = (await cur.fetchone() or [None])[0]
+        async with await psycopg.AsyncConnection.connect(standby.url, autocommit=True) as admin:
+            for _ in range(3000):  # a wait on it, not a limit
+                cur = await admin.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (lsn,))
+                if (await cur.fetchone() or [False])[0]:
+                    break
+                await asyncio.sleep(0.02)
         await asyncio.to_thread(primary.down)  # fast: the standby has every commit
         storage.pool.timeout = 1.0  # (each move waits this long for a connection, then is refused)
         await refused(app, info.id, 2, {"pick": 2})
