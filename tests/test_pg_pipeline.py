@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -29,6 +30,16 @@ async def link() -> AsyncIterator[PgLink]:
             yield out
         finally:
             await conn.close()
+
+
+async def waits_on_a_lock(other: psycopg.AsyncConnection[Any], pid: int) -> None:
+    """Wait (seen from ``other``) until the server process ``pid`` waits on a lock."""
+    for _ in range(500):
+        cur = await other.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,))
+        if (await cur.fetchone() or [None])[0] == "Lock":
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail("the trip never reached the lock")
 
 
 async def test_a_batch_and_its_queries_in_one_trip_whatever_the_values(link: PgLink) -> None:
@@ -105,13 +116,7 @@ async def test_a_caller_cancelled_while_the_server_works_leaves_the_trip_to_end_
             [("BEGIN", (), False), ("INSERT INTO t (id) VALUES (?)", (1,), False)],
             [("SELECT pg_advisory_xact_lock(?)", (42,)), ("SELECT count(*) FROM t", ())],
         ))
-        for _ in range(500):  # the server waits on the lock
-            cur = await other.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,))
-            if (await cur.fetchone() or [None])[0] == "Lock":
-                break
-            await asyncio.sleep(0.01)
-        else:
-            pytest.fail("the trip never reached the lock")
+        await waits_on_a_lock(other, pid)
         trip.cancel()
         with pytest.raises(asyncio.CancelledError):
             await trip
@@ -182,13 +187,7 @@ async def test_closing_the_storage_waits_for_a_cancelled_callers_trip() -> None:
                     await q._all("SELECT pg_advisory_xact_lock(?)", (42,))
 
             task = asyncio.create_task(read())
-            for _ in range(500):
-                cur = await other.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,))
-                if (await cur.fetchone() or [None])[0] == "Lock":
-                    break
-                await asyncio.sleep(0.01)
-            else:
-                pytest.fail("the read never reached the lock")
+            await waits_on_a_lock(other, pid)
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
