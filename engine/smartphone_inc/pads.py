@@ -246,6 +246,8 @@ def _fail(message: str) -> IllegalAction:
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if type(value) is int and lo <= value <= hi:  # the usual case, first (a planner checks 10^5 plans)
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(f"{what} must be a whole number from {lo} to {hi}, not {_short(value)}.")
     if not lo <= value <= hi:
@@ -259,6 +261,8 @@ def _short(value: Any) -> str:
 
 
 def _keys(obj: Any, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+    if type(obj) is dict and len(obj) == len(required) and all(key in obj for key in required):
+        return obj  # the usual case, first: exactly the required keys
     if not isinstance(obj, dict):
         raise _fail(f"{what} must be an object with {', '.join(required)}.")
     for key in obj:
