@@ -646,3 +646,28 @@ def test_junk_inside_a_plan_raises_illegal_action(base, path, junk):
     else:
         assert P.validate_plan(canon, OWNED, False) == canon
     assert plan == before
+
+
+@pytest.mark.parametrize("has_4g", [False, True])
+def test_a_placement_that_touches_no_pad_is_never_legal_SI_PLAN_06(has_4g: bool) -> None:
+    """``touches_pads`` (the planner skips what it says no to without checking the whole
+    plan) says no only where validate_plan refuses, whatever the layer; and it says yes
+    for every legal place (so the planner lists the same places as before)."""
+    imp = P.IMPROVEMENT_IDS[0]
+    legal = refused_untouched = 0
+    for arrangement in P.all_arrangements()[::7]:
+        top = arrangement["top"]
+        for rot in range(4):
+            for y in range(-4, 9):
+                for x in range(-4, 9):
+                    touches = P.touches_pads(top, x, y, rot)
+                    for layer in ("under", "over"):
+                        plan = {**arrangement, "improvements": [{"id": imp, "x": x, "y": y, "rot": rot, "layer": layer}]}
+                        try:
+                            P.validate_plan(plan, [imp], has_4g)
+                        except IllegalAction:
+                            refused_untouched += not touches
+                            continue
+                        legal += 1
+                        assert touches, (arrangement, x, y, rot, layer)
+    assert legal > 1000 and refused_untouched > 1000  # both answers came up, many times

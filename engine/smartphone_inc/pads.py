@@ -218,6 +218,18 @@ def improvement_positions(x: int, y: int, rot: int) -> tuple[Pos, Pos]:
     return (x, y + 1), (x, y)
 
 
+def touches_pads(top: dict[str, Any], x: int, y: int, rot: int) -> bool:
+    """Whether an Improvement at ``x``, ``y`` turned ``rot`` has a cell on the Pads of a
+    plan whose top Pad is ``top`` (its ``rot``, ``x``, ``y``). One that has none is never
+    legal (:func:`validate_plan`), whatever its layer: a planner listing the places of
+    an Improvement skips those without checking the whole plan."""
+    p0, p1 = improvement_positions(x, y, rot)
+    if p0 in _BOTTOM_SET or p1 in _BOTTOM_SET:
+        return True
+    top_cells = top_pad_positions(top["rot"], top["x"], top["y"])
+    return p0 in top_cells or p1 in top_cells
+
+
 @cache
 def _placement_for(p0: Pos, p1: Pos) -> tuple[int, int, int]:
     """(x, y, rot) that puts cells[0] at p0 and cells[1] at p1 (adjacent positions)."""

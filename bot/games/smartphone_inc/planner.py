@@ -330,6 +330,8 @@ def _brute_candidates(d: Draft, ctx: PlanContext, imp: str) -> list[Placed]:
         for layer in LAYERS:
             for y in range(lo_y, hi_y + 1):
                 for x in range(lo_x, hi_x + 1):
+                    if not pads.touches_pads(base["top"], x, y, rot):
+                        continue  # never legal: not worth checking the whole plan
                     p = Placed(imp, x, y, rot, layer)
                     plan = dict(base)
                     plan["improvements"] = base["improvements"] + [p.as_dict()]
