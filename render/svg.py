@@ -94,18 +94,28 @@ def _paint(fill: Any, outline: Any, width: float) -> str:
 
 
 class Defs:
-    """The pictures pasted into one SVG document, each embedded once (a PNG data URI)."""
+    """The pictures pasted into one SVG document, each embedded once (a PNG data URI).
+
+    Once by content, not by object: two pictures with the same pixels are one ``<image>``.
+    A drawing's icons are the same objects or equal copies depending on what a process
+    drew before (the caches of the kit), and the document must not depend on that: the
+    table's board for a view is the same bytes in every process, first drawing or not."""
 
     def __init__(self) -> None:
-        self.ids: dict[int, tuple[str, Image.Image]] = {}
+        self.ids: dict[int, tuple[str, Image.Image]] = {}  # the object's id: its ident (fast path)
+        self.by_uri: dict[str, str] = {}  # the picture's PNG: its ident
         self.parts: list[str] = []
 
     def ref(self, im: Image.Image) -> str:
         got = self.ids.get(id(im))
         if got is not None and got[1] is im:
             return got[0]
-        ident = f"p{len(self.parts)}"
-        self.parts.append(f'<image id="{ident}" width="{im.width}" height="{im.height}" href="{png_uri(im)}"/>')
+        uri = png_uri(im)
+        ident = self.by_uri.get(uri)
+        if ident is None:
+            ident = f"p{len(self.parts)}"
+            self.parts.append(f'<image id="{ident}" width="{im.width}" height="{im.height}" href="{uri}"/>')
+            self.by_uri[uri] = ident
         self.ids[id(im)] = (ident, im)
         return ident
 

@@ -252,3 +252,18 @@ def test_any_name_makes_a_well_formed_document() -> None:
     view["players"]["ann"]["company"] = odd
     root = parse(svg.board("mobile-markets", view))
     assert any('a<b>&"c' in w for w in texts(root))
+
+
+def test_a_picture_pasted_twice_as_two_equal_objects_is_embedded_once() -> None:
+    """The document depends on the pixels only, not on whether the kit's caches handed the
+    drawing one object or two equal copies (the table's board differed between a
+    process's first drawing and the next, and between the bot and a test)."""
+    from PIL import Image
+
+    one = Image.new("RGBA", (12, 12), (200, 30, 30, 255))
+    copy_of_one = one.copy()
+    other = Image.new("RGBA", (12, 12), (30, 30, 200, 255))
+    defs = svg.Defs()
+    assert defs.ref(one) == defs.ref(copy_of_one) == "p0" and defs.ref(other) == "p1"
+    assert len(defs.parts) == 2
+
