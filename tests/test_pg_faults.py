@@ -229,20 +229,27 @@ async def test_a_server_crashing_while_a_move_is_in_flight_loses_nothing_committ
     assert await logged(app, game_id) == [(1, "ann", {"pick": 1}), (2, "bob", {"pick": 2})]
 
 
-async def set_read_only(url: str, on: bool) -> None:
+async def set_read_only(url: str, on: bool, app: App | None = None) -> None:
     """Every new transaction of the cluster read-only (or not again): what the bot meets
     when a failover leaves it on a server that is not the primary (a standby refuses a
-    write with the same error, SQLSTATE 25006). The sessions open already take it at
-    their next statement (a reload)."""
+    write with the same error, SQLSTATE 25006). A session open already takes it (a
+    reload) only after the next statement it reads: an idle server process reloads at the
+    top of its loop, and the statement it was waiting for already began its transaction
+    with the old setting (the bot's move was written at load 6, once in 9 runs). So the
+    bot's session, given ``app``, reads once first."""
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
         await admin.execute(f"ALTER SYSTEM SET default_transaction_read_only = {'on' if on else 'off'}")
         await admin.execute("SELECT pg_reload_conf()")
         for _ in range(100):  # the reload is a signal: until this session sees it
             cur = await admin.execute("SHOW default_transaction_read_only")
             if (await cur.fetchone() or [""])[0] == ("on" if on else "off"):
-                return
+                break
             await asyncio.sleep(0.02)
-        raise AssertionError("the server did not take the setting")
+        else:
+            raise AssertionError("the server did not take the setting")
+    if app is not None:
+        async with app.storage.read() as q:
+            await q._all("SELECT 1", ())
 
 
 async def written(url: str, game_id: int) -> tuple[Any, ...]:
@@ -271,7 +278,7 @@ async def test_a_database_turned_read_only_mid_game_refuses_the_move_then_plays_
     "already done"."""
     app, game_id = played
     before = await written(cluster.url, game_id)
-    await set_read_only(cluster.url, True)
+    await set_read_only(cluster.url, True, app)
     try:
         await refused(app, game_id, 2, {"pick": 2})
         await refused(app, game_id, 3, {"pick": 3})  # a fresh connection: read-only too
