@@ -13,8 +13,19 @@ from render import kit
 State = dict[str, Any]
 
 
+class _NoGuesses(dict):  # type: ignore[type-arg]
+    """A :data:`render.kit._HEIGHTS` that keeps nothing: every picture drawn once, at full height."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+
 def record_texts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text the pictures draw from now on (through the shared canvas)."""
+    """Every text the pictures draw from now on (through the shared canvas), each picture
+    drawn once: :func:`render.kit.drawn_to_fit` draws a picture a second time when its
+    kept height guess is too small, and how often depended on what the process drew
+    before (a test counting a text saw it 2 or 3 times by the order of the tests)."""
+    monkeypatch.setattr(kit, "_HEIGHTS", _NoGuesses())
     seen: list[str] = []
     text = kit.Canvas.text
 
