@@ -103,7 +103,9 @@ class Page:
     async def version(self) -> int:
         return int(await self.page.evaluate("document.body.dataset.version"))
 
-    async def wait_version_past(self, version: int, timeout: float = 5_000) -> None:
+    async def wait_version_past(self, version: int, timeout: float = 30_000) -> None:
+        # (a guard against a page that never moves on, not a measure: 5 s ran out once in
+        # bench_table's smoke run with four test workers on the 2 cores)
         await self.page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}", timeout=timeout)
 
     async def _geometry(self, piece: str, gx: int, gy: int) -> tuple[float, float, float, float]:
