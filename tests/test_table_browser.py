@@ -160,6 +160,8 @@ async def test_two_players_plan_a_round_by_dragging_and_the_reveal_reaches_both_
             assert "Face up: Phase 3" in detail and "Face down: Produce 5 Goods" in detail, detail
             await pa.page.click("#detail-close")
             # the replay: the public board one step back, from the slider's buttons
+            # (bob's tab first has the undo: his replay counts the moves up to it)
+            await pb.wait_version_past(v0 + 1)
             last = await pb.version()
             await pb.page.click("#replay-open")
             await pb.page.wait_for_selector("#replay-step")
