@@ -3,7 +3,7 @@
 
 - two processes act on one game at once, 1,000 times (a game each): every move is
   logged once (the game's lock in the action's transaction, then the version check);
-- one of two processes is killed (SIGKILL) mid-work, 50 times over: its outbox rows and
+- one of two processes is killed (SIGKILL) mid-work, 25 times over: its outbox rows and
   reminders are taken over by the other (claims with expiry), none is lost, and none is
   sent twice but the one a killed process may have sent in its last moment, before it
   could record it (a post's nonce makes Discord keep one: ``enforce_nonce``).
@@ -94,7 +94,7 @@ async def add_work(url: str, n: int, now: float) -> None:
 
 
 async def test_a_killed_process_work_is_taken_over_nothing_lost_nothing_doubled() -> None:
-    kills = 50
+    kills = 25
     rng = random.Random(37)
     async with fresh_database() as url:
         await (await Storage.open(url)).close()  # the schema
