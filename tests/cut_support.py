@@ -41,7 +41,7 @@ GAME_CODES = {  # (a Smartphone Inc. planner cell "E2" is a cell, not an Event)
 
 def card_codes(texts: list[str], game: str | None = None) -> list[str]:
     found = []
-    for t in texts:
+    for t in dict.fromkeys(texts):  # each distinct text once
         for name, pattern in CODES.items():
             if game is not None and name not in GAME_CODES[game]:
                 continue
