@@ -263,6 +263,12 @@ class Driver:
             rows = await q.actions(self.gid, after=version - 1, upto=version)
         return rows[-1] if rows else None
 
+    async def _rows_after(self, version: int) -> list[Any]:
+        """The log's rows written since the game was at ``version`` (a row's ``seq`` is the
+        version it made: :meth:`play` checks that over the whole log at the end)."""
+        async with self.bot.app.storage.read() as q:
+            return await q.actions(self.gid, after=version)
+
     async def repeat_click(self, user: dict[str, Any], snapshot: dict[str, Any], cid: str, what: str, **kw: Any) -> None:
         """The same Confirm (or the same option of a select that applies at once, ``values``)
         clicked again on the message as it was before the first click."""
@@ -273,8 +279,6 @@ class Driver:
         info = await self.bot.app.info(self.gid)
         if info.status != "active":
             return
-        async with self.bot.app.storage.read() as q:
-            rows_before = len(await q.actions(self.gid))
         self.stats.repeats += 1
         ix = await self.fake.click(user, snapshot, cid, timeout=90, **kw)  # the message as it was when clicked
         self.stats.steps += 1
@@ -282,9 +286,7 @@ class Driver:
         if not any("lready" in t for t in ix.texts()):
             self.stats.trouble.append(f"a repeated {what} said: {ix.all_text()[:120]}")
         await self.settle()
-        async with self.bot.app.storage.read() as q:
-            rows = await q.actions(self.gid)
-        mine = [r for r in rows[rows_before:] if r.seat == user["username"] and r.actor == "player"]
+        mine = [r for r in await self._rows_after(before) if r.seat == user["username"] and r.actor == "player"]
         if mine:
             self.stats.repeats_applied += 1
             self.stats.repeat_applied_what.append(f"{what} (v{before})")
@@ -351,12 +353,10 @@ class Driver:
             opts = [o for o in sel.get("options", []) if not o["value"].startswith("@")] or sel.get("options", [])
             chosen = self.choose(opts)
             snap = copy.deepcopy(msg)
-            async with self.bot.app.storage.read() as q:
-                rows_before = len(await q.actions(self.gid))
+            before = await self.version()
             await self.click(user, msg, sel["custom_id"], values=[chosen["value"]])
             await self.settle()
-            async with self.bot.app.storage.read() as q:
-                mine = [r for r in (await q.actions(self.gid))[rows_before:] if r.seat == seat and r.actor == "player"]
+            mine = [r for r in await self._rows_after(before) if r.seat == seat and r.actor == "player"]
             if mine:  # the option applied at once (an Overbuilt, a Keep): the same option again
                 await self.press_undos()
                 await self.repeat_click(user, snap, sel["custom_id"], chosen["label"], values=[chosen["value"]])
@@ -370,6 +370,9 @@ class Driver:
             info = await self.bot.app.info(self.gid)
             if info.status == "finished":
                 await self.settle()
+                async with self.bot.app.storage.read() as q:
+                    seqs = [r.seq for r in await q.actions(self.gid)]
+                assert seqs == list(range(1, await self.version() + 1)), "the log's rows are not its versions"
                 return self.stats
             if await self.press_undos():
                 continue

@@ -6,7 +6,7 @@ player (2, 3 and 4 players), every option of every decision, as the presenter li
 (the turn grouped by board column, the questions, the draft), keeps within 100
 characters before any clipping, and no text a player reads holds a card code (P10,
 E01, D17, S12, H03). The whole-game run through the fake Discord is
-tests/test_playtest_fit.py."""
+tests/test_playtest_aoa.py's, checked with tests/cut_support.py."""
 
 from __future__ import annotations
 

@@ -82,12 +82,16 @@ async def test_smartphone_inc_demo_end_to_end(tmp_path: Path) -> None:
 
 
 def test_kill_and_resume_ends_like_an_uninterrupted_run(tmp_path: Path) -> None:
+    """``boardroom demo`` killed mid-game and run again ends with the very result line of
+    an uninterrupted run of the same demo (played in this process: the same ``run_demo``
+    the command runs, with the command's defaults; the two runs through the command are
+    the killed one and the resumed one)."""
+    import asyncio
+
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    whole = subprocess.run(
-        demo_cmd(tmp_path / "whole.db"), capture_output=True, text=True, env=env, timeout=300
-    )
-    assert whole.returncode == 0, whole.stderr
-    want = whole.stdout.strip().splitlines()[-1]
+    whole: list[str] = []
+    asyncio.run(run_demo(game="smartphone-inc", players=2, seed=3, db=tmp_path / "whole.db", echo=whole.append))
+    want = whole[-1]
     json.loads(want)
 
     db = tmp_path / "killed.db"
@@ -105,9 +109,6 @@ def test_kill_and_resume_ends_like_an_uninterrupted_run(tmp_path: Path) -> None:
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
     assert phases == 12
-
-    import asyncio
-
     games, _ = asyncio.run(stored(db))
     assert [g.status for g in games] == ["active"] and games[0].version > 0
 

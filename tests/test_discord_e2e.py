@@ -505,14 +505,19 @@ async def test_kick_removes_a_lobby_seat_and_hands_a_running_seat_to_the_ai(
     [(None, True, None), ("tech_sides=random block_size=3 hardcore=true", False, None), ("tech_sides=random", True, 5)],
 )
 async def test_a_whole_game_to_the_final_scores(
-    fake: FakeDiscord, tmp_path: Any, options: str | None, steve: bool, seed: int | None
+    fake: FakeDiscord, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, options: str | None, steve: bool, seed: int | None
 ) -> None:
     """Five rounds through Discord (two players, with Steve or with random Technology
     sides, a 3-space Block and Hardcore Mode): DM planners every round, every turn
     through the buttons (step by step where a turn goes on), to the final scores; no
     unknown route, no error reply. With a ``seed``, players pick options at random
-    (seeded), stops and declines included."""
+    (seeded), stops and declines included. Nothing a player reads names an internal id
+    (tests/test_words.py) or a card code, and no label is cut (tests/cut_support.py)."""
     import random
+
+    from tests.cut_support import check_cuts, record_cuts
+
+    cuts = record_cuts(monkeypatch)
 
     rnd_pick = random.Random(seed)
     chooser = (lambda: rnd_pick.randrange(25)) if seed is not None else None
@@ -548,6 +553,7 @@ async def test_a_whole_game_to_the_final_scores(
         assert not any("Sorry" in message_text(m) or "went wrong" in message_text(m) for m in everything)
         assert sum("Game over" in message_text(m) for m in fake.public_messages()) == 1
     assert_plain_words(fake)  # no internal id in anything a player read (tests/test_words.py)
+    check_cuts(fake, cuts, "smartphone-inc")
 
 
 async def test_a_whole_five_company_game_with_a_closed_dm(fake: FakeDiscord, tmp_path: Any) -> None:

@@ -150,7 +150,14 @@ async def _start_and_draft(
     return passes
 
 
-async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path: Any, capsys: Any) -> None:
+async def test_a_whole_game_as_a_newcomer_on_a_phone(
+    fake: FakeDiscord, tmp_path: Any, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole game; besides the checks of the module's docstring, no label is cut and
+    no card code is shown (tests/cut_support.py: tests/test_playtest_fit.py's checks)."""
+    from tests.cut_support import check_cuts, record_cuts
+
+    cuts = record_cuts(monkeypatch)
     rnd = random.Random(int(os.environ.get("AOA_SEED", "3")))  # (other newcomers: AOA_SEED=n)
     users = [fake.add_member(n) for n in ("ann", "bob")]
     spy = SpyRenderer()
@@ -197,6 +204,7 @@ async def test_a_whole_game_as_a_newcomer_on_a_phone(fake: FakeDiscord, tmp_path
         assert (await bot.app.info(1)).status == "finished"
 
     assert_plain_words(fake)
+    check_cuts(fake, cuts, GAME)
     assert not ps.trouble(fake), ps.trouble(fake)
     everything = ps.text_of_all(fake)
     assert not re.search(r"\b1 (?:passes|tracks|credits|resources|Specialists|VPs)\b", everything)

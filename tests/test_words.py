@@ -21,7 +21,7 @@ the lobby's options in words are checked (:func:`played_texts`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -103,12 +103,21 @@ def player_texts(fake: FakeDiscord) -> list[str]:
     return [t for t in out if t]
 
 
+_COMPILED = {name: re.compile(pattern) for name, pattern in ID_PATTERNS.items()}
+# any pattern's match anywhere in a text is a match of this one: a text it finds nothing
+# in is clear of every pattern, and only the others are scanned pattern by pattern
+_ANY_ID = re.compile("|".join(f"(?:{pattern})" for pattern in ID_PATTERNS.values()))
+
+
 def internal_ids(texts: Iterable[str]) -> list[str]:
-    """"pattern name: the text" for every internal id found outside the known leftovers."""
+    """"pattern name: the text" for every internal id found outside the known leftovers
+    (each distinct text scanned once)."""
     found = []
-    for t in texts:
-        for name, pattern in ID_PATTERNS.items():
-            for m in re.finditer(pattern, t):
+    for t in dict.fromkeys(texts):
+        if _ANY_ID.search(t) is None:
+            continue
+        for name, pattern in _COMPILED.items():
+            for m in pattern.finditer(t):
                 line = t[t.rfind("\n", 0, m.start()) + 1 : (t.find("\n", m.end()) + 1 or len(t) + 1) - 1]
                 if any(n == name and re.search(around, line) for n, around, _why in KNOWN_LEFTOVERS):
                     continue
@@ -132,7 +141,7 @@ DOUBLE_STOP = re.compile(r"(?<![.…])\.\.(?![.…])")  # "Jr.." or "after).." (
 
 
 def assert_plain_words(fake: FakeDiscord) -> None:
-    texts = player_texts(fake)
+    texts = list(dict.fromkeys(player_texts(fake)))  # each distinct text once
     assert texts, "no texts recorded"
     found = internal_ids(texts)
     assert not found, "internal ids reach players:\n" + "\n".join(found)
@@ -327,23 +336,38 @@ WHOLE_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "seats", "seed", "options", "kind"), WHOLE_GAMES, ids=lambda x: str(x)[:20])
-def test_whole_games_with_every_module_show_no_internal_id(
-    game: str, seats: list[str], seed: int, options: dict[str, Any], kind: str
-) -> None:
-    texts = played_texts(game, seats, seed, options, kind)
+@pytest.fixture(scope="module")
+def played() -> Callable[[int], set[str]]:
+    """``played(i)``: :func:`played_texts` of ``WHOLE_GAMES[i]``, each game played once in
+    the module (the test of the lines that named ids reads two of the games the test of
+    every module plays; the module's tests that use it share a pytest-xdist worker)."""
+    cache: dict[int, set[str]] = {}
+
+    def get(i: int) -> set[str]:
+        if i not in cache:
+            game, seats, seed, options, kind = WHOLE_GAMES[i]
+            cache[i] = played_texts(game, seats, seed, options, kind)
+        return cache[i]
+
+    return get
+
+
+@pytest.mark.parametrize("i", range(len(WHOLE_GAMES)), ids=["-".join(str(x)[:20] for x in g) for g in WHOLE_GAMES])
+def test_whole_games_with_every_module_show_no_internal_id(played: Callable[[int], set[str]], i: int) -> None:
+    texts = played(i)
     assert len(texts) > 100
     found = internal_ids(texts)
     assert not found, "internal ids reach players:\n" + "\n".join(found[:40])
 
 
-def test_the_module_games_reach_the_lines_that_named_ids() -> None:
+def test_the_module_games_reach_the_lines_that_named_ids(played: Callable[[int], set[str]]) -> None:
     """The lines that named Improvements and Mini-upgrades by id are played above (so the
     test above would see an id there): Improvements taken, Steve's Delayed Improvement,
     a Mini-upgrade taken, a plan revealed."""
     from engine.smartphone_inc.data import improvement_name
 
-    texts = set().union(*(played_texts(*g) for g in _si_games()[:2]))
+    assert WHOLE_GAMES[:2] == _si_games()[:2]
+    texts = played(0) | played(1)
     assert any(re.search(r"^\w+ takes (?:starting )?Improvement \(", t) for t in texts)
     assert any(re.search(r"^steve (?:moves|takes) (?:starting )?Improvement \(", t) for t in texts)
     assert any(t.startswith("steve takes") and "(Delayed Improvement)" in t for t in texts)
