@@ -68,20 +68,23 @@ def shares_a_module_fixture(item: pytest.Item) -> bool:
 
 
 # The test processes' garbage collector (issue 38): each worker holds every test module, the
-# engines, discord.py and the renderers (about 300,000 objects once collected), and
-# CPython's default thresholds walked them all in each full collection, dozens of times a
-# worker: 9 % of a worker's CPU went to the collector. After collection, what is alive is
-# frozen (never walked again, as bot.runtime.tune_gc does for the bot) and the young
-# generation is collected every GC_THRESHOLD allocations instead of 700. Cycles are still
-# collected; only less often. (3 whole-game modules in one process: the collector's time
+# engines, discord.py and the renderers (about 300,000 objects), and CPython's default
+# thresholds walked them all in each full collection, dozens of times a worker, and in the
+# imports of the collection too: 9 % of a worker's CPU went to the collector. So the
+# collector waits while the suite is imported and collected; then what is alive is frozen
+# (never walked again, as bot.runtime.tune_gc does for the bot) and the young generation
+# is collected every GC_THRESHOLD[0] allocations instead of 700. Cycles are still
+# collected, only less often. (3 whole-game modules in one process: the collector's time
 # 3.5 s -> 1.0 s of 36-38 s.)
 GC_THRESHOLD = (50_000, 20, 100)
+gc.disable()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
+    gc.enable()
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
