@@ -24,8 +24,9 @@ start)
     chown "$owner" "$dir" 2>/dev/null || true
     chmod 700 "$dir"
     "${as[@]}" pg_createcluster -q "$version" "$name" -d "$dir/data" -p "$port" \
-        -s "$dir" -l "$dir/log" -- --auth=trust >/dev/null
-    # a test cluster: loopback only, no durability (a crash loses the throwaway data)
+        -s "$dir" -l "$dir/log" -- --auth=trust --no-sync >/dev/null
+    # a test cluster: loopback only, no durability (a crash loses the throwaway data; initdb
+    # does not sync its files either: 5.4 -> 3.6 s for a start)
     printf '%s\n' "listen_addresses = '127.0.0.1'" "unix_socket_directories = '$dir'" \
         "fsync = off" "synchronous_commit = off" "full_page_writes = off" \
         "max_connections = 200" "shared_buffers = 64MB" \
@@ -54,7 +55,7 @@ standby)
     chown "$owner" "$dir" 2>/dev/null || true
     chmod 700 "$dir"
     touch "$dir/standby"
-    "${as[@]}" pg_basebackup -h 127.0.0.1 -p "$primary" -U "$owner" -D "$dir/data" -R -X stream -c fast
+    "${as[@]}" pg_basebackup -h 127.0.0.1 -p "$primary" -U "$owner" -D "$dir/data" -R -X stream -c fast --no-sync
     printf '%s\n' "port = $port" "listen_addresses = '127.0.0.1'" "unix_socket_directories = '$dir'" \
         "hba_file = '$dir/pg_hba.conf'" "hot_standby = on" "fsync = off" "full_page_writes = off" \
         "max_connections = 200" "shared_buffers = 64MB" | "${as[@]}" tee "$dir/data/postgresql.conf" >/dev/null
