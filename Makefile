@@ -38,7 +38,9 @@ $(STAMP): pyproject.toml $(LOCKS)
 # The PostgreSQL tests (the postgres marker: tests/pg_support.py) run against the database
 # named by BOARDROOM_TEST_DB. Unset, make test starts a throwaway cluster for the run where
 # PostgreSQL is installed (scripts/pg_cluster.sh: Debian's pg_createcluster, as the postgres
-# user, on 127.0.0.1:PG_PORT, its data in a temporary folder) and removes it after; where
+# user, on 127.0.0.1:PG_PORT, its data in a temporary folder) and removes it after. The
+# cluster starts while pytest starts (3-4 s each): BOARDROOM_TEST_DB_PENDING names the folder
+# where its URL appears, and the first postgres test waits for it (tests/pg_support.py); where
 # PostgreSQL is missing they are skipped (a banner counts them; in CI they fail instead:
 # .ci/run installs PostgreSQL).
 BROWSER_INSTALL ?= yes
@@ -53,9 +55,11 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	@set -e; if [ -n "$$BOARDROOM_TEST_DB" ]; then $(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS); exit; fi; \
 	dir=$$(mktemp -d /tmp/boardroom-pg.XXXXXX); chmod 755 $$dir; \
-	trap 'scripts/pg_cluster.sh stop "$$dir/cluster" $(PG_PORT) || true; rm -rf "$$dir"' EXIT; \
-	if url=$$(scripts/pg_cluster.sh start "$$dir/cluster" $(PG_PORT)); then export BOARDROOM_TEST_DB=$$url; \
-	else echo "make test: no PostgreSQL cluster here; the postgres tests will be skipped" >&2; fi; \
+	trap 'wait; scripts/pg_cluster.sh stop "$$dir/cluster" $(PG_PORT) || true; rm -rf "$$dir"' EXIT; \
+	( if scripts/pg_cluster.sh start "$$dir/cluster" $(PG_PORT) > "$$dir/url.part"; then mv "$$dir/url.part" "$$dir/url"; \
+	  else echo "make test: no PostgreSQL cluster here; the postgres tests will be skipped" >&2; fi; \
+	  touch "$$dir/started" ) & \
+	export BOARDROOM_TEST_DB_PENDING=$$dir; \
 	echo "$(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS)"; $(PYTEST) -n $(TEST_WORKERS) $(TEST_ARGS)
 
 # (4 workers: the quick run is CPU-bound on the 2 cores; each worker more collects the suite

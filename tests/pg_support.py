@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from urllib.parse import quote
 
 import psycopg
@@ -17,8 +19,30 @@ import psycopg
 NO_POSTGRES = "no PostgreSQL: BOARDROOM_TEST_DB is not set (make test starts one where PostgreSQL is installed)"
 
 
+PENDING = "BOARDROOM_TEST_DB_PENDING"
+PENDING_WAIT_S = 120.0  # a guard against a start that never ends, not a measure
+
+
 def pg_test_url() -> str:
-    return os.environ.get("BOARDROOM_TEST_DB", "").strip()
+    """``BOARDROOM_TEST_DB``; else, while ``make test``'s throwaway cluster is starting
+    beside pytest (``BOARDROOM_TEST_DB_PENDING`` names the folder where its start writes
+    ``url``, then ``started``), its URL once it is up, or "" if it could not start. The
+    URL found is put in the environment, for this process and what it starts."""
+    url = os.environ.get("BOARDROOM_TEST_DB", "").strip()
+    pending = os.environ.get(PENDING, "").strip()
+    if url or not pending:
+        return url
+    folder = Path(pending)
+    deadline = time.monotonic() + PENDING_WAIT_S
+    while not (folder / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        url = (folder / "url").read_text(encoding="utf-8").strip()
+    except OSError:
+        url = ""
+    if url:
+        os.environ["BOARDROOM_TEST_DB"] = url
+    return url
 
 
 def with_schema(url: str, schema: str) -> str:
