@@ -431,7 +431,7 @@ class Core:
         info = await self.info(game_id)
         if info.status == "lobby":
             raise Conflict("The game has not started yet.")
-        return self.engine(info.game).view(await self._state(info), seat)
+        return self.reads.seat_view(self.engine(info.game), await self._state(info), seat)
 
     async def prompt(self, game_id: int, seat: str) -> dict[str, Any] | None:
         info = await self.info(game_id)

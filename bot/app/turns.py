@@ -253,15 +253,7 @@ class TurnOps(Core):
         state = await self._state(info)
         if seat not in game.pending(state):
             return []
-        before = game.view(state, seat)
-        out = []
-        for action in game.legal_actions(state, seat)[:limit]:
-            try:
-                after = game.view(game.apply(state, seat, action), seat)
-            except IllegalAction:
-                continue
-            out.append((action, before, after))
-        return out
+        return self.reads.previews(game, state, seat, limit)
 
     async def step_ai(self, game_id: int) -> Outcome | None:
         """Apply at most one AI action (the demo uses this to pace itself)."""
