@@ -210,6 +210,7 @@ UNDO = "undo"  # the log row of a move taken back: {"type": "undo", "undoes": se
 
 RACED = "The game changed while you moved — try again."
 RACE_TRIES = 3  # a player's action, read and decided anew while another process writes first
+BEFORE_KEPT = 8  # games whose state before their last move is kept (Core._load_before)
 
 
 class Raced(Conflict):
@@ -340,6 +341,11 @@ class Core:
         # once, a smaller memo is thrashed between an action's reads (issue 25: 200 busy
         # games drew each public view 2.8 times per action with 32 slots)
         self.reads = EngineReads(size=2 * cache_size)
+        # the state each of the last games acted on was at before its last move (the
+        # undo check's "before"; a state is made only by the log, which is never rewritten)
+        self._before: OrderedDict[int, State] = OrderedDict()
+        # (game, version, seat) -> (the state of that version, TurnOps._undo_check's verdict)
+        self._undo_seen: OrderedDict[tuple[int, int, str], tuple[State, Any]] = OrderedDict()
 
     # -- engines ------------------------------------------------------------------
 
@@ -725,6 +731,11 @@ class Core:
         old = self._cache.get(game_id)
         if old is not None and old is not state:
             self.reads.forget(old)
+            if int(old["version"]) == int(state["version"]) - 1:  # the state a move was made on
+                self._before[game_id] = old
+                self._before.move_to_end(game_id)
+                while len(self._before) > BEFORE_KEPT:
+                    self._before.popitem(last=False)
         self._cache[game_id] = state
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
@@ -739,6 +750,14 @@ class Core:
         if cached is None or int(cached["version"]) < int(state["version"]):
             self._remember(info.id, state)
         return state
+
+    async def _load_before(self, info: GameInfo) -> State:
+        """The state of the version before ``info.version``: the one the last move was made
+        on, if this process made it (kept by :meth:`_remember`), else read by :meth:`_load`."""
+        kept = self._before.get(info.id)
+        if kept is not None and int(kept["version"]) == info.version - 1:
+            return kept
+        return await self._load(replace(info, version=info.version - 1))
 
     async def _load(self, info: GameInfo) -> State:
         """Newest snapshot at or before the committed version + replay of later rows. A
