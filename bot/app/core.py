@@ -449,7 +449,7 @@ class Core:
         info = await self.info(game_id)
         if info.status not in ("active", "paused"):
             return []
-        return self.engine(info.game).legal_actions(await self._state(info), seat)
+        return self.reads.legal_actions(self.engine(info.game), await self._state(info), seat)
 
     async def holdups(self, game_id: int) -> list[Holdup]:
         info = await self.info(game_id)

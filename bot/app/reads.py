@@ -8,7 +8,8 @@ is kept with the state object for as long as the state is among the last few rea
 Callers must not change what they get (as with the engine's own answers, which the
 outcome and the posts share).
 
-A seat's own view and the previews of its options (:meth:`EngineReads.seat_view`,
+A seat's own view, its legal actions and the previews of its options
+(:meth:`EngineReads.seat_view`, :meth:`EngineReads.legal_actions`,
 :meth:`EngineReads.previews`) are kept apart, for the last few states and seats read
 only: one click reads them several times (the pick, the confirmation, the message
 drawn after it), and they are large (a preview is a view per legal action), so they
@@ -30,7 +31,7 @@ def stage_of(view: dict[str, Any]) -> tuple[Any, Any]:
     return view.get("round"), view.get("phase")
 
 
-SEAT_READS_KEPT = 8  # seat views and previews kept, each: the last states and seats read
+SEAT_READS_KEPT = 16  # seat views, legal actions and previews kept together: the last states and seats read
 
 Preview = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
@@ -57,6 +58,10 @@ class EngineReads:
         """``game.view(state, seat)`` (``seat`` None: the public view)."""
         return self._seat_read(state, ("view", seat), lambda: game.view(state, seat))  # type: ignore[no-any-return]
 
+    def legal_actions(self, game: Game, state: State, seat: str) -> list[dict[str, Any]]:
+        """``game.legal_actions(state, seat)``."""
+        return self._seat_read(state, ("legal", seat), lambda: game.legal_actions(state, seat))  # type: ignore[no-any-return]
+
     def previews(self, game: Game, state: State, seat: str, limit: int) -> list[Preview]:
         """(action, seat's view before, seat's view after) for each of the first ``limit``
         legal actions of ``seat`` that the engine applies (see ``App.previews``)."""
@@ -64,7 +69,7 @@ class EngineReads:
         def make() -> list[Preview]:
             before = self.seat_view(game, state, seat)
             out = []
-            for action in game.legal_actions(state, seat)[:limit]:
+            for action in self.legal_actions(game, state, seat)[:limit]:
                 try:
                     after = game.view(game.apply(state, seat, action), seat)
                 except IllegalAction:
