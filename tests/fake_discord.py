@@ -1481,7 +1481,7 @@ class FakeDiscord:
         return {k: v for k, v in msg.items() if not k.startswith("_")}
 
     def _find(self, channel: str, message: str) -> dict[str, Any] | None:
-        for m in self.messages.get(channel, []):
+        for m in reversed(self.messages.get(channel, [])):  # ids are unique; the newest are asked for most
             if m["id"] == message:
                 return m
         return None
