@@ -150,7 +150,7 @@ from typing import Any
 
 from bot.app.compose import Context, Row, compose, decision_key, status_edit, status_text
 from bot.app.reads import EngineReads
-from bot.app.reads import stage_of as _stage  # (turns.py imports it from here)
+from bot.app.reads import stage_of as _stage
 from bot.games import Presenter
 from bot.games import find as find_presenter
 from bot.games import names as offered
@@ -343,7 +343,7 @@ class Core:
         self.reads = EngineReads(size=2 * cache_size)
         # the state each of the last games acted on was at before its last move (the
         # undo check's "before"; a state is made only by the log, which is never rewritten)
-        self._before: OrderedDict[int, State] = OrderedDict()
+        self._before: OrderedDict[int, tuple[State, tuple[Any, Any] | None]] = OrderedDict()  # (state, its stage)
         # (game, version, seat) -> (the state of that version, TurnOps._undo_check's verdict)
         self._undo_seen: OrderedDict[tuple[int, int, str], tuple[State, Any]] = OrderedDict()
 
@@ -730,12 +730,12 @@ class Core:
     def _remember(self, game_id: int, state: State) -> None:
         old = self._cache.get(game_id)
         if old is not None and old is not state:
-            self.reads.forget(old)
             if int(old["version"]) == int(state["version"]) - 1:  # the state a move was made on
-                self._before[game_id] = old
+                self._before[game_id] = (old, self.reads.known_stage(old))
                 self._before.move_to_end(game_id)
                 while len(self._before) > BEFORE_KEPT:
                     self._before.popitem(last=False)
+            self.reads.forget(old)
         self._cache[game_id] = state
         self._cache.move_to_end(game_id)
         while len(self._cache) > self.cache_size:
@@ -755,9 +755,17 @@ class Core:
         """The state of the version before ``info.version``: the one the last move was made
         on, if this process made it (kept by :meth:`_remember`), else read by :meth:`_load`."""
         kept = self._before.get(info.id)
-        if kept is not None and int(kept["version"]) == info.version - 1:
-            return kept
+        if kept is not None and int(kept[0]["version"]) == info.version - 1:
+            return kept[0]
         return await self._load(replace(info, version=info.version - 1))
+
+    def _stage_before(self, game: Game, info: GameInfo, before: State) -> tuple[Any, Any]:
+        """(round, phase) of ``before`` (:meth:`_load_before`'s state): kept with it when
+        the move's commit had worked it out, else from its public view."""
+        kept = self._before.get(info.id)
+        if kept is not None and kept[0] is before and kept[1] is not None:
+            return kept[1]
+        return _stage(game.view(before, None))
 
     async def _load(self, info: GameInfo) -> State:
         """Newest snapshot at or before the committed version + replay of later rows. A

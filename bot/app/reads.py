@@ -91,6 +91,13 @@ class EngineReads:
             self._memo.popitem(last=False)
         return slot
 
+    def known_stage(self, state: State) -> tuple[Any, Any] | None:
+        """The stage of ``state`` if it was worked out already (else None; nothing is computed)."""
+        hit = self._memo.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1].get("stage")  # type: ignore[no-any-return]
+        return None
+
     def forget(self, state: State) -> None:
         """Drop what was kept for ``state`` (a game's state replaced by its successor:
         nothing reads it again, and its view is thousands of objects for the garbage

@@ -11,7 +11,6 @@ from bot.app.core import (
     Core,
     OldPrompt,
     Raced,
-    _stage,
     apply_traced,
     canonical_input,
     is_undo,
@@ -233,7 +232,7 @@ class TurnOps(Core):
         pending = game.pending(before)
         if seat not in pending or is_secret(pending[seat], pending):
             return "A sealed decision is changed with its own button, not taken back."
-        if _stage(game.view(before, None)) != self.reads.stage(game, state):
+        if self._stage_before(game, info, before) != self.reads.stage(game, state):
             return "Too late to take it back: the phase is over."
         if not check(before, state, seat):
             return "That move cannot be taken back: it revealed something hidden or used chance."
