@@ -93,6 +93,99 @@ def _json_response(data: Any, status: int = 200) -> web.Response:
     )
 
 
+async def _request_body(request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
+    """The request's JSON body (or form, or multipart ``payload_json``) and its files.
+
+    The Content-Type and the parts of discord.py's multipart bodies are read here
+    (:func:`_simple_parts`); any part that is not that simple is read by aiohttp's own
+    multipart reader, as before (aiohttp parses each header with the ``email`` package:
+    that was a third of the fake's work)."""
+    ctype = request.headers.get("Content-Type", "").partition(";")[0].strip().lower()
+    if ctype == "application/json":
+        return await request.json(), []
+    if ctype == "application/x-www-form-urlencoded":
+        return dict(await request.post()), []
+    if not ctype.startswith("multipart/"):
+        return None, []
+    raw = await request.read()
+    parts = _simple_parts(request.headers.get("Content-Type", ""), raw)
+    if parts is None:
+        parts = await _aiohttp_parts(request.headers, raw)
+    body: Any = None
+    files: list[tuple[str, bytes]] = []
+    for name, filename, data in parts:
+        if name == "payload_json":
+            body = json.loads(data.decode("utf-8"))
+        else:
+            files.append((filename or name or "file", data))
+    return body, files
+
+
+_BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
+# a part's headers as aiohttp's FormData writes them for discord.py (quote_fields=False):
+# plain quoted names, no escapes (anything else goes to aiohttp's reader)
+_PART_HEADER = re.compile(r"(content-type|content-disposition): (.*)", re.IGNORECASE)
+_DISPOSITION = re.compile(r'form-data; name="([^"\\%]*)"(?:; filename="([^"\\%]*)")?')
+_CHARSET = re.compile(r";\s*charset=\"?([^\";]+)\"?", re.IGNORECASE)
+
+
+def _simple_parts(content_type: str, raw: bytes) -> list[tuple[str | None, str | None, bytes]] | None:
+    """(name, filename, bytes) of each part of a multipart body, or None where a part is
+    not of the simple kind discord.py sends (then aiohttp's reader reads the body)."""
+    m = _BOUNDARY.search(content_type)
+    if m is None:
+        return None
+    delim = b"--" + m.group(1).encode("latin-1")
+    chunks = raw.split(b"\r\n" + delim)
+    first = chunks[0]
+    if not first.startswith(delim) or not chunks[-1].startswith(b"--"):
+        return None
+    chunks[0] = first[len(delim):]
+    out: list[tuple[str | None, str | None, bytes]] = []
+    for chunk in chunks[:-1]:
+        if not chunk.startswith(b"\r\n"):
+            return None
+        head, sep, data = chunk[2:].partition(b"\r\n\r\n")
+        if not sep:
+            return None
+        name = filename = None
+        for line in head.decode("latin-1").split("\r\n"):
+            hm = _PART_HEADER.fullmatch(line)
+            if hm is None:
+                return None
+            if hm.group(1).lower() == "content-disposition":
+                dm = _DISPOSITION.fullmatch(hm.group(2))
+                if dm is None:
+                    return None
+                name, filename = dm.group(1), dm.group(2)
+            else:
+                cs = _CHARSET.search(hm.group(2))
+                if cs is not None and cs.group(1).lower() not in ("utf-8", "utf8"):
+                    return None
+        out.append((name, filename, data))
+    return out
+
+
+async def _aiohttp_parts(headers: Any, raw: bytes) -> list[tuple[str | None, str | None, bytes]]:
+    """What aiohttp's multipart reader makes of ``raw`` (the fake's reader of old)."""
+    from aiohttp import MultipartReader, StreamReader
+
+    class _Quiet:  # the whole body is in: there is no socket to pause
+        def pause_reading(self, *args: Any, **kw: Any) -> None: ...
+        def resume_reading(self, *args: Any, **kw: Any) -> None: ...
+
+    stream = StreamReader(_Quiet(), 2**30, loop=asyncio.get_running_loop())  # type: ignore[arg-type]
+    stream.feed_data(raw)
+    stream.feed_eof()
+    out: list[tuple[str | None, str | None, bytes]] = []
+    async for part in MultipartReader(headers, stream):
+        if part.name == "payload_json":
+            out.append((part.name, None, (await part.text()).encode("utf-8")))
+        else:
+            out.append((part.name, part.filename, bytes(await part.read())))
+    return out
+
+
 def _error(status: int, code: int, message: str) -> web.Response:
     return _json_response({"code": code, "message": message}, status=status)
 
@@ -427,10 +520,27 @@ class Recorded:
     json: Any
     files: list[tuple[str, bytes]]
     status: int = 0
-    response: Any = None
     at: float = field(default_factory=time.monotonic)
     fault: FaultRule | None = None  # the injected fault that answered it, if any
     auth: str | None = None  # the Authorization header (the table's OAuth calls)
+    # the answer's body as sent; :attr:`response` decodes it when first read (most
+    # answers are never looked at: decoding each one was a tenth of the fake's work)
+    _body: bytes | None = field(default=None, repr=False)
+    _decoded: bool = field(default=False, repr=False)
+    _response: Any = field(default=None, repr=False)
+
+    @property
+    def response(self) -> Any:
+        """The answer's JSON body (None if it had none, or not JSON)."""
+        if not self._decoded:
+            self._decoded = True
+            if self._body:
+                try:
+                    self._response = json.loads(self._body)
+                except (TypeError, ValueError):
+                    self._response = None
+            self._body = None
+        return self._response
 
     def __repr__(self) -> str:  # short, for assertion messages
         files = f" files={[n for n, _ in self.files]}" if self.files else ""
@@ -661,6 +771,7 @@ class FakeDiscord:
         self.unknown: list[Recorded] = []
         self.commands: list[dict[str, Any]] = []
         self.interactions: dict[str, FakeInteraction] = {}
+        self._by_token: dict[str, FakeInteraction] = {}  # the interactions by token (see _ix_by_token)
         self.gateway_events: list[dict[str, Any]] = []
         self.identifies = 0
         self.resumes = 0
@@ -1095,19 +1206,7 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
-        body: Any = None
-        files: list[tuple[str, bytes]] = []
-        if request.content_type == "application/json":
-            body = await request.json()
-        elif request.content_type == "application/x-www-form-urlencoded":
-            body = dict(await request.post())
-        elif request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            async for part in reader:
-                if part.name == "payload_json":
-                    body = json.loads(await part.text())
-                else:
-                    files.append((part.filename or part.name or "file", await part.read()))
+        body, files = await _request_body(request)
         rec = Recorded(request.method, path, dict(request.query), body, files, auth=request.headers.get("Authorization"))
         self.requests.append(rec)
         rule = next((f for f in self.faults if f.matches(rec)), None)
@@ -1142,10 +1241,8 @@ class FakeDiscord:
                 self._bucket_headers(resp, bucket[1], bucket[2], bucket[3])
         rec.status = resp.status
         if isinstance(resp, web.Response) and resp.body:
-            try:
-                rec.response = json.loads(resp.body)  # type: ignore[arg-type]
-            except (TypeError, ValueError):
-                rec.response = None
+            body = resp.body
+            rec._body = body if isinstance(body, bytes) else None  # decoded when read (Recorded.response)
         await self._notify()
         return resp
 
@@ -1384,7 +1481,7 @@ class FakeDiscord:
         return {k: v for k, v in msg.items() if not k.startswith("_")}
 
     def _find(self, channel: str, message: str) -> dict[str, Any] | None:
-        for m in self.messages.get(channel, []):
+        for m in reversed(self.messages.get(channel, [])):  # ids are unique; the newest are asked for most
             if m["id"] == message:
                 return m
         return None
@@ -1545,8 +1642,12 @@ class FakeDiscord:
         return _json_response(resp)
 
     def _ix_by_token(self, token: str) -> FakeInteraction | None:
-        for ix in self.interactions.values():
+        ix = self._by_token.get(token)
+        if ix is not None and self.interactions.get(ix.id) is ix:
+            return ix
+        for ix in self.interactions.values():  # one the index does not know (added by hand)
             if ix.token == token:
+                self._by_token[token] = ix
                 return ix
         return None
 
@@ -1652,6 +1753,7 @@ class FakeDiscord:
         payload = self._base_interaction(kind, u, cid, data or {"id": self.new_id(), "name": "test", "type": 1})
         ix = FakeInteraction(payload["id"], payload["token"], u, cid, payload)
         self.interactions[ix.id] = ix
+        self._by_token[ix.token] = ix
         return ix
 
     async def _send_interaction(
@@ -1659,6 +1761,7 @@ class FakeDiscord:
     ) -> FakeInteraction:
         ix = FakeInteraction(payload["id"], payload["token"], user, channel_id, payload)
         self.interactions[ix.id] = ix
+        self._by_token[ix.token] = ix
         await self._send_event("INTERACTION_CREATE", payload)
         if wait:
             try:

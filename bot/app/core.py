@@ -150,7 +150,7 @@ from typing import Any
 
 from bot.app.compose import Context, Row, compose, decision_key, status_edit, status_text
 from bot.app.reads import EngineReads
-from bot.app.reads import stage_of as _stage  # (turns.py imports it from here)
+from bot.app.reads import stage_of as _stage
 from bot.games import Presenter
 from bot.games import find as find_presenter
 from bot.games import names as offered
@@ -210,6 +210,7 @@ UNDO = "undo"  # the log row of a move taken back: {"type": "undo", "undoes": se
 
 RACED = "The game changed while you moved — try again."
 RACE_TRIES = 3  # a player's action, read and decided anew while another process writes first
+BEFORE_KEPT = 8  # games whose state before their last move is kept (Core._load_before)
 
 
 class Raced(Conflict):
@@ -340,6 +341,11 @@ class Core:
         # once, a smaller memo is thrashed between an action's reads (issue 25: 200 busy
         # games drew each public view 2.8 times per action with 32 slots)
         self.reads = EngineReads(size=2 * cache_size)
+        # the state each of the last games acted on was at before its last move (the
+        # undo check's "before"; a state is made only by the log, which is never rewritten)
+        self._before: OrderedDict[int, tuple[State, tuple[Any, Any] | None]] = OrderedDict()  # (state, its stage)
+        # (game, version, seat) -> (the state of that version, TurnOps._undo_check's verdict)
+        self._undo_seen: OrderedDict[tuple[int, int, str], tuple[State, Any]] = OrderedDict()
 
     # -- engines ------------------------------------------------------------------
 
@@ -431,7 +437,7 @@ class Core:
         info = await self.info(game_id)
         if info.status == "lobby":
             raise Conflict("The game has not started yet.")
-        return self.engine(info.game).view(await self._state(info), seat)
+        return self.reads.seat_view(self.engine(info.game), await self._state(info), seat)
 
     async def prompt(self, game_id: int, seat: str) -> dict[str, Any] | None:
         info = await self.info(game_id)
@@ -443,7 +449,7 @@ class Core:
         info = await self.info(game_id)
         if info.status not in ("active", "paused"):
             return []
-        return self.engine(info.game).legal_actions(await self._state(info), seat)
+        return self.reads.legal_actions(self.engine(info.game), await self._state(info), seat)
 
     async def holdups(self, game_id: int) -> list[Holdup]:
         info = await self.info(game_id)
@@ -724,6 +730,11 @@ class Core:
     def _remember(self, game_id: int, state: State) -> None:
         old = self._cache.get(game_id)
         if old is not None and old is not state:
+            if int(old["version"]) == int(state["version"]) - 1:  # the state a move was made on
+                self._before[game_id] = (old, self.reads.known_stage(old))
+                self._before.move_to_end(game_id)
+                while len(self._before) > BEFORE_KEPT:
+                    self._before.popitem(last=False)
             self.reads.forget(old)
         self._cache[game_id] = state
         self._cache.move_to_end(game_id)
@@ -739,6 +750,22 @@ class Core:
         if cached is None or int(cached["version"]) < int(state["version"]):
             self._remember(info.id, state)
         return state
+
+    async def _load_before(self, info: GameInfo) -> State:
+        """The state of the version before ``info.version``: the one the last move was made
+        on, if this process made it (kept by :meth:`_remember`), else read by :meth:`_load`."""
+        kept = self._before.get(info.id)
+        if kept is not None and int(kept[0]["version"]) == info.version - 1:
+            return kept[0]
+        return await self._load(replace(info, version=info.version - 1))
+
+    def _stage_before(self, game: Game, info: GameInfo, before: State) -> tuple[Any, Any]:
+        """(round, phase) of ``before`` (:meth:`_load_before`'s state): kept with it when
+        the move's commit had worked it out, else from its public view."""
+        kept = self._before.get(info.id)
+        if kept is not None and kept[0] is before and kept[1] is not None:
+            return kept[1]
+        return _stage(game.view(before, None))
 
     async def _load(self, info: GameInfo) -> State:
         """Newest snapshot at or before the committed version + replay of later rows. A

@@ -7,6 +7,13 @@ and the app never changes a state in place (an action makes a new one), so the a
 is kept with the state object for as long as the state is among the last few read.
 Callers must not change what they get (as with the engine's own answers, which the
 outcome and the posts share).
+
+A seat's own view, its legal actions and the previews of its options
+(:meth:`EngineReads.seat_view`, :meth:`EngineReads.legal_actions`,
+:meth:`EngineReads.previews`) are kept apart, for the last few states and seats read
+only: one click reads them several times (the pick, the confirmation, the message
+drawn after it), and they are large (a preview is a view per legal action), so they
+are not kept for every game at rest.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from engine import Game
+from engine import Game, IllegalAction
 
 State = dict[str, Any]
 
@@ -24,10 +31,53 @@ def stage_of(view: dict[str, Any]) -> tuple[Any, Any]:
     return view.get("round"), view.get("phase")
 
 
+SEAT_READS_KEPT = 16  # seat views, legal actions and previews kept together: the last states and seats read
+
+Preview = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
 class EngineReads:
     def __init__(self, size: int = 32) -> None:
         self.size = size
         self._memo: OrderedDict[int, tuple[State, dict[str, Any]]] = OrderedDict()
+        self._seat: OrderedDict[tuple[int, str, Any], tuple[State, Any]] = OrderedDict()
+
+    def _seat_read(self, state: State, key: tuple[str, Any], make: Any) -> Any:
+        full = (id(state), *key)
+        hit = self._seat.get(full)
+        if hit is not None and hit[0] is state:  # the same object, not a reused id
+            self._seat.move_to_end(full)
+            return hit[1]
+        value = make()
+        self._seat[full] = (state, value)  # holding the state keeps its id its own
+        while len(self._seat) > SEAT_READS_KEPT:
+            self._seat.popitem(last=False)
+        return value
+
+    def seat_view(self, game: Game, state: State, seat: str | None) -> dict[str, Any]:
+        """``game.view(state, seat)`` (``seat`` None: the public view)."""
+        return self._seat_read(state, ("view", seat), lambda: game.view(state, seat))  # type: ignore[no-any-return]
+
+    def legal_actions(self, game: Game, state: State, seat: str) -> list[dict[str, Any]]:
+        """``game.legal_actions(state, seat)``."""
+        return self._seat_read(state, ("legal", seat), lambda: game.legal_actions(state, seat))  # type: ignore[no-any-return]
+
+    def previews(self, game: Game, state: State, seat: str, limit: int) -> list[Preview]:
+        """(action, seat's view before, seat's view after) for each of the first ``limit``
+        legal actions of ``seat`` that the engine applies (see ``App.previews``)."""
+
+        def make() -> list[Preview]:
+            before = self.seat_view(game, state, seat)
+            out = []
+            for action in self.legal_actions(game, state, seat)[:limit]:
+                try:
+                    after = game.view(game.apply(state, seat, action), seat)
+                except IllegalAction:
+                    continue
+                out.append((action, before, after))
+            return out
+
+        return self._seat_read(state, ("previews", seat, limit), make)  # type: ignore[no-any-return]
 
     def _slot(self, state: State) -> dict[str, Any]:
         key = id(state)
@@ -40,6 +90,13 @@ class EngineReads:
         while len(self._memo) > self.size:
             self._memo.popitem(last=False)
         return slot
+
+    def known_stage(self, state: State) -> tuple[Any, Any] | None:
+        """The stage of ``state`` if it was worked out already (else None; nothing is computed)."""
+        hit = self._memo.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1].get("stage")  # type: ignore[no-any-return]
+        return None
 
     def forget(self, state: State) -> None:
         """Drop what was kept for ``state`` (a game's state replaced by its successor:

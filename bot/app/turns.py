@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import Any
 
 from bot.app.core import (
@@ -12,7 +11,6 @@ from bot.app.core import (
     Core,
     OldPrompt,
     Raced,
-    _stage,
     apply_traced,
     canonical_input,
     is_undo,
@@ -25,6 +23,7 @@ from engine import IllegalAction
 
 # games the start-up catch-up advances side by side (App.advance_all)
 CATCH_UP_AT_ONCE = 4
+UNDO_CHECKS_KEPT = 8  # verdicts of _undo_check kept (the last games and seats asked)
 
 
 def own_seat(info: GameInfo, user_id: int, seat: str | None, refusal: str) -> SeatInfo:
@@ -204,6 +203,23 @@ class TurnOps(Core):
         holder = info.seat_named(seat)
         if holder is not None and holder.ai_takeover:
             return "🤖 The AI plays your seat now. Use `/game reclaim` to play it yourself again."
+        # the rest reads only the log up to info.version (never rewritten) and the states
+        # it makes: kept per version and seat while the state of that version is the
+        # cached one (the bot asks after each move, and again when it sweeps old prompts)
+        key = (info.id, info.version, seat)
+        kept = self._undo_seen.get(key)
+        if kept is not None and kept[0] is self._cache.get(info.id):
+            return kept[1]  # type: ignore[no-any-return]
+        verdict = await self._undo_verdict(info, seat, game, check)
+        now = self._cache.get(info.id)
+        if now is not None and int(now["version"]) == info.version:
+            self._undo_seen[key] = (now, verdict)
+            self._undo_seen.move_to_end(key)
+            while len(self._undo_seen) > UNDO_CHECKS_KEPT:
+                self._undo_seen.popitem(last=False)
+        return verdict
+
+    async def _undo_verdict(self, info: GameInfo, seat: str, game: Any, check: Any) -> str | tuple[Any, Any, Any]:
         async with self.storage.read() as q:
             rows = await q.actions(info.id, after=info.version - 1, upto=info.version)
         last = rows[-1] if rows else None
@@ -212,11 +228,11 @@ class TurnOps(Core):
         if last.action.get("type") == "unseal":
             return "A sealed decision is changed with its own button, not taken back."
         state = await self._state(info)
-        before = await self._load(replace(info, version=info.version - 1))
+        before = await self._load_before(info)
         pending = game.pending(before)
         if seat not in pending or is_secret(pending[seat], pending):
             return "A sealed decision is changed with its own button, not taken back."
-        if _stage(game.view(before, None)) != self.reads.stage(game, state):
+        if self._stage_before(game, info, before) != self.reads.stage(game, state):
             return "Too late to take it back: the phase is over."
         if not check(before, state, seat):
             return "That move cannot be taken back: it revealed something hidden or used chance."
@@ -253,15 +269,7 @@ class TurnOps(Core):
         state = await self._state(info)
         if seat not in game.pending(state):
             return []
-        before = game.view(state, seat)
-        out = []
-        for action in game.legal_actions(state, seat)[:limit]:
-            try:
-                after = game.view(game.apply(state, seat, action), seat)
-            except IllegalAction:
-                continue
-            out.append((action, before, after))
-        return out
+        return self.reads.previews(game, state, seat, limit)
 
     async def step_ai(self, game_id: int) -> Outcome | None:
         """Apply at most one AI action (the demo uses this to pace itself)."""

@@ -448,7 +448,7 @@ class Play(commands.Cog):
             state = await self.app.state(gid)
             if int(state.get("version", -1)) == info.version:
                 game = self.app.engine(info.game)
-                return info, game.pending(state).get(seat), game.view(state, seat)
+                return info, game.pending(state).get(seat), self.app.reads.seat_view(game, state, seat)
             info = await self.app.info(gid)  # an action came in between: look again
         return info, await self.app.prompt(gid, seat), await self.app.view(gid, seat)
 
