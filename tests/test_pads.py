@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import statistics
 import time
+from operator import itemgetter
 from typing import Any
 
 import pytest
@@ -42,10 +43,13 @@ def rejects(text_or_plan: Any, match: str, owned: list[str] | None = None, has_4
         P.validate_plan(plan, OWNED if owned is None else owned, has_4g)
 
 
+_COUNTS = itemgetter(*P.SYMBOLS)  # the active counts in SYMBOLS order, as a tuple
+
+
 def key(outcome: dict[str, Any]) -> tuple:
     fd = outcome["face_down"]
     return (
-        tuple(outcome["active"][s] for s in P.SYMBOLS),
+        _COUNTS(outcome["active"]),
         outcome["covered"],
         fd if isinstance(fd, int) else len(fd),
     )
