@@ -307,13 +307,16 @@ def _keys(obj: Any, what: str, required: tuple[str, ...], optional: tuple[str, .
     return obj
 
 
+_PLAN_REQUIRED = frozenset(("bottom", "top"))
+_PLAN_KEYS = _PLAN_REQUIRED | {"improvements"}
 _ITEM_REQUIRED = frozenset(("id", "x", "y", "rot"))
 _ITEM_KEYS = _ITEM_REQUIRED | {"layer"}
 
 
 def _structure(plan: Any) -> Plan:
     """Check types, keys and ranges (not geometry, not ownership); return a canonical copy."""
-    plan = _keys(plan, "The plan", ("bottom", "top"), ("improvements",))
+    if type(plan) is not dict or not _PLAN_KEYS >= plan.keys() >= _PLAN_REQUIRED:  # the usual case first
+        plan = _keys(plan, "The plan", ("bottom", "top"), ("improvements",))
     bottom = _keys(plan["bottom"], "The bottom Pad", ("pad", "side"))
     pad = bottom["pad"]
     if not isinstance(pad, str) or pad not in PAD_IDS:

@@ -285,8 +285,7 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
     plan = d.plan()
     if plan is None:
         return None
-    try:
-        plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
+    try:  # evaluate refuses what validate_plan refuses
         ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, _literal(ctx)))  # the game's rules version
     except IllegalAction:
         return None
