@@ -446,7 +446,8 @@ def test_distinct_outcomes_match_brute_force_for_one_improvement_SI_PLAN_06_SI_T
 def test_distinct_outcomes_plans_are_legal_and_keys_unique_SI_PLAN_10(owned, has_4g, step):
     """SI-PLAN-04/06/10: every outcome's plan validates and evaluates to that outcome; keys unique, sorted."""
     outs = D.distinct_outcomes(owned, has_4g)
-    keys = [key(o) for o in outs]
+    items = list(outs)  # every outcome with its plan, built once
+    keys = [key(o) for o in items]
     assert len(set(keys)) == len(keys)
     order = [(k[1], k[2], k[0]) for k in keys]
     assert order == sorted(order)
@@ -455,9 +456,9 @@ def test_distinct_outcomes_plans_are_legal_and_keys_unique_SI_PLAN_10(owned, has
         assert key(P.evaluate(o["plan"], owned, has_4g)) == key(o)
     if not owned:
         assert len(outs) == len(P.arrangements())
-    refs = D.distinct_outcomes(owned, has_4g, with_plans=False)
+    refs = list(D.distinct_outcomes(owned, has_4g, with_plans=False))
     assert [key(o) for o in refs] == keys
-    for o, r in list(zip(outs, refs, strict=True))[:: step * 7]:
+    for o, r in list(zip(items, refs, strict=True))[:: step * 7]:
         assert D.outcome_plan(owned, has_4g, r["ref"]) == o["plan"]
     with pytest.raises(IllegalAction):
         D.outcome_plan(owned, has_4g, 1 << 60)
