@@ -307,6 +307,8 @@ def _keys(obj: Any, what: str, required: tuple[str, ...], optional: tuple[str, .
     return obj
 
 
+_BOTTOM_KEYS = frozenset(("pad", "side"))
+_TOP_KEYS = frozenset(("side", "rot", "x", "y"))
 _PLAN_REQUIRED = frozenset(("bottom", "top"))
 _PLAN_KEYS = _PLAN_REQUIRED | {"improvements"}
 _ITEM_REQUIRED = frozenset(("id", "x", "y", "rot"))
@@ -317,12 +319,16 @@ def _structure(plan: Any) -> Plan:
     """Check types, keys and ranges (not geometry, not ownership); return a canonical copy."""
     if type(plan) is not dict or not _PLAN_KEYS >= plan.keys() >= _PLAN_REQUIRED:  # the usual case first
         plan = _keys(plan, "The plan", ("bottom", "top"), ("improvements",))
-    bottom = _keys(plan["bottom"], "The bottom Pad", ("pad", "side"))
+    bottom = plan["bottom"]
+    if type(bottom) is not dict or bottom.keys() != _BOTTOM_KEYS:
+        bottom = _keys(bottom, "The bottom Pad", ("pad", "side"))
     pad = bottom["pad"]
     if not isinstance(pad, str) or pad not in PAD_IDS:
         raise _fail(f"The bottom Pad must be 'A' or 'B', not {_short(pad)}.")
     bside = _int(bottom["side"], "The bottom Pad's side", 0, 1)
-    top = _keys(plan["top"], "The top Pad", ("side", "rot", "x", "y"), ("pad",))
+    top = plan["top"]
+    if type(top) is not dict or top.keys() != _TOP_KEYS:
+        top = _keys(top, "The top Pad", ("side", "rot", "x", "y"), ("pad",))
     if "pad" in top and top["pad"] != _other(pad):
         raise _fail(f"The top Pad must be Pad {_other(pad)} (the bottom one is {pad}).")
     tside = _int(top["side"], "The top Pad's side", 0, 1)
