@@ -414,10 +414,7 @@ def brute_force_one(imp_id: str, has_4g: bool) -> set[tuple]:
     for bare in P.all_arrangements():
         e = P.evaluate(bare, [imp_id], has_4g)
         out.add(key(e))
-        for item, pads in candidates(bare, imp_id):
-            cells = P.improvement_positions(item["x"], item["y"], item["rot"])
-            if not any(c in pads for c in cells):
-                continue
+        for item, _pads in candidates(bare, imp_id):  # each with a cell on the Pads
             try:
                 out.add(key(P.evaluate({**bare, "improvements": [item]}, [imp_id], has_4g)))
             except IllegalAction:
@@ -657,15 +654,19 @@ def test_junk_inside_a_plan_raises_illegal_action(base, path, junk):
 def test_a_placement_that_touches_no_pad_is_never_legal_SI_PLAN_06(has_4g: bool) -> None:
     """``touches_pads`` (the planner skips what it says no to without checking the whole
     plan) says no only where validate_plan refuses, whatever the layer; and it says yes
-    for every legal place (so the planner lists the same places as before)."""
+    for every legal place (so the planner lists the same places as before). It says yes
+    exactly where a cell lies on the Pads: a place wholly off them is never legal (the
+    brute forces of tests/pad_placements.py leave those out)."""
     imp = P.IMPROVEMENT_IDS[0]
     legal = refused_untouched = 0
     for arrangement in P.all_arrangements()[::7]:
         top = arrangement["top"]
+        on_pads = set(P.top_pad_positions(top["rot"], top["x"], top["y"])) | BOTTOM
         for rot in range(4):
             for y in range(-4, 9):
                 for x in range(-4, 9):
                     touches = P.touches_pads(top, x, y, rot)
+                    assert touches == bool(set(P.improvement_positions(x, y, rot)) & on_pads)
                     for layer in ("under", "over"):
                         plan = {**arrangement, "improvements": [{"id": imp, "x": x, "y": y, "rot": rot, "layer": layer}]}
                         try:

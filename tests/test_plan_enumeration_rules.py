@@ -11,7 +11,8 @@ for random sets of owned Improvements, with and without 4G, in both versions:
   for a sample, the plan sealed through the engine (``GAME.apply``), whose revealed
   outcome and Phase 3 Goods (read from the view) are the enumerated ones;
 * nothing reachable is missing: a brute force over every arrangement and every
-  position of one Improvement, and over every pair of non-overlapping positions of two
+  position of one Improvement with a cell on the Pads (``pad_placements.candidates``:
+  one wholly off them is never legal), and over every pair of non-overlapping positions of two
   Improvements on some arrangements, finds no outcome the enumeration lacks (the
   enumeration leaves out, by design, overlapping Improvements and an "under"
   Improvement wholly under the top Pad: the same as lying face down, with fewer Goods).
@@ -178,8 +179,8 @@ def test_an_under_improvement_on_a_covered_cell_makes_fewer_goods_in_version_2_S
 @pytest.mark.parametrize("has_4g", [False, True])
 def test_one_improvement_anywhere_is_enumerated_SI_PLAN_06_SI_TECH_13(has_4g):
     """SI-PLAN-06/07/09, SI-TECH-13: with one Improvement, the enumeration is exactly every
-    outcome of every arrangement with the Improvement face down or at any position, under
-    either rules reading."""
+    outcome of every arrangement with the Improvement face down or at any legal position
+    (every one with a cell on the Pads tried), under either rules reading."""
     imp = random.Random(3 + has_4g).choice(PLAIN)
     brute: dict[bool, set[tuple[Any, ...]]] = {False: set(), True: set()}
     for bare in P.all_arrangements():
