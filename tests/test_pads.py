@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import statistics
 import time
+from operator import itemgetter
 from typing import Any
 
 import pytest
@@ -42,10 +43,13 @@ def rejects(text_or_plan: Any, match: str, owned: list[str] | None = None, has_4
         P.validate_plan(plan, OWNED if owned is None else owned, has_4g)
 
 
+_COUNTS = itemgetter(*P.SYMBOLS)  # the active counts in SYMBOLS order, as a tuple
+
+
 def key(outcome: dict[str, Any]) -> tuple:
     fd = outcome["face_down"]
     return (
-        tuple(outcome["active"][s] for s in P.SYMBOLS),
+        _COUNTS(outcome["active"]),
         outcome["covered"],
         fd if isinstance(fd, int) else len(fd),
     )
@@ -410,10 +414,7 @@ def brute_force_one(imp_id: str, has_4g: bool) -> set[tuple]:
     for bare in P.all_arrangements():
         e = P.evaluate(bare, [imp_id], has_4g)
         out.add(key(e))
-        for item, pads in candidates(bare, imp_id):
-            cells = P.improvement_positions(item["x"], item["y"], item["rot"])
-            if not any(c in pads for c in cells):
-                continue
+        for item, _pads in candidates(bare, imp_id):  # each with a cell on the Pads
             try:
                 out.add(key(P.evaluate({**bare, "improvements": [item]}, [imp_id], has_4g)))
             except IllegalAction:
@@ -442,7 +443,8 @@ def test_distinct_outcomes_match_brute_force_for_one_improvement_SI_PLAN_06_SI_T
 def test_distinct_outcomes_plans_are_legal_and_keys_unique_SI_PLAN_10(owned, has_4g, step):
     """SI-PLAN-04/06/10: every outcome's plan validates and evaluates to that outcome; keys unique, sorted."""
     outs = D.distinct_outcomes(owned, has_4g)
-    keys = [key(o) for o in outs]
+    items = list(outs)  # every outcome with its plan, built once
+    keys = [key(o) for o in items]
     assert len(set(keys)) == len(keys)
     order = [(k[1], k[2], k[0]) for k in keys]
     assert order == sorted(order)
@@ -451,9 +453,9 @@ def test_distinct_outcomes_plans_are_legal_and_keys_unique_SI_PLAN_10(owned, has
         assert key(P.evaluate(o["plan"], owned, has_4g)) == key(o)
     if not owned:
         assert len(outs) == len(P.arrangements())
-    refs = D.distinct_outcomes(owned, has_4g, with_plans=False)
+    refs = list(D.distinct_outcomes(owned, has_4g, with_plans=False))
     assert [key(o) for o in refs] == keys
-    for o, r in list(zip(outs, refs, strict=True))[:: step * 7]:
+    for o, r in list(zip(items, refs, strict=True))[:: step * 7]:
         assert D.outcome_plan(owned, has_4g, r["ref"]) == o["plan"]
     with pytest.raises(IllegalAction):
         D.outcome_plan(owned, has_4g, 1 << 60)
@@ -652,15 +654,19 @@ def test_junk_inside_a_plan_raises_illegal_action(base, path, junk):
 def test_a_placement_that_touches_no_pad_is_never_legal_SI_PLAN_06(has_4g: bool) -> None:
     """``touches_pads`` (the planner skips what it says no to without checking the whole
     plan) says no only where validate_plan refuses, whatever the layer; and it says yes
-    for every legal place (so the planner lists the same places as before)."""
+    for every legal place (so the planner lists the same places as before). It says yes
+    exactly where a cell lies on the Pads: a place wholly off them is never legal (the
+    brute forces of tests/pad_placements.py leave those out)."""
     imp = P.IMPROVEMENT_IDS[0]
     legal = refused_untouched = 0
     for arrangement in P.all_arrangements()[::7]:
         top = arrangement["top"]
+        on_pads = set(P.top_pad_positions(top["rot"], top["x"], top["y"])) | BOTTOM
         for rot in range(4):
             for y in range(-4, 9):
                 for x in range(-4, 9):
                     touches = P.touches_pads(top, x, y, rot)
+                    assert touches == bool(set(P.improvement_positions(x, y, rot)) & on_pads)
                     for layer in ("under", "over"):
                         plan = {**arrangement, "improvements": [{"id": imp, "x": x, "y": y, "rot": rot, "layer": layer}]}
                         try:

@@ -191,9 +191,18 @@ _ROT: tuple[tuple[Pos, ...], ...] = tuple(
 )
 
 
+@cache  # a few hundred (rot, x, y) ever: every plan checked reads its top Pad's cells
 def top_pad_positions(rot: int, x: int, y: int) -> tuple[Pos, ...]:
     """Grid positions of the top Pad's printed cells (row-major order of the printed side)."""
     return tuple((x + dx, y + dy) for dx, dy in _ROT[rot])
+
+
+@cache
+def _top_geometry(rot: int, x: int, y: int) -> tuple[frozenset[Pos], frozenset[Pos], frozenset[Pos]]:
+    """(cells of the top Pad, those over the bottom Pad, cells of either Pad) of a top Pad
+    at ``x``, ``y`` turned ``rot``."""
+    top = frozenset(top_pad_positions(rot, x, y))
+    return top, top & _BOTTOM_SET, top | _BOTTOM_SET
 
 
 def _top_symbols(pad: str, side: int, rot: int, x: int, y: int) -> dict[Pos, str | None]:
@@ -205,6 +214,18 @@ def _top_symbols(pad: str, side: int, rot: int, x: int, y: int) -> dict[Pos, str
 def _bottom_symbols(pad: str, side: int) -> dict[Pos, str | None]:
     rows = _PADS[pad][side]
     return {(x, y): rows[y][x] for (x, y) in _BOTTOM}
+
+
+@cache
+def _bottom_shown(pad: str, side: int) -> dict[Pos, tuple[str | None, str, str]]:
+    """{position: (symbol, item, "bottom")} of a bottom Pad (read only: copied by evaluate)."""
+    return {pos: (sym, f"{pad}{side}", "bottom") for pos, sym in _bottom_symbols(pad, side).items()}
+
+
+@cache
+def _top_shown(pad: str, side: int, rot: int, x: int, y: int) -> dict[Pos, tuple[str | None, str, str]]:
+    """{position: (symbol, item, "top")} of a top Pad (read only)."""
+    return {pos: (sym, f"{pad}{side}", "top") for pos, sym in _top_symbols(pad, side, rot, x, y).items()}
 
 
 def improvement_positions(x: int, y: int, rot: int) -> tuple[Pos, Pos]:
@@ -286,15 +307,28 @@ def _keys(obj: Any, what: str, required: tuple[str, ...], optional: tuple[str, .
     return obj
 
 
+_BOTTOM_KEYS = frozenset(("pad", "side"))
+_TOP_KEYS = frozenset(("side", "rot", "x", "y"))
+_PLAN_REQUIRED = frozenset(("bottom", "top"))
+_PLAN_KEYS = _PLAN_REQUIRED | {"improvements"}
+_ITEM_REQUIRED = frozenset(("id", "x", "y", "rot"))
+_ITEM_KEYS = _ITEM_REQUIRED | {"layer"}
+
+
 def _structure(plan: Any) -> Plan:
     """Check types, keys and ranges (not geometry, not ownership); return a canonical copy."""
-    plan = _keys(plan, "The plan", ("bottom", "top"), ("improvements",))
-    bottom = _keys(plan["bottom"], "The bottom Pad", ("pad", "side"))
+    if type(plan) is not dict or not _PLAN_KEYS >= plan.keys() >= _PLAN_REQUIRED:  # the usual case first
+        plan = _keys(plan, "The plan", ("bottom", "top"), ("improvements",))
+    bottom = plan["bottom"]
+    if type(bottom) is not dict or bottom.keys() != _BOTTOM_KEYS:
+        bottom = _keys(bottom, "The bottom Pad", ("pad", "side"))
     pad = bottom["pad"]
     if not isinstance(pad, str) or pad not in PAD_IDS:
         raise _fail(f"The bottom Pad must be 'A' or 'B', not {_short(pad)}.")
     bside = _int(bottom["side"], "The bottom Pad's side", 0, 1)
-    top = _keys(plan["top"], "The top Pad", ("side", "rot", "x", "y"), ("pad",))
+    top = plan["top"]
+    if type(top) is not dict or top.keys() != _TOP_KEYS:
+        top = _keys(top, "The top Pad", ("side", "rot", "x", "y"), ("pad",))
     if "pad" in top and top["pad"] != _other(pad):
         raise _fail(f"The top Pad must be Pad {_other(pad)} (the bottom one is {pad}).")
     tside = _int(top["side"], "The top Pad's side", 0, 1)
@@ -309,13 +343,19 @@ def _structure(plan: Any) -> Plan:
     under: list[dict[str, Any]] = []
     over: list[dict[str, Any]] = []
     for n, item in enumerate(imps, 1):
-        item = _keys(item, f"Improvement #{n}", ("id", "x", "y", "rot"), ("layer",))
+        # the usual case is checked first, without writing the names of the messages
+        if type(item) is not dict or not _ITEM_KEYS >= item.keys() >= _ITEM_REQUIRED:
+            item = _keys(item, f"Improvement #{n}", ("id", "x", "y", "rot"), ("layer",))
         imp_id = item["id"]
         if not isinstance(imp_id, str) or imp_id not in _IMPROVEMENTS:
             raise _fail(f"Improvement #{n}: there is no Improvement {_short(imp_id)}.")
-        ix = _int(item["x"], f"{imp_id}'s x", COORD_MIN, COORD_MAX)
-        iy = _int(item["y"], f"{imp_id}'s y", COORD_MIN, COORD_MAX)
-        irot = _int(item["rot"], f"{imp_id}'s rotation", 0, 3)
+        ix, iy, irot = item["x"], item["y"], item["rot"]
+        if type(ix) is not int or not COORD_MIN <= ix <= COORD_MAX:
+            ix = _int(ix, f"{imp_id}'s x", COORD_MIN, COORD_MAX)
+        if type(iy) is not int or not COORD_MIN <= iy <= COORD_MAX:
+            iy = _int(iy, f"{imp_id}'s y", COORD_MIN, COORD_MAX)
+        if type(irot) is not int or not 0 <= irot <= 3:
+            irot = _int(irot, f"{imp_id}'s rotation", 0, 3)
         layer = item.get("layer", "over")
         if not isinstance(layer, str) or layer not in LAYERS:
             raise _fail(f"{imp_id}'s layer must be 'under' or 'over', not {_short(layer)}.")
@@ -344,6 +384,11 @@ def _owned_list(owned: Any) -> list[str]:
     return out
 
 
+def _the(imp_id: str) -> str:
+    """"The Improvement (...)" at the start of a message (players never read ids)."""
+    return "The " + improvement_name(imp_id)
+
+
 def validate_plan(plan: Any, owned: list[str], has_4g: bool) -> Plan:
     """Check a decision against the Planning rules; return its canonical copy.
 
@@ -353,50 +398,48 @@ def validate_plan(plan: Any, owned: list[str], has_4g: bool) -> Plan:
     owned_ids = _owned_list(owned)
     canon = _structure(plan)
     top = canon["top"]
-    top_cells = frozenset(top_pad_positions(top["rot"], top["x"], top["y"]))
-    covered = len(top_cells & _BOTTOM_SET)
+    _top_cells, under_top, pads_cells = _top_geometry(top["rot"], top["x"], top["y"])
+    covered = len(under_top)
     if not 1 <= covered <= 4:
         detail = "the Pads must overlap" if covered == 0 else "it may not hide the whole bottom Pad"
         raise _fail(
             f"The top Pad must cover 1 to 4 cells of the bottom Pad; it covers {covered} ({detail})."
         )
-    pads_cells = top_cells | _BOTTOM_SET
     seen: dict[str, int] = {}
-    footprints: list[tuple[frozenset[Pos], str]] = []
+    footprints: dict[tuple[Pos, Pos], str] = {}  # the two cells of each, lower first
     owned_set = set(owned_ids)
     for item in canon["improvements"]:
         imp_id = item["id"]
-        the = "The " + improvement_name(imp_id)  # players never read ids
         if imp_id in seen:
-            raise _fail(f"{the} is listed twice; each Improvement can be placed once.")
+            raise _fail(f"{_the(imp_id)} is listed twice; each Improvement can be placed once.")
         seen[imp_id] = 1
         if imp_id not in owned_set:
             raise _fail(f"You do not own the {improvement_name(imp_id)}.")
         p0, p1 = improvement_positions(item["x"], item["y"], item["rot"])
         if item["layer"] == "under":
-            off = [p for p in (p0, p1) if p not in _BOTTOM_SET]
-            if off:
+            if p0 not in _BOTTOM_SET or p1 not in _BOTTOM_SET:
+                off = [p for p in (p0, p1) if p not in _BOTTOM_SET]
                 raise _fail(
-                    f"{the} lies under the top Pad, so both its cells must be on the bottom Pad "
+                    f"{_the(imp_id)} lies under the top Pad, so both its cells must be on the bottom Pad "
                     f"(cell {off[0][0]},{off[0][1]} is not)."
                 )
-        else:
+        elif p0 not in pads_cells or p1 not in pads_cells:
             off = [p for p in (p0, p1) if p not in pads_cells]
             if len(off) == 2:
-                raise _fail(f"{the} must be placed on your Pads (it lies entirely off them).")
-            if off and not has_4g:
+                raise _fail(f"{_the(imp_id)} must be placed on your Pads (it lies entirely off them).")
+            if not has_4g:
                 raise _fail(
-                    f"{the} may not extend beyond the edge of your Pads (cell {off[0][0]},{off[0][1]}); "
+                    f"{_the(imp_id)} may not extend beyond the edge of your Pads (cell {off[0][0]},{off[0][1]}); "
                     "only 4G allows that."
                 )
-        foot = frozenset((p0, p1))
-        for earlier_foot, earlier_id in footprints:
-            if foot == earlier_foot:
-                raise _fail(
-                    f"{the} would fully cover the {improvement_name(earlier_id)}; Improvements may overlap "
-                    "but one may never fully cover another."
-                )
-        footprints.append((foot, imp_id))
+        foot = (p0, p1) if p0 < p1 else (p1, p0)
+        earlier_id = footprints.get(foot)
+        if earlier_id is not None:
+            raise _fail(
+                f"{_the(imp_id)} would fully cover the {improvement_name(earlier_id)}; Improvements may overlap "
+                "but one may never fully cover another."
+            )
+        footprints[foot] = imp_id
     return canon
 
 
@@ -425,6 +468,10 @@ def _layers(canon: Plan) -> list[tuple[Pos, str | None, str, str]]:
     return out
 
 
+def _row_major(p: Pos) -> tuple[int, int]:
+    return p[1], p[0]
+
+
 def evaluate(plan: Any, owned: list[str], has_4g: bool, literal_cover: bool = False) -> dict[str, Any]:
     """Validate ``plan`` and describe its effect.
 
@@ -440,24 +487,40 @@ def evaluate(plan: Any, owned: list[str], has_4g: bool, literal_cover: bool = Fa
     "top", "under" or "over"; ``symbol`` is ``None`` for an open cell.
     """
     canon = validate_plan(plan, owned, has_4g)
-    visible: dict[Pos, tuple[str | None, str, str]] = {}
-    for pos, sym, item, layer in _layers(canon):
-        visible[pos] = (sym, item, layer)
+    b, t = canon["bottom"], canon["top"]
+    # what _layers lists, lowest first, each position keeping the highest
+    visible = dict(_bottom_shown(b["pad"], b["side"]))
+    imps = canon["improvements"]  # the "under" ones first (canonical order)
+    over = 0
+    for item in imps:
+        if item["layer"] != "under":
+            break
+        over += 1
+        imp_id = item["id"]
+        p0, p1 = improvement_positions(item["x"], item["y"], item["rot"])
+        c0, c1 = _IMPROVEMENTS[imp_id]
+        visible[p0] = (c0, imp_id, "under")
+        visible[p1] = (c1, imp_id, "under")
+    visible.update(_top_shown(_other(b["pad"]), t["side"], t["rot"], t["x"], t["y"]))
+    for item in imps[over:]:
+        imp_id = item["id"]
+        p0, p1 = improvement_positions(item["x"], item["y"], item["rot"])
+        c0, c1 = _IMPROVEMENTS[imp_id]
+        visible[p0] = (c0, imp_id, "over")
+        visible[p1] = (c1, imp_id, "over")
     active = dict.fromkeys(SYMBOLS, 0)
     grid = []
-    for pos in sorted(visible, key=lambda p: (p[1], p[0])):
-        sym, item, layer = visible[pos]
+    for pos in sorted(visible, key=_row_major):
+        sym, item_name, layer = visible[pos]
         if sym is not None:
             active[sym] += 1
-        grid.append({"x": pos[0], "y": pos[1], "symbol": sym, "item": item, "layer": layer})
-    t = canon["top"]
-    under_top = frozenset(top_pad_positions(t["rot"], t["x"], t["y"])) & _BOTTOM_SET
+        grid.append({"x": pos[0], "y": pos[1], "symbol": sym, "item": item_name, "layer": layer})
+    under_top = _top_geometry(t["rot"], t["x"], t["y"])[1]
     if literal_cover:
-        for item in canon["improvements"]:
-            if item["layer"] == "under":
-                under_top -= frozenset(improvement_positions(item["x"], item["y"], item["rot"]))
+        for item in imps[:over]:
+            under_top = under_top - frozenset(improvement_positions(item["x"], item["y"], item["rot"]))
     covered = len(under_top)
-    placed = {item["id"] for item in canon["improvements"]}
+    placed = {item["id"] for item in imps}
     face_down = sorted(i for i in set(_owned_list(owned)) if i not in placed)
     return {"active": active, "covered": covered, "face_down": face_down, "grid": grid}
 

@@ -43,6 +43,9 @@ class PlanContext:
     has_4g: bool = False
     table: dict[str, Any] | None = field(default=None, compare=False, hash=False)
     seat: str | None = None
+    # what this context's lists came to, kept for its other screens (:func:`outcomes`:
+    # each goal's screen reads the same list); never copied by ``replace``
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
 
     @classmethod
     def from_prompt(
@@ -282,8 +285,7 @@ def evaluate(d: Draft, ctx: PlanContext) -> dict[str, Any] | None:
     plan = d.plan()
     if plan is None:
         return None
-    try:
-        plan = pads.validate_plan(plan, list(ctx.owned), ctx.has_4g)
+    try:  # evaluate refuses what validate_plan refuses
         ev = dict(pads.evaluate(plan, list(ctx.owned), ctx.has_4g, _literal(ctx)))  # the game's rules version
     except IllegalAction:
         return None
@@ -650,11 +652,15 @@ def goto(d: Draft, step: str) -> Draft:
 
 def outcomes(ctx: PlanContext) -> list[tuple[dict[str, Any], int]]:
     """(summary, ref) for every outcome with a distinct effect for this seat, grouped by
-    price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one."""
-    yields = ctx.yields_fn()  # the full yields only of the first outcome of each effect
-    out = [(_summary(yields(item)), item["ref"]) for item in _firsts(ctx).values()]
-    out.sort(key=lambda o: (o[0]["price"], -o[0]["goods"], o[0]["rank"]))
-    return out
+    price, most Goods first; ``plan_of(ctx, ref)`` gives the plan of one. Computed once
+    per context (a new list each call, the same summaries: read them, do not change them)."""
+    out = ctx._memo.get("outcomes")
+    if out is None:
+        yields = ctx.yields_fn()  # the full yields only of the first outcome of each effect
+        out = [(_summary(yields(item)), item["ref"]) for item in _firsts(ctx).values()]
+        out.sort(key=lambda o: (o[0]["price"], -o[0]["goods"], o[0]["rank"]))
+        ctx._memo["outcomes"] = out
+    return list(out)
 
 
 def _firsts(ctx: PlanContext) -> dict[tuple[Any, ...], dict[str, Any]]:
