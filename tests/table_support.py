@@ -12,10 +12,14 @@ without the browser tests (``.ci/run`` installs Chromium: ``make browser``)."""
 from __future__ import annotations
 
 import asyncio
+import atexit
+import concurrent.futures
 import contextlib
+import inspect
 import json
 import os
 import shutil
+import threading
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -54,16 +58,189 @@ def browser_verdict(path: str | None, ci: bool) -> tuple[str, str] | None:
     return "skip", MISSING
 
 
-@contextlib.asynccontextmanager
-async def browser() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"]
 
-    async with async_playwright() as pw:
-        b = await pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield b
-        finally:
-            await b.close()
+
+class _Chromium:
+    """The process's one Playwright driver and one Chromium, on a thread of their own with
+    its own event loop (a test's loop lives for that test only, and Playwright's objects
+    belong to the loop that made them). Started at the first :func:`browser`, kept for
+    the next ones, closed when the process exits. Launching them is about 2 s of CPU (the
+    driver, the browser and its first window); a test's own browser context is not."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pw: Any = None
+        self.browser: Any = None
+        self.launches = 0  # (how many times Chromium was launched in this process)
+
+    def home(self) -> asyncio.AbstractEventLoop:
+        with self.lock:
+            if self.loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="playwright", daemon=True).start()
+                self.loop = loop
+                atexit.register(self.close)
+            return self.loop
+
+    def submit(self, coro: Any) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self.home())
+
+    async def ready(self) -> Any:
+        """(on the thread) The browser, launched again if it went away (crashed, or
+        closed): a browser lost in one test is not every later test's failure."""
+        if self.browser is not None and self.browser.is_connected():
+            return self.browser
+        self.browser = None
+        for attempt in (1, 2):
+            try:
+                if self.pw is None:
+                    from playwright.async_api import async_playwright
+
+                    self.pw = await async_playwright().start()
+                self.browser = await self.pw.chromium.launch(executable_path=chromium_path(), args=LAUNCH_ARGS)
+                self.launches += 1
+                return self.browser
+            except Exception:
+                await self._stop_driver()  # (the driver itself may be gone: a new one, once)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _stop_driver(self) -> None:
+        pw, self.pw, self.browser = self.pw, None, None
+        if pw is not None:
+            with contextlib.suppress(Exception):
+                await pw.stop()
+
+    async def _close(self) -> None:
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                await self.browser.close()
+        await self._stop_driver()
+
+    def close(self) -> None:
+        if self.loop is None:
+            return
+        with contextlib.suppress(Exception):
+            self.submit(self._close()).result(timeout=30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+_CHROMIUM = _Chromium()
+
+
+def _from_playwright(value: Any) -> bool:
+    return type(value).__module__.startswith("playwright.") and not isinstance(value, BaseException)
+
+
+class Remote:
+    """A Playwright object that lives on :class:`_Chromium`'s thread, used from a test's
+    loop as the object itself: a coroutine method runs there and is awaited here; any
+    other method runs there too (this thread waits); what comes back from Playwright is
+    a Remote in turn. Event handlers (``page.on``) are called on that thread."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj: Any) -> None:
+        object.__setattr__(self, "_obj", obj)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._obj, name)
+        if callable(value) and not _from_playwright(value):
+            return _remote_call(value)
+        return _wrap(value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._obj, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        return self._obj == (other._obj if isinstance(other, Remote) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._obj)
+
+    def __repr__(self) -> str:
+        return f"Remote({self._obj!r})"
+
+
+def _wrap(value: Any) -> Any:
+    if _from_playwright(value):
+        return Remote(value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+def _unwrap(value: Any) -> Any:
+    if isinstance(value, Remote):
+        return value._obj
+    if isinstance(value, list | tuple):
+        return type(value)(_unwrap(v) for v in value)
+    return value
+
+
+def _remote_call(fn: Any) -> Any:
+    is_async = inspect.iscoroutinefunction(fn)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(_unwrap(a) for a in args)
+        kwargs = {k: _unwrap(v) for k, v in kwargs.items()}
+
+        async def there() -> Any:
+            out = fn(*args, **kwargs)
+            return _wrap(await out if is_async else out)
+
+        done = _CHROMIUM.submit(there())
+        return asyncio.wrap_future(done) if is_async else done.result(timeout=60)
+
+    return call
+
+
+class Browser(Remote):
+    """A test's view of the shared Chromium: what it opens (``new_page``, ``new_context``)
+    is a browser context of its own (cookies, storage, viewport), closed at the end of the
+    :func:`browser` block."""
+
+    __slots__ = ("_contexts",)
+
+    def __init__(self, obj: Any) -> None:
+        super().__init__(obj)
+        object.__setattr__(self, "_contexts", [])
+
+    async def new_context(self, **options: Any) -> Remote:
+        ctx = await _remote_call(self._obj.new_context)(**options)
+        self._contexts.append(ctx._obj)
+        return ctx
+
+    async def new_page(self, **options: Any) -> Remote:
+        """A page in a new context of its own (as Playwright's ``Browser.new_page``)."""
+        ctx = await self.new_context(**options)
+        page: Remote = await ctx.new_page()
+        return page
+
+    async def close_contexts(self) -> None:
+        contexts, self._contexts[:] = list(self._contexts), []
+
+        async def there() -> None:
+            for ctx in contexts:
+                with contextlib.suppress(Exception):  # (a browser that crashed: nothing left to close)
+                    await ctx.close()
+
+        await asyncio.wrap_future(_CHROMIUM.submit(there()))
+
+
+@contextlib.asynccontextmanager
+async def browser() -> AsyncIterator[Browser]:
+    """Headless Chromium for one test (or one benchmark): the process's one Chromium
+    (:class:`_Chromium`, launched at the first call and again if it went away), each page
+    in a fresh browser context, every context closed at the end."""
+    b = Browser(await asyncio.wrap_future(_CHROMIUM.submit(_CHROMIUM.ready())))
+    try:
+        yield b
+    finally:
+        await b.close_contexts()
 
 
 class Page:

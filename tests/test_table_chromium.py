@@ -1,0 +1,42 @@
+"""The browser tests' one Chromium per test process (:func:`tests.table_support.browser`):
+launched once and shared, each test in browser contexts of its own (closed at the end of
+its block), and launched again after it crashed, so that one test's lost browser is not
+every later test's failure."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from tests.table_support import _CHROMIUM, Browser, browser, needs_chromium
+
+pytestmark = needs_chromium
+
+SITE = "http://127.0.0.1:9/"
+
+
+async def _browser_pid(b: Browser) -> int:
+    session = await b.new_browser_cdp_session()
+    info = await session.send("SystemInfo.getProcessInfo")
+    await session.detach()
+    return int(next(p["id"] for p in info["processInfo"] if p["type"] == "browser"))
+
+
+async def test_one_chromium_each_block_in_contexts_of_its_own_and_a_crashed_one_is_launched_again() -> None:
+    async with browser() as b:
+        first = _CHROMIUM.launches
+        ctx = await b.new_context(viewport={"width": 400, "height": 800})
+        await ctx.add_cookies([{"name": "seat", "value": "ann", "url": SITE}])
+        assert [c["value"] for c in await ctx.cookies(SITE)] == ["ann"]
+        pid = await _browser_pid(b)
+    async with browser() as b:
+        assert _CHROMIUM.launches == first and await _browser_pid(b) == pid  # the same Chromium
+        assert b.contexts == []  # the last block's context closed
+        ctx = await b.new_context()
+        assert await ctx.cookies(SITE) == []  # nothing of it in a new one
+        os.kill(pid, signal.SIGKILL)  # a crash
+    async with browser() as b:  # launched again, and working
+        assert _CHROMIUM.launches == first + 1 and await _browser_pid(b) != pid
+        ctx = await b.new_context()
+        await ctx.add_cookies([{"name": "seat", "value": "bob", "url": SITE}])
+        assert [c["value"] for c in await ctx.cookies(SITE)] == ["bob"]
