@@ -5,7 +5,9 @@ every later test's failure."""
 
 from __future__ import annotations
 
-from tests.table_support import _CHROMIUM, Browser, browser, needs_chromium
+from pathlib import Path
+
+from tests.table_support import _CHROMIUM, NO_OMNIBOX_POPUPS, Browser, browser, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -39,3 +41,19 @@ async def test_one_chromium_each_block_in_contexts_of_its_own_and_a_crashed_one_
         ctx = await b.new_context()
         await ctx.add_cookies([{"name": "seat", "value": "bob", "url": SITE}])
         assert [c["value"] for c in await ctx.cookies(SITE)] == ["bob"]
+
+
+async def test_chromium_runs_with_playwrights_disabled_features_and_no_omnibox_popups() -> None:
+    """The launch's own ``--disable-features`` (the one Chromium reads: the last) holds
+    every feature Playwright's switches disable, and the address bar's popups; a window
+    then has no page of the browser's own beside the test's."""
+    async with browser() as b:
+        argv = Path(f"/proc/{await _browser_pid(b)}/cmdline").read_bytes().decode().split("\0")
+        lists = [set(a.split("=", 1)[1].split(",")) for a in argv if a.startswith("--disable-features=")]
+        assert len(lists) >= 2 and lists[0] <= lists[-1] and set(NO_OMNIBOX_POPUPS) <= lists[-1], lists
+        page = await b.new_page()
+        await page.set_content("<p>a page</p>")
+        session = await b.new_browser_cdp_session()
+        targets = (await session.send("Target.getTargets"))["targetInfos"]
+        await session.detach()
+        assert [t["type"] for t in targets] == ["page"], targets
