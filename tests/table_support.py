@@ -134,11 +134,13 @@ class _Chromium:
         await self._stop_driver()
 
     def close(self) -> None:
-        if self.loop is None:
+        with self.lock:
+            loop, self.loop = self.loop, None
+        if loop is None:
             return
         with contextlib.suppress(Exception):
-            self.submit(self._close()).result(timeout=30)
-        self.loop.call_soon_threadsafe(self.loop.stop)
+            asyncio.run_coroutine_threadsafe(self._close(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
 
 
 _CHROMIUM = _Chromium()
@@ -154,16 +156,17 @@ class Remote:
     other method runs there too (this thread waits); what comes back from Playwright is
     a Remote in turn. Event handlers (``page.on``) are called on that thread."""
 
-    __slots__ = ("_obj",)
+    __slots__ = ("_obj", "_home")
 
-    def __init__(self, obj: Any) -> None:
+    def __init__(self, obj: Any, home: _Chromium) -> None:
         object.__setattr__(self, "_obj", obj)
+        object.__setattr__(self, "_home", home)
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._obj, name)
         if callable(value) and not _from_playwright(value):
-            return _remote_call(value)
-        return _wrap(value)
+            return _remote_call(value, self._home)
+        return _wrap(value, self._home)
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._obj, name, value)
@@ -178,11 +181,11 @@ class Remote:
         return f"Remote({self._obj!r})"
 
 
-def _wrap(value: Any) -> Any:
+def _wrap(value: Any, home: _Chromium) -> Any:
     if _from_playwright(value):
-        return Remote(value)
+        return Remote(value, home)
     if isinstance(value, list):
-        return [_wrap(v) for v in value]
+        return [_wrap(v, home) for v in value]
     return value
 
 
@@ -194,7 +197,7 @@ def _unwrap(value: Any) -> Any:
     return value
 
 
-def _remote_call(fn: Any) -> Any:
+def _remote_call(fn: Any, home: _Chromium) -> Any:
     is_async = inspect.iscoroutinefunction(fn)
 
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -203,9 +206,9 @@ def _remote_call(fn: Any) -> Any:
 
         async def there() -> Any:
             out = fn(*args, **kwargs)
-            return _wrap(await out if is_async else out)
+            return _wrap(await out if is_async else out, home)
 
-        done = _CHROMIUM.submit(there())
+        done = home.submit(there())
         return asyncio.wrap_future(done) if is_async else done.result(timeout=60)
 
     return call
@@ -218,12 +221,12 @@ class Browser(Remote):
 
     __slots__ = ("_contexts",)
 
-    def __init__(self, obj: Any) -> None:
-        super().__init__(obj)
+    def __init__(self, obj: Any, home: _Chromium) -> None:
+        super().__init__(obj, home)
         object.__setattr__(self, "_contexts", [])
 
     async def new_context(self, **options: Any) -> Remote:
-        ctx = await _remote_call(self._obj.new_context)(**options)
+        ctx = await _remote_call(self._obj.new_context, self._home)(**options)
         self._contexts.append(ctx._obj)
         return ctx
 
@@ -241,15 +244,17 @@ class Browser(Remote):
                 with contextlib.suppress(Exception):  # (a browser that crashed: nothing left to close)
                     await ctx.close()
 
-        await asyncio.wrap_future(_CHROMIUM.submit(there()))
+        await asyncio.wrap_future(self._home.submit(there()))
 
 
 @contextlib.asynccontextmanager
-async def browser() -> AsyncIterator[Browser]:
+async def browser(chromium: _Chromium | None = None) -> AsyncIterator[Browser]:
     """Headless Chromium for one test (or one benchmark): the process's one Chromium
     (:class:`_Chromium`, launched at the first call and again if it went away), each page
-    in a fresh browser context, every context closed at the end."""
-    b = Browser(await asyncio.wrap_future(_CHROMIUM.submit(_CHROMIUM.ready())))
+    in a fresh browser context, every context closed at the end. (``chromium``: another
+    than the process's, for tests/test_table_chromium.py.)"""
+    home = chromium or _CHROMIUM
+    b = Browser(await asyncio.wrap_future(home.submit(home.ready())), home)
     try:
         yield b
     finally:

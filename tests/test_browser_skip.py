@@ -34,18 +34,18 @@ def run_without_chromium(tmp_path: Path, **env: str) -> subprocess.CompletedProc
 def test_without_chromium_the_browser_tests_skip_loudly(tmp_path: Path) -> None:
     out = run_without_chromium(tmp_path)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
-    assert "2 skipped" in out.stdout and "passed" not in out.stdout and "failed" not in out.stdout, out.stdout
+    assert "3 skipped" in out.stdout and "passed" not in out.stdout and "failed" not in out.stdout, out.stdout
     skips = [line for line in out.stdout.splitlines() if line.startswith("SKIPPED")]
-    assert len(skips) == 1 and skips[0].startswith("SKIPPED [2] "), skips  # one reason for the two
+    assert len(skips) == 1 and skips[0].startswith("SKIPPED [3] "), skips  # one reason for the three
     assert f"no Chromium browser installed: `{INSTALL}`" in skips[0], skips
-    assert "2 browser test(s) of the live table SKIPPED: no Chromium installed (apt-get install chromium)" in out.stdout
+    assert "3 browser test(s) of the live table SKIPPED: no Chromium installed (apt-get install chromium)" in out.stdout
 
 
 def test_in_ci_a_missing_chromium_fails_the_browser_tests(tmp_path: Path) -> None:
     out = run_without_chromium(tmp_path, CI="true")
     assert out.returncode == 1, out.stdout[-3000:]
-    assert "2 error" in out.stdout and "skipped" not in out.stdout, out.stdout
-    assert out.stdout.count("CI: no Chromium browser installed") >= 2, out.stdout
+    assert "3 error" in out.stdout and "skipped" not in out.stdout, out.stdout
+    assert out.stdout.count("CI: no Chromium browser installed") >= 3, out.stdout
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,15 @@
 """The browser tests' one Chromium per test process (:func:`tests.table_support.browser`):
 launched once and shared, each test in browser contexts of its own (closed at the end of
-its block), and launched again once it went away (crashed, closed), so that one test's lost browser is not
+its block), and launched again after it crashed, so that one test's lost browser is not
 every later test's failure."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
-from tests.table_support import _CHROMIUM, NO_OMNIBOX_POPUPS, Browser, browser, needs_chromium
+from tests.table_support import NO_OMNIBOX_POPUPS, Browser, _Chromium, browser, needs_chromium
 
 pytestmark = needs_chromium
 
@@ -22,25 +24,27 @@ async def _browser_pid(b: Browser) -> int:
 
 
 async def test_one_chromium_each_block_in_contexts_of_its_own_and_a_crashed_one_is_launched_again() -> None:
-    async with browser() as b:
-        first = _CHROMIUM.launches
-        ctx = await b.new_context(viewport={"width": 400, "height": 800})
-        await ctx.add_cookies([{"name": "seat", "value": "ann", "url": SITE}])
-        assert [c["value"] for c in await ctx.cookies(SITE)] == ["ann"]
-        pid = await _browser_pid(b)
-    async with browser() as b:
-        assert _CHROMIUM.launches == first and await _browser_pid(b) == pid  # the same Chromium
-        assert b.contexts == []  # the last block's context closed
-        ctx = await b.new_context()
-        assert await ctx.cookies(SITE) == []  # nothing of it in a new one
-        # gone (as after a crash; closed here rather than killed: a killed Chromium takes
-        # its helper processes' CPU out of the measures of the suite's process tree)
-        await b.close()
-    async with browser() as b:  # launched again, and working
-        assert _CHROMIUM.launches == first + 1 and await _browser_pid(b) != pid
-        ctx = await b.new_context()
-        await ctx.add_cookies([{"name": "seat", "value": "bob", "url": SITE}])
-        assert [c["value"] for c in await ctx.cookies(SITE)] == ["bob"]
+    # (a Chromium of this test's own: a killed one takes the CPU its processes used out of
+    # any measure of the test process's tree; this one used it in this test only)
+    own = _Chromium()
+    try:
+        async with browser(own) as b:
+            ctx = await b.new_context(viewport={"width": 400, "height": 800})
+            await ctx.add_cookies([{"name": "seat", "value": "ann", "url": SITE}])
+            assert [c["value"] for c in await ctx.cookies(SITE)] == ["ann"]
+            pid = await _browser_pid(b)
+        async with browser(own) as b:
+            assert own.launches == 1 and await _browser_pid(b) == pid  # the same Chromium
+            assert b.contexts == []  # the last block's context closed
+            ctx = await b.new_context()
+            assert await ctx.cookies(SITE) == []  # nothing of it in a new one
+            os.kill(pid, signal.SIGKILL)  # a crash
+        async with browser(own) as b:  # launched again, and working
+            assert own.launches == 2 and await _browser_pid(b) != pid
+            page = await b.new_page()
+            assert await page.evaluate("1 + 1") == 2
+    finally:
+        own.close()
 
 
 async def test_chromium_runs_with_playwrights_disabled_features_and_no_omnibox_popups() -> None:
