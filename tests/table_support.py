@@ -1,6 +1,7 @@
 """Helpers for the live table's tests in a real browser: Debian's headless Chromium,
 driven by Playwright for Python (launched with ``executable_path``; Playwright's own
-browser download is not used).
+browser download is not used). One Chromium per test process, shared by its tests, each
+in browser contexts of its own (:func:`browser`).
 
 A test needing the browser is marked :data:`needs_chromium` (the ``browser`` marker;
 ``tests/conftest.py`` acts on it before any fixture is built). Where no Chromium is
@@ -84,6 +85,7 @@ class _Chromium:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
         self.pw: Any = None
         self.browser: Any = None
         self.launches = 0  # (how many times Chromium was launched in this process)
@@ -92,7 +94,8 @@ class _Chromium:
         with self.lock:
             if self.loop is None:
                 loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="playwright", daemon=True).start()
+                self.thread = threading.Thread(target=loop.run_forever, name="playwright", daemon=True)
+                self.thread.start()
                 self.loop = loop
                 atexit.register(self.close)
             return self.loop
@@ -208,6 +211,8 @@ def _remote_call(fn: Any, home: _Chromium) -> Any:
             out = fn(*args, **kwargs)
             return _wrap(await out if is_async else out, home)
 
+        if threading.current_thread() is home.thread:  # (an event handler's call: it runs there already)
+            return there() if is_async else _wrap(fn(*args, **kwargs), home)
         done = home.submit(there())
         return asyncio.wrap_future(done) if is_async else done.result(timeout=60)
 
