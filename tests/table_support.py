@@ -277,7 +277,9 @@ class Page:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     async def _on_response(self, resp: Any) -> None:
-        if "/api/" not in resp.url:
+        # (only JSON is kept: the body of a drawing, /api/board.svg or /api/mine.svg, is not
+        # fetched from the browser just to fail as JSON)
+        if "/api/" not in resp.url or "json" not in resp.headers.get("content-type", ""):
             return
         try:
             self.answers.append((resp.url, await resp.json()))
