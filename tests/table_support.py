@@ -247,7 +247,7 @@ class Browser(Remote):
         async def there() -> None:
             for ctx in contexts:
                 with contextlib.suppress(Exception):  # (a browser that crashed: nothing left to close)
-                    await ctx.close()
+                    await asyncio.wait_for(ctx.close(), 30)
 
         await asyncio.wrap_future(self._home.submit(there()))
 
