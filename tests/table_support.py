@@ -128,7 +128,12 @@ class _Chromium:
         pw, self.pw, self.browser = self.pw, None, None
         if pw is not None:
             with contextlib.suppress(Exception):
-                await pw.stop()
+                await asyncio.wait_for(pw.stop(), 30)
+
+    async def drop(self) -> None:
+        """(on the thread) Stop the driver, and with it its browser: the next block
+        launches both again."""
+        await self._stop_driver()
 
     async def _close(self) -> None:
         if self.browser is not None:
@@ -243,11 +248,17 @@ class Browser(Remote):
 
     async def close_contexts(self) -> None:
         contexts, self._contexts[:] = list(self._contexts), []
+        home = self._home
 
         async def there() -> None:
             for ctx in contexts:
-                with contextlib.suppress(Exception):  # (a browser that crashed: nothing left to close)
+                try:
                     await asyncio.wait_for(ctx.close(), 30)
+                except TimeoutError:  # a browser that hangs: the next block gets a new one
+                    await home.drop()
+                    return
+                except Exception:  # noqa: BLE001 - a browser that crashed: nothing left to close
+                    pass
 
         await asyncio.wrap_future(self._home.submit(there()))
 
