@@ -1,6 +1,7 @@
 """Helpers for the live table's tests in a real browser: Debian's headless Chromium,
 driven by Playwright for Python (launched with ``executable_path``; Playwright's own
-browser download is not used).
+browser download is not used). One Chromium per test process, shared by its tests, each
+in browser contexts of its own (:func:`browser`).
 
 A test needing the browser is marked :data:`needs_chromium` (the ``browser`` marker;
 ``tests/conftest.py`` acts on it before any fixture is built). Where no Chromium is
@@ -12,10 +13,14 @@ without the browser tests (``.ci/run`` installs Chromium: ``make browser``)."""
 from __future__ import annotations
 
 import asyncio
+import atexit
+import concurrent.futures
 import contextlib
+import inspect
 import json
 import os
 import shutil
+import threading
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -54,16 +59,222 @@ def browser_verdict(path: str | None, ci: bool) -> tuple[str, str] | None:
     return "skip", MISSING
 
 
-@contextlib.asynccontextmanager
-async def browser() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
+# Playwright's own ``--disable-features`` (its chromiumSwitches, as of 1.65). Chromium reads
+# only the last ``--disable-features`` of its command line, so the one given here repeats
+# them (tests/test_table_chromium.py checks that it holds each one Playwright passes).
+PLAYWRIGHT_DISABLED = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+# Each window of this headless Chromium (one per browser context) preloaded its address
+# bar's popups, two WebUI pages in renderer processes of their own: about 0.7 s of CPU per
+# page a test opened, for browser chrome no test sees. Pages are drawn as before.
+NO_OMNIBOX_POPUPS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-features=" + ",".join((*PLAYWRIGHT_DISABLED, *NO_OMNIBOX_POPUPS))]
 
-    async with async_playwright() as pw:
-        b = await pw.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield b
-        finally:
-            await b.close()
+
+class _Chromium:
+    """The process's one Playwright driver and one Chromium, on a thread of their own with
+    its own event loop (a test's loop lives for that test only, and Playwright's objects
+    belong to the loop that made them). Started at the first :func:`browser`, kept for
+    the next ones, closed when the process exits. Launching them is about 2 s of CPU (the
+    driver, the browser and its first window); a test's own browser context is not."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.pw: Any = None
+        self.browser: Any = None
+        self.launches = 0  # (how many times Chromium was launched in this process)
+
+    def home(self) -> asyncio.AbstractEventLoop:
+        with self.lock:
+            if self.loop is None:
+                loop = asyncio.new_event_loop()
+                self.thread = threading.Thread(target=loop.run_forever, name="playwright", daemon=True)
+                self.thread.start()
+                self.loop = loop
+                atexit.register(self.close)
+            return self.loop
+
+    def submit(self, coro: Any) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(coro, self.home())
+
+    async def ready(self) -> Any:
+        """(on the thread) The browser, launched again if it went away (crashed, or
+        closed): a browser lost in one test is not every later test's failure."""
+        if self.browser is not None and self.browser.is_connected():
+            return self.browser
+        self.browser = None
+        for attempt in (1, 2):
+            try:
+                if self.pw is None:
+                    from playwright.async_api import async_playwright
+
+                    self.pw = await async_playwright().start()
+                self.browser = await self.pw.chromium.launch(executable_path=chromium_path(), args=LAUNCH_ARGS)
+                self.launches += 1
+                return self.browser
+            except Exception:
+                await self._stop_driver()  # (the driver itself may be gone: a new one, once)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _stop_driver(self) -> None:
+        pw, self.pw, self.browser = self.pw, None, None
+        if pw is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pw.stop(), 30)
+
+    async def drop(self) -> None:
+        """(on the thread) Stop the driver, and with it its browser: the next block
+        launches both again."""
+        await self._stop_driver()
+
+    async def _close(self) -> None:
+        if self.browser is not None:
+            with contextlib.suppress(Exception):
+                await self.browser.close()
+        await self._stop_driver()
+
+    def close(self) -> None:
+        with self.lock:
+            loop, self.loop = self.loop, None
+        if loop is None:
+            return
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(self._close(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+
+
+_CHROMIUM = _Chromium()
+
+
+def _from_playwright(value: Any) -> bool:
+    return type(value).__module__.startswith("playwright.") and not isinstance(value, BaseException)
+
+
+class Remote:
+    """A Playwright object that lives on :class:`_Chromium`'s thread, used from a test's
+    loop as the object itself: a coroutine method runs there and is awaited here; any
+    other method runs there too (this thread waits); what comes back from Playwright is
+    a Remote in turn. Event handlers (``page.on``) are called on that thread."""
+
+    __slots__ = ("_obj", "_home")
+
+    def __init__(self, obj: Any, home: _Chromium) -> None:
+        object.__setattr__(self, "_obj", obj)
+        object.__setattr__(self, "_home", home)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._obj, name)
+        if callable(value) and not _from_playwright(value):
+            return _remote_call(value, self._home)
+        return _wrap(value, self._home)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._obj, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        return self._obj == (other._obj if isinstance(other, Remote) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._obj)
+
+    def __repr__(self) -> str:
+        return f"Remote({self._obj!r})"
+
+
+def _wrap(value: Any, home: _Chromium) -> Any:
+    if _from_playwright(value):
+        return Remote(value, home)
+    if isinstance(value, list):
+        return [_wrap(v, home) for v in value]
+    return value
+
+
+def _unwrap(value: Any) -> Any:
+    if isinstance(value, Remote):
+        return value._obj
+    if isinstance(value, list | tuple):
+        return type(value)(_unwrap(v) for v in value)
+    return value
+
+
+def _remote_call(fn: Any, home: _Chromium) -> Any:
+    is_async = inspect.iscoroutinefunction(fn)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(_unwrap(a) for a in args)
+        kwargs = {k: _unwrap(v) for k, v in kwargs.items()}
+
+        async def there() -> Any:
+            out = fn(*args, **kwargs)
+            return _wrap(await out if is_async else out, home)
+
+        if threading.current_thread() is home.thread:  # (an event handler's call: it runs there already)
+            return there() if is_async else _wrap(fn(*args, **kwargs), home)
+        done = home.submit(there())
+        return asyncio.wrap_future(done) if is_async else done.result(timeout=60)
+
+    return call
+
+
+class Browser(Remote):
+    """A test's view of the shared Chromium: what it opens (``new_page``, ``new_context``)
+    is a browser context of its own (cookies, storage, viewport), closed at the end of the
+    :func:`browser` block."""
+
+    __slots__ = ("_contexts",)
+
+    def __init__(self, obj: Any, home: _Chromium) -> None:
+        super().__init__(obj, home)
+        object.__setattr__(self, "_contexts", [])
+
+    async def new_context(self, **options: Any) -> Remote:
+        ctx = await _remote_call(self._obj.new_context, self._home)(**options)
+        self._contexts.append(ctx._obj)
+        return ctx
+
+    async def new_page(self, **options: Any) -> Remote:
+        """A page in a new context of its own (as Playwright's ``Browser.new_page``)."""
+        ctx = await self.new_context(**options)
+        page: Remote = await ctx.new_page()
+        return page
+
+    async def close_contexts(self) -> None:
+        contexts, self._contexts[:] = list(self._contexts), []
+        home = self._home
+
+        async def there() -> None:
+            for ctx in contexts:
+                try:
+                    await asyncio.wait_for(ctx.close(), 30)
+                except TimeoutError:  # a browser that hangs: the next block gets a new one
+                    await home.drop()
+                    return
+                except Exception:  # noqa: BLE001 - a browser that crashed: nothing left to close
+                    pass
+
+        await asyncio.wrap_future(self._home.submit(there()))
+
+
+@contextlib.asynccontextmanager
+async def browser(chromium: _Chromium | None = None) -> AsyncIterator[Browser]:
+    """Headless Chromium for one test (or one benchmark): the process's one Chromium
+    (:class:`_Chromium`, launched at the first call and again if it went away), each page
+    in a fresh browser context, every context closed at the end. (``chromium``: another
+    than the process's, for tests/test_table_chromium.py.)"""
+    home = chromium or _CHROMIUM
+    b = Browser(await asyncio.wrap_future(home.submit(home.ready())), home)
+    try:
+        yield b
+    finally:
+        await b.close_contexts()
 
 
 class Page:
@@ -77,7 +288,9 @@ class Page:
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     async def _on_response(self, resp: Any) -> None:
-        if "/api/" not in resp.url:
+        # (only JSON is kept: the body of a drawing, /api/board.svg or /api/mine.svg, is not
+        # fetched from the browser just to fail as JSON)
+        if "/api/" not in resp.url or "json" not in resp.headers.get("content-type", ""):
             return
         try:
             self.answers.append((resp.url, await resp.json()))

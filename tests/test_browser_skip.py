@@ -15,7 +15,9 @@ import pytest
 from tests.table_support import INSTALL, browser_verdict, in_ci
 
 ROOT = Path(__file__).resolve().parent.parent
-BROWSER_TESTS = ["tests/test_table_games.py", "tests/test_benchmarks.py::test_benchmark_runs[bench_table]"]
+# a browser module (the lightest: each child pytest imports what it collects) and a
+# benchmark's smoke run marked through pytest.param
+BROWSER_TESTS = ["tests/test_table_chromium.py", "tests/test_benchmarks.py::test_benchmark_runs[bench_table]"]
 
 
 def run_without_chromium(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +34,19 @@ __all__ = ["fake"]
 
 pytestmark = needs_chromium
 
-SHOT_AT = {"turn", "product", "research"}  # the decisions a screenshot shows (the last one taken)
 Chooser = Callable[[dict[str, Any], dict[str, Any]], Any]  # an action, or a coroutine function (page, count) -> action
+SHOT_AT = {"turn", "product", "research"}  # the decisions a screenshot shows (the last one taken)
+# a folder for each round's screenshot (the page before its last press on the board), to
+# look at: taken only when this is set (nothing checks them; 7 full-page screenshots cost
+# about a second of CPU), e.g. BOARDROOM_TABLE_SHOTS=/tmp/shots
+SHOTS = os.environ.get("BOARDROOM_TABLE_SHOTS", "")
+
+
+def shot(name: str) -> str:
+    if not SHOTS:
+        return ""
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    return str(Path(SHOTS) / name)
 
 
 async def mine_turn(p: Page) -> dict[str, Any]:
@@ -168,7 +181,7 @@ def aoa_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
 @needs_chromium
 async def test_age_of_automaton_a_round_by_taps_on_the_board(fake: FakeDiscord, tmp_path: Any) -> None:
     count, moves, last, view = await play_round(fake, tmp_path, "age-of-automaton", "bot", aoa_choice,
-                                                shots=str(tmp_path / "aoa.png"))
+                                                shots=shot("aoa.png"))
     # a turn: its decisions from the first to "end" (other prompts between, as dice, apart)
     turns: list[list[tuple[str, int, str]]] = [[]]
     for kind, action, n, how in count.each:
@@ -226,7 +239,7 @@ def si_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
 @needs_chromium
 async def test_smartphone_inc_a_round_on_the_planner_and_the_map(fake: FakeDiscord, tmp_path: Any) -> None:
     count, moves, last, view = await play_round(fake, tmp_path, "smartphone-inc", "bot", si_choice,
-                                                shots=str(tmp_path / "si.png"), rounds=2)
+                                                shots=shot("si.png"), rounds=2)
     print(f"\nSmartphone Inc.: {len(moves)} decisions, {count.total} gestures ({count.taps} taps, {count.drags} drags, "
           f"{count.presses} presses); each (decision, gestures, how): {[(k, n, h) for k, _a, n, h in count.each]}")
     plans = [(a, n) for k, a, n, _h in count.each if k == "plan"]
@@ -248,7 +261,7 @@ def mm_choice(t: dict[str, Any], state: dict[str, Any]) -> Any:
 @needs_chromium
 async def test_mobile_markets_a_round_with_the_product_dragged_together(fake: FakeDiscord, tmp_path: Any) -> None:
     count, moves, last, view = await play_round(fake, tmp_path, "mobile-markets", "steve", mm_choice,
-                                                shots=str(tmp_path / "mm.png"))
+                                                shots=shot("mm.png"))
     print(f"\nMobile Markets: {len(moves)} decisions, {count.total} gestures ({count.taps} taps, {count.drags} drags, "
           f"{count.presses} presses); each (decision, gestures, how): {[(k, n, h) for k, _a, n, h in count.each]}")
     products = [(a, n, h) for k, a, n, h in count.each if k == "product"]
