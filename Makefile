@@ -20,11 +20,12 @@ $(STAMP): pyproject.toml $(LOCKS)
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# The whole suite, as CI runs it, in 4 pytest-xdist workers on the 2 cores: the tests pace
+# The whole suite, as CI runs it, in 5 pytest-xdist workers on the 2 cores: the tests pace
 # a channel's writes 5 per 0.25 s instead of the bot's 5 per 5 s
 # (tests/discord_support.TEST_PACE; the tests of the pacing itself use the bot's), and
-# what waits leaves room for more workers than cores (quiet machine: 3 workers 249 s,
-# 4 workers 233 s, 6 workers 250 s and 60 s more CPU). Tests go to the workers one by one,
+# what waits leaves room for more workers than cores (quiet machine, at one commit of
+# issue 38's last session: 4 workers 186 s, 5 workers 178 s, 6 workers 176 s and 8 s more
+# CPU). Tests go to the workers one by one,
 # except that a module's tests that share a module fixture stay on one worker
 # (--dist loadgroup; tests/conftest.py), so the fixture is built once.
 # make test-quick leaves out the slow modules (tests/conftest.py's SLOW: whole games
@@ -44,7 +45,7 @@ $(STAMP): pyproject.toml $(LOCKS)
 # PostgreSQL is missing they are skipped (a banner counts them; in CI they fail instead:
 # .ci/run installs PostgreSQL).
 BROWSER_INSTALL ?= yes
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 5
 TEST_ARGS ?=
 QUICK_WORKERS ?= 4
 PG_PORT ?= 55439

@@ -43,7 +43,7 @@ _spec.loader.exec_module(run_all)
         ["bench_home.py", "--games", "200", "--digests", "50", "--calls", "10"],
         ["bench_svg.py", "--runs", "1"],
         # PostgreSQL beside SQLite (issue 37): the database of BOARDROOM_TEST_DB
-        pytest.param(["bench_pg.py", "--games", "2", "--seconds", "0.5"], marks=pytest.mark.postgres),
+        pytest.param(["bench_pg.py", "--games", "2", "--seconds", "0.2"], marks=pytest.mark.postgres),
     ],
     ids=lambda args: args[0].removesuffix(".py"),
 )
