@@ -27,14 +27,6 @@ from tests.table_support import INSTALL, browser_verdict, chromium_path, in_ci
 # to 19 (as the bot runs them) behind six busy pytest workers, they starved, and whole games
 # waited on their pictures (issue 38). What is drawn is the same.
 os.environ.setdefault("BOARDROOM_PICTURE_NICE", "0")
-# The bots the tests start (and the demos and benchmarks they run as commands) draw in the
-# painter's threads, not in worker processes of their own (issue 38): each pytest worker and
-# each command started 2 worker processes, and each imported the games and warmed up (about
-# 4 % of the suite's CPU). Most whole-game tests draw with a recording renderer, which runs
-# in a thread in any mode. The worker processes themselves are tested where they are the
-# point, with the mode set explicitly: tests/test_pictures.py, tests/test_picture_workers.py,
-# tests/test_pictures_orphans.py and bench_round_end's "processes" way.
-os.environ.setdefault("BOARDROOM_PICTURES", "thread")
 
 
 def pytest_configure(config: pytest.Config) -> None:
