@@ -110,6 +110,7 @@ async def main() -> None:
                 p = Page(await b.new_page(viewport={"width": 400, "height": 800}))
                 await p.open(fresh_link())
                 page = p.page
+                await p.laying()  # the tray drawn before its first piece is looked for
                 await p.drag_to_cell((await p.tray())[0], 1, 1)
                 await page.wait_for_function("() => /Price \\d/.test(document.querySelector('#preview').textContent)")
                 trips = []
